@@ -1,0 +1,135 @@
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { assertValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
+import type { ComponentHealth } from '../../core/health/component.js'
+
+const stagingDirName = '.staging'
+/** Staging files older than this are leftovers of a crash; younger ones may be uploads in flight. */
+const staleStagingMs = 24 * 60 * 60 * 1000
+const lowDiskBytes = 1024 ** 3
+
+/**
+ * A blob store in a local directory: `<root>/<first two key chars>/<key>`.
+ * Bytes are streamed to `<root>/.staging/`, flushed to disk, then renamed into place, so a
+ * blob is either absent or whole. Staging sits inside the root so the rename never crosses
+ * filesystems (each Docker volume is its own filesystem).
+ */
+export async function createFsBlobStore(root: string): Promise<BlobStore> {
+  const stagingDir = join(root, stagingDirName)
+  await mkdir(stagingDir, { recursive: true })
+  await removeStaleStagingFiles(stagingDir)
+  const pathOf = (key: string) => {
+    assertValidBlobKey(key)
+    return join(root, key.slice(0, 2), key)
+  }
+
+  return {
+    kind: 'local',
+
+    async stage(body): Promise<StagedBlob> {
+      const tempPath = join(stagingDir, crypto.randomUUID())
+      let size = 0
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length
+          done(null, chunk)
+        },
+      })
+      try {
+        await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), counter, createWriteStream(tempPath, { flush: true }))
+      } catch (error) {
+        await rm(tempPath, { force: true })
+        throw error
+      }
+      return {
+        size,
+        async commit(key) {
+          const target = pathOf(key)
+          await mkdir(join(root, key.slice(0, 2)), { recursive: true })
+          // Same content under the same key: replacing it is harmless, and rename is atomic.
+          await rename(tempPath, target)
+          await syncDirectory(join(root, key.slice(0, 2)))
+        },
+        discard: () => rm(tempPath, { force: true }),
+      }
+    },
+
+    async get(key, range) {
+      const path = pathOf(key)
+      const info = await statOrNull(path)
+      if (!info) return null
+      const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {})
+      return { stream: Readable.toWeb(stream) as ReadableStream<Uint8Array>, size: info.size }
+    },
+
+    async stat(key) {
+      const info = await statOrNull(pathOf(key))
+      return info ? { size: info.size } : null
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true })
+    },
+
+    async *list() {
+      for (const shard of await readdir(root, { withFileTypes: true })) {
+        if (!shard.isDirectory() || shard.name === stagingDirName) continue
+        for (const entry of await readdir(join(root, shard.name), { withFileTypes: true })) {
+          if (!entry.isFile()) continue
+          const info = await statOrNull(join(root, shard.name, entry.name))
+          if (info) yield { key: entry.name, size: info.size }
+        }
+      }
+    },
+
+    async checkHealth(): Promise<ComponentHealth> {
+      const probe = join(stagingDir, `.health-${crypto.randomUUID()}`)
+      try {
+        const handle = await open(probe, 'w')
+        await handle.close()
+        await unlink(probe)
+      } catch (error) {
+        return { status: 'fail', reason: `storage directory is not writable (${errorCode(error)})`, details: { kind: 'local' } }
+      }
+      const disk = await statfs(root)
+      const freeBytes = disk.bavail * disk.bsize
+      return freeBytes < lowDiskBytes
+        ? { status: 'warn', reason: 'less than 1 GiB of disk space left', details: { kind: 'local', free_bytes: freeBytes } }
+        : { status: 'pass', details: { kind: 'local', free_bytes: freeBytes } }
+    },
+  }
+}
+
+async function statOrNull(path: string) {
+  try {
+    return await stat(path)
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null
+    throw error
+  }
+}
+
+/** Makes a rename durable: without it a power cut can forget the new directory entry. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function removeStaleStagingFiles(stagingDir: string): Promise<void> {
+  const now = Date.now()
+  for (const name of await readdir(stagingDir)) {
+    const info = await statOrNull(join(stagingDir, name))
+    if (info && now - info.mtimeMs > staleStagingMs) await rm(join(stagingDir, name), { force: true })
+  }
+}
+
+export function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException)?.code ?? 'unknown error'
+}

@@ -1,0 +1,79 @@
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { Config } from '../../core/config/config.js'
+import type { Deps, ServiceIdentity } from '../../core/deps.js'
+import type { VaultDatabase } from '../../core/db/database.js'
+import { migrateToLatest } from '../../core/db/migrate.js'
+import { ensureInstallation } from '../../core/installation.js'
+import { systemClock, type Clock } from '../../core/runtime/clock.js'
+import type { Logger } from '../../core/runtime/logger.js'
+import { createFsBackupSink } from '../fs/fs-backup-sink.js'
+import { createFsBlobStore } from '../fs/fs-blob-store.js'
+import { openPostgresDatabase } from '../postgres/postgres-database.js'
+import { createS3BackupSink } from '../s3/s3-backup-sink.js'
+import { createS3BlobStore } from '../s3/s3-blob-store.js'
+import { createS3Client } from '../s3/s3-client.js'
+import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
+import { createNodeDocsAssets } from './docs-assets.js'
+import { createNativeSha256 } from './native-sha256.js'
+
+export interface NodeDepsOptions {
+  logger: Logger
+  service: ServiceIdentity
+  clock?: Clock
+}
+
+/**
+ * Builds every adapter the configuration asks for, creates the data directories and brings
+ * the database schema up to date. Returns the deps and a `close` that releases them.
+ */
+export async function createNodeDeps(config: Config, options: NodeDepsOptions): Promise<{ deps: Deps; close: () => Promise<void> }> {
+  const database = await openDatabase(config, options.logger)
+  try {
+    const clock = options.clock ?? systemClock
+    const schemaVersion = await migrateToLatest(database.db)
+    const installationId = await ensureInstallation(database.db, clock)
+    options.logger.info('database ready', { kind: database.kind, schema_version: schemaVersion, installation_id: installationId })
+    const deps: Deps = {
+      service: options.service,
+      database,
+      ...(await openStorage(config)),
+      createSha256: createNativeSha256,
+      backupSinks: [
+        await createFsBackupSink(config.backup.dir),
+        ...(config.backup.s3 ? [createS3BackupSink(config.backup.s3)] : []),
+      ],
+      clock,
+      logger: options.logger,
+      getDocsAsset: createNodeDocsAssets(),
+      publicUrl: config.publicUrl,
+    }
+    return { deps, close: () => database.close() }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}
+
+async function openDatabase(config: Config, logger: Logger): Promise<VaultDatabase> {
+  if (config.database.kind === 'postgres') {
+    return openPostgresDatabase(config.database.url, (error) => logger.warn('idle database connection failed', { error: error.message }))
+  }
+  await mkdir(dirname(config.database.file), { recursive: true })
+  return openSqliteDatabase(config.database.file)
+}
+
+async function openStorage(config: Config): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {
+  if (config.storage.kind === 'local') {
+    return {
+      blobs: await createFsBlobStore(config.storage.blobDir),
+      thumbnails: await createFsBlobStore(config.storage.thumbnailDir),
+    }
+  }
+  const { s3 } = config.storage
+  const client = createS3Client(s3)
+  return {
+    blobs: createS3BlobStore({ client, bucket: s3.bucket, prefix: `${s3.prefix}blobs/` }),
+    thumbnails: createS3BlobStore({ client, bucket: s3.bucket, prefix: `${s3.prefix}thumbs/` }),
+  }
+}

@@ -1,0 +1,22 @@
+import pg from 'pg'
+import { Kysely, PostgresDialect } from 'kysely'
+import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
+import type { Database } from '../../core/db/schema.js'
+
+/** PostgreSQL returns int8 and numeric as strings; our integers fit in a JS number. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+}
+
+/**
+ * Connects a pool to PostgreSQL. Connection errors surface on first use (health, migrations);
+ * an idle client's error goes to `onIdleError` instead of crashing the process.
+ */
+export function openPostgresDatabase(url: string, onIdleError: (error: Error) => void): VaultDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, types })
+  pool.on('error', onIdleError)
+  return createVaultDatabase(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+}

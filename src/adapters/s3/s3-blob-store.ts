@@ -1,0 +1,146 @@
+import {
+  AbortMultipartUploadCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  paginateListObjectsV2,
+  type S3Client,
+} from '@aws-sdk/client-s3'
+import { Upload } from '@aws-sdk/lib-storage'
+import { assertValidBlobKey, isValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
+import type { ComponentHealth } from '../../core/health/component.js'
+import { probeBucket } from './s3-client.js'
+
+const stagingDirName = '.staging'
+/** Bytes per multipart part; an upload holds about `partSize × (queueSize + 1)` in memory. */
+const partSize = 8 * 1024 * 1024
+const queueSize = 4
+
+export interface S3BlobStoreOptions {
+  client: S3Client
+  bucket: string
+  /** '' or ending in '/': the store's namespace inside the bucket. */
+  prefix: string
+}
+
+/**
+ * A blob store in an S3-compatible bucket: `<prefix><first two key chars>/<key>`.
+ * `stage` streams a multipart upload of unknown length to `<prefix>.staging/<uuid>` with
+ * flat memory; `commit` copies it under its key and deletes the staging object, so a blob
+ * is either absent or whole. A failed upload is aborted and its staging object deleted
+ * before the original error is rethrown.
+ *
+ * Limits: CopyObject copies at most 5 GiB, so `commit` fails for larger blobs. Staging
+ * objects and multipart uploads orphaned by a crash are not swept here: give the bucket a
+ * lifecycle rule for `.staging/` and incomplete multipart uploads. `stat` cannot tell a
+ * missing bucket from a missing key (HEAD errors have no body); `get`, `commit` and
+ * `checkHealth` can.
+ */
+export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions): BlobStore {
+  const objectKeyOf = (key: string) => {
+    assertValidBlobKey(key)
+    return `${prefix}${shardPath(key)}`
+  }
+  const deleteObject = async (key: string) => {
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))
+  }
+
+  return {
+    kind: 's3',
+
+    async stage(body): Promise<StagedBlob> {
+      const stagingKey = `${prefix}${stagingDirName}/${crypto.randomUUID()}`
+      let size = 0
+      const counter = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          size += chunk.byteLength
+          controller.enqueue(chunk)
+        },
+      })
+      const cancelBody = new AbortController()
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: stagingKey, Body: body.pipeThrough(counter, { signal: cancelBody.signal }) },
+        partSize,
+        queueSize,
+        // The upload is aborted below instead: lib-storage would throw a failed abort's error
+        // in place of the one that broke the upload.
+        leavePartsOnError: true,
+      })
+      try {
+        await upload.done()
+      } catch (error) {
+        // When S3 failed first, stop reading the caller's body, as a failed pipeline would.
+        cancelBody.abort()
+        await Promise.allSettled([
+          upload.uploadId && client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: stagingKey, UploadId: upload.uploadId })),
+          deleteObject(stagingKey),
+        ])
+        throw error
+      }
+      return {
+        size,
+        async commit(key) {
+          // Same content under the same key: replacing it is harmless. One CopyObject copies at most 5 GiB.
+          await client.send(new CopyObjectCommand({ Bucket: bucket, Key: objectKeyOf(key), CopySource: copySource(bucket, stagingKey) }))
+          await deleteObject(stagingKey)
+        },
+        discard: () => deleteObject(stagingKey),
+      }
+    },
+
+    async get(key, range) {
+      const request = new GetObjectCommand({ Bucket: bucket, Key: objectKeyOf(key), Range: range && `bytes=${range.start}-${range.end}` })
+      const object = await nullWhenMissing(client.send(request))
+      if (!object) return null
+      return {
+        stream: object.Body!.transformToWebStream() as ReadableStream<Uint8Array>,
+        // A ranged answer gives the whole size only in `Content-Range: bytes 0-99/1234`.
+        size: Number(range ? object.ContentRange?.split('/')[1] : object.ContentLength),
+      }
+    },
+
+    async stat(key) {
+      const head = await nullWhenMissing(client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKeyOf(key) })))
+      return head ? { size: Number(head.ContentLength) } : null
+    },
+
+    async delete(key) {
+      await deleteObject(objectKeyOf(key))
+    },
+
+    async *list() {
+      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
+        for (const object of page.Contents ?? []) {
+          const path = object.Key?.slice(prefix.length) ?? ''
+          const key = path.slice(path.lastIndexOf('/') + 1)
+          // Only `<shard>/<key>` paths are blobs: this skips `.staging/` and anything foreign.
+          if (isValidBlobKey(key) && path === shardPath(key)) yield { key, size: Number(object.Size) }
+        }
+      }
+    },
+
+    async checkHealth(): Promise<ComponentHealth> {
+      const failure = await probeBucket(client, bucket)
+      return failure
+        ? { status: 'fail', reason: `bucket unreachable (${failure})`, details: { kind: 's3' } }
+        : { status: 'pass', details: { kind: 's3' } }
+    },
+  }
+}
+
+const shardPath = (key: string) => `${key.slice(0, 2)}/${key}`
+
+/** `x-amz-copy-source` is `<bucket>/<key>`, URL-encoded. */
+const copySource = (bucket: string, key: string) => [bucket, ...key.split('/')].map(encodeURIComponent).join('/')
+
+async function nullWhenMissing<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request
+  } catch (error) {
+    const name = (error as Error).name
+    if (name === 'NoSuchKey' || name === 'NotFound') return null
+    throw error
+  }
+}

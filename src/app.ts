@@ -1,0 +1,36 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { methodNotAllowed } from 'hono/method-not-allowed'
+import { requestId } from 'hono/request-id'
+import type { Deps } from './core/deps.js'
+import type { AppEnv } from './routes/app-env.js'
+import { registerDocs } from './routes/docs/docs.index.js'
+import { healthRouter } from './routes/health/health.index.js'
+import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
+import { requestLog } from './routes/request-log.js'
+
+/**
+ * Builds the model-vault app from injected deps. The result is a plain Hono app: serve it
+ * with any runtime's adapter, or mount it inside another Hono app with
+ * `parent.route('/vault', createApp(deps))`.
+ */
+export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+
+  app.use(requestId())
+  app.use(async (c, next) => {
+    c.set('deps', deps)
+    await next()
+  })
+  app.use(requestLog)
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
+
+  app.route('/', healthRouter)
+  registerDocs(app)
+
+  // Unknown API paths answer here rather than in a parent app's notFound, so a mounted
+  // vault still speaks problem+json (and the middleware above can turn it into a 405).
+  app.all('/api/*', routeNotFound)
+  app.notFound(routeNotFound)
+  app.onError(handleError)
+  return app
+}

@@ -1,0 +1,40 @@
+import type { BlobStore } from './blob-store.js'
+import type { CreateSha256 } from './hasher.js'
+
+export interface StoredContent {
+  sha256: string
+  size: number
+  /** False when the store already held these bytes and nothing new was written. */
+  created: boolean
+}
+
+/**
+ * Stores `body` under its SHA-256, hashing while the bytes stream to staging, so memory
+ * stays flat at any size. Bytes the store already holds are discarded, not written again.
+ */
+export async function putContentAddressed(
+  store: BlobStore,
+  createSha256: CreateSha256,
+  body: ReadableStream<Uint8Array>,
+): Promise<StoredContent> {
+  const hash = createSha256()
+  const hashing = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      hash.update(chunk)
+      controller.enqueue(chunk)
+    },
+  })
+  const staged = await store.stage(body.pipeThrough(hashing))
+  const sha256 = hash.digestHex()
+  try {
+    if (await store.stat(sha256)) {
+      await staged.discard()
+      return { sha256, size: staged.size, created: false }
+    }
+    await staged.commit(sha256)
+    return { sha256, size: staged.size, created: true }
+  } catch (error) {
+    await staged.discard().catch(() => {})
+    throw error
+  }
+}

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely'
+import * as m0001 from './0001-installation.js'
+
+/**
+ * Every migration, in order. Imported statically (not read from a folder) so bundlers and
+ * runtimes without a filesystem run the same set. Names start with the schema version they
+ * produce; a landed migration is never edited, only followed by a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-installation': m0001,
+}

@@ -1,0 +1,41 @@
+import type { BackupSink } from './backup/backup-sink.js'
+import type { BlobStore } from './blobs/blob-store.js'
+import type { CreateSha256 } from './blobs/hasher.js'
+import type { VaultDatabase } from './db/database.js'
+import type { Clock } from './runtime/clock.js'
+import type { Logger } from './runtime/logger.js'
+
+/** Who is answering: reported by health so a failing replica can be told apart. */
+export interface ServiceIdentity {
+  name: string
+  version: string
+  /** Random per process. */
+  instanceId: string
+  startedAt: string
+}
+
+/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
+export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
+export type GetDocsAsset = (name: DocsAssetName) => Promise<Uint8Array<ArrayBuffer>>
+
+/**
+ * Everything the app needs from its runtime. Each runtime entry (Node today) builds one
+ * `Deps` and hands it to `createApp`; routes reach it through `c.var.deps`, never through
+ * globals or `process.env`.
+ */
+export interface Deps {
+  service: ServiceIdentity
+  database: VaultDatabase
+  /** Uploaded files, keyed by SHA-256. */
+  blobs: BlobStore
+  /** Thumbnails, kept apart from blobs so backups and volumes can treat them separately. */
+  thumbnails: BlobStore
+  createSha256: CreateSha256
+  /** The local backup directory first, then the optional S3 bucket. */
+  backupSinks: BackupSink[]
+  clock: Clock
+  logger: Logger
+  getDocsAsset: GetDocsAsset
+  /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
+  publicUrl?: string
+}

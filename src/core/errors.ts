@@ -1,0 +1,32 @@
+/**
+ * Domain errors. Core code throws these; the root app's error handler turns each into an
+ * RFC 9457 `application/problem+json` answer. `code` is the stable, machine-readable name
+ * clients branch on; `title` and `detail` are for people.
+ */
+export interface FieldError {
+  /** Where the problem is, e.g. `body.username` or `query.limit`. */
+  path: string
+  message: string
+}
+
+export class VaultError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly fieldErrors?: FieldError[],
+    /** Extra response headers (e.g. `Retry-After`, `Allow`). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail)
+    this.name = 'VaultError'
+  }
+}
+
+export const notFound = (detail: string) => new VaultError(404, 'not_found', 'Not Found', detail)
+
+export const conflict = (code: string, detail: string) => new VaultError(409, code, 'Conflict', detail)
+
+export const unprocessable = (detail: string, fieldErrors: FieldError[]) =>
+  new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, fieldErrors)

@@ -1,0 +1,88 @@
+import type { ComponentHealth, HealthCheckable, HealthStatus } from './component.js'
+
+export const componentNames = ['database', 'storage', 'backup', 'printer-provider'] as const
+export type ComponentName = (typeof componentNames)[number]
+
+export interface ComponentReport extends ComponentHealth {
+  /** A required component that fails makes the whole service unavailable (503). */
+  required: boolean
+}
+
+export interface HealthReport {
+  status: HealthStatus
+  components: Record<ComponentName, ComponentReport>
+}
+
+export interface HealthComponent {
+  required: boolean
+  parts: HealthCheckable[]
+}
+
+/**
+ * Checks every component concurrently, each part within `timeoutMs`, so one unreachable
+ * bucket cannot hang the health endpoint. A check that throws or times out is `fail` with a
+ * reason that names the error kind but not its message (messages can carry paths and hosts).
+ */
+export async function checkHealth(
+  components: Record<ComponentName, HealthComponent>,
+  timeoutMs: number,
+): Promise<HealthReport> {
+  const entries = await Promise.all(
+    componentNames.map(async (name) => {
+      const { required, parts } = components[name]
+      const results = await Promise.all(parts.map((part) => checkWithin(part, timeoutMs)))
+      return [name, { required, ...combine(results) }] as const
+    }),
+  )
+  const reports = Object.fromEntries(entries) as Record<ComponentName, ComponentReport>
+  const all = Object.values(reports)
+  const status: HealthStatus = all.some((c) => c.required && c.status === 'fail')
+    ? 'fail'
+    : all.some((c) => c.status !== 'pass')
+      ? 'warn'
+      : 'pass'
+  return { status, components: reports }
+}
+
+async function checkWithin(part: HealthCheckable, timeoutMs: number): Promise<ComponentHealth> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<ComponentHealth>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'fail', reason: `no answer within ${timeoutMs} ms` }), timeoutMs)
+  })
+  try {
+    return await Promise.race([
+      part.checkHealth().catch((error: unknown): ComponentHealth => ({ status: 'fail', reason: `check failed (${errorKind(error)})` })),
+      timeout,
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const severity: Record<HealthStatus, number> = { pass: 0, warn: 1, fail: 2 }
+
+/** The worst status of the parts, their reasons joined and their details merged. */
+function combine(results: ComponentHealth[]): ComponentHealth {
+  if (results.length === 1) return results[0]!
+  const worst = results.reduce((a, b) => (severity[b.status] > severity[a.status] ? b : a), { status: 'pass' } as ComponentHealth)
+  const reasons = results.map((r) => r.reason).filter(Boolean)
+  return {
+    status: worst.status,
+    ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+    details: Object.assign({}, ...results.map((r) => r.details)),
+  }
+}
+
+function errorKind(error: unknown): string {
+  const code = (error as { code?: unknown })?.code
+  if (typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)) return code
+  return error instanceof Error ? error.name : 'unknown error'
+}
+
+/**
+ * Printers are registered by admins (printer issue); until one is, the provider component
+ * passes and says there is nothing to reach.
+ */
+export const noPrintersRegistered: HealthCheckable = {
+  checkHealth: async () => ({ status: 'pass', reason: 'no printers registered', details: { printers: 0, reachable: 0 } }),
+}

@@ -1,0 +1,32 @@
+/**
+ * Structured logging. Every line is one JSON object with `time`, `level` and `msg`, so log
+ * shippers parse it without configuration. Callers never pass secrets in `fields`.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+export type LogFields = Record<string, unknown>
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void
+  info(msg: string, fields?: LogFields): void
+  warn(msg: string, fields?: LogFields): void
+  error(msg: string, fields?: LogFields): void
+}
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
+
+/** A logger that writes JSON lines through `write` (stdout on Node, `console.log` elsewhere). */
+export function createJsonLogger(
+  write: (line: string) => void,
+  options: { level?: LogLevel; now?: () => Date } = {},
+): Logger {
+  const min = rank[options.level ?? 'info']
+  const now = options.now ?? (() => new Date())
+  const log = (level: LogLevel) => (msg: string, fields: LogFields = {}) => {
+    if (rank[level] < min) return
+    write(`${JSON.stringify({ time: now().toISOString(), level, msg, ...fields })}\n`)
+  }
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
+}
+
+/** A logger that drops everything, for embedding apps and tests that do not want output. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} }

@@ -1,0 +1,16 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Deps } from '../core/deps.js'
+import { validationHook } from './problem.js'
+
+/** The Hono environment every route sees: injected deps and the request id. */
+export interface AppEnv {
+  Variables: {
+    deps: Deps
+    requestId: string
+  }
+}
+
+/** A router whose validation failures all answer the same 422 problem. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+}

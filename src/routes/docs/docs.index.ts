@@ -1,0 +1,82 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import { swaggerUI } from '@hono/swagger-ui'
+import type { DocsAssetName } from '../../core/deps.js'
+import type { AppEnv } from '../app-env.js'
+import { routeNotFound } from '../problem.js'
+import { apiDescription } from './api-description.js'
+
+const assetTypes: Record<DocsAssetName, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'redoc.standalone.js': 'text/javascript; charset=utf-8',
+}
+
+const isAssetName = (name: string): name is DocsAssetName => Object.hasOwn(assetTypes, name)
+
+/**
+ * `GET /openapi.json` (OpenAPI 3.1 generated from the route definitions), Swagger UI at
+ * `/docs` and ReDoc at `/redoc`. The viewers' scripts come from installed packages through
+ * `deps.getDocsAsset`, never from a CDN, so the reference works offline. Every URL in the
+ * pages is relative, so the viewers keep working when the app is mounted under a prefix.
+ */
+export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+  app.get('/openapi.json', (c) => {
+    const { service, publicUrl } = c.var.deps
+    // The mount prefix, if another Hono app mounted this one, is what precedes our own path.
+    const basePath = c.req.path.slice(0, -'/openapi.json'.length)
+    const document = app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'model-vault API',
+        version: service.version,
+        description: apiDescription,
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      },
+      servers: [{ url: publicUrl ? `${publicUrl}${basePath}` : basePath || '/', description: 'This vault' }],
+      tags: [{ name: 'Health', description: 'Service identity and component readiness.' }],
+    })
+    return c.json(document)
+  })
+
+  app.get(
+    '/docs',
+    swaggerUI({
+      title: 'model-vault API',
+      url: 'openapi.json',
+      baseUrl: 'docs/assets',
+      persistAuthorization: true,
+      validatorUrl: 'none',
+    }),
+  )
+
+  // ReDoc's footer shows a logo from Redocly's CDN; the policy keeps readers' browsers from
+  // contacting a third party every time they open the reference.
+  app.get('/redoc', (c) =>
+    c.html(
+      `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>model-vault API</title>
+  </head>
+  <body>
+    <redoc spec-url="openapi.json"></redoc>
+    <script src="docs/assets/redoc.standalone.js"></script>
+  </body>
+</html>`,
+      200,
+      { 'Content-Security-Policy': "img-src 'self' data:" },
+    ),
+  )
+
+  // @hono/swagger-ui asks for `<baseUrl>/swagger-ui-dist/<file>`; ReDoc's script sits beside it.
+  app.on('GET', ['/docs/assets/:name', '/docs/assets/swagger-ui-dist/:name'], async (c) => {
+    const name = c.req.param('name')
+    if (!isAssetName(name)) return routeNotFound(c)
+    return c.body(await c.var.deps.getDocsAsset(name), 200, {
+      'Content-Type': assetTypes[name],
+      'Cache-Control': 'public, max-age=86400',
+    })
+  })
+}

@@ -1,0 +1,26 @@
+import { checkHealth, noPrintersRegistered } from '../../core/health/health-report.js'
+import { createRouter } from '../app-env.js'
+import { getHealth } from './health.routes.js'
+
+const componentTimeoutMs = 3000
+
+export const healthRouter = createRouter().openapi(getHealth, async (c) => {
+  const { database, blobs, thumbnails, backupSinks, service, clock } = c.var.deps
+  const report = await checkHealth(
+    {
+      database: { required: true, parts: [database] },
+      storage: { required: true, parts: [blobs, thumbnails] },
+      backup: { required: false, parts: backupSinks },
+      'printer-provider': { required: false, parts: [noPrintersRegistered] },
+    },
+    componentTimeoutMs,
+  )
+  const body = {
+    status: report.status,
+    service: { name: service.name, version: service.version, instance_id: service.instanceId, started_at: service.startedAt },
+    checked_at: clock.now().toISOString(),
+    components: report.components,
+  }
+  c.header('Cache-Control', 'no-store')
+  return report.status === 'fail' ? c.json(body, 503) : c.json(body, 200)
+})

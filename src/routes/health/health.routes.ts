@@ -1,0 +1,55 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { componentNames } from '../../core/health/health-report.js'
+
+const StatusSchema = z.enum(['pass', 'warn', 'fail'])
+
+const ComponentSchema = z
+  .object({
+    status: StatusSchema,
+    required: z.boolean().openapi({ description: 'When a required component fails, the service answers 503.' }),
+    reason: z.string().optional().openapi({ description: 'Why the component is not `pass` (or what it has not got yet).' }),
+    details: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+      .optional()
+      .openapi({ description: 'Non-secret facts: kind, schema version, latency, free space, counts.' }),
+  })
+  .openapi('HealthComponent')
+
+export const HealthReportSchema = z
+  .object({
+    status: StatusSchema.openapi({
+      description: '`pass`: every component passes. `warn`: something needs attention but the service works. `fail`: a required component is down.',
+    }),
+    service: z.object({
+      name: z.string().openapi({ example: 'model-vault' }),
+      version: z.string().openapi({ example: '0.1.0' }),
+      instance_id: z.string().openapi({ description: 'Random per process: tells replicas apart.', example: '0f8e7c1a-5b2d-4c3e-9a7f-2d1b6e4c8a90' }),
+      started_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T08:00:00.000Z' }),
+    }),
+    checked_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' }),
+    components: z.object(
+      Object.fromEntries(componentNames.map((name) => [name, ComponentSchema])) as Record<(typeof componentNames)[number], typeof ComponentSchema>,
+    ),
+  })
+  .openapi('HealthReport')
+
+export const getHealth = createRoute({
+  method: 'get',
+  path: '/api/v1/health',
+  operationId: 'getHealth',
+  tags: ['Health'],
+  summary: 'Liveness and per-component readiness',
+  description: [
+    'Needs no token. Reports who answered (service identity) and the readiness of the four components:',
+    '`database` (required), `storage` (required: blob and thumbnail stores), `backup` (backup directory writable,',
+    'bucket reachable when configured) and `printer-provider` (printers reachable).',
+    'Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs.',
+    'Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails,',
+    'so it serves as a container health check. Reveals no secrets, hostnames or paths.',
+  ].join(' '),
+  security: [],
+  responses: {
+    200: { description: 'The service is ready.', content: { 'application/json': { schema: HealthReportSchema } } },
+    503: { description: 'A required component is down; the report names it.', content: { 'application/json': { schema: HealthReportSchema } } },
+  },
+})

@@ -1,0 +1,131 @@
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { VaultError, type FieldError } from '../core/errors.js'
+
+/** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: 'about:blank' }),
+    title: z.string().openapi({ example: 'Unprocessable Content' }),
+    status: z.number().int().openapi({ example: 422 }),
+    detail: z.string().openapi({ example: 'The request does not match the schema.' }),
+    code: z.string().openapi({ description: 'Stable machine-readable error code.', example: 'validation_failed' }),
+    instance: z.string().openapi({ description: 'The request path.', example: '/api/v1/auth/login' }),
+    request_id: z.string().openapi({ description: 'Matches the `X-Request-Id` header and the server log.' }),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: 'Per-field problems, for `validation_failed`.' }),
+  })
+  .openapi('Problem')
+
+export type Problem = z.infer<typeof ProblemSchema>
+
+/** An OpenAPI response entry for a problem answer. */
+export const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ProblemSchema } },
+})
+
+interface ProblemInput {
+  status: number
+  code: string
+  title: string
+  detail: string
+  errors?: FieldError[]
+}
+
+export function problem(c: Context, input: ProblemInput, headers: Record<string, string> = {}): Response {
+  const body: Problem = {
+    type: 'about:blank',
+    title: input.title,
+    status: input.status,
+    detail: input.detail,
+    code: input.code,
+    instance: c.req.path,
+    request_id: c.get('requestId') ?? '',
+    ...(input.errors ? { errors: input.errors } : {}),
+  }
+  return c.body(JSON.stringify(body), input.status as ContentfulStatusCode, {
+    ...headers,
+    'Content-Type': 'application/problem+json',
+    'Cache-Control': 'no-store',
+  })
+}
+
+const httpExceptionCodes: Record<number, [code: string, title: string]> = {
+  400: ['bad_request', 'Bad Request'],
+  401: ['unauthorized', 'Unauthorized'],
+  403: ['forbidden', 'Forbidden'],
+  404: ['not_found', 'Not Found'],
+  413: ['payload_too_large', 'Content Too Large'],
+  415: ['unsupported_media_type', 'Unsupported Media Type'],
+}
+
+/** Hono's JSON validator throws this message; we give it its own code. */
+const malformedJsonMessage = 'Malformed JSON in request body'
+
+/**
+ * The one error handler, set on the root app only. Domain errors keep their status and code;
+ * Hono's HTTP exceptions are mapped; anything else is a 500 whose detail is the request id,
+ * never the error message or stack.
+ */
+export function handleError(error: Error, c: Context): Response {
+  if (error instanceof VaultError) {
+    return problem(c, { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors }, error.headers)
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    const [code, title] = httpExceptionCodes[error.status] ?? ['client_error', 'Client Error']
+    return error.message === malformedJsonMessage
+      ? problem(c, { status: 400, code: 'malformed_json', title, detail: 'The request body is not valid JSON.' })
+      : problem(c, { status: error.status, code, title, detail: error.message || title })
+  }
+  c.var.deps?.logger.error('unhandled error', {
+    request_id: c.get('requestId'),
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  })
+  return problem(c, {
+    status: 500,
+    code: 'internal_error',
+    title: 'Internal Server Error',
+    detail: `The server failed to handle this request. Quote request id ${c.get('requestId') ?? 'unknown'} when reporting it.`,
+  })
+}
+
+/** zod-openapi's hook for every validation failure: one 422 problem with per-field errors. */
+export function validationHook(
+  result: { success: true } | { success: false; error: z.ZodError; target: string },
+  c: Context,
+): Response | undefined {
+  if (result.success) return undefined
+  const errors = result.error.issues.map((issue) => ({
+    path: [result.target, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }))
+  return problem(c, {
+    status: 422,
+    code: 'validation_failed',
+    title: 'Unprocessable Content',
+    detail: `The request does not match the schema: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  })
+}
+
+export function routeNotFound(c: Context): Response {
+  return problem(c, { status: 404, code: 'not_found', title: 'Not Found', detail: `No route matches ${c.req.method} ${c.req.path}.` })
+}
+
+export function methodNotAllowedProblem(c: Context, methods: string[]): Response {
+  return problem(
+    c,
+    {
+      status: 405,
+      code: 'method_not_allowed',
+      title: 'Method Not Allowed',
+      detail: `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
+    },
+    { Allow: methods.join(', ') },
+  )
+}

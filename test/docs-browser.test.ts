@@ -1,0 +1,78 @@
+import { serve, type ServerType } from '@hono/node-server'
+import { Hono } from 'hono'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium, openOfflinePage, type OfflinePage } from './support/browser.js'
+import { startTestVault, type TestVault } from './support/test-vault.js'
+
+let vault: TestVault
+let browser: Browser
+let mounted: ServerType
+let mountedOrigin: string
+
+beforeAll(async () => {
+  ;[vault, browser] = await Promise.all([startTestVault(), launchChromium()])
+  mounted = serve({ fetch: new Hono().route('/vault', vault.app).fetch, hostname: '127.0.0.1', port: 0 })
+  await once(mounted, 'listening')
+  mountedOrigin = `http://127.0.0.1:${(mounted.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise((resolve) => mounted?.close(resolve))
+  await vault?.close()
+})
+
+/** Opens `path` with every host but `origin` unreachable, and closes the page afterwards. */
+async function withOfflinePage(origin: string, path: string, use: (offline: OfflinePage) => Promise<void>): Promise<void> {
+  const offline = await openOfflinePage(browser, origin)
+  try {
+    await offline.page.goto(`${origin}${path}`)
+    await use(offline)
+  } finally {
+    await offline.context.close()
+  }
+}
+
+describe.each([
+  { where: 'at the root', prefix: '' },
+  { where: 'mounted under /vault', prefix: '/vault' },
+])('the API reference served $where', ({ prefix }) => {
+  const origin = () => (prefix ? mountedOrigin : vault.baseUrl)
+
+  it('Swagger UI shows the title and GET /api/v1/health, and Try it out reaches this vault, without contacting any other host', async () => {
+    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
+      const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/health$/ }) })
+      await operation.waitFor()
+      expect(await page.locator('.info .title').innerText()).toContain('model-vault API')
+      expect(await page.locator('.servers select').inputValue()).toBe(prefix || '/')
+
+      await operation.locator('.opblock-summary').click()
+      await operation.getByRole('button', { name: 'Try it out' }).click()
+      await operation.getByRole('button', { name: 'Execute' }).click()
+      const liveStatus = operation.locator('.live-responses-table tr.response .response-col_status')
+      await liveStatus.waitFor()
+      expect(await operation.locator('.request-url pre').innerText()).toBe(`${origin()}${prefix}/api/v1/health`)
+      expect(await liveStatus.innerText()).toBe('200')
+
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    })
+  })
+
+  it('ReDoc shows the title and GET /api/v1/health; and the page asks no other host for anything (its CSP stops the Redocly footer logo)', async () => {
+    await withOfflinePage(origin(), `${prefix}/redoc`, async ({ page, blocked, pageErrors }) => {
+      const operation = page.locator('[data-section-id="operation/getHealth"]')
+      await operation.waitFor()
+      expect(await page.locator('h1').innerText()).toBe('model-vault API (0.0.0-test)')
+      expect(await operation.locator('h2').innerText()).toBe('Liveness and per-component readiness')
+      expect(await operation.getByRole('button', { name: 'get /api/v1/health', exact: true }).count()).toBe(1)
+      expect(await operation.getByText(`${origin()}${prefix}/api/v1/health`, { exact: true }).count()).toBe(1)
+
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    })
+  })
+})

@@ -1,0 +1,70 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, describe, expect, inject, it } from 'vitest'
+import { latestSchemaVersion } from '../src/core/db/migrate.js'
+import { startTestVault, type TestVault } from './support/test-vault.js'
+
+let vault: TestVault
+afterEach(async () => vault?.close())
+
+describe('GET /api/v1/health', () => {
+  it('needs no token and reports identity and all four components as passing', async () => {
+    vault = await startTestVault()
+    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const body = await res.json()
+    expect(body.service).toMatchObject({ name: 'model-vault', version: '0.0.0-test', instance_id: vault.deps.service.instanceId })
+    expect(Date.parse(body.service.started_at)).not.toBeNaN()
+    expect(Object.keys(body.components).sort()).toEqual(['backup', 'database', 'printer-provider', 'storage'])
+    expect(body.components.database).toMatchObject({
+      status: 'pass',
+      required: true,
+      details: { kind: inject('databaseKind'), schema_version: latestSchemaVersion },
+    })
+    expect(body.components.storage).toMatchObject({ status: 'pass', required: true, details: { kind: 'local' } })
+    expect(body.components.backup).toMatchObject({ status: 'pass', required: false, details: { directory_writable: true } })
+    expect(body.components['printer-provider']).toMatchObject({ status: 'pass', required: false, details: { printers: 0 } })
+    expect(body.status).toBe('pass')
+  })
+
+  it('answers 503 and names the database when the database is gone', async () => {
+    vault = await startTestVault()
+    await vault.deps.database.close()
+    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    expect(res.status).toBe(503)
+    const body = await res.json()
+    expect(body.status).toBe('fail')
+    expect(body.components.database.status).toBe('fail')
+    expect(body.components.database.reason).toMatch(/^check failed \(/)
+    expect(body.components.storage.status).toBe('pass')
+  })
+
+  it('answers 503 and names storage when the blob volume is gone, without revealing its path', async () => {
+    vault = await startTestVault()
+    await rm(join(vault.dataDir, 'blobs'), { recursive: true, force: true })
+    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    expect(res.status).toBe(503)
+    const body = await res.json()
+    expect(body.components.storage).toMatchObject({ status: 'fail', reason: 'storage directory is not writable (ENOENT)' })
+    expect(JSON.stringify(body)).not.toContain(vault.dataDir)
+  })
+
+  it('stays 200 but warns when only the backup directory is unusable', async () => {
+    vault = await startTestVault()
+    await rm(join(vault.dataDir, 'backups'), { recursive: true, force: true })
+    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.status).toBe('warn')
+    expect(body.components.backup).toMatchObject({ status: 'fail', required: false, reason: 'backup directory is not writable (ENOENT)' })
+  })
+
+  it('reveals no secrets or paths from the configuration', async () => {
+    vault = await startTestVault({ VAULT_JWT_SECRET: 'a-very-long-secret-value-for-tokens-123456' })
+    const text = await (await fetch(`${vault.baseUrl}/api/v1/health`)).text()
+    expect(text).not.toContain('a-very-long-secret')
+    expect(text).not.toContain(vault.dataDir)
+    expect(text).not.toContain(new URL(vault.databaseUrl.replace(/^sqlite:/, 'file:')).pathname)
+  })
+})

@@ -1,0 +1,55 @@
+import { sql } from 'kysely'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database.js'
+import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'
+import type { VaultDatabase } from '../src/core/db/database.js'
+import { latestSchemaVersion, migrateToLatest, readSchemaVersion } from '../src/core/db/migrate.js'
+import { ensureInstallation } from '../src/core/installation.js'
+import { systemClock } from '../src/core/runtime/clock.js'
+import { createTestDatabase } from './support/test-database.js'
+
+let dir: string
+let database: VaultDatabase
+let drop: () => Promise<void>
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vault-migrate-'))
+  const test = await createTestDatabase(dir)
+  drop = test.drop
+  database = test.kind === 'sqlite' ? openSqliteDatabase(join(dir, 'vault.sqlite')) : openPostgresDatabase(test.url, () => {})
+})
+afterEach(async () => {
+  await database.close()
+  await drop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('schema migrations', () => {
+  it('bring an empty database to the latest version, and a second run changes nothing', async () => {
+    expect(await readSchemaVersion(database.db)).toBe(0)
+    expect(await migrateToLatest(database.db)).toBe(latestSchemaVersion)
+    expect(await migrateToLatest(database.db)).toBe(latestSchemaVersion)
+    const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(database.db)
+    expect(Number(applied.rows[0]!.n)).toBe(latestSchemaVersion)
+  })
+
+  it('keep one installation id across restarts', async () => {
+    await migrateToLatest(database.db)
+    const first = await ensureInstallation(database.db, systemClock)
+    expect(await ensureInstallation(database.db, systemClock)).toBe(first)
+    const rows = await database.db.selectFrom('installation').selectAll().execute()
+    expect(rows).toHaveLength(1)
+  })
+
+  it('refuse a database written by a newer build, and leave it untouched', async () => {
+    await migrateToLatest(database.db)
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(database.db)
+    await expect(migrateToLatest(database.db)).rejects.toThrow(
+      `the database has schema version 9999, newer than this build supports (${latestSchemaVersion}); upgrade model-vault or restore an older backup`,
+    )
+    const names = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
+    expect(names.rows.map((r) => r.name)).toContain('9999-from-the-future')
+  })
+})

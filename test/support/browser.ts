@@ -1,0 +1,56 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+
+/** Debian's Chromium; the suite never downloads a browser. */
+const chromiumPath = '/usr/bin/chromium'
+
+/** Launches headless Chromium with the browser's own background traffic (updates, sync, QUIC probes) turned off. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+/** A request the page tried to make to a host other than the one under test. */
+export interface BlockedRequest {
+  url: string
+  /** Playwright's resource type: `script`, `stylesheet`, `font`, `image`, `fetch`, ... */
+  resourceType: string
+}
+
+export interface OfflinePage {
+  context: BrowserContext
+  page: Page
+  /** Every request aborted because it left `origin`, in order. */
+  blocked: BlockedRequest[]
+  /** Uncaught exceptions thrown by the page's scripts. */
+  pageErrors: Error[]
+}
+
+/**
+ * Opens a page in a fresh context whose only reachable origin is `origin` (for example
+ * `http://127.0.0.1:40123`): every other request is aborted and recorded in `blocked`.
+ * Close it with `context.close()`.
+ */
+export async function openOfflinePage(browser: Browser, origin: string): Promise<OfflinePage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const blocked: BlockedRequest[] = []
+  await context.route('**/*', (route, request) => {
+    if (new URL(request.url()).origin === origin) return route.continue()
+    blocked.push({ url: request.url(), resourceType: request.resourceType() })
+    return route.abort('internetdisconnected')
+  })
+  const page = await context.newPage()
+  const pageErrors: Error[] = []
+  page.on('pageerror', (error) => pageErrors.push(error))
+  return { context, page, blocked, pageErrors }
+}

@@ -1,0 +1,33 @@
+import pg from 'pg'
+import { inject } from 'vitest'
+
+/**
+ * A fresh, empty database for one test vault: a new SQLite file in the project `sqlite`, a
+ * new database on the suite's PostgreSQL server in the project `postgres`.
+ * Returns the `VAULT_DATABASE_URL` to use and a function that drops it.
+ */
+export async function createTestDatabase(dataDir: string): Promise<{ url: string; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> }> {
+  if (inject('databaseKind') === 'sqlite') {
+    return { url: `sqlite:${dataDir}/db/vault.sqlite`, kind: 'sqlite', drop: async () => {} }
+  }
+  const adminUrl = inject('postgresAdminUrl')
+  const name = `vault_${crypto.randomUUID().replaceAll('-', '')}`
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    kind: 'postgres',
+    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  }
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}

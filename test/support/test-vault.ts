@@ -1,0 +1,59 @@
+import { serve, type ServerType } from '@hono/node-server'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
+import { createApp } from '../../src/app.js'
+import { parseConfig } from '../../src/core/config/config.js'
+import type { Deps } from '../../src/core/deps.js'
+import { createJsonLogger, type Logger } from '../../src/core/runtime/logger.js'
+import { createTestDatabase } from './test-database.js'
+
+export interface TestVault {
+  /** `http://127.0.0.1:<port>`: the vault over a real loopback socket. */
+  baseUrl: string
+  app: ReturnType<typeof createApp>
+  deps: Deps
+  dataDir: string
+  databaseUrl: string
+  /** Log lines the vault wrote, parsed. */
+  logs: Record<string, unknown>[]
+  close(): Promise<void>
+}
+
+/**
+ * Starts a complete vault the way `npm start` does (same config parsing, same adapters),
+ * on a temporary data directory and a fresh database of this test project's kind.
+ * `env` adds or overrides `VAULT_*` variables.
+ */
+export async function startTestVault(env: Record<string, string> = {}): Promise<TestVault> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vault-test-'))
+  const database = await createTestDatabase(dataDir)
+  const logs: Record<string, unknown>[] = []
+  const logger: Logger = createJsonLogger((line) => void logs.push(JSON.parse(line)), { level: 'debug' })
+  const config = parseConfig({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
+  const service = { name: 'model-vault', version: '0.0.0-test', instanceId: crypto.randomUUID(), startedAt: new Date().toISOString() }
+  const { deps, close } = await createNodeDeps(config, { logger, service })
+  const app = createApp(deps)
+  const { server, port } = await listen(app.fetch)
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    app,
+    deps,
+    dataDir,
+    databaseUrl: database.url,
+    logs,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await close()
+      await database.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{ server: ServerType; port: number }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve({ server, port: info.port }))
+  })
+}
