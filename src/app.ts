@@ -3,6 +3,9 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import { requestId } from 'hono/request-id'
 import type { Deps } from './core/deps.js'
 import type { AppEnv } from './routes/app-env.js'
+import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
+import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
+import { authRouter } from './routes/auth/auth.index.js'
 import { registerDocs } from './routes/docs/docs.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
@@ -25,6 +28,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
 
   app.route('/', healthRouter)
+  app.route('/', authRouter)
+  app.route('/', apiKeysRouter)
+  app.route('/', adminUsersRouter)
   registerDocs(app)
 
   // Unknown API paths answer here rather than in a parent app's notFound, so a mounted

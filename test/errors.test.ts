@@ -75,7 +75,7 @@ describe('the shared validation and error path', () => {
 
   it('a schema violation is a 422 problem naming each field', async () => {
     const body = await expectProblem(await post('{"name": "", "count": 1.5}'), 422, 'validation_failed')
-    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['json.count', 'json.name'])
+    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.count', 'body.name'])
   })
 
   it('a bad query parameter is a 422 problem naming it', async () => {

@@ -1,3 +1,6 @@
+import type { Context } from 'hono'
+import type { PasswordHasher } from './auth/password-hasher.js'
+import type { SigningKeys } from './auth/signing-keys.js'
 import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'
@@ -36,6 +39,17 @@ export interface Deps {
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset
+  auth: {
+    passwordHasher: PasswordHasher
+    signingKeys: SigningKeys
+    /** A hash checked when the username is unknown, so unknown and known users cost the same. */
+    decoyPasswordHash: string
+  }
+  /**
+   * The caller's address for login throttling: the socket's peer, or the proxy's
+   * `X-Forwarded-For` entry when `VAULT_TRUST_PROXY` is on. Undefined when unknown.
+   */
+  getClientAddress: (c: Context) => string | undefined
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
 }

@@ -30,3 +30,17 @@ export const conflict = (code: string, detail: string) => new VaultError(409, co
 
 export const unprocessable = (detail: string, fieldErrors: FieldError[]) =>
   new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, fieldErrors)
+
+/**
+ * 401: no credentials, or credentials that are not (or no longer) valid. The challenge
+ * header follows RFC 6750 so generic OAuth clients know to fetch a new token.
+ */
+export const unauthorized = (code: string, detail: string) =>
+  new VaultError(401, code, 'Unauthorized', detail, undefined, {
+    'WWW-Authenticate': code === 'invalid_token' ? 'Bearer realm="model-vault", error="invalid_token"' : 'Bearer realm="model-vault"',
+  })
+
+export const forbidden = (code: string, detail: string) => new VaultError(403, code, 'Forbidden', detail)
+
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
+  new VaultError(429, 'too_many_attempts', 'Too Many Requests', detail, undefined, { 'Retry-After': String(retryAfterSeconds) })

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Principal } from '../core/auth/sessions.js'
 import type { Deps } from '../core/deps.js'
 import { validationHook } from './problem.js'
 
@@ -7,6 +8,8 @@ export interface AppEnv {
   Variables: {
     deps: Deps
     requestId: string
+    /** The signed-in caller; set by `requireRole` on protected routes only. */
+    principal: Principal
   }
 }
 

@@ -94,14 +94,18 @@ export function handleError(error: Error, c: Context): Response {
   })
 }
 
+/** Hono's validation targets, named as API users know them. */
+const targetNames: Record<string, string> = { json: 'body', form: 'body', param: 'path' }
+
 /** zod-openapi's hook for every validation failure: one 422 problem with per-field errors. */
 export function validationHook(
   result: { success: true } | { success: false; error: z.ZodError; target: string },
   c: Context,
 ): Response | undefined {
   if (result.success) return undefined
+  const where = targetNames[result.target] ?? result.target
   const errors = result.error.issues.map((issue) => ({
-    path: [result.target, ...issue.path.map(String)].join('.'),
+    path: [where, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }))
   return problem(c, {

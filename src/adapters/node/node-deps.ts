@@ -1,10 +1,13 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Config } from '../../core/config/config.js'
 import type { Deps, ServiceIdentity } from '../../core/deps.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
 import { ensureInstallation } from '../../core/installation.js'
+import { randomToken } from '../../core/auth/secrets.js'
+import { loadSigningKeys } from '../../core/auth/signing-keys.js'
+import { ensureFirstSuperuser } from '../../core/users/first-superuser.js'
 import { systemClock, type Clock } from '../../core/runtime/clock.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
@@ -14,8 +17,10 @@ import { createS3BackupSink } from '../s3/s3-backup-sink.js'
 import { createS3BlobStore } from '../s3/s3-blob-store.js'
 import { createS3Client } from '../s3/s3-client.js'
 import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
+import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
+import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 
 export interface NodeDepsOptions {
   logger: Logger
@@ -34,6 +39,7 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
     const schemaVersion = await migrateToLatest(database.db)
     const installationId = await ensureInstallation(database.db, clock)
     options.logger.info('database ready', { kind: database.kind, schema_version: schemaVersion, installation_id: installationId })
+    const passwordHasher = createScryptPasswordHasher()
     const deps: Deps = {
       service: options.service,
       database,
@@ -46,13 +52,31 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
+      auth: {
+        passwordHasher,
+        signingKeys: await loadSigningKeys(database.db, await configuredJwtSecrets(config), createNativeSha256, clock),
+        decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
+      },
+      getClientAddress: createClientAddress(config.trustProxy),
       publicUrl: config.publicUrl,
     }
+    await ensureFirstSuperuser(deps, options.logger, config.admin)
     return { deps, close: () => database.close() }
   } catch (error) {
     await database.close()
     throw error
   }
+}
+
+/** `VAULT_JWT_SECRET`, or the non-empty lines of `VAULT_JWT_KEY_FILE` (first signs, all verify). */
+async function configuredJwtSecrets(config: Config): Promise<string[]> {
+  if (config.jwt.secret) return [config.jwt.secret]
+  if (!config.jwt.keyFile) return []
+  const lines = (await readFile(config.jwt.keyFile, 'utf8')).split('\n').map((line) => line.trim()).filter(Boolean)
+  if (lines.length === 0 || lines.some((line) => new TextEncoder().encode(line).length < 32)) {
+    throw new Error('VAULT_JWT_KEY_FILE must hold one or more secrets, one per line, each at least 32 bytes long')
+  }
+  return lines
 }
 
 async function openDatabase(config: Config, logger: Logger): Promise<VaultDatabase> {

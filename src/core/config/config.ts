@@ -29,6 +29,10 @@ export interface Config {
   storage: StorageConfig
   backup: { dir: string; retentionDays: number; s3?: S3Config }
   jwt: { secret?: string; keyFile?: string }
+  /** The first superuser, created when the install has no users. */
+  admin: { username?: string; password?: string }
+  /** Take the client address from `X-Forwarded-For` (set only behind a reverse proxy). */
+  trustProxy: boolean
   publicUrl?: string
 }
 
@@ -131,6 +135,13 @@ export function parseConfig(env: Env): Config {
     problems.push('VAULT_JWT_SECRET must be at least 32 bytes long')
   }
 
+  const adminUsername = read('VAULT_ADMIN_USERNAME')
+  if (adminUsername !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(adminUsername)) {
+    problems.push('VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores')
+  }
+  const adminPassword = env.VAULT_ADMIN_PASSWORD || undefined
+  if (adminPassword !== undefined && adminPassword.length < 12) problems.push('VAULT_ADMIN_PASSWORD must be at least 12 characters long')
+
   const config: Config = {
     host: read('VAULT_HOST') ?? '127.0.0.1',
     port,
@@ -143,6 +154,8 @@ export function parseConfig(env: Env): Config {
       s3: s3('VAULT_BACKUP_S3', false),
     },
     jwt: { secret: jwtSecret, keyFile: read('VAULT_JWT_KEY_FILE') },
+    admin: { username: adminUsername, password: adminPassword },
+    trustProxy: boolean('VAULT_TRUST_PROXY', false),
     publicUrl: httpUrl('VAULT_PUBLIC_URL'),
   }
   if (problems.length > 0) throw new ConfigError(problems)

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { swaggerUI } from '@hono/swagger-ui'
 import type { DocsAssetName } from '../../core/deps.js'
+import { bearerSchemeName } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { routeNotFound } from '../problem.js'
 import { apiDescription } from './api-description.js'
@@ -20,6 +21,13 @@ const isAssetName = (name: string): name is DocsAssetName => Object.hasOwn(asset
  * pages is relative, so the viewers keep working when the app is mounted under a prefix.
  */
 export function registerDocs(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', bearerSchemeName, {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An access token from POST /api/v1/auth/login (or /auth/refresh). In Swagger UI: log in, copy `access_token`, press Authorize.',
+  })
+
   app.get('/openapi.json', (c) => {
     const { service, publicUrl } = c.var.deps
     // The mount prefix, if another Hono app mounted this one, is what precedes our own path.
@@ -33,7 +41,14 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
         license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: publicUrl ? `${publicUrl}${basePath}` : basePath || '/', description: 'This vault' }],
-      tags: [{ name: 'Health', description: 'Service identity and component readiness.' }],
+      security: [{ [bearerSchemeName]: [] }],
+      tags: [
+        { name: 'Health', description: 'Service identity and component readiness.' },
+        { name: 'Authentication', description: 'Sign in, refresh and sign out.' },
+        { name: 'Account', description: 'The signed-in user.' },
+        { name: 'API keys', description: 'Keys for scripts and slicer hooks (Settings → Access).' },
+        { name: 'User administration', description: 'Superusers manage accounts.' },
+      ],
     })
     return c.json(document)
   })

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely'
 import * as m0001 from './0001-installation.js'
+import * as m0002 from './0002-accounts.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -8,4 +9,5 @@ import * as m0001 from './0001-installation.js'
  */
 export const migrations: Record<string, Migration> = {
   '0001-installation': m0001,
+  '0002-accounts': m0002,
 }

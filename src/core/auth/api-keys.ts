@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely'
+import type { ApiKeysTable, Database } from '../db/schema.js'
+import { conflict, notFound, unprocessable } from '../errors.js'
+import type { AccountsDeps } from './accounts-deps.js'
+import { constantTimeEqual, randomToken, sha256Hex } from './secrets.js'
+import { revokeSessionsWhere } from './sessions.js'
+
+/** An API key as listings show it: name and visible prefix, never the value or its hash. */
+export interface PublicApiKey {
+  id: string
+  name: string
+  prefix: string
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+/**
+ * Keys look like `mvk_<12 hex>_<43 base64url>`: the first part is a visible prefix for
+ * telling keys apart (and finding the row), the rest is 256 random bits. Only a SHA-256 of
+ * the whole key is stored: the key has too much entropy for a slow KDF to add anything.
+ */
+const keyPattern = /^mvk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
+
+const toPublic = (row: ApiKeysTable): PublicApiKey => ({
+  id: row.id,
+  name: row.name,
+  prefix: `mvk_${row.prefix}`,
+  created_at: row.created_at,
+  last_used_at: row.last_used_at,
+  revoked_at: row.revoked_at,
+})
+
+export async function createApiKey(deps: AccountsDeps, userId: string, name: string): Promise<PublicApiKey & { key: string }> {
+  const trimmed = name.trim()
+  if (trimmed.length === 0 || trimmed.length > 100) {
+    throw unprocessable('The name must be 1-100 characters.', [{ path: 'body.name', message: 'must be 1-100 characters' }])
+  }
+  const { db } = deps.database
+  const clash = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('name', '=', trimmed)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (clash) throw conflict('api_key_name_taken', `You already have an active API key named "${trimmed}".`)
+  const prefix = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('')
+  const key = `mvk_${prefix}_${randomToken(32)}`
+  const row: ApiKeysTable = {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    name: trimmed,
+    prefix,
+    key_hash: sha256Hex(deps.createSha256, key),
+    created_at: deps.clock.now().toISOString(),
+    last_used_at: null,
+    revoked_at: null,
+  }
+  await db.insertInto('api_keys').values(row).execute()
+  return { ...toPublic(row), key }
+}
+
+export async function listApiKeys(db: Kysely<Database>, userId: string): Promise<PublicApiKey[]> {
+  const rows = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
+  return rows.map(toPublic)
+}
+
+/** Revokes one of the user's keys and ends every session opened with it. */
+export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: string): Promise<PublicApiKey> {
+  const now = deps.clock.now()
+  return deps.database.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst()
+    if (!row) throw notFound(`You have no API key with the id ${keyId}.`)
+    const revokedAt = row.revoked_at ?? now.toISOString()
+    await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).execute()
+    await revokeSessionsWhere(trx, { apiKeyId: keyId }, 'api_key_revoked', now)
+    return toPublic({ ...row, revoked_at: revokedAt })
+  })
+}
+
+/** The live key row matching `key`, or undefined. Compares hashes in constant time. */
+export async function findLiveApiKey(deps: AccountsDeps, key: string): Promise<ApiKeysTable | undefined> {
+  const hash = sha256Hex(deps.createSha256, key)
+  const prefix = keyPattern.exec(key)?.[1]
+  if (!prefix) return undefined
+  const row = await deps.database.db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst()
+  return row && constantTimeEqual(row.key_hash, hash) ? row : undefined
+}

@@ -1,0 +1,167 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { Database, Role } from '../db/schema.js'
+import { unauthorized } from '../errors.js'
+import { signAccessToken, verifyAccessToken } from './access-tokens.js'
+import { accessTokenTtlSeconds, sessionIdleSeconds, type AccountsDeps } from './accounts-deps.js'
+import { randomToken, sha256Hex } from './secrets.js'
+
+export interface TokenPair {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token: string
+  refresh_expires_in: number
+}
+
+/** Who is calling, as established from a verified access token and a live session. */
+export interface Principal {
+  userId: string
+  username: string
+  role: Role
+  sessionId: string
+  apiKeyId: string | null
+}
+
+const refreshTokenPrefix = 'mvr_'
+const addSeconds = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000).toISOString()
+
+/** Starts a session (a refresh-token family) and returns its first token pair. */
+export async function openSession(deps: AccountsDeps, userId: string, apiKeyId: string | null): Promise<TokenPair> {
+  const now = deps.clock.now()
+  const sessionId = crypto.randomUUID()
+  const refreshToken = `${refreshTokenPrefix}${randomToken(32)}`
+  await deps.database.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sessions')
+      .values({
+        id: sessionId,
+        user_id: userId,
+        api_key_id: apiKeyId,
+        created_at: now.toISOString(),
+        last_used_at: now.toISOString(),
+        expires_at: addSeconds(now, sessionIdleSeconds),
+        revoked_at: null,
+        revoked_reason: null,
+      })
+      .execute()
+    await insertRefreshToken(trx, deps, sessionId, refreshToken, now)
+  })
+  return tokenPair(deps, userId, sessionId, refreshToken, now)
+}
+
+/**
+ * Exchanges a refresh token for a new pair and retires the old token. A retired token that
+ * comes back means someone holds a copy: the whole session is revoked (reuse detection).
+ */
+export async function refreshSession(deps: AccountsDeps, refreshToken: string): Promise<TokenPair> {
+  const now = deps.clock.now()
+  const tokenHash = sha256Hex(deps.createSha256, refreshToken)
+  const invalid = unauthorized('invalid_refresh_token', 'The refresh token is not valid; sign in again.')
+  const next = `${refreshTokenPrefix}${randomToken(32)}`
+  const outcome = await deps.database.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('refresh_tokens')
+      .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+      .select(['refresh_tokens.used_at', 'sessions.id as session_id', 'sessions.user_id'])
+      .where('refresh_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst()
+    if (!row) return { kind: 'invalid' as const }
+    // Marking it used only if it is still unused settles two concurrent refreshes: one wins.
+    const claimed = await trx
+      .updateTable('refresh_tokens')
+      .set({ used_at: now.toISOString() })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(claimed.numUpdatedRows) === 0) {
+      await revokeSessionIn(trx, row.session_id, 'refresh_token_reused', now)
+      return { kind: 'reused' as const }
+    }
+    if (!(await liveSession(trx, row.session_id, now))) return { kind: 'invalid' as const }
+    await insertRefreshToken(trx, deps, row.session_id, next, now)
+    await trx
+      .updateTable('sessions')
+      .set({ last_used_at: now.toISOString(), expires_at: addSeconds(now, sessionIdleSeconds) })
+      .where('id', '=', row.session_id)
+      .execute()
+    return { kind: 'ok' as const, sessionId: row.session_id, userId: row.user_id }
+  })
+  if (outcome.kind === 'reused') {
+    throw unauthorized('refresh_token_reused', 'This refresh token was already used; the session has been revoked. Sign in again.')
+  }
+  if (outcome.kind === 'invalid') throw invalid
+  return tokenPair(deps, outcome.userId, outcome.sessionId, next, now)
+}
+
+export async function revokeSession(deps: AccountsDeps, sessionId: string, reason: string): Promise<void> {
+  await revokeSessionIn(deps.database.db, sessionId, reason, deps.clock.now())
+}
+
+/** Ends every live session of a user (password reset, disable), or of one API key. */
+export async function revokeSessionsWhere(
+  db: Kysely<Database>,
+  filter: { userId: string } | { apiKeyId: string },
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString(), revoked_reason: reason })
+    .where('userId' in filter ? 'user_id' : 'api_key_id', '=', 'userId' in filter ? filter.userId : filter.apiKeyId)
+    .where('revoked_at', 'is', null)
+    .execute()
+}
+
+/**
+ * Turns a bearer token into a principal: the signature and claims must verify, and the
+ * session, its user and its API key (if any) must all still be live, so logout, revocation
+ * and disabling take effect on the very next request.
+ */
+export async function authenticate(deps: AccountsDeps, token: string): Promise<Principal> {
+  const now = deps.clock.now()
+  const claims = await verifyAccessToken(deps.auth.signingKeys, token, now)
+  if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
+  const row = await liveSession(deps.database.db, claims.sid, now)
+  if (!row || row.user_id !== claims.sub) throw unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
+  return { userId: row.user_id, username: row.username, role: row.role, sessionId: claims.sid, apiKeyId: row.api_key_id }
+}
+
+function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: string, now: Date) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('api_keys', 'api_keys.id', 'sessions.api_key_id')
+    .select(['sessions.user_id', 'sessions.api_key_id', 'users.username', 'users.role'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now.toISOString())
+    .where('users.disabled_at', 'is', null)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst()
+}
+
+async function revokeSessionIn(db: Kysely<Database> | Transaction<Database>, sessionId: string, reason: string, now: Date) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now.toISOString(), revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute()
+}
+
+async function insertRefreshToken(trx: Transaction<Database>, deps: AccountsDeps, sessionId: string, token: string, now: Date) {
+  await trx
+    .insertInto('refresh_tokens')
+    .values({ token_hash: sha256Hex(deps.createSha256, token), session_id: sessionId, created_at: now.toISOString(), used_at: null })
+    .execute()
+}
+
+async function tokenPair(deps: AccountsDeps, userId: string, sessionId: string, refreshToken: string, now: Date): Promise<TokenPair> {
+  return {
+    access_token: await signAccessToken(deps.auth.signingKeys, { sub: userId, sid: sessionId }, now, accessTokenTtlSeconds),
+    token_type: 'Bearer',
+    expires_in: accessTokenTtlSeconds,
+    refresh_token: refreshToken,
+    refresh_expires_in: sessionIdleSeconds,
+  }
+}

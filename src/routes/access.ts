@@ -1,0 +1,53 @@
+import { createRoute, type RouteConfig } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { hasRole, type Role } from '../core/auth/roles.js'
+import { authenticate } from '../core/auth/sessions.js'
+import { forbidden, unauthorized } from '../core/errors.js'
+import type { AppEnv } from './app-env.js'
+import { problemResponse } from './problem.js'
+
+/** Who may call a route: anyone, or a signed-in user with at least this role. */
+export type Access = 'public' | Role
+
+export const bearerSchemeName = 'bearerAuth'
+
+/**
+ * Checks `Authorization: Bearer <token>` and the caller's role, and puts the caller on
+ * `c.var.principal`. Missing or invalid tokens are 401, a valid token without the role 403.
+ */
+export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(c.req.header('authorization') ?? '')
+    if (!match) {
+      throw unauthorized('missing_token', 'This endpoint needs an `Authorization: Bearer <access token>` header; get a token from POST /api/v1/auth/login.')
+    }
+    const principal = await authenticate(c.var.deps, match[1]!)
+    if (!hasRole(principal.role, role)) {
+      throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
+    }
+    c.set('principal', principal)
+    await next()
+  }
+}
+
+/**
+ * `createRoute` with access control that cannot be forgotten: `access` is required, and it
+ * drives both the enforcement (middleware) and the documentation (security requirement,
+ * `x-required-role`, 401/403 answers), so the two cannot drift apart.
+ */
+export function defineRoute<const R extends RouteConfig>(access: Access, config: R): R {
+  if (access === 'public') return createRoute({ ...config, security: [] })
+  const roleNote = `\n\nRequires a bearer token of a user with the \`${access}\` role${access === 'user' ? ' (any signed-in user)' : ' or higher'}.`
+  return createRoute({
+    ...config,
+    description: `${config.description ?? ''}${roleNote}`,
+    security: [{ [bearerSchemeName]: [] }],
+    'x-required-role': access,
+    middleware: [requireRole(access)],
+    responses: {
+      ...config.responses,
+      401: problemResponse('No token, or a token that is invalid, expired or of an ended session.'),
+      ...(access === 'user' ? {} : { 403: problemResponse(`The token is valid but the user lacks the \`${access}\` role.`) }),
+    },
+  }) as R
+}

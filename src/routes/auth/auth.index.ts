@@ -1,0 +1,38 @@
+import { login } from '../../core/auth/login.js'
+import { refreshSession, revokeSession } from '../../core/auth/sessions.js'
+import { forbidden } from '../../core/errors.js'
+import { setPassword, toPublicUser } from '../../core/users/users.js'
+import { createRouter } from '../app-env.js'
+import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
+import { changePasswordRoute, getMeRoute } from './me.routes.js'
+
+/** Token answers must not be cached by any intermediary (RFC 6749 §5.1). */
+const noStore = { 'Cache-Control': 'no-store' }
+
+export const authRouter = createRouter()
+  .openapi(loginRoute, async (c) => {
+    const body = c.req.valid('json')
+    const credentials =
+      body.password !== undefined ? { username: body.username, password: body.password } : { username: body.username, api_key: body.api_key! }
+    return c.json(await login(c.var.deps, credentials, c.var.deps.getClientAddress(c)), 200, noStore)
+  })
+  .openapi(refreshRoute, async (c) => c.json(await refreshSession(c.var.deps, c.req.valid('json').refresh_token), 200, noStore))
+  .openapi(logoutRoute, async (c) => {
+    await revokeSession(c.var.deps, c.var.principal.sessionId, 'logout')
+    return c.body(null, 204)
+  })
+  .openapi(getMeRoute, async (c) => {
+    const { principal, deps } = c.var
+    const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow()
+    return c.json({ user: toPublicUser(user), session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
+  })
+  .openapi(changePasswordRoute, async (c) => {
+    const { principal, deps } = c.var
+    const { current_password, new_password } = c.req.valid('json')
+    const user = await deps.database.db.selectFrom('users').select('password_hash').where('id', '=', principal.userId).executeTakeFirstOrThrow()
+    if (!(await deps.auth.passwordHasher.verify(current_password, user.password_hash))) {
+      throw forbidden('wrong_password', 'The current password is wrong.')
+    }
+    await setPassword(deps, principal.userId, new_password, principal.sessionId)
+    return c.body(null, 204)
+  })

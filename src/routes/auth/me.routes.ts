@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi'
+import { defineRoute } from '../access.js'
+import { problemResponse } from '../problem.js'
+import { passwordField, UserSchema } from './account-schemas.js'
+
+const tags = ['Account']
+
+export const getMeRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/me',
+  operationId: 'getMe',
+  tags,
+  summary: 'The signed-in user and session',
+  responses: {
+    200: {
+      description: 'Who the token belongs to.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              user: UserSchema,
+              session_id: z.string(),
+              api_key_id: z.string().nullable().openapi({ description: 'Set when this session was opened with an API key.' }),
+            })
+            .openapi('Me'),
+        },
+      },
+    },
+  },
+})
+
+export const changePasswordRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/me/password',
+  operationId: 'changeOwnPassword',
+  tags,
+  summary: 'Change your own password',
+  description: 'Needs the current password. Ends every other session of the account; this one stays signed in. API keys are not affected.',
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z.object({ current_password: passwordField, new_password: passwordField }).strict().openapi('ChangePasswordRequest'),
+        },
+      },
+    },
+  },
+  responses: {
+    204: { description: 'Changed.' },
+    400: problemResponse('The body is not valid JSON.'),
+    403: problemResponse('The current password is wrong (`wrong_password`).'),
+    422: problemResponse('The new password is too short or too long.'),
+  },
+})
