@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import { createTestDatabase } from './support/test-database.js'
 
 /**
@@ -57,7 +58,7 @@ describe('starting and stopping the service', () => {
     const health = await fetch(`${url}/api/v1/health`)
     expect(health.status).toBe(200)
     expect((await health.json()).components.database.details.kind).toBe(database.kind)
-    expect(r.stdout.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ msg: 'database ready', schema_version: 1 }))
+    expect(r.stdout.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ msg: 'database ready', schema_version: latestSchemaVersion }))
 
     r.child.kill('SIGTERM')
     expect(await r.exit).toBe(0)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
 import { createApp } from '../../src/app.js'
+import { ensureFirstSuperuser } from '../../src/core/users/first-superuser.js'
 import { parseConfig } from '../../src/core/config/config.js'
 import type { Deps } from '../../src/core/deps.js'
 import { createJsonLogger, type Logger } from '../../src/core/runtime/logger.js'
@@ -34,6 +35,7 @@ export async function startTestVault(env: Record<string, string> = {}): Promise<
   const config = parseConfig({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
   const service = { name: 'model-vault', version: '0.0.0-test', instanceId: crypto.randomUUID(), startedAt: new Date().toISOString() }
   const { deps, close } = await createNodeDeps(config, { logger, service })
+  await ensureFirstSuperuser(deps, logger, config.admin)
   const app = createApp(deps)
   const { server, port } = await listen(app.fetch)
   return {

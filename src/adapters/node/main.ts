@@ -1,9 +1,9 @@
 import { serve } from '@hono/node-server'
-import { resolve } from 'node:path'
 import { createApp } from '../../app.js'
-import { ConfigError, parseConfig, type Config } from '../../core/config/config.js'
+import { ConfigError, type Config } from '../../core/config/config.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
-import packageJson from '../../../package.json' with { type: 'json' }
+import { ensureFirstSuperuser } from '../../core/users/first-superuser.js'
+import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfig } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
@@ -18,23 +18,19 @@ async function main(): Promise<void> {
   const logger = createJsonLogger((line) => process.stdout.write(line))
   let config: Config
   try {
-    config = resolvePaths(parseConfig(process.env))
+    config = readNodeConfig(process.env)
   } catch (error) {
-    if (error instanceof ConfigError) return exitWith(error.message)
+    if (error instanceof ConfigError) exitWith(error.message)
     throw error
   }
 
-  const service = {
-    name: 'model-vault',
-    version: packageJson.version,
-    instanceId: crypto.randomUUID(),
-    startedAt: new Date().toISOString(),
-  }
+  const service = nodeServiceIdentity()
   let opened: Awaited<ReturnType<typeof createNodeDeps>>
   try {
     opened = await createNodeDeps(config, { logger, service })
+    await ensureFirstSuperuser(opened.deps, logger, config.admin)
   } catch (error) {
-    return exitWith(`Start-up failed: ${describeStartupError(error, config)}`)
+    exitWith(`Start-up failed: ${describeStartupError(error, config)}`)
   }
 
   const app = createApp(opened.deps)
@@ -64,40 +60,6 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
-}
-
-/** Relative directories in the environment are taken relative to the working directory. */
-function resolvePaths(config: Config): Config {
-  return {
-    ...config,
-    dataDir: resolve(config.dataDir),
-    database: config.database.kind === 'sqlite' ? { kind: 'sqlite', file: resolve(config.database.file) } : config.database,
-    storage:
-      config.storage.kind === 'local'
-        ? { kind: 'local', blobDir: resolve(config.storage.blobDir), thumbnailDir: resolve(config.storage.thumbnailDir) }
-        : config.storage,
-    backup: { ...config.backup, dir: resolve(config.backup.dir) },
-  }
-}
-
-const filesystemErrors = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EEXIST', 'EISDIR'])
-
-/** A start-up error in one line that says what to change, without a stack trace. */
-function describeStartupError(error: unknown, config: Config): string {
-  const code = (error as NodeJS.ErrnoException)?.code
-  const message = error instanceof Error ? error.message : String(error)
-  if (code && filesystemErrors.has(code)) {
-    return `${message}. Check that VAULT_DATA_DIR (${config.dataDir}) and VAULT_BACKUP_DIR name writable directories.`
-  }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '28P01' || code === '3D000') {
-    return `cannot use the database (${code}): check VAULT_DATABASE_URL.`
-  }
-  return message
-}
-
-function exitWith(message: string): void {
-  process.stderr.write(`model-vault: ${message}\n`)
-  process.exit(1)
 }
 
 await main()

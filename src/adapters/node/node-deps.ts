@@ -7,7 +7,6 @@ import { migrateToLatest } from '../../core/db/migrate.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { randomToken } from '../../core/auth/secrets.js'
 import { loadSigningKeys } from '../../core/auth/signing-keys.js'
-import { ensureFirstSuperuser } from '../../core/users/first-superuser.js'
 import { systemClock, type Clock } from '../../core/runtime/clock.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
@@ -60,7 +59,6 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
       getClientAddress: createClientAddress(config.trustProxy),
       publicUrl: config.publicUrl,
     }
-    await ensureFirstSuperuser(deps, options.logger, config.admin)
     return { deps, close: () => database.close() }
   } catch (error) {
     await database.close()

@@ -82,6 +82,9 @@ describe('configuration from VAULT_* variables', () => {
     [{ VAULT_PUBLIC_URL: 'vault.local' }, 'VAULT_PUBLIC_URL must be an http:// or https:// URL (got "vault.local")'],
     [{ VAULT_STORAGE: 's3', VAULT_S3_BUCKET: 'b', VAULT_S3_FORCE_PATH_STYLE: 'maybe' }, 'VAULT_S3_FORCE_PATH_STYLE must be true or false (got "maybe")'],
     [{ VAULT_JWT_SECRET: 'short' }, 'VAULT_JWT_SECRET must be at least 32 bytes long'],
+    [{ VAULT_ADMIN_PASSWORD: 'hunter2' }, 'VAULT_ADMIN_PASSWORD must be at least 12 characters long'],
+    [{ VAULT_ADMIN_USERNAME: 'root user' }, 'VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores'],
+    [{ VAULT_TRUST_PROXY: 'sometimes' }, 'VAULT_TRUST_PROXY must be true or false (got "sometimes")'],
     [
       { VAULT_BACKUP_S3_BUCKET: 'b', VAULT_BACKUP_S3_ACCESS_KEY_ID: 'id' },
       'VAULT_BACKUP_S3_ACCESS_KEY_ID and VAULT_BACKUP_S3_SECRET_ACCESS_KEY must be set together',
@@ -102,6 +105,13 @@ describe('configuration from VAULT_* variables', () => {
     expect(error!.problems).toHaveLength(3)
     expect(error!.message).toMatch(/^Invalid configuration:\n {2}- VAULT_PORT/)
     expect(error!.message).not.toContain('topsecret')
+  })
+
+  it('reads the first superuser and the proxy setting', () => {
+    const config = parseConfig({ VAULT_ADMIN_USERNAME: 'root', VAULT_ADMIN_PASSWORD: ' spaces count too ', VAULT_TRUST_PROXY: 'yes' })
+    expect(config.admin).toEqual({ username: 'root', password: ' spaces count too ' })
+    expect(config.trustProxy).toBe(true)
+    expect(parseConfig({}).trustProxy).toBe(false)
   })
 
   it('treats empty variables as unset', () => {

@@ -13,6 +13,32 @@ hooks, scripts and generated clients.
 - Every response carries an \`X-Request-Id\` header. Send your own (letters, digits, \`-\`, \`_\`, \`=\`;
   up to 255 characters) to correlate a request with the server log; otherwise one is generated.
 
+## Authentication
+
+Every endpoint except \`GET /api/v1/health\`, \`POST /api/v1/auth/login\` and \`POST /api/v1/auth/refresh\`
+needs \`Authorization: Bearer <access_token>\`.
+
+1. **Sign in**: \`POST /api/v1/auth/login\` with \`{"username", "password"}\` (people) or \`{"username", "api_key"}\`
+   (scripts and slicer hooks; create keys at \`POST /api/v1/api-keys\`). The answer holds an \`access_token\`
+   (a JWT, valid 15 minutes) and a \`refresh_token\` (single use).
+2. **Refresh** before the access token expires: \`POST /api/v1/auth/refresh\` with \`{"refresh_token"}\` returns a new
+   pair. A refresh token that is used twice revokes its whole session.
+3. **Sign out**: \`POST /api/v1/auth/logout\`.
+
+Every request re-checks its session, so signing out, revoking an API key, disabling a user or resetting a
+password takes effect on the next request, not when tokens expire.
+
+Roles: \`user\` < \`admin\` < \`superuser\`; each includes the one before. Each operation names the role it needs
+(\`x-required-role\`). A missing, invalid or expired token is 401 (\`missing_token\`, \`invalid_token\`), a valid
+token without the role 403 (\`insufficient_role\`).
+
+A slicer post-processing hook typically signs in with its API key, uploads, and discards the tokens:
+
+\`\`\`sh
+TOKEN=$(curl -s -X POST "$VAULT/api/v1/auth/login" -H 'Content-Type: application/json' \\
+  -d "{\\"username\\":\\"$USER\\",\\"api_key\\":\\"$VAULT_API_KEY\\"}" | jq -r .access_token)
+\`\`\`
+
 ## Errors
 
 Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)) with these members:
@@ -24,10 +50,13 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 |---|---|---|
 | 400 | \`malformed_json\` | The body is not valid JSON. |
 | 400 | \`bad_request\` | The request cannot be read for another reason. |
+| 401 | \`missing_token\`, \`invalid_token\`, \`invalid_credentials\`, \`invalid_refresh_token\`, \`refresh_token_reused\` | Not signed in, or the credential is wrong or no longer valid. |
+| 403 | \`insufficient_role\`, \`wrong_password\` | Signed in, but not allowed. |
 | 404 | \`not_found\` | No such route, or no such resource. |
 | 405 | \`method_not_allowed\` | The path exists but not with this method; the \`Allow\` header lists the methods. |
 | 409 | (per endpoint) | The request conflicts with the current state. |
 | 422 | \`validation_failed\` | The request is well-formed but does not match the schema. |
+| 429 | \`too_many_attempts\` | Too many failed sign-ins; the \`Retry-After\` header says how many seconds to wait. |
 | 500 | \`internal_error\` | A fault on the server. The answer contains only the request id; details go to the server log. |
 | 503 | (health) | A required component is down. |
 `.trim()

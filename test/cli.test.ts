@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findUserByName, updateUser } from '../src/core/users/users.js'
+import { startTestVault, type TestVault } from './support/test-vault.js'
+
+/** The recovery CLI, run as a separate process against the same database as a live vault. */
+let vault: TestVault
+beforeAll(async () => {
+  vault = await startTestVault({ VAULT_ADMIN_USERNAME: 'root', VAULT_ADMIN_PASSWORD: 'root-password-1234' })
+})
+afterAll(async () => vault.close())
+
+function cli(args: string[], stdin?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
+    env: { PATH: process.env.PATH, VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl },
+    input: stdin,
+    encoding: 'utf8',
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const login = (username: string, password: string) =>
+  fetch(`${vault.baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  })
+
+describe('model-vault users …', () => {
+  it('creates a user with a generated password that signs in to the running service', async () => {
+    const run = cli(['users', 'create', 'maker', '--role', 'admin'])
+    expect(run.status).toBe(0)
+    const password = /Password \(shown only now\): (\S+)/.exec(run.stdout)?.[1]
+    expect(password).toBeDefined()
+    const res = await login('maker', password!)
+    expect(res.status).toBe(200)
+    expect((await res.json()).user.role).toBe('admin')
+  })
+
+  it('resets a forgotten password from stdin and ends the old sessions', async () => {
+    const before = await (await login('root', 'root-password-1234')).json()
+    const run = cli(['users', 'reset-password', 'ROOT', '--password-stdin', '--enable'], 'a-brand-new-password\n')
+    expect(run.status).toBe(0)
+    expect(run.stdout).not.toContain('a-brand-new-password')
+    expect((await login('root', 'root-password-1234')).status).toBe(401)
+    expect((await login('root', 'a-brand-new-password')).status).toBe(200)
+    const me = await fetch(`${vault.baseUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${before.access_token}` } })
+    expect(me.status).toBe(401)
+  })
+
+  it('re-enables a disabled account only when asked to', async () => {
+    expect(cli(['users', 'create', 'sleeper', '--password-stdin'], 'sleeper-password-1\n').status).toBe(0)
+    const user = await findUserByName(vault.deps.database.db, 'sleeper')
+    await updateUser(vault.deps, user!.id, { disabled: true })
+    const plain = cli(['users', 'reset-password', 'sleeper', '--password-stdin'], 'sleeper-password-2\n')
+    expect(plain.stdout).toContain('The account is disabled; add --enable to re-enable it.')
+    expect((await login('sleeper', 'sleeper-password-2')).status).toBe(401)
+    expect(cli(['users', 'reset-password', 'sleeper', '--password-stdin', '--enable'], 'sleeper-password-3\n').status).toBe(0)
+    expect((await login('sleeper', 'sleeper-password-3')).status).toBe(200)
+  })
+
+  it('lists users with their roles', () => {
+    const run = cli(['users', 'list'])
+    expect(run.status).toBe(0)
+    expect(run.stdout).toMatch(/^maker\tadmin$/m)
+    expect(run.stdout).toMatch(/^root\tsuperuser$/m)
+  })
+
+  it.each([
+    [['users', 'create', 'maker'], 'The username "maker" is taken.'],
+    [['users', 'reset-password', 'nobody'], 'No user is named "nobody".'],
+    [['users', 'create', 'x', '--role', 'king'], '--role must be one of user, admin, superuser'],
+  ])('refuses %j with a clear message and exit code 1', (args, message) => {
+    const run = cli(args)
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain(message)
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('refuses a too-short password from stdin', () => {
+    const run = cli(['users', 'create', 'shorty', '--password-stdin'], 'short\n')
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('The password must be at least 12 characters long.')
+  })
+
+  it('prints usage with exit code 2 for an unknown command', () => {
+    const run = cli(['users', 'frobnicate'])
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain('Usage: model-vault')
+  })
+})
