@@ -104,10 +104,13 @@ export function validationHook(
 ): Response | undefined {
   if (result.success) return undefined
   const where = targetNames[result.target] ?? result.target
-  const errors = result.error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }))
+  const errors = result.error.issues.flatMap((issue) => {
+    const at = (path: PropertyKey[]) => [where, ...path.map(String)].join('.')
+    // An unknown field is reported at the field itself, so a form can highlight it.
+    return issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: at([...issue.path, key]), message: 'is not a known field' }))
+      : [{ path: at(issue.path), message: issue.message }]
+  })
   return problem(c, {
     status: 422,
     code: 'validation_failed',

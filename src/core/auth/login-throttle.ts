@@ -18,10 +18,17 @@ const windowMs = 15 * 60 * 1000
 const firstLockMs = 30 * 1000
 const maxLockMs = 15 * 60 * 1000
 
-export const throttleKeys = (usernameKey: string, clientAddress: string | undefined): ThrottleKey[] => [
-  { key: `account:${usernameKey}`, threshold: 5 },
-  ...(clientAddress ? [{ key: `address:${clientAddress}`, threshold: 20 }] : []),
-]
+/**
+ * Password guesses count against the account and the client address. API-key guesses count
+ * against the address only: a 256-bit key cannot be guessed, and counting them against the
+ * account would let anyone lock a slicer hook out by failing the account's password.
+ */
+export function throttleKeys(credential: 'password' | 'api_key', usernameKey: string, clientAddress: string | undefined): ThrottleKey[] {
+  return [
+    ...(credential === 'password' ? [{ key: `account:${usernameKey}`, threshold: 5 }] : []),
+    ...(clientAddress ? [{ key: `address:${clientAddress}`, threshold: 20 }] : []),
+  ]
+}
 
 /** Refuses with 429 and `Retry-After` while any of the keys is locked. */
 export async function assertNotThrottled(db: Kysely<Database>, keys: ThrottleKey[], now: Date): Promise<void> {
@@ -55,15 +62,21 @@ export async function recordLoginFailure(db: Kysely<Database>, keys: ThrottleKey
       .executeTakeFirstOrThrow()
     if (failures < threshold) continue
     const lockMs = Math.min(maxLockMs, firstLockMs * 2 ** (failures - threshold))
+    const lockedUntil = new Date(now.getTime() + lockMs).toISOString()
+    // A concurrent failure may have set a longer lock already; never shorten it.
     await db
       .updateTable('login_failures')
-      .set({ locked_until: new Date(now.getTime() + lockMs).toISOString() })
+      .set({ locked_until: lockedUntil })
       .where('key', '=', key)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', lockedUntil)]))
       .execute()
   }
 }
 
-/** A successful sign-in clears the account's count (not the address's: one success must not reset a spray). */
-export async function clearAccountFailures(db: Kysely<Database>, keys: ThrottleKey[]): Promise<void> {
-  await db.deleteFrom('login_failures').where('key', '=', keys[0]!.key).execute()
+/**
+ * A correct password clears the account's count; the address's count stays (one success must
+ * not reset a spray from that address).
+ */
+export async function clearPasswordFailures(db: Kysely<Database>, usernameKey: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('key', '=', `account:${usernameKey}`).execute()
 }

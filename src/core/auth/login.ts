@@ -1,10 +1,10 @@
 import type { PublicUser } from '../users/users.js'
-import { findUserByName, toPublicUser, usernameKey } from '../users/users.js'
-import { unauthorized } from '../errors.js'
+import { findUserByName, setPassword, toPublicUser, usernameKey } from '../users/users.js'
+import { forbidden, unauthorized } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { findLiveApiKey } from './api-keys.js'
-import { assertNotThrottled, clearAccountFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
-import { openSession, type TokenPair } from './sessions.js'
+import { assertNotThrottled, clearPasswordFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
+import { openSession, type Principal, type TokenPair } from './sessions.js'
 
 export type Credentials = { username: string; password: string } | { username: string; api_key: string }
 
@@ -21,7 +21,7 @@ export async function login(
 ): Promise<TokenPair & { user: PublicUser }> {
   const { db } = deps.database
   const now = deps.clock.now()
-  const keys = throttleKeys(usernameKey(credentials.username), clientAddress)
+  const keys = throttleKeys('password' in credentials ? 'password' : 'api_key', usernameKey(credentials.username), clientAddress)
   await assertNotThrottled(db, keys, now)
 
   const user = await findUserByName(db, credentials.username)
@@ -40,11 +40,35 @@ export async function login(
     throw unauthorized('invalid_credentials', 'The username or the credential is wrong.')
   }
 
-  await clearAccountFailures(db, keys)
+  if ('password' in credentials) await clearPasswordFailures(db, user.username_key)
   if ('password' in credentials && deps.auth.passwordHasher.needsRehash(user.password_hash)) {
     const upgraded = await deps.auth.passwordHasher.hash(credentials.password)
     await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute()
   }
   if (apiKeyId) await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', apiKeyId).execute()
   return { ...(await openSession(deps, user.id, apiKeyId)), user: toPublicUser(user) }
+}
+
+/**
+ * Changes the signed-in user's password after checking the current one. Wrong current
+ * passwords are throttled like failed sign-ins: a stolen access token must not become an
+ * unlimited password oracle. Other sessions end; this one stays.
+ */
+export async function changeOwnPassword(
+  deps: AccountsDeps,
+  principal: Principal,
+  passwords: { current: string; next: string },
+  clientAddress: string | undefined,
+): Promise<void> {
+  const { db } = deps.database
+  const now = deps.clock.now()
+  const user = await db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow()
+  const keys = throttleKeys('password', user.username_key, clientAddress)
+  await assertNotThrottled(db, keys, now)
+  if (!(await deps.auth.passwordHasher.verify(passwords.current, user.password_hash))) {
+    await recordLoginFailure(db, keys, now)
+    throw forbidden('wrong_password', 'The current password is wrong.')
+  }
+  await clearPasswordFailures(db, user.username_key)
+  await setPassword(deps, user.id, passwords.next, { keepSessionId: principal.sessionId, field: 'new_password' })
 }

@@ -83,6 +83,7 @@ describe('configuration from VAULT_* variables', () => {
     [{ VAULT_STORAGE: 's3', VAULT_S3_BUCKET: 'b', VAULT_S3_FORCE_PATH_STYLE: 'maybe' }, 'VAULT_S3_FORCE_PATH_STYLE must be true or false (got "maybe")'],
     [{ VAULT_JWT_SECRET: 'short' }, 'VAULT_JWT_SECRET must be at least 32 bytes long'],
     [{ VAULT_ADMIN_PASSWORD: 'hunter2' }, 'VAULT_ADMIN_PASSWORD must be at least 12 characters long'],
+    [{ VAULT_ADMIN_USERNAME: 'administrator', VAULT_ADMIN_PASSWORD: 'Administrator' }, 'VAULT_ADMIN_PASSWORD must not be the username'],
     [{ VAULT_ADMIN_USERNAME: 'root user' }, 'VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores'],
     [{ VAULT_TRUST_PROXY: 'sometimes' }, 'VAULT_TRUST_PROXY must be true or false (got "sometimes")'],
     [

@@ -33,6 +33,8 @@ export interface Config {
   admin: { username?: string; password?: string }
   /** Take the client address from `X-Forwarded-For` (set only behind a reverse proxy). */
   trustProxy: boolean
+  /** Largest file one upload may carry. */
+  maxUploadBytes: number
   publicUrl?: string
 }
 
@@ -141,6 +143,9 @@ export function parseConfig(env: Env): Config {
   }
   const adminPassword = env.VAULT_ADMIN_PASSWORD || undefined
   if (adminPassword !== undefined && adminPassword.length < 12) problems.push('VAULT_ADMIN_PASSWORD must be at least 12 characters long')
+  if (adminPassword !== undefined && adminPassword.toLowerCase() === (adminUsername ?? 'admin').toLowerCase()) {
+    problems.push('VAULT_ADMIN_PASSWORD must not be the username')
+  }
 
   const config: Config = {
     host: read('VAULT_HOST') ?? '127.0.0.1',
@@ -156,6 +161,7 @@ export function parseConfig(env: Env): Config {
     jwt: { secret: jwtSecret, keyFile: read('VAULT_JWT_KEY_FILE') },
     admin: { username: adminUsername, password: adminPassword },
     trustProxy: boolean('VAULT_TRUST_PROXY', false),
+    maxUploadBytes: integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     publicUrl: httpUrl('VAULT_PUBLIC_URL'),
   }
   if (problems.length > 0) throw new ConfigError(problems)

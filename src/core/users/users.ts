@@ -112,10 +112,16 @@ export async function updateUser(deps: AccountsDeps, id: string, change: { role?
  * Sets a new password (admin reset, CLI recovery, or the user's own change) and ends every
  * session of the user except `keepSessionId`. The account's failed-login count is cleared.
  */
-export async function setPassword(deps: AccountsDeps, id: string, password: string, keepSessionId?: string): Promise<PublicUser> {
+export async function setPassword(
+  deps: AccountsDeps,
+  id: string,
+  password: string,
+  options: { keepSessionId?: string; field?: string } = {},
+): Promise<PublicUser> {
+  const { keepSessionId, field } = options
   const { db } = deps.database
   const user = await getUser(db, id)
-  assertAcceptablePassword(password, user.username)
+  assertAcceptablePassword(password, user.username, field)
   const now = deps.clock.now()
   const passwordHash = await deps.auth.passwordHasher.hash(password)
   await db.transaction().execute(async (trx) => {

@@ -1,7 +1,6 @@
-import { login } from '../../core/auth/login.js'
+import { changeOwnPassword, login } from '../../core/auth/login.js'
 import { refreshSession, revokeSession } from '../../core/auth/sessions.js'
-import { forbidden } from '../../core/errors.js'
-import { setPassword, toPublicUser } from '../../core/users/users.js'
+import { toPublicUser } from '../../core/users/users.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
 import { changePasswordRoute, getMeRoute } from './me.routes.js'
@@ -27,12 +26,7 @@ export const authRouter = createRouter()
     return c.json({ user: toPublicUser(user), session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
   })
   .openapi(changePasswordRoute, async (c) => {
-    const { principal, deps } = c.var
     const { current_password, new_password } = c.req.valid('json')
-    const user = await deps.database.db.selectFrom('users').select('password_hash').where('id', '=', principal.userId).executeTakeFirstOrThrow()
-    if (!(await deps.auth.passwordHasher.verify(current_password, user.password_hash))) {
-      throw forbidden('wrong_password', 'The current password is wrong.')
-    }
-    await setPassword(deps, principal.userId, new_password, principal.sessionId)
+    await changeOwnPassword(c.var.deps, c.var.principal, { current: current_password, next: new_password }, c.var.deps.getClientAddress(c))
     return c.body(null, 204)
   })

@@ -35,7 +35,8 @@ export const changePasswordRoute = defineRoute('user', {
   operationId: 'changeOwnPassword',
   tags,
   summary: 'Change your own password',
-  description: 'Needs the current password. Ends every other session of the account; this one stays signed in. API keys are not affected.',
+  description:
+    'Needs the current password; wrong ones are throttled like failed sign-ins (429). Ends every other session of the account, including sessions opened with API keys; this one stays signed in, and the API keys themselves keep working.',
   request: {
     body: {
       required: true,
@@ -50,6 +51,7 @@ export const changePasswordRoute = defineRoute('user', {
     204: { description: 'Changed.' },
     400: problemResponse('The body is not valid JSON.'),
     403: problemResponse('The current password is wrong (`wrong_password`).'),
+    429: problemResponse('Too many wrong passwords (`too_many_attempts`); see `Retry-After`.'),
     422: problemResponse('The new password is too short or too long.'),
   },
 })
