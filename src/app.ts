@@ -7,6 +7,9 @@ import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import { authRouter } from './routes/auth/auth.index.js'
 import { registerDocs } from './routes/docs/docs.index.js'
+import { filesRouter } from './routes/files/files.index.js'
+import { ingestRouter } from './routes/ingest/ingest.index.js'
+import { modelsRouter } from './routes/models/models.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
 import { requestLog } from './routes/request-log.js'
@@ -31,6 +34,9 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.route('/', authRouter)
   app.route('/', apiKeysRouter)
   app.route('/', adminUsersRouter)
+  app.route('/', ingestRouter)
+  app.route('/', filesRouter)
+  app.route('/', modelsRouter)
   registerDocs(app)
 
   // Unknown API paths answer here rather than in a parent app's notFound, so a mounted

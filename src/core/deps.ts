@@ -5,6 +5,7 @@ import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
+import type { ReadMultipart } from './ingest/multipart.js'
 import type { Clock } from './runtime/clock.js'
 import type { Logger } from './runtime/logger.js'
 
@@ -50,6 +51,10 @@ export interface Deps {
    * `X-Forwarded-For` entry when `VAULT_TRUST_PROXY` is on. Undefined when unknown.
    */
   getClientAddress: (c: Context) => string | undefined
+  /** Streams multipart uploads (busboy on Node). */
+  readMultipart: ReadMultipart
+  /** `VAULT_MAX_UPLOAD_BYTES`. */
+  maxUploadBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
 }

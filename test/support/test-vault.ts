@@ -25,11 +25,14 @@ export interface TestVault {
 /**
  * Starts a complete vault the way `npm start` does (same config parsing, same adapters),
  * on a temporary data directory and a fresh database of this test project's kind.
- * `env` adds or overrides `VAULT_*` variables.
+ * `env` adds or overrides `VAULT_*` variables; `shareWith` starts another instance of an
+ * existing test vault (same data directory and database), as a second process would be.
  */
-export async function startTestVault(env: Record<string, string> = {}): Promise<TestVault> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vault-test-'))
-  const database = await createTestDatabase(dataDir)
+export async function startTestVault(env: Record<string, string> = {}, options: { shareWith?: TestVault } = {}): Promise<TestVault> {
+  const shared = options.shareWith
+  const dataDir = shared?.dataDir ?? (await mkdtemp(join(tmpdir(), 'vault-test-')))
+  // A second vault on the same data directory and database: another process of one install.
+  const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await createTestDatabase(dataDir)
   const logs: Record<string, unknown>[] = []
   const logger: Logger = createJsonLogger((line) => void logs.push(JSON.parse(line)), { level: 'debug' })
   const config = parseConfig({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
@@ -49,7 +52,7 @@ export async function startTestVault(env: Record<string, string> = {}): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await close()
       await database.drop()
-      await rm(dataDir, { recursive: true, force: true })
+      if (!shared) await rm(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -16,6 +16,7 @@ import { createS3BackupSink } from '../s3/s3-backup-sink.js'
 import { createS3BlobStore } from '../s3/s3-blob-store.js'
 import { createS3Client } from '../s3/s3-client.js'
 import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
+import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
@@ -57,6 +58,8 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
       },
       getClientAddress: createClientAddress(config.trustProxy),
+      readMultipart: readMultipartWithBusboy,
+      maxUploadBytes: config.maxUploadBytes,
       publicUrl: config.publicUrl,
     }
     return { deps, close: () => database.close() }

@@ -38,3 +38,13 @@ export async function putContentAddressed(
     throw error
   }
 }
+
+/** A one-chunk stream of `bytes`, for storing something already in memory (a thumbnail). */
+export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes)
+      controller.close()
+    },
+  })
+}

@@ -69,6 +69,42 @@ export interface SigningKeysTable {
   created_at: string
 }
 
+export interface ModelsTable {
+  id: string
+  name: string
+  description: Generated<string>
+  thumbnail_sha256: string | null
+  thumbnail_content_type: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface FilesTable {
+  id: string
+  sha256: string
+  size: number
+  model_id: string
+  original_name: string
+  name_key: string
+  /** `stl`, `3mf`, `obj`, `gcode`, `step` or `other`. */
+  format: string
+  content_type: string
+  /** JSON of the format's extracted metadata. */
+  metadata: string
+  /** JSON array of sentences: what could not be read, and why. */
+  parse_warnings: string
+  mesh_triangles: number | null
+  mesh_size_x: number | null
+  mesh_size_y: number | null
+  mesh_size_z: number | null
+  mesh_volume: number | null
+  thumbnail_sha256: string | null
+  thumbnail_content_type: string | null
+  uploaded_by: string | null
+  created_at: string
+}
+
 export interface Database {
   installation: InstallationTable
   users: UsersTable
@@ -77,4 +113,6 @@ export interface Database {
   refresh_tokens: RefreshTokensTable
   login_failures: LoginFailuresTable
   signing_keys: SigningKeysTable
+  models: ModelsTable
+  files: FilesTable
 }

@@ -48,6 +48,9 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
         { name: 'Account', description: 'The signed-in user.' },
         { name: 'API keys', description: 'Keys for scripts and slicer hooks (Settings → Access).' },
         { name: 'User administration', description: 'Superusers manage accounts.' },
+        { name: 'Ingest', description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.' },
+        { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
+        { name: 'Models', description: 'Models and their files.' },
       ],
     })
     return c.json(document)

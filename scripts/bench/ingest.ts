@@ -1,0 +1,139 @@
+/**
+ * Ingest benchmark: `npx tsx scripts/bench/ingest.ts [size MiB, default 1024]`.
+ *
+ * 1. One large upload over loopback (curl, PUT and multipart), timed against `sha256sum` plus
+ *    `cp` of the same bytes in the same run; the server's peak RSS (VmHWM) during it.
+ * 2. Small uploads per second (1 KiB each, 8 at a time) against a bare Hono route on
+ *    @hono/node-server that only reads the body, in the same run.
+ * Prints a Markdown table for docs/benchmarks.md.
+ */
+import { serve } from '@hono/node-server'
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+
+const sizeMiB = Number(process.argv[2] ?? 1024)
+const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))
+const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9
+const time = (run: () => void) => {
+  const started = process.hrtime.bigint()
+  run()
+  return seconds(started)
+}
+
+function makeFile(path: string, mib: number): void {
+  const chunk = randomBytes(1024 * 1024)
+  const fd = openSync(path, 'w')
+  for (let i = 0; i < mib; i++) {
+    chunk.writeUInt32LE(i, 0) // every MiB differs, so nothing downstream can shortcut repeats
+    writeSync(fd, chunk)
+  }
+  closeSync(fd)
+}
+
+async function startVault(): Promise<{ url: string; pid: number; stop: () => void }> {
+  // The built service, as `npm start` runs it (build first: npm run build).
+  const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
+    env: { ...process.env, VAULT_DATA_DIR: join(work, 'data'), VAULT_PORT: '0', VAULT_ADMIN_USERNAME: 'bench', VAULT_ADMIN_PASSWORD: 'bench-password-123' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let out = ''
+  const url = await new Promise<string>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(out)
+      if (match) resolve(match[1]!)
+    }),
+  )
+  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') }
+}
+
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+/** Runs curl and samples the server's RSS every 20 ms meanwhile: seconds taken, peak MiB. */
+async function timedUpload(pid: number, args: string[]): Promise<{ seconds: number; peakMiB: number }> {
+  const started = process.hrtime.bigint()
+  let peak = rssMiB(pid)
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20)
+  await new Promise<void>((resolve, reject) =>
+    spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`curl exited ${code}`)))),
+  )
+  clearInterval(sampler)
+  return { seconds: seconds(started), peakMiB: Math.max(peak, rssMiB(pid)) }
+}
+
+async function main(): Promise<void> {
+  const file = join(work, 'big.gcode')
+  makeFile(file, sizeMiB)
+  // Flush the new file first, or the baseline competes with its write-back; best of two runs.
+  execFileSync('sync')
+  const best = (run: () => void) => Math.min(time(run), time(run))
+  const sha = best(() => execFileSync('sha256sum', [file]))
+  const copy = best(() => {
+    execFileSync('cp', [file, join(work, 'copy.bin')])
+    execFileSync('sync')
+  })
+  rmSync(join(work, 'copy.bin'))
+
+  const vault = await startVault()
+  const login = await fetch(`${vault.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', password: 'bench-password-123' }),
+  })
+  const token = ((await login.json()) as { access_token: string }).access_token
+  const auth = `Authorization: Bearer ${token}`
+  const idleRss = rssMiB(vault.pid)
+  const put = await timedUpload(vault.pid, ['-H', auth, '-T', file, `${vault.url}/api/v1/ingest/big-put.gcode`])
+  // Different bytes for the multipart run, so it is not answered as a duplicate.
+  const fd = openSync(file, 'r+')
+  writeSync(fd, Buffer.from('multipart'), 0, 9, 0)
+  closeSync(fd)
+  const multipart = await timedUpload(vault.pid, ['-H', auth, '-F', `file=@${file}`, `${vault.url}/api/v1/ingest`])
+
+  const small = async (url: string, path: string, headers: Record<string, string>) => {
+    const started = process.hrtime.bigint()
+    let next = 0
+    const count = 400
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          const i = next++
+          const res = await fetch(`${url}${path}${i}.gcode`, { method: 'PUT', headers, body: randomBytes(1024) })
+          if (res.status >= 300) throw new Error(`upload ${i}: ${res.status}`)
+          await res.arrayBuffer()
+        }
+      }),
+    )
+    return count / seconds(started)
+  }
+  const vaultRate = await small(vault.url, '/api/v1/ingest/small-', { Authorization: `Bearer ${token}` })
+  vault.stop()
+
+  const bare = new Hono().put('/small/:name', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }, 201))
+  const bareServer = serve({ fetch: bare.fetch, hostname: '127.0.0.1', port: 0 })
+  await new Promise((resolve) => bareServer.once('listening', resolve))
+  const barePort = (bareServer.address() as { port: number }).port
+  const bareRate = await small(`http://127.0.0.1:${barePort}`, '/small/', {})
+  bareServer.close()
+
+  const baseline = sha + copy
+  const mibs = (s: number) => (sizeMiB / s).toFixed(0)
+  console.log(`\nIngest of ${sizeMiB} MiB over loopback (node ${process.version}, ${new Date().toISOString()})\n`)
+  console.log('| measure | seconds | MiB/s | ratio to sha256sum + cp |')
+  console.log('|---|---|---|---|')
+  console.log(`| sha256sum | ${sha.toFixed(2)} | ${mibs(sha)} | |`)
+  console.log(`| cp | ${copy.toFixed(2)} | ${mibs(copy)} | |`)
+  console.log(`| sha256sum + cp (baseline) | ${baseline.toFixed(2)} | ${mibs(baseline)} | 1.00 |`)
+  for (const [name, run] of [['PUT /api/v1/ingest/{name} (curl -T)', put], ['POST /api/v1/ingest multipart (curl -F)', multipart]] as const) {
+    console.log(`| ${name} | ${run.seconds.toFixed(2)} | ${mibs(run.seconds)} | ${(run.seconds / baseline).toFixed(2)} |`)
+  }
+  console.log(`\nServer RSS: ${idleRss.toFixed(0)} MiB before; peak during the PUT ${put.peakMiB.toFixed(0)} MiB, during the multipart upload ${multipart.peakMiB.toFixed(0)} MiB.`)
+  console.log(`\nSmall uploads (1 KiB, 8 concurrent, 400 each): vault ${vaultRate.toFixed(0)}/s; bare Hono PUT route ${bareRate.toFixed(0)}/s; ratio ${(bareRate / vaultRate).toFixed(1)}x.`)
+  rmSync(work, { recursive: true, force: true })
+}
+
+await main()

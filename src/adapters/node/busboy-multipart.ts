@@ -1,0 +1,76 @@
+import busboy from 'busboy'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import { VaultError } from '../../core/errors.js'
+import type { MultipartFile, MultipartUpload, ReadMultipart } from '../../core/ingest/multipart.js'
+import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
+
+const malformed = (detail: string) => new VaultError(400, 'malformed_multipart', 'Bad Request', detail)
+const badField = (detail: string) => new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
+
+/**
+ * Streams a multipart body through busboy: the file part is handed over as a web stream
+ * while the body is still arriving, so memory stays flat. busboy only marks an oversize
+ * file as truncated; here that becomes a 413 error on the file stream, so nothing is stored.
+ */
+export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }) => {
+  let resolveFile!: (file: MultipartFile | null) => void
+  let rejectFile!: (error: unknown) => void
+  const file = new Promise<MultipartFile | null>((resolve, reject) => ((resolveFile = resolve), (rejectFile = reject)))
+  const upload: MultipartUpload = {
+    file,
+    fields: new Promise((resolveFields, rejectFields) => {
+      const fail = (error: unknown) => {
+        rejectFile(error)
+        rejectFields(error)
+      }
+      let parser: busboy.Busboy
+      try {
+        parser = busboy({
+          headers: Object.fromEntries(request.headers),
+          // Browsers send UTF-8 file names; busboy would read them as latin1.
+          defParamCharset: 'utf8',
+          limits: { files: 1, fileSize: maxFileBytes, fields: 20, fieldSize: 64 * 1024, parts: 25 },
+        })
+      } catch {
+        return fail(malformed('The body is not multipart/form-data with a boundary.'))
+      }
+      const fields: Record<string, string> = {}
+      let sawFile = false
+      parser.on('file', (name, stream, info) => {
+        if (name !== 'file' || sawFile) {
+          stream.resume()
+          return fail(badField(`Unexpected file field "${name}": send exactly one file, in the field "file".`))
+        }
+        sawFile = true
+        stream.on('limit', () => stream.destroy(payloadTooLarge(maxFileBytes)))
+        resolveFile({
+          filename: info.filename ?? 'upload',
+          contentType: info.mimeType,
+          stream: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
+          fieldsBefore: { ...fields },
+        })
+      })
+      parser.on('field', (name, value, info) => {
+        if (info.valueTruncated) return fail(badField(`The field "${name}" is too long.`))
+        fields[name] = value
+      })
+      parser.on('filesLimit', () => fail(badField('Send exactly one file, in the field "file".')))
+      parser.on('fieldsLimit', () => fail(badField('Too many fields.')))
+      parser.on('partsLimit', () => fail(badField('Too many parts.')))
+      parser.on('error', (error: Error) => fail(malformed(`The multipart body is malformed: ${error.message}.`)))
+      parser.on('close', () => {
+        if (!sawFile) resolveFile(null)
+        resolveFields(fields)
+      })
+      if (!request.body) return fail(malformed('The body is empty.'))
+      const body = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>)
+      body.on('error', (error) => fail(malformed(`The upload was cut off: ${error.message}.`)))
+      body.pipe(parser)
+    }),
+  }
+  // A caller that stops at the file must not see an unhandled rejection from the fields.
+  upload.fields.catch(() => {})
+  file.catch(() => {})
+  return upload
+}

@@ -1,0 +1,93 @@
+import { readGcode } from '../formats/gcode.js'
+import { createMeshStats } from '../formats/mesh-stats.js'
+import { readObj } from '../formats/obj.js'
+import { renderThumbnail } from '../formats/render-thumbnail.js'
+import { readStepHeader } from '../formats/step.js'
+import { readStl } from '../formats/stl.js'
+import { readThreeMf } from '../formats/three-mf.js'
+import { FormatError, type ByteSource, type MeshStats, type Thumbnail, type TriangleSource } from '../formats/types.js'
+import type { FileFormat } from './file-formats.js'
+
+/** What ingest learns from a file's bytes. */
+export interface Extracted {
+  /** Format-specific figures, stored as JSON and shown on the model detail. */
+  metadata: Record<string, unknown>
+  /** What could not be read, as sentences; the file is still stored. */
+  warnings: string[]
+  mesh?: MeshStats
+  /** Embedded in the file, or rendered from its mesh. */
+  thumbnail?: Thumbnail
+  /** A better name for a new model than the file name (a 3MF's title). */
+  title?: string
+  /** Objects a G-code was sliced from, for finding its model. */
+  objectNames?: string[]
+}
+
+/**
+ * Reads what each format offers. A malformed file is not an error: it is stored as an opaque
+ * file with a warning. Only `FormatError('unsafe')` (zip bombs, path tricks) propagates,
+ * because ingest refuses such files outright.
+ */
+export async function extractFile(format: FileFormat, source: ByteSource): Promise<Extracted> {
+  try {
+    switch (format) {
+      case 'stl':
+        return await extractMesh((sink) => readStl(source, sink).then(() => {}), async (sink) => ({ stl: await readStl(source, sink) }))
+      case 'obj':
+        return await extractMesh((sink) => readObj(source, sink).then(() => {}), async (sink) => ({ obj: await readObj(source, sink) }))
+      case '3mf':
+        return await extractThreeMf(source)
+      case 'gcode':
+        return await extractGcode(source)
+      case 'step': {
+        const header = await readStepHeader(source)
+        return header
+          ? { metadata: { step: header }, warnings: [] }
+          : { metadata: {}, warnings: ['The file does not start with an ISO-10303-21 (STEP) header.'] }
+      }
+      case 'other':
+        return { metadata: {}, warnings: [] }
+    }
+  } catch (error) {
+    if (error instanceof FormatError && error.kind === 'malformed') {
+      return { metadata: {}, warnings: [`Stored as an opaque file: ${error.message}`] }
+    }
+    throw error
+  }
+}
+
+/** Reads the mesh once for its figures (and the reader's own metadata), then again to render it. */
+async function extractMesh(
+  replay: TriangleSource,
+  readOnce: (sink: ReturnType<typeof createMeshStats>) => Promise<Record<string, unknown>>,
+): Promise<Extracted> {
+  const stats = createMeshStats()
+  const readerMetadata = await readOnce(stats)
+  const mesh = stats.finish()
+  return { metadata: { mesh, ...readerMetadata }, warnings: [], mesh, thumbnail: await renderThumbnail(replay, mesh.bbox) }
+}
+
+async function extractThreeMf(source: ByteSource): Promise<Extracted> {
+  const contents = await readThreeMf(source)
+  const stats = createMeshStats()
+  await contents.forEachTriangle(stats)
+  const mesh = stats.finish()
+  return {
+    metadata: { mesh, objects: contents.objects, model: contents.metadata, slicer_config: contents.slicerConfig ?? null },
+    warnings: [],
+    mesh,
+    thumbnail: contents.thumbnail ?? (mesh.triangles > 0 ? await renderThumbnail(contents.forEachTriangle, mesh.bbox) : undefined),
+    title: contents.metadata.title,
+  }
+}
+
+async function extractGcode(source: ByteSource): Promise<Extracted> {
+  const { thumbnails, warnings, ...gcode } = await readGcode(source)
+  return {
+    metadata: { gcode: { ...gcode, thumbnails: thumbnails.map(({ width, height, contentType }) => ({ width, height, content_type: contentType })) } },
+    warnings,
+    // Slicers write several sizes; the largest looks best in listings.
+    thumbnail: thumbnails.at(-1),
+    objectNames: gcode.objects,
+  }
+}

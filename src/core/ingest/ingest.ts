@@ -1,0 +1,161 @@
+import type { Kysely, Selectable } from 'kysely'
+import { putContentAddressed, streamOf, type StoredContent } from '../blobs/put-content-addressed.js'
+import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import { unprocessable, VaultError } from '../errors.js'
+import { FormatError } from '../formats/types.js'
+import { blobByteSource } from './blob-byte-source.js'
+import { extractFile, type Extracted } from './extract.js'
+import { cleanFilename, contentTypeOf, formatOf, isMeshFormat } from './file-formats.js'
+import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
+import { toFileRecord, toModelRecord, type FileRecord, type ModelRecord } from './records.js'
+import { limitBytes } from './upload-limit.js'
+
+export type IngestDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
+
+export interface IngestResult {
+  /** True when the vault already held these bytes: nothing new was stored. */
+  duplicate: boolean
+  file: FileRecord
+  model: ModelRecord
+}
+
+/**
+ * Streams an upload into the blob store under its SHA-256, failing with 413 past `maxBytes`.
+ * `signal` is the client connection: if it drops, the pipe is torn down and the staged
+ * bytes are discarded, so a half upload leaves nothing behind.
+ */
+export async function storeUpload(deps: IngestDeps, body: ReadableStream<Uint8Array>, maxBytes: number, signal?: AbortSignal): Promise<StoredContent> {
+  try {
+    return await putContentAddressed(deps.blobs, deps.createSha256, body.pipeThrough(limitBytes(maxBytes), { signal }))
+  } catch (error) {
+    if (signal?.aborted) throw new VaultError(400, 'upload_aborted', 'Bad Request', 'The client closed the connection before the upload was complete.')
+    throw error
+  }
+}
+
+/**
+ * Turns stored bytes into a file of a model. Known content is a no-op that answers with the
+ * existing file. Otherwise the file is read for its metadata and thumbnail and attached to:
+ * the model asked for, else the model whose mesh it matches, else (G-code) the model it was
+ * sliced from, else a new model. The unique index on `files.sha256` settles races: of N
+ * concurrent uploads of the same bytes, one inserts and the rest answer as duplicates.
+ */
+export async function registerUpload(
+  deps: IngestDeps,
+  stored: StoredContent,
+  upload: { filename: string; modelId?: string; uploadedBy: string },
+): Promise<IngestResult> {
+  const { db } = deps.database
+  const existing = await findExisting(db, stored.sha256)
+  if (existing) return existing
+  if (upload.modelId !== undefined) await assertModelExists(deps, upload.modelId)
+  if (stored.size === 0) {
+    await forgetRefusedContent(deps, stored)
+    throw unprocessable('The uploaded file is empty.', [{ path: 'body.file', message: 'is empty' }])
+  }
+
+  const filename = cleanFilename(upload.filename)
+  const format = formatOf(filename)
+  const extracted = await extractOrRefuse(deps, format, stored)
+  const thumbnail = extracted.thumbnail
+    ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
+    : undefined
+  const modelId =
+    upload.modelId ??
+    (extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
+    (format === 'gcode' ? await findModelForGcode(db, extracted.objectNames ?? [], filename) : undefined)
+
+  const now = deps.clock.now().toISOString()
+  const file: FilesTable = {
+    id: crypto.randomUUID(),
+    sha256: stored.sha256,
+    size: stored.size,
+    model_id: modelId ?? crypto.randomUUID(),
+    original_name: filename,
+    name_key: nameKey(filename),
+    format,
+    content_type: contentTypeOf(format),
+    metadata: JSON.stringify(extracted.metadata),
+    parse_warnings: JSON.stringify(extracted.warnings),
+    mesh_triangles: extracted.mesh?.triangles ?? null,
+    mesh_size_x: extracted.mesh?.size[0] ?? null,
+    mesh_size_y: extracted.mesh?.size[1] ?? null,
+    mesh_size_z: extracted.mesh?.size[2] ?? null,
+    mesh_volume: extracted.mesh?.volume ?? null,
+    thumbnail_sha256: thumbnail?.sha256 ?? null,
+    thumbnail_content_type: extracted.thumbnail?.contentType ?? null,
+    uploaded_by: upload.uploadedBy,
+    created_at: now,
+  }
+  const newModel = modelId === undefined ? { id: file.model_id, name: extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename } : undefined
+
+  const inserted = await db.transaction().execute(async (trx) => {
+    if (newModel) {
+      await trx
+        .insertInto('models')
+        .values({ id: newModel.id, name: newModel.name, created_by: upload.uploadedBy, created_at: now, updated_at: now, thumbnail_sha256: null, thumbnail_content_type: null })
+        .execute()
+    }
+    const result = await trx.insertInto('files').values(file).onConflict((oc) => oc.column('sha256').doNothing()).executeTakeFirst()
+    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
+    await trx
+      .updateTable('models')
+      .set({ updated_at: now })
+      .$if(thumbnail !== undefined, (qb) =>
+        qb.set((eb) => ({
+          thumbnail_sha256: eb.fn.coalesce('thumbnail_sha256', eb.val(file.thumbnail_sha256)),
+          thumbnail_content_type: eb.fn.coalesce('thumbnail_content_type', eb.val(file.thumbnail_content_type)),
+        })),
+      )
+      .where('id', '=', file.model_id)
+      .execute()
+    return true
+  }).catch((error: unknown) => {
+    if (error instanceof LostRace) return false
+    throw error
+  })
+  if (!inserted) return (await findExisting(db, stored.sha256))!
+  deps.logger.info('file ingested', { file_id: file.id, model_id: file.model_id, format, size: file.size, new_model: newModel !== undefined })
+  return { duplicate: false, file: toFileRecord(file), model: toModelRecord(await getModelRow(db, file.model_id)) }
+}
+
+/** Another upload of the same bytes committed its file row first. */
+class LostRace extends Error {}
+
+async function extractOrRefuse(deps: IngestDeps, format: ReturnType<typeof formatOf>, stored: StoredContent): Promise<Extracted> {
+  try {
+    return await extractFile(format, blobByteSource(deps.blobs, stored.sha256, stored.size))
+  } catch (error) {
+    if (error instanceof FormatError && error.kind === 'unsafe') {
+      await forgetRefusedContent(deps, stored)
+      throw new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The file was refused: ${error.message}`)
+    }
+    throw error
+  }
+}
+
+/**
+ * Removes bytes refused for what they are (empty, unsafe) if this upload stored them. Safe
+ * under concurrency: another upload of the same bytes meets the same refusal, so no file
+ * row can come to point at them.
+ */
+async function forgetRefusedContent(deps: IngestDeps, stored: StoredContent): Promise<void> {
+  if (stored.created) await deps.blobs.delete(stored.sha256)
+}
+
+/** Checks a `model_id` (callers check it before storing anything when they know it up front). */
+export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, modelId: string): Promise<void> {
+  const row = await deps.database.db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()
+  if (!row) throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
+}
+
+async function findExisting(db: Kysely<Database>, sha256: string): Promise<IngestResult | undefined> {
+  const row = await db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst()
+  if (!row) return undefined
+  return { duplicate: true, file: toFileRecord(row), model: toModelRecord(await getModelRow(db, row.model_id)) }
+}
+
+function getModelRow(db: Kysely<Database>, id: string): Promise<Selectable<ModelsTable>> {
+  return db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}

@@ -1,0 +1,51 @@
+import type { Selectable } from 'kysely'
+import type { FilesTable, ModelsTable } from '../db/schema.js'
+
+/** A stored file as the API shows it. */
+export interface FileRecord {
+  id: string
+  model_id: string
+  name: string
+  format: string
+  content_type: string
+  size: number
+  sha256: string
+  metadata: Record<string, unknown>
+  parse_warnings: string[]
+  has_thumbnail: boolean
+  uploaded_by: string | null
+  created_at: string
+}
+
+export interface ModelRecord {
+  id: string
+  name: string
+  description: string
+  has_thumbnail: boolean
+  created_at: string
+  updated_at: string
+}
+
+export const toFileRecord = (row: FilesTable): FileRecord => ({
+  id: row.id,
+  model_id: row.model_id,
+  name: row.original_name,
+  format: row.format,
+  content_type: row.content_type,
+  size: row.size,
+  sha256: row.sha256,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  parse_warnings: JSON.parse(row.parse_warnings) as string[],
+  has_thumbnail: row.thumbnail_sha256 !== null,
+  uploaded_by: row.uploaded_by,
+  created_at: row.created_at,
+})
+
+export const toModelRecord = (row: Selectable<ModelsTable>): ModelRecord => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  has_thumbnail: row.thumbnail_sha256 !== null,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})

@@ -1,0 +1,80 @@
+import { z } from '@hono/zod-openapi'
+import { defineRoute } from '../access.js'
+import { FileSchema, ModelSchema } from '../library-schemas.js'
+import { problemResponse } from '../problem.js'
+
+const tags = ['Ingest']
+
+export const IngestResultSchema = z
+  .object({
+    duplicate: z.boolean().openapi({ description: 'True when the vault already held these exact bytes: nothing new was stored.' }),
+    file: FileSchema,
+    model: ModelSchema,
+  })
+  .openapi('IngestResult')
+
+const answers = {
+  200: { description: 'Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model.', content: { 'application/json': { schema: IngestResultSchema } } },
+  201: { description: 'Stored as a new file, attached to an existing or new model.', content: { 'application/json': { schema: IngestResultSchema } } },
+  400: problemResponse('The multipart body is malformed or was cut off (`malformed_multipart`).'),
+  411: problemResponse('PUT without `Content-Length` or chunked body.'),
+  413: problemResponse('The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored.'),
+  415: problemResponse('Not `multipart/form-data` (`unsupported_media_type`).'),
+  422: problemResponse('No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks).'),
+} as const
+
+const description = [
+  'Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.',
+  'Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires',
+  'twice does no harm, also when the uploads run concurrently.',
+  '',
+  'The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,',
+  'STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else',
+  'the model whose mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and',
+  'volume); else, for G-code, the model whose mesh file is named like a sliced object or like the start of the G-code file',
+  'name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with',
+  '`parse_warnings`.',
+].join('\n')
+
+export const ingestRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/ingest',
+  operationId: 'ingestFile',
+  tags,
+  summary: 'Upload a file (multipart)',
+  description: `${description}\n\nExample: \`curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest\``,
+  request: {
+    body: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          // A plain schema (not zod), so the framework documents the body but never buffers it to validate.
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).' },
+              model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
+            },
+          },
+        },
+      },
+    },
+  },
+  responses: answers,
+})
+
+export const ingestRawRoute = defineRoute('user', {
+  method: 'put',
+  path: '/api/v1/ingest/{filename}',
+  operationId: 'ingestFileRaw',
+  tags,
+  summary: 'Upload a file (raw body)',
+  description: `${description}\n\nThe body is the file itself; the path names it. For scripts: \`curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode\``,
+  request: {
+    params: z.object({ filename: z.string().min(1).max(255).openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }) }),
+    query: z.object({ model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }) }),
+    body: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+  },
+  responses: answers,
+})

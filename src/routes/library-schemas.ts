@@ -1,0 +1,53 @@
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import type { FileRecord, ModelRecord } from '../core/ingest/records.js'
+
+export const FileSchema = z
+  .object({
+    id: z.string(),
+    model_id: z.string(),
+    name: z.string().openapi({ description: 'The original file name.', example: 'Shape-Box.stl' }),
+    format: z.enum(['stl', '3mf', 'obj', 'gcode', 'step', 'other']),
+    content_type: z.string().openapi({ example: 'model/stl' }),
+    size: z.number().int().openapi({ description: 'Bytes.' }),
+    sha256: z.string().openapi({ description: 'Content hash; also the download ETag.' }),
+    metadata: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]".',
+    }),
+    parse_warnings: z.array(z.string()).openapi({ description: 'What could not be read. A file that could not be parsed is still stored, as opaque.' }),
+    has_thumbnail: z.boolean(),
+    uploaded_by: z.string().nullable(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    download_url: z.string().openapi({ example: '/api/v1/files/…/content' }),
+    thumbnail_url: z.string().nullable(),
+  })
+  .openapi('File')
+
+export const ModelSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().openapi({ example: 'Shape-Box' }),
+    description: z.string(),
+    has_thumbnail: z.boolean(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time' }),
+    url: z.string(),
+    thumbnail_url: z.string().nullable(),
+  })
+  .openapi('Model')
+
+/** `/api/v1` under whatever prefix the app is mounted at, for links in answers. */
+export function apiBase(c: Context): string {
+  return `${c.req.path.slice(0, c.req.path.indexOf('/api/v1/'))}/api/v1`
+}
+
+export function presentFile(c: Context, file: FileRecord): z.infer<typeof FileSchema> {
+  const base = `${apiBase(c)}/files/${file.id}`
+  return { ...file, format: file.format as z.infer<typeof FileSchema>['format'], download_url: `${base}/content`, thumbnail_url: file.has_thumbnail ? `${base}/thumbnail` : null }
+}
+
+export function presentModel(c: Context, model: ModelRecord): z.infer<typeof ModelSchema> {
+  const url = `${apiBase(c)}/models/${model.id}`
+  return { ...model, url, thumbnail_url: model.has_thumbnail ? `${url}/thumbnail` : null }
+}

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { call, type Reply } from './accounts.js'
+
+/** Uploads `bytes` as multipart field `file` (plus text fields), the way the web UI does. */
+export async function upload(baseUrl: string, token: string, name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}): Promise<Reply> {
+  const form = new FormData()
+  for (const [key, value] of Object.entries(fields)) form.append(key, value)
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name)
+  const res = await fetch(`${baseUrl}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form })
+  const text = await res.text()
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers }
+}
+
+/** Uploads `bytes` as a raw PUT body, the way `curl -T` does. */
+export function putRaw(baseUrl: string, token: string, name: string, bytes: Uint8Array | string, query = ''): Promise<Reply> {
+  return call(baseUrl, 'PUT', `/api/v1/ingest/${encodeURIComponent(name)}${query}`, {
+    token,
+    body: typeof bytes === 'string' ? bytes : (new Uint8Array(bytes) as unknown as string),
+    headers: { 'Content-Type': 'application/octet-stream' },
+  })
+}
+
+/** A closed cube of edge `size` mm with its corner at `offset`, as binary STL (12 triangles). */
+export function binaryCube(size = 20, offset = 0): Uint8Array {
+  const triangles = cubeTriangles(size, offset)
+  const bytes = new Uint8Array(84 + 50 * triangles.length)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(80, triangles.length, true)
+  triangles.forEach((triangle, i) => triangle.flat().forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)))
+  return bytes
+}
+
+/** The same cube as ASCII STL. */
+export function asciiCube(size = 20, offset = 0): string {
+  const facets = cubeTriangles(size, offset).map(
+    (triangle) => `facet normal 0 0 0\n outer loop\n${triangle.map((v) => `  vertex ${v.join(' ')}`).join('\n')}\n endloop\nendfacet`,
+  )
+  return `solid cube\n${facets.join('\n')}\nendsolid cube\n`
+}
+
+function cubeTriangles(s: number, o: number): number[][][] {
+  const v = (x: number, y: number, z: number) => [o + x * s, o + y * s, o + z * s]
+  const quads = [
+    [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0), v(1, 0, 0)],
+    [v(0, 0, 1), v(1, 0, 1), v(1, 1, 1), v(0, 1, 1)],
+    [v(0, 0, 0), v(1, 0, 0), v(1, 0, 1), v(0, 0, 1)],
+    [v(0, 1, 0), v(0, 1, 1), v(1, 1, 1), v(1, 1, 0)],
+    [v(0, 0, 0), v(0, 0, 1), v(0, 1, 1), v(0, 1, 0)],
+    [v(1, 0, 0), v(1, 1, 0), v(1, 1, 1), v(1, 0, 1)],
+  ]
+  return quads.flatMap(([a, b, c, d]) => [
+    [a!, b!, c!],
+    [a!, c!, d!],
+  ])
+}
+
+/** Runs Debian's prusa-slicer; fails loudly (never skips) when it is not installed. */
+export function prusaSlicer(args: string[], cwd: string): void {
+  if (!existsSync('/usr/bin/prusa-slicer')) throw new Error('prusa-slicer is missing: apt-get install -y prusa-slicer')
+  execFileSync('prusa-slicer', args, { cwd, stdio: 'pipe' })
+}
+
+/**
+ * A shapes-gallery STL sliced to G-code (objects labelled, as OctoPrint's Cancel Object and
+ * Klipper need) and exported to 3MF by the real slicer, in a temp dir.
+ */
+export function sliceShape(shape: string): { dir: string; stl: Buffer; gcode: Buffer; threeMf: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'vault-slice-'))
+  const stlPath = `/usr/share/PrusaSlicer/shapes/${shape}.stl`
+  prusaSlicer(['--export-gcode', '--gcode-label-objects', stlPath, '--output', join(dir, `${shape}.gcode`)], dir)
+  prusaSlicer(['--export-3mf', stlPath, '--output', join(dir, `${shape}.3mf`)], dir)
+  return {
+    dir,
+    stl: readFileSync(stlPath),
+    gcode: readFileSync(join(dir, `${shape}.gcode`)),
+    threeMf: readFileSync(join(dir, `${shape}.3mf`)),
+  }
+}
