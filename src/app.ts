@@ -6,11 +6,16 @@ import type { AppEnv } from './routes/app-env.js'
 import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import { authRouter } from './routes/auth/auth.index.js'
+import { backupsRouter } from './routes/backups/backups.index.js'
 import { registerDocs } from './routes/docs/docs.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
+import { collectionsRouter } from './routes/collections/collections.index.js'
+import { tagsRouter } from './routes/tags/tags.index.js'
 import { healthRouter } from './routes/health/health.index.js'
+import { presetsRouter } from './routes/presets/presets.index.js'
+import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
 import { requestLog } from './routes/request-log.js'
 
@@ -37,6 +42,11 @@ export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   app.route('/', ingestRouter)
   app.route('/', filesRouter)
   app.route('/', modelsRouter)
+  app.route('/', collectionsRouter)
+  app.route('/', tagsRouter)
+  app.route('/', backupsRouter)
+  app.route('/', printersRouter)
+  app.route('/', presetsRouter)
   registerDocs(app)
 
   // Unknown API paths answer here rather than in a parent app's notFound, so a mounted

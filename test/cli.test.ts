@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findUserByName, updateUser } from '../src/core/users/users.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
@@ -10,13 +12,15 @@ beforeAll(async () => {
 })
 afterAll(async () => vault.close())
 
-function cli(args: string[], stdin?: string) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
-    env: { PATH: process.env.PATH, VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl },
-    input: stdin,
-    encoding: 'utf8',
-  })
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+/** Runs the CLI without blocking this process, which also serves the vault under test. */
+function cli(args: string[], stdin?: string, env: Record<string, string> = { VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl }) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], { env: { PATH: process.env.PATH, ...env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  child.stdin.end(stdin ?? '')
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })))
 }
 
 const login = (username: string, password: string) =>
@@ -28,7 +32,7 @@ const login = (username: string, password: string) =>
 
 describe('model-vault users …', () => {
   it('creates a user with a generated password that signs in to the running service', async () => {
-    const run = cli(['users', 'create', 'maker', '--role', 'admin'])
+    const run = await cli(['users', 'create', 'maker', '--role', 'admin'])
     expect(run.status).toBe(0)
     const password = /Password \(shown only now\): (\S+)/.exec(run.stdout)?.[1]
     expect(password).toBeDefined()
@@ -39,7 +43,7 @@ describe('model-vault users …', () => {
 
   it('resets a forgotten password from stdin and ends the old sessions', async () => {
     const before = await (await login('root', 'root-password-1234')).json()
-    const run = cli(['users', 'reset-password', 'ROOT', '--password-stdin', '--enable'], 'a-brand-new-password\n')
+    const run = await cli(['users', 'reset-password', 'ROOT', '--password-stdin', '--enable'], 'a-brand-new-password\n')
     expect(run.status).toBe(0)
     expect(run.stdout).not.toContain('a-brand-new-password')
     expect((await login('root', 'root-password-1234')).status).toBe(401)
@@ -49,18 +53,18 @@ describe('model-vault users …', () => {
   })
 
   it('re-enables a disabled account only when asked to', async () => {
-    expect(cli(['users', 'create', 'sleeper', '--password-stdin'], 'sleeper-password-1\n').status).toBe(0)
+    expect((await cli(['users', 'create', 'sleeper', '--password-stdin'], 'sleeper-password-1\n')).status).toBe(0)
     const user = await findUserByName(vault.deps.database.db, 'sleeper')
     await updateUser(vault.deps, user!.id, { disabled: true })
-    const plain = cli(['users', 'reset-password', 'sleeper', '--password-stdin'], 'sleeper-password-2\n')
+    const plain = await cli(['users', 'reset-password', 'sleeper', '--password-stdin'], 'sleeper-password-2\n')
     expect(plain.stdout).toContain('The account is disabled; add --enable to re-enable it.')
     expect((await login('sleeper', 'sleeper-password-2')).status).toBe(401)
-    expect(cli(['users', 'reset-password', 'sleeper', '--password-stdin', '--enable'], 'sleeper-password-3\n').status).toBe(0)
+    expect((await cli(['users', 'reset-password', 'sleeper', '--password-stdin', '--enable'], 'sleeper-password-3\n')).status).toBe(0)
     expect((await login('sleeper', 'sleeper-password-3')).status).toBe(200)
   })
 
-  it('lists users with their roles', () => {
-    const run = cli(['users', 'list'])
+  it('lists users with their roles', async () => {
+    const run = await cli(['users', 'list'])
     expect(run.status).toBe(0)
     expect(run.stdout).toMatch(/^maker\tadmin$/m)
     expect(run.stdout).toMatch(/^root\tsuperuser$/m)
@@ -70,22 +74,48 @@ describe('model-vault users …', () => {
     [['users', 'create', 'maker'], 'The username "maker" is taken.'],
     [['users', 'reset-password', 'nobody'], 'No user is named "nobody".'],
     [['users', 'create', 'x', '--role', 'king'], '--role must be one of user, admin, superuser'],
-  ])('refuses %j with a clear message and exit code 1', (args, message) => {
-    const run = cli(args)
+  ])('refuses %j with a clear message and exit code 1', async (args, message) => {
+    const run = await cli(args)
     expect(run.status).toBe(1)
     expect(run.stderr).toContain(message)
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })
 
-  it('refuses a too-short password from stdin', () => {
-    const run = cli(['users', 'create', 'shorty', '--password-stdin'], 'short\n')
+  it('refuses a too-short password from stdin', async () => {
+    const run = await cli(['users', 'create', 'shorty', '--password-stdin'], 'short\n')
     expect(run.status).toBe(1)
     expect(run.stderr).toContain('The password must be at least 12 characters long.')
   })
 
-  it('prints usage with exit code 2 for an unknown command', () => {
-    const run = cli(['users', 'frobnicate'])
+  it('prints usage with exit code 2 for an unknown command', async () => {
+    const run = await cli(['users', 'frobnicate'])
     expect(run.status).toBe(2)
     expect(run.stderr).toContain('Usage: model-vault')
+  })
+})
+
+describe('model-vault backup …', () => {
+  it('creates a backup, lists it, and verifies the archive without a database', async () => {
+    const created = await cli(['backup', 'create'])
+    expect(created.status, created.stderr).toBe(0)
+    expect(created.stdout).toMatch(/^Backing up to model-vault-.*\.tar\.gz$/m)
+    expect(created.stdout).toMatch(/^Complete: .* MiB, sha256 [0-9a-f]{64}$/m)
+    const fileName = /Backing up to (\S+)/.exec(created.stdout)![1]!
+    const list = await cli(['backup', 'list'])
+    expect(list.stdout).toContain(`complete\t`)
+    expect(list.stdout).toContain(fileName)
+
+    const archive = join(vault.dataDir, 'backups', fileName)
+    const verified = await cli(['backup', 'verify', archive], '', { VAULT_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+    expect(verified.status, verified.stderr).toBe(0)
+    expect(verified.stdout).toMatch(/^OK: backup [0-9a-f-]{36} of .*, model-vault .*, schema \d+, (sqlite|postgres) database; \d+ models, \d+ files/)
+  })
+
+  it('reports a damaged archive with exit code 1', async () => {
+    const damaged = join(vault.dataDir, 'damaged.tar.gz')
+    writeFileSync(damaged, 'definitely not a backup')
+    const run = await cli(['backup', 'verify', damaged])
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain('The backup archive is not usable')
   })
 })

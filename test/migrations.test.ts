@@ -18,7 +18,9 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vault-migrate-'))
   const test = await createTestDatabase(dir)
   drop = test.drop
-  database = test.kind === 'sqlite' ? openSqliteDatabase(join(dir, 'vault.sqlite')) : openPostgresDatabase(test.url, () => {})
+  const scratchDir = join(dir, 'scratch')
+  database =
+    test.kind === 'sqlite' ? openSqliteDatabase(join(dir, 'vault.sqlite'), { scratchDir }) : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
 })
 afterEach(async () => {
   await database.close()

@@ -36,7 +36,8 @@ describe('the README quick start', () => {
       })
     })
     const health = await (await fetch(`${url}/api/v1/health`)).json()
-    expect(health.status).toBe('pass')
+    expect(health.components.database.status).toBe('pass')
+    expect(health.components.storage.status).toBe('pass')
     expect(health.components.database.details.kind).toBe(database.kind)
     for (const dir of ['blobs', 'thumbs', 'backups']) expect((await stat(join(dataDir, dir))).isDirectory()).toBe(true)
     // npm passes SIGTERM on to node and ends by the signal itself; node must stop cleanly

@@ -7,7 +7,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
 import { renderThumbnail } from '../../src/core/formats/render-thumbnail.js'
+import { readStl } from '../../src/core/formats/stl.js'
 import type { TriangleSource, Vec3 } from '../../src/core/formats/types.js'
 
 /**
@@ -33,20 +36,6 @@ export function sphere(rings: number, segments: number): TriangleSource {
 
 export const unitSphereBox: { min: Vec3; max: Vec3 } = { min: [-1, -1, -1], max: [1, 1, 1] }
 
-/** Binary or ASCII STL into a flat coordinate array, and its bbox; enough for looking at renders. */
-function loadStl(bytes: Uint8Array): { coords: Float64Array; bbox: { min: Vec3; max: Vec3 } } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const count = bytes.length >= 84 ? view.getUint32(80, true) : -1
-  const coords =
-    84 + count * 50 === bytes.length
-      ? Float64Array.from({ length: count * 9 }, (_, k) => view.getFloat32(84 + Math.floor(k / 9) * 50 + 12 + (k % 9) * 4, true))
-      : Float64Array.from([...new TextDecoder().decode(bytes).matchAll(/vertex\s+(\S+)\s+(\S+)\s+(\S+)/g)].flatMap((m) => m.slice(1).map(Number)))
-  const min: Vec3 = [Infinity, Infinity, Infinity]
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity]
-  coords.forEach((c, k) => ((min[k % 3] = Math.min(min[k % 3]!, c)), (max[k % 3] = Math.max(max[k % 3]!, c))))
-  return { coords, bbox: { min, max } }
-}
-
 async function main(args: string[]) {
   const outAt = args.indexOf('--out')
   const triangles = Number(args[0] && outAt !== 0 ? args[0] : 1_000_000)
@@ -62,15 +51,15 @@ async function main(args: string[]) {
   const dir = args[outAt + 1]!
   await writeFile(join(dir, 'sphere.png'), png.bytes)
   for (const path of args.slice(outAt + 2)) {
-    const { coords, bbox } = loadStl(await readFile(path))
-    const source: TriangleSource = async (sink) => {
-      for (let k = 0; k < coords.length; k += 9) {
-        sink.triangle(coords[k]!, coords[k + 1]!, coords[k + 2]!, coords[k + 3]!, coords[k + 4]!, coords[k + 5]!, coords[k + 6]!, coords[k + 7]!, coords[k + 8]!)
-      }
-    }
+    const stl = byteSourceFromBytes(await readFile(path))
+    const source: TriangleSource = async (sink) => void (await readStl(stl, sink))
+    // The renderer needs the bbox up front; the manifold check is not wanted here.
+    const stats = createMeshStats({ maxManifoldEdges: 0 })
+    await source(stats)
+    const { triangles: count, bbox } = stats.finish()
     const file = join(dir, basename(path).replace(/\.stl$/i, '.png'))
     await writeFile(file, (await renderThumbnail(source, bbox)).bytes)
-    console.log(`${file}: ${coords.length / 9} triangles`)
+    console.log(`${file}: ${count} triangles`)
   }
 }
 

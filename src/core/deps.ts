@@ -6,7 +6,9 @@ import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
 import type { ReadMultipart } from './ingest/multipart.js'
+import type { PrinterDeps } from './printers/printers.js'
 import type { Clock } from './runtime/clock.js'
+import type { Compression } from './runtime/compression.js'
 import type { Logger } from './runtime/logger.js'
 
 /** Who is answering: reported by health so a failing replica can be told apart. */
@@ -35,8 +37,12 @@ export interface Deps {
   /** Thumbnails, kept apart from blobs so backups and volumes can treat them separately. */
   thumbnails: BlobStore
   createSha256: CreateSha256
+  /** gzip for backup archives. */
+  compression: Compression
   /** The local backup directory first, then the optional S3 bucket. */
   backupSinks: BackupSink[]
+  /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
+  backupRetentionDays: number
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset
@@ -57,4 +63,6 @@ export interface Deps {
   maxUploadBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
+  /** Printer providers by name, the credentials cipher and timeouts. */
+  printers: PrinterDeps
 }

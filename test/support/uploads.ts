@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { call, type Reply } from './accounts.js'
+import { prusaSlicer, SHAPES } from './prusa-slicer.js'
 
 /** Uploads `bytes` as multipart field `file` (plus text fields), the way the web UI does. */
 export async function upload(baseUrl: string, token: string, name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}): Promise<Reply> {
@@ -57,21 +57,15 @@ function cubeTriangles(s: number, o: number): number[][][] {
   ])
 }
 
-/** Runs Debian's prusa-slicer; fails loudly (never skips) when it is not installed. */
-export function prusaSlicer(args: string[], cwd: string): void {
-  if (!existsSync('/usr/bin/prusa-slicer')) throw new Error('prusa-slicer is missing: apt-get install -y prusa-slicer')
-  execFileSync('prusa-slicer', args, { cwd, stdio: 'pipe' })
-}
-
 /**
  * A shapes-gallery STL sliced to G-code (objects labelled, as OctoPrint's Cancel Object and
  * Klipper need) and exported to 3MF by the real slicer, in a temp dir.
  */
 export function sliceShape(shape: string): { dir: string; stl: Buffer; gcode: Buffer; threeMf: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'vault-slice-'))
-  const stlPath = `/usr/share/PrusaSlicer/shapes/${shape}.stl`
-  prusaSlicer(['--export-gcode', '--gcode-label-objects', stlPath, '--output', join(dir, `${shape}.gcode`)], dir)
-  prusaSlicer(['--export-3mf', stlPath, '--output', join(dir, `${shape}.3mf`)], dir)
+  const stlPath = join(SHAPES, `${shape}.stl`)
+  prusaSlicer('--export-gcode', '--gcode-label-objects', stlPath, '--output', join(dir, `${shape}.gcode`))
+  prusaSlicer('--export-3mf', stlPath, '--output', join(dir, `${shape}.3mf`))
   return {
     dir,
     stl: readFileSync(stlPath),

@@ -1,6 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
+import { readFileStream } from './file-stream.js'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { assertValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
@@ -61,8 +62,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
       const path = pathOf(key)
       const info = await statOrNull(path)
       if (!info) return null
-      const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {})
-      return { stream: Readable.toWeb(stream) as ReadableStream<Uint8Array>, size: info.size }
+      return { stream: readFileStream(path, range), size: info.size }
     },
 
     async stat(key) {

@@ -1,10 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { Config } from '../../core/config/config.js'
 import type { Deps, ServiceIdentity } from '../../core/deps.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
 import { ensureInstallation } from '../../core/installation.js'
+import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { randomToken } from '../../core/auth/secrets.js'
 import { loadSigningKeys } from '../../core/auth/signing-keys.js'
 import { systemClock, type Clock } from '../../core/runtime/clock.js'
@@ -21,6 +22,12 @@ import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
+import { zlibCompression } from './zlib-compression.js'
+import { loadCredentialCipher } from '../../core/printers/credentials.js'
+import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
+import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
+import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
+import { createPrusaLinkProvider } from '../printers/prusalink/prusalink-provider.js'
 
 export interface NodeDepsOptions {
   logger: Logger
@@ -39,16 +46,20 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
     const schemaVersion = await migrateToLatest(database.db)
     const installationId = await ensureInstallation(database.db, clock)
     options.logger.info('database ready', { kind: database.kind, schema_version: schemaVersion, installation_id: installationId })
+    const indexed = await indexPendingModels(database, () => clock.now().toISOString())
+    if (indexed > 0) options.logger.info('search index caught up', { models: indexed })
     const passwordHasher = createScryptPasswordHasher()
     const deps: Deps = {
       service: options.service,
       database,
       ...(await openStorage(config)),
       createSha256: createNativeSha256,
+      compression: zlibCompression,
       backupSinks: [
         await createFsBackupSink(config.backup.dir),
         ...(config.backup.s3 ? [createS3BackupSink(config.backup.s3)] : []),
       ],
+      backupRetentionDays: config.backup.retentionDays,
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
@@ -61,6 +72,18 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
       readMultipart: readMultipartWithBusboy,
       maxUploadBytes: config.maxUploadBytes,
       publicUrl: config.publicUrl,
+      printers: {
+        providers: {
+          moonraker: createMoonrakerProvider,
+          octoprint: createOctoPrintProvider,
+          prusalink: createPrusaLinkProvider,
+          virtual: createVirtualPrinters(clock),
+        },
+        credentials: await loadCredentialCipher(database.db, config.printers.credentialsKey, clock),
+        timeoutMs: config.printers.timeoutMs,
+        statusTtlMs: config.printers.statusTtlMs,
+        confirmMs: config.printers.confirmMs,
+      },
     }
     return { deps, close: () => database.close() }
   } catch (error) {
@@ -81,11 +104,16 @@ async function configuredJwtSecrets(config: Config): Promise<string[]> {
 }
 
 async function openDatabase(config: Config, logger: Logger): Promise<VaultDatabase> {
+  // Database snapshots are written next to the archives they go into.
+  const scratchDir = join(config.backup.dir, '.scratch')
   if (config.database.kind === 'postgres') {
-    return openPostgresDatabase(config.database.url, (error) => logger.warn('idle database connection failed', { error: error.message }))
+    return openPostgresDatabase(config.database.url, {
+      scratchDir,
+      onIdleError: (error) => logger.warn('idle database connection failed', { error: error.message }),
+    })
   }
   await mkdir(dirname(config.database.file), { recursive: true })
-  return openSqliteDatabase(config.database.file)
+  return openSqliteDatabase(config.database.file, { scratchDir })
 }
 
 async function openStorage(config: Config): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {

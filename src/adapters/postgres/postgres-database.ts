@@ -2,6 +2,7 @@ import pg from 'pg'
 import { Kysely, PostgresDialect } from 'kysely'
 import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
+import { pgDumpSnapshot } from './pg-dump.js'
 
 /** PostgreSQL returns int8 and numeric as strings; our integers fit in a JS number. */
 const types = {
@@ -13,10 +14,12 @@ const types = {
 
 /**
  * Connects a pool to PostgreSQL. Connection errors surface on first use (health, migrations);
- * an idle client's error goes to `onIdleError` instead of crashing the process.
+ * an idle client's error goes to `onIdleError` instead of crashing the process. Snapshots
+ * are `pg_dump` runs.
  */
-export function openPostgresDatabase(url: string, onIdleError: (error: Error) => void): VaultDatabase {
+export function openPostgresDatabase(url: string, options: { scratchDir: string; onIdleError: (error: Error) => void }): VaultDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, types })
-  pool.on('error', onIdleError)
-  return createVaultDatabase(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres')
+  pool.on('error', options.onIdleError)
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return createVaultDatabase(db, 'postgres', () => pgDumpSnapshot(url, options.scratchDir))
 }

@@ -1,5 +1,4 @@
 import {
-  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -7,15 +6,12 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3'
-import { Upload } from '@aws-sdk/lib-storage'
 import { assertValidBlobKey, isValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
+import { uploadStream } from './multipart-upload.js'
 import type { ComponentHealth } from '../../core/health/component.js'
-import { probeBucket } from './s3-client.js'
+import { nullWhenMissing, probeBucket } from './s3-client.js'
 
 const stagingDirName = '.staging'
-/** Bytes per multipart part; an upload holds about `partSize × (queueSize + 1)` in memory. */
-const partSize = 8 * 1024 * 1024
-const queueSize = 4
 
 export interface S3BlobStoreOptions {
   client: S3Client
@@ -51,34 +47,7 @@ export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions
 
     async stage(body): Promise<StagedBlob> {
       const stagingKey = `${prefix}${stagingDirName}/${crypto.randomUUID()}`
-      let size = 0
-      const counter = new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          size += chunk.byteLength
-          controller.enqueue(chunk)
-        },
-      })
-      const cancelBody = new AbortController()
-      const upload = new Upload({
-        client,
-        params: { Bucket: bucket, Key: stagingKey, Body: body.pipeThrough(counter, { signal: cancelBody.signal }) },
-        partSize,
-        queueSize,
-        // The upload is aborted below instead: lib-storage would throw a failed abort's error
-        // in place of the one that broke the upload.
-        leavePartsOnError: true,
-      })
-      try {
-        await upload.done()
-      } catch (error) {
-        // When S3 failed first, stop reading the caller's body, as a failed pipeline would.
-        cancelBody.abort()
-        await Promise.allSettled([
-          upload.uploadId && client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: stagingKey, UploadId: upload.uploadId })),
-          deleteObject(stagingKey),
-        ])
-        throw error
-      }
+      const size = await uploadStream(client, bucket, stagingKey, body)
       return {
         size,
         async commit(key) {
@@ -135,12 +104,3 @@ const shardPath = (key: string) => `${key.slice(0, 2)}/${key}`
 /** `x-amz-copy-source` is `<bucket>/<key>`, URL-encoded. */
 const copySource = (bucket: string, key: string) => [bucket, ...key.split('/')].map(encodeURIComponent).join('/')
 
-async function nullWhenMissing<T>(request: Promise<T>): Promise<T | null> {
-  try {
-    return await request
-  } catch (error) {
-    const name = (error as Error).name
-    if (name === 'NoSuchKey' || name === 'NotFound') return null
-    throw error
-  }
-}

@@ -42,3 +42,14 @@ export async function probeBucket(client: S3Client, bucket: string): Promise<str
     return status === undefined ? kind : `${kind}, HTTP ${status}`
   }
 }
+
+/** The request's answer, or null when S3 says the key does not exist. */
+export async function nullWhenMissing<T>(request: Promise<T>): Promise<T | null> {
+  try {
+    return await request
+  } catch (error) {
+    const name = (error as Error).name
+    if (name === 'NoSuchKey' || name === 'NotFound') return null
+    throw error
+  }
+}

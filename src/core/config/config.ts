@@ -36,6 +36,8 @@ export interface Config {
   /** Largest file one upload may carry. */
   maxUploadBytes: number
   publicUrl?: string
+  /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
+  printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
 }
 
 export class ConfigError extends Error {
@@ -147,6 +149,11 @@ export function parseConfig(env: Env): Config {
     problems.push('VAULT_ADMIN_PASSWORD must not be the username')
   }
 
+  const printerKey = read('VAULT_PRINTER_CREDENTIALS_KEY')
+  if (printerKey !== undefined && new TextEncoder().encode(printerKey).length < 32) {
+    problems.push('VAULT_PRINTER_CREDENTIALS_KEY must be at least 32 bytes long')
+  }
+
   const config: Config = {
     host: read('VAULT_HOST') ?? '127.0.0.1',
     port,
@@ -163,6 +170,12 @@ export function parseConfig(env: Env): Config {
     trustProxy: boolean('VAULT_TRUST_PROXY', false),
     maxUploadBytes: integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     publicUrl: httpUrl('VAULT_PUBLIC_URL'),
+    printers: {
+      credentialsKey: printerKey,
+      timeoutMs: integer('VAULT_PRINTER_TIMEOUT_MS', 2500, 50, 120_000),
+      statusTtlMs: integer('VAULT_PRINTER_STATUS_TTL_MS', 2000, 0, 600_000),
+      confirmMs: integer('VAULT_PRINTER_CONFIRM_MS', 10_000, 0, 600_000),
+    },
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

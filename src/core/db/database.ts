@@ -13,13 +13,26 @@ export type DatabaseKind = 'sqlite' | 'postgres'
 export interface VaultDatabase extends HealthCheckable {
   readonly db: Kysely<Database>
   readonly kind: DatabaseKind
+  /** A consistent copy of the whole database, taken while it keeps serving writes. */
+  snapshot(): Promise<DatabaseSnapshot>
   close(): Promise<void>
 }
 
-export function createVaultDatabase(db: Kysely<Database>, kind: DatabaseKind): VaultDatabase {
+/** A database copy in a scratch file: an SQLite file, or a `pg_dump` custom-format dump. */
+export interface DatabaseSnapshot {
+  /** `vault.sqlite` or `vault.pgdump`: its name inside a backup archive. */
+  fileName: string
+  size: number
+  stream(): ReadableStream<Uint8Array>
+  /** Removes the scratch file. */
+  dispose(): Promise<void>
+}
+
+export function createVaultDatabase(db: Kysely<Database>, kind: DatabaseKind, snapshot: () => Promise<DatabaseSnapshot>): VaultDatabase {
   return {
     db,
     kind,
+    snapshot,
     async checkHealth() {
       const started = performance.now()
       await ping(db)

@@ -78,6 +78,11 @@ export interface ModelsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  /** Number and total bytes of its files, kept by `refreshModel` (list sorting by size). */
+  file_count: Generated<number>
+  total_size: Generated<number>
+  /** When the search index last saw the model; null means "index me" (see library/refresh-model). */
+  indexed_at: Generated<string | null>
 }
 
 export interface FilesTable {
@@ -103,6 +108,146 @@ export interface FilesTable {
   thumbnail_content_type: string | null
   uploaded_by: string | null
   created_at: string
+  /** The slicer named in a G-code's metadata, copied out for stats; set by `refreshModel`. */
+  slicer?: string | null
+}
+
+export interface TagsTable {
+  id: string
+  name: string
+  /** Lower-cased name: unique. */
+  name_key: string
+  created_at: string
+}
+
+export interface ModelTagsTable {
+  model_id: string
+  tag_id: string
+}
+
+export interface CollectionsTable {
+  id: string
+  name: string
+  name_key: string
+  description: Generated<string>
+  created_at: string
+  updated_at: string
+}
+
+export interface CollectionModelsTable {
+  collection_id: string
+  model_id: string
+  added_at: string
+}
+
+/** One row: uploads answered as duplicates, and their bytes (not stored again). */
+export interface DedupCounterTable {
+  singleton: Generated<number>
+  uploads: number
+  bytes: number
+}
+
+export type BackupStatus = 'running' | 'complete' | 'failed'
+export type BackupCopyStatus = 'not_configured' | 'pending' | 'uploaded' | 'failed'
+
+export interface BackupsTable {
+  id: string
+  status: BackupStatus
+  file_name: string
+  created_by: string | null
+  started_at: string
+  finished_at: string | null
+  bytes_done: Generated<number>
+  bytes_total: Generated<number>
+  size: number | null
+  sha256: string | null
+  /** The archive's manifest as JSON, once complete. */
+  manifest: string | null
+  error: string | null
+  s3_status: BackupCopyStatus
+  s3_error: string | null
+}
+
+export interface LocksTable {
+  name: string
+  owner: string
+  purpose: string
+  expires_at: string
+}
+
+export interface PrinterCredentialKeysTable {
+  kid: string
+  secret: string
+  created_at: string
+}
+
+export interface PrintersTable {
+  id: string
+  name: string
+  /** `moonraker`, `octoprint`, `prusalink` or `virtual`. */
+  provider: string
+  address: string
+  /** `<kid>.<iv>.<ciphertext>` (AES-GCM, base64url) of the credentials JSON; null when none. */
+  credentials: string | null
+  printer_profile_id: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface DispatchesTable {
+  id: string
+  printer_id: string | null
+  printer_name: string
+  file_id: string | null
+  file_name: string
+  user_id: string | null
+  /** 0 or 1 (SQLite has no booleans). */
+  start_requested: number
+  outcome: string
+  uploaded: number
+  started: number
+  confirmed: number
+  remote_name: string | null
+  detail: string
+  /** JSON array of the steps taken, each with its outcome. */
+  steps: string
+  created_at: string
+  finished_at: string
+}
+
+export interface FilamentProfilesTable {
+  id: string
+  name: string
+  material: string | null
+  vendor: string | null
+  color: string | null
+  diameter_mm: number | null
+  density_g_cm3: number | null
+  nozzle_temperature_c: number | null
+  bed_temperature_c: number | null
+  cost_per_kg: number | null
+  /** `manual`, `prusaslicer` or `cura`. */
+  source: string
+  /** JSON object of the imported settings. */
+  settings: string
+  created_at: string
+  updated_at: string
+}
+
+export interface PrinterProfilesTable {
+  id: string
+  name: string
+  vendor: string | null
+  bed_x_mm: number | null
+  bed_y_mm: number | null
+  max_height_mm: number | null
+  nozzle_diameter_mm: number | null
+  gcode_flavor: string | null
+  firmware_provider: string | null
+  source: string
+  settings: string
+  created_at: string
+  updated_at: string
 }
 
 export interface Database {
@@ -115,4 +260,16 @@ export interface Database {
   signing_keys: SigningKeysTable
   models: ModelsTable
   files: FilesTable
+  tags: TagsTable
+  model_tags: ModelTagsTable
+  collections: CollectionsTable
+  collection_models: CollectionModelsTable
+  dedup_counter: DedupCounterTable
+  backups: BackupsTable
+  locks: LocksTable
+  printer_credential_keys: PrinterCredentialKeysTable
+  printers: PrintersTable
+  dispatches: DispatchesTable
+  filament_profiles: FilamentProfilesTable
+  printer_profiles: PrinterProfilesTable
 }

@@ -1,14 +1,12 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode, encode } from 'fast-png'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
 import { byteSourceFromBytes } from './byte-source.js'
 import { readGcode, type GcodeMetadata } from './gcode.js'
 import { FormatError, type ByteSource } from './types.js'
-
-const SHAPES = '/usr/share/PrusaSlicer/shapes'
 
 /** Written by `qoiconv` (the QOI reference encoder) from bunny.png of PrusaSlicer's shapes, sampled down to 16×16 as `downscale` does. */
 const BUNNY_16_QOI =
@@ -46,20 +44,15 @@ let workDir: string
 let slicing: string | Error = new Error('not sliced yet')
 
 beforeAll(() => {
-  if (!existsSync(join(SHAPES, 'box.stl'))) {
-    slicing = new Error(`PrusaSlicer and its shapes (${SHAPES}) are needed to make real G-code: apt-get install -y prusa-slicer`)
-    return
-  }
   workDir = mkdtempSync(join(tmpdir(), 'gcode-test-'))
   writeFileSync(join(workDir, 'vault.ini'), PROFILE)
   const output = join(workDir, 'two-objects.gcode')
   try {
     const shapes = ['box.stl', 'cylinder.stl'].map((shape) => join(SHAPES, shape))
-    execFileSync('prusa-slicer', ['--load', join(workDir, 'vault.ini'), '--merge', '--export-gcode', '--output', output, ...shapes], { stdio: 'pipe' })
+    prusaSlicer('--load', join(workDir, 'vault.ini'), '--merge', '--export-gcode', '--output', output, ...shapes)
     slicing = readFileSync(output, 'utf8')
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-    slicing = new Error(missing ? 'prusa-slicer is not installed: apt-get install -y prusa-slicer' : `prusa-slicer failed: ${String(error)}`)
+    slicing = error as Error
   }
 }, 120_000)
 

@@ -1,18 +1,13 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
 import { byteSourceFromBytes } from './byte-source.js'
 import { createMeshStats } from './mesh-stats.js'
 import { readObj } from './obj.js'
 import { readStl } from './stl.js'
 import { FormatError } from './types.js'
-
-function prusaSlicer(...args: string[]): string {
-  try { return execFileSync('prusa-slicer', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) }
-  catch (error) { throw new Error(`prusa-slicer failed (${String(error)}); these tests need it: apt-get install -y prusa-slicer`) }
-}
 
 async function read(obj: string | Uint8Array, chunkSize?: number) {
   const stats = createMeshStats()
@@ -30,7 +25,7 @@ describe('OBJ reading', () => {
   it('gives the figures of the STL for a mesh prusa-slicer exported as OBJ', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'obj-'))
     for (const shape of ['torus', 'M3_hex_nut', 'bunny']) {
-      const stl = `/usr/share/PrusaSlicer/shapes/${shape}.stl`
+      const stl = join(SHAPES, `${shape}.stl`)
       prusaSlicer('--export-obj', '-o', join(directory, `${shape}.obj`), stl)
       const fromObj = (await read(readFileSync(join(directory, `${shape}.obj`)))).stats
       const fromStl = createMeshStats()

@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SHAPES } from '../../../test/support/prusa-slicer.js'
 import { byteSourceFromBytes } from './byte-source.js'
 import { createMeshStats } from './mesh-stats.js'
 import { readStl } from './stl.js'
 import { FormatError, type ByteSource, type MeshStats } from './types.js'
 
-const SHAPES = '/usr/share/PrusaSlicer/shapes'
 const STL_MODELS = join(import.meta.dirname, '../../../node_modules/stl-models')
 const text = (value: string) => new TextEncoder().encode(value)
 

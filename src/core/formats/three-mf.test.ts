@@ -1,21 +1,15 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Deflate, zipSync, type Zippable } from 'fflate'
+import { zipSync, type Zippable } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
+import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
 import { byteSourceFromBytes } from './byte-source.js'
 import { createMeshStats } from './mesh-stats.js'
 import { readStl } from './stl.js'
 import { readThreeMf, type ThreeMfContents, type ThreeMfLimits } from './three-mf.js'
-import { FormatError, type ByteSource } from './types.js'
+import { FormatError } from './types.js'
 
-function prusaSlicer(...args: string[]): string {
-  try { return execFileSync('prusa-slicer', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) }
-  catch (error) { throw new Error(`prusa-slicer failed (${String(error)}); these tests need it: apt-get install -y prusa-slicer`) }
-}
-
-const SHAPES = '/usr/share/PrusaSlicer/shapes'
 const MiB = 1024 * 1024
 const scratch = mkdtempSync(join(tmpdir(), 'three-mf-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -60,105 +54,6 @@ async function refusal(zip: Uint8Array, limits?: ThreeMfLimits): Promise<FormatE
   expect(error).toBeInstanceOf(FormatError)
   return error as FormatError
 }
-
-/** Rewrites fields of one entry in both its local header and its central directory record. */
-function patchEntry(zip: Uint8Array, name: string, patch: { flags?: number; method?: number; size?: number }): Uint8Array {
-  const data = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
-  const encoded = new TextEncoder().encode(name)
-  const named = (at: number, nameAt: number, lengthAt: number) => data.getUint16(at + lengthAt, true) === encoded.length && encoded.every((byte, i) => zip[at + nameAt + i] === byte)
-  const apply = (at: number, flagsAt: number) => {
-    if (patch.flags !== undefined) data.setUint16(at + flagsAt, patch.flags, true)
-    if (patch.method !== undefined) data.setUint16(at + flagsAt + 2, patch.method, true)
-    if (patch.size !== undefined) data.setUint32(at + flagsAt + 16, patch.size, true)
-  }
-  for (let at = 0; at + 46 <= zip.length; at++) {
-    if (data.getUint32(at, true) === 0x04034b50 && named(at, 30, 26)) apply(at, 6)
-    if (data.getUint32(at, true) === 0x02014b50 && named(at, 46, 28)) apply(at, 8)
-  }
-  return zip
-}
-
-/** Overwrites the first bytes of an entry's compressed data with 0xFF, an invalid deflate block type. */
-function corruptData(zip: Uint8Array, name: string): Uint8Array {
-  const data = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
-  const local = zip.findIndex((_, at) => at + 30 <= zip.length && data.getUint32(at, true) === 0x04034b50 && new TextDecoder().decode(zip.subarray(at + 30, at + 30 + data.getUint16(at + 26, true))) === name)
-  zip.fill(0xff, local + 30 + name.length + data.getUint16(local + 28, true), local + 38 + name.length + data.getUint16(local + 28, true))
-  return zip
-}
-
-/** A stored (uncompressed) zip whose sizes and offsets all live in zip64 records, as some writers always do. */
-function zip64Package(files: Record<string, string>): Uint8Array {
-  const bytes = new Uint8Array(64 * 1024)
-  const data = new DataView(bytes.buffer)
-  let at = 0
-  const u16 = (value: number) => (data.setUint16(at, value, true), (at += 2))
-  const u32 = (value: number) => (data.setUint32(at, value, true), (at += 4))
-  const u64 = (value: number) => (u32(value), u32(0))
-  const put = (content: Uint8Array) => (bytes.set(content, at), (at += content.length))
-  const entries = Object.entries(files).map(([name, text]) => ({ name: new TextEncoder().encode(name), content: new TextEncoder().encode(text), offset: 0 }))
-  for (const entry of entries) {
-    entry.offset = at
-    ;[0x04034b50, 45, 0, 0, 0, 0].forEach((value, index) => (index === 0 ? u32(value) : u16(value)))
-    ;[0, 0xffffffff, 0xffffffff].forEach(u32)
-    ;[entry.name.length, 20].forEach(u16)
-    put(entry.name)
-    ;[1, 16].forEach(u16)
-    ;[entry.content.length, entry.content.length].forEach(u64)
-    put(entry.content)
-  }
-  const directoryOffset = at
-  for (const entry of entries) {
-    u32(0x02014b50)
-    ;[45, 45, 0, 0, 0, 0].forEach(u16)
-    ;[0, 0xffffffff, 0xffffffff].forEach(u32)
-    ;[entry.name.length, 28, 0, 0, 0].forEach(u16)
-    ;[0, 0xffffffff].forEach(u32)
-    put(entry.name)
-    ;[1, 24].forEach(u16)
-    ;[entry.content.length, entry.content.length, entry.offset].forEach(u64)
-  }
-  const directorySize = at - directoryOffset
-  const record = at
-  u32(0x06064b50)
-  u64(44)
-  ;[45, 45].forEach(u16)
-  ;[0, 0].forEach(u32)
-  ;[entries.length, entries.length, directorySize, directoryOffset].forEach(u64)
-  ;[0x07064b50, 0].forEach(u32)
-  u64(record)
-  u32(1)
-  u32(0x06054b50)
-  ;[0, 0, 0xffff, 0xffff].forEach(u16)
-  ;[0xffffffff, 0xffffffff].forEach(u32)
-  u16(0)
-  return bytes.slice(0, at)
-}
-
-/** Raw deflate data for `mebibytes` MiB of zeros, built from one repeated byte-aligned block so it takes milliseconds. */
-function deflatedZeros(mebibytes: number): Uint8Array {
-  const blocks: Uint8Array[] = []
-  let pending: Uint8Array[] = []
-  const deflate = new Deflate({ level: 6 }, (chunk) => pending.push(chunk))
-  const flushed = () => {
-    const block = new Uint8Array(pending.reduce((length, chunk) => length + chunk.length, 0))
-    pending.reduce((at, chunk) => (block.set(chunk, at), at + chunk.length), 0)
-    pending = []
-    return block
-  }
-  for (let block = 0; block < 2; block++) {
-    deflate.push(new Uint8Array(MiB))
-    deflate.flush(true)
-    blocks.push(flushed())
-  }
-  deflate.push(new Uint8Array(0), true)
-  const parts = [blocks[0]!, ...Array<Uint8Array>(mebibytes - 1).fill(blocks[1]!), flushed()]
-  const stream = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  parts.reduce((at, part) => (stream.set(part, at), at + part.length), 0)
-  return stream
-}
-
-/** A package whose model entry is `mebibytes` MiB of deflated zeros that declares `declared` bytes. */
-const bomb = (mebibytes: number, declared: number) => patchEntry(package3mf({ '3D/3dmodel.model': deflatedZeros(mebibytes) }, 0), '3D/3dmodel.model', { method: 8, size: declared })
 
 describe('3MF reading', () => {
   it('gives a 3MF that prusa-slicer exported from a gallery shape the size, facets and volume of the STL', async () => {
@@ -293,12 +188,6 @@ describe('3MF reading', () => {
     }
   })
 
-  it('reads a package written with zip64 records', async () => {
-    const contents = await readThreeMf(byteSourceFromBytes(zip64Package({ '_rels/.rels': relationships(), '3D/3dmodel.model': model(cube(1, ' name="Zip64"'), item(1)) })))
-    expect(contents.objects).toEqual([{ id: '1', name: 'Zip64', triangles: 12 }])
-    expect(await figures(contents)).toMatchObject({ triangles: 12, volume: 1, manifold: true })
-  })
-
   it('refuses model parts that together declare more than the model limit', async () => {
     const root = model('<object id="2"><components><component p:path="/3D/other.model" objectid="1"/></components></object>', item(2))
     const other = model(cube(1), '')
@@ -309,62 +198,20 @@ describe('3MF reading', () => {
     expect(error).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(`model parts declare more than the limit of ${together - 1} bytes together`) })
   })
 
-  it('refuses entry names that escape the package', async () => {
-    for (const name of ['../evil', 'Metadata/../../evil', '/etc/passwd', 'C:/Windows/evil', 'Metadata\\evil', 'evil\u0000.png']) {
-      const error = await refusal(cubePackage({ [name]: 'x' }))
-      expect(error.kind, name).toBe('unsafe')
-      expect(error.message, name).toMatch(/absolute or escapes the package/)
-    }
-  })
-
-  it('refuses more than 10,000 entries and two entries whose names differ only in case', async () => {
+  it('applies the zip limits to every entry, even one it never reads', async () => {
     const many: Record<string, string> = {}
     for (let index = 0; index < 10_000; index++) many[`Metadata/${index}.txt`] = ''
     expect(await refusal(cubePackage(many))).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/10003 entries, more than the limit of 10000/) })
-    expect(await refusal(cubePackage({ 'Metadata/a.txt': '', 'Metadata/A.txt': '' }))).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/case-insensitive/) })
+    const unread = cubePackage({ 'Metadata/plate_1.gcode': new Uint8Array(2 * MiB) })
+    expect(await refusal(unread)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/"Metadata\/plate_1.gcode" declares 2097152 bytes from \d+ compressed: a ratio above 200:1/) })
+    expect(await refusal(cubePackage(), { maxModelBytes: 100 })).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/declares \d+ bytes, more than the limit of 100\./) })
   })
 
-  it('refuses a zip bomb by its declared size or its compression ratio, without inflating it', async () => {
-    const gibibyte = bomb(1024, 1024 * MiB)
-    expect(gibibyte.length).toBeLessThan(2 * MiB)
-    const started = performance.now()
-    expect(await refusal(gibibyte)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/declares 1073741824 bytes, more than the limit of 536870912/) })
-    expect(await refusal(gibibyte, { maxModelBytes: 2048 * MiB })).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/ratio above 200:1/) })
-    expect(performance.now() - started).toBeLessThan(1000)
-  })
-
-  it('refuses a thumbnail or settings part above the part limit, and a bomb in an entry it would never read', async () => {
+  it('refuses a thumbnail or settings part above the part limit', async () => {
     const png = readFileSync(join(SHAPES, 'box.png'))
     const limit = { maxPartBytes: png.length - 1 }
     expect(await refusal(cubePackage({ 'Metadata/thumbnail.png': png }), limit)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(`"Metadata/thumbnail.png" declares ${png.length} bytes, more than the limit of ${png.length - 1}`) })
     expect(await refusal(cubePackage({ 'Metadata/Slic3r_PE.config': '; a = b\n'.repeat(png.length) }), limit)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/"Metadata\/Slic3r_PE.config" declares/) })
-    const unread = patchEntry(cubePackage({ 'Metadata/plate_1.gcode': deflatedZeros(64) }), 'Metadata/plate_1.gcode', { size: 64 * MiB })
-    expect(await refusal(unread)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/"Metadata\/plate_1.gcode" declares 67108864 bytes from \d+ compressed: a ratio above 200:1/) })
-  })
-
-  it('stops inflating an entry as soon as it yields more than it declared', async () => {
-    const liar = bomb(1024, MiB) // declares 1 MiB, holds 1 GiB: a ratio of 1:1 on paper
-    const inner = byteSourceFromBytes(liar)
-    let streamed = 0
-    const counting: ByteSource = {
-      size: inner.size,
-      read: (start, end) => inner.read(start, end),
-      stream(start, end) {
-        const reader = inner.stream(start, end).getReader()
-        return new ReadableStream({
-          async pull(controller) {
-            const { done, value } = await reader.read()
-            if (done) return controller.close()
-            streamed += value.length
-            controller.enqueue(value)
-          },
-          cancel: (reason) => reader.cancel(reason),
-        })
-      },
-    }
-    const error = await readThreeMf(counting).then(() => undefined, (thrown: unknown) => thrown)
-    expect(error).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/inflates to more than the 1048576 bytes it declares/) })
-    expect(streamed).toBeLessThanOrEqual(256 * 1024)
   })
 
   it('refuses a build that instancing expands beyond the triangle limit', async () => {
@@ -377,11 +224,8 @@ describe('3MF reading', () => {
   })
 
   it('explains why a package that is not a readable 3MF is malformed', async () => {
-    const valid = cubePackage()
     const withModel = (xml: string) => package3mf({ '3D/3dmodel.model': xml })
     const cases: [string, Uint8Array, RegExp][] = [
-      ['not a zip', new TextEncoder().encode('solid box\nendsolid box\n'), /no end of central directory/],
-      ['cut short', valid.subarray(0, valid.length - 30), /no end of central directory|does not fit/],
       ['no model part', package3mf({ 'Metadata/thumbnail.png': 'x' }), /no 3D model part \(3d\/3dmodel.model\)/],
       ['unclosed element', withModel(model(cube(1), item(1)).replace('</model>', '')), /ends before <\/model>/],
       ['mismatched element', withModel(model(cube(1), item(1)).replace('</build>', '</built>')), /<\/built> does not close the open element/],
@@ -398,10 +242,6 @@ describe('3MF reading', () => {
       ['dangling build item', withModel(model(cube(1), item(7))), /refers to object 7 in 3d\/3dmodel.model, which does not exist/],
       ['missing model part', withModel(model('<object id="2"><components><component p:path="/3D/nowhere.model" objectid="1"/></components></object>', item(2))), /model part "3d\/nowhere.model", which the package does not have/],
       ['component cycle', withModel(model('<object id="1"><components><component objectid="2"/></components></object><object id="2"><components><component objectid="1"/></components></object>', item(1))), /contains itself/],
-      ['encrypted', patchEntry(cubePackage(), '3D/3dmodel.model', { flags: 1 }), /encrypted/],
-      ['unsupported compression', patchEntry(cubePackage(), '3D/3dmodel.model', { method: 12 }), /compression method 12/],
-      ['shorter than declared', patchEntry(cubePackage(), '3D/3dmodel.model', { size: 50_000 }), /inflates to \d+ bytes, not the 50000 it declares/],
-      ['corrupt deflate data', corruptData(cubePackage(), '3D/3dmodel.model'), /compressed data of entry "3D\/3dmodel.model" is corrupt \(invalid block type\)/],
     ]
     for (const [what, zip, message] of cases) {
       const error = await refusal(zip)

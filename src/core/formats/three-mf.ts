@@ -1,7 +1,7 @@
-import { Inflate } from 'fflate'
-import { forEachChunk } from './byte-source.js'
 import { redactSettings } from './redact.js'
 import { FormatError, type ByteSource, type Thumbnail, type TriangleSink, type TriangleSource } from './types.js'
+import { attribute, createXmlTokenizer, decodeEntities, openOnly, parseXml, prefixedAttribute, type XmlAttributes, type XmlHandler } from './xml-tokens.js'
+import { openZip, type ZipEntry, type ZipReader } from './zip-reader.js'
 
 /** How much of an untrusted 3MF package the reader is willing to take on. */
 export interface ThreeMfLimits {
@@ -59,6 +59,8 @@ const DEFAULT_LIMITS: Required<ThreeMfLimits> = {
   maxTriangles: 100_000_000,
 }
 
+const unsafe = (message: string) => new FormatError('unsafe', message)
+const malformed = (message: string) => new FormatError('malformed', message)
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel'
 const THUMBNAIL_RELATIONSHIP = 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail'
 const METADATA_NAMES = new Set(['title', 'designer', 'description', 'copyright', 'licenseterms', 'rating', 'creationdate', 'modificationdate', 'application'])
@@ -66,10 +68,10 @@ const UNIT_MILLIMETRES: Record<string, number> = { micron: 0.001, millimeter: 1,
 
 /**
  * Reads a 3MF package: its objects, metadata, thumbnail and slicer settings now, and its
- * geometry on demand through `forEachTriangle`. The zip is read through its central
- * directory with range reads; only the parts needed are inflated, each streamed and stopped
- * as soon as it yields more than it declared. The model XML is tokenized as it inflates,
- * keeping each object's vertices and triangles in typed arrays.
+ * geometry on demand through `forEachTriangle`. The zip is read by `openZip` through its
+ * central directory with range reads; only the parts needed are inflated, each streamed and
+ * stopped as soon as it yields more than it declared. The model XML is tokenized as it
+ * inflates, keeping each object's vertices and triangles in typed arrays.
  *
  * Follows the production extension's `p:path` references into other model parts (as
  * Bambu Studio and OrcaSlicer write them). Object names missing from the model are taken
@@ -82,15 +84,15 @@ const UNIT_MILLIMETRES: Record<string, number> = { micron: 0.001, millimeter: 1,
  */
 export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}): Promise<ThreeMfContents> {
   const limit = { ...DEFAULT_LIMITS, ...limits }
-  const zip = await openZip(source, limit)
+  const zip = await openZip(source, { maxEntries: limit.maxEntries, maxEntryBytes: limit.maxModelBytes, maxCompressionRatio: limit.maxCompressionRatio })
   const text = async (name: string) => {
-    const entry = zip.get(name.toLowerCase())
-    return entry === undefined ? undefined : new TextDecoder().decode(await readEntry(source, entry, limit.maxPartBytes))
+    const entry = zip.get(name)
+    return entry === undefined ? undefined : new TextDecoder().decode(await zip.readEntry(entry, limit.maxPartBytes))
   }
 
   const relationships = parseRelationships((await text('_rels/.rels')) ?? '')
   const rootPath = partName(relationships.find((r) => r.type === MODEL_RELATIONSHIP)?.target ?? '3D/3dmodel.model')
-  const parts = await readModelParts(source, zip, rootPath, limit.maxModelBytes)
+  const parts = await readModelParts(zip, rootPath, limit.maxModelBytes)
   const root = parts.get(rootPath)!
   const names = await objectNamesFromSlicerConfig(text)
 
@@ -106,7 +108,7 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
     objects.set(id, name === undefined ? { id, triangles } : { id, name, triangles })
   }
   if (buildTriangles > limit.maxTriangles) {
-    throw new FormatError('unsafe', `The build expands to ${buildTriangles} triangles, more than the limit of ${limit.maxTriangles}.`)
+    throw unsafe(`The build expands to ${buildTriangles} triangles, more than the limit of ${limit.maxTriangles}.`)
   }
 
   const contents: ThreeMfContents = {
@@ -117,7 +119,7 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
   const thumbnailPaths = relationships.filter((r) => r.type === THUMBNAIL_RELATIONSHIP).map((r) => partName(r.target))
   for (const path of [...thumbnailPaths, 'metadata/thumbnail.png']) {
     const entry = zip.get(path)
-    const thumbnail = entry === undefined ? undefined : imageThumbnail(await readEntry(source, entry, limit.maxPartBytes))
+    const thumbnail = entry === undefined ? undefined : imageThumbnail(await zip.readEntry(entry, limit.maxPartBytes))
     if (thumbnail !== undefined) {
       contents.thumbnail = thumbnail
       break
@@ -128,400 +130,6 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
   if (slicerConfig !== undefined) contents.slicerConfig = redactSettings(slicerConfig)
   return contents
 }
-
-// ---------------------------------------------------------------------------------------
-// Zip: central directory, entry checks, streamed inflation
-
-interface ZipEntry {
-  name: string
-  rawName: Uint8Array
-  flags: number
-  method: number
-  compressedSize: number
-  size: number
-  headerOffset: number
-  /** Where the next entry (or the central directory) starts: this entry's data must end by then. */
-  end: number
-}
-
-const unsafe = (message: string) => new FormatError('unsafe', message)
-const malformed = (message: string) => new FormatError('malformed', message)
-const MAX_CENTRAL_DIRECTORY = 16 * MiB
-const SAFE_HIGH_WORD = 2 ** 21 // the high 32 bits of a 64-bit size that still fits a JS number
-
-/** The package's entries by lower-cased name (OPC part names are case-insensitive), all checked. */
-async function openZip(source: ByteSource, limit: Required<ThreeMfLimits>): Promise<Map<string, ZipEntry>> {
-  if (source.size < 22) throw malformed('The file is too short to be a zip package.')
-  const tailStart = Math.max(0, source.size - 22 - 0xffff)
-  const tail = await source.read(tailStart, source.size - 1)
-  const tailView = view(tail)
-  let eocd = -1
-  for (let at = tail.length - 22; at >= 0; at--) {
-    if (tailView.getUint32(at, true) === 0x06054b50 && at + 22 + tailView.getUint16(at + 20, true) <= tail.length) {
-      eocd = at
-      break
-    }
-  }
-  if (eocd < 0) throw malformed('The file is not a zip package: it has no end of central directory record.')
-  let entryCount = tailView.getUint16(eocd + 10, true)
-  let directorySize = tailView.getUint32(eocd + 12, true)
-  let directoryOffset = tailView.getUint32(eocd + 16, true)
-  let directoryLimit = tailStart + eocd
-  if (tailView.getUint16(eocd + 4, true) !== 0 || tailView.getUint16(eocd + 6, true) !== 0) {
-    throw malformed('Zip packages split over several disks are not supported.')
-  }
-  if (entryCount === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
-    const locator = eocd - 20
-    if (locator < 0 || tailView.getUint32(locator, true) !== 0x07064b50) throw malformed('The zip64 end of central directory locator is missing.')
-    const recordOffset = uint64(tailView, locator + 8)
-    if (recordOffset + 56 > tailStart + locator) throw malformed('The zip64 end of central directory record is out of place.')
-    const record = view(await source.read(recordOffset, recordOffset + 55))
-    if (record.getUint32(0, true) !== 0x06064b50) throw malformed('The zip64 end of central directory record is missing.')
-    entryCount = uint64(record, 32)
-    directorySize = uint64(record, 40)
-    directoryOffset = uint64(record, 48)
-    directoryLimit = recordOffset
-  }
-  if (entryCount > limit.maxEntries) throw unsafe(`The package has ${entryCount} entries, more than the limit of ${limit.maxEntries}.`)
-  if (directorySize > MAX_CENTRAL_DIRECTORY) throw unsafe(`The zip central directory is ${directorySize} bytes, more than the limit of ${MAX_CENTRAL_DIRECTORY}.`)
-  if (directoryOffset + directorySize > directoryLimit || directorySize < 46 * entryCount) {
-    throw malformed('The zip central directory does not fit where the end record places it.')
-  }
-  const directory = directorySize === 0 ? new Uint8Array(0) : await source.read(directoryOffset, directoryOffset + directorySize - 1)
-  const entries = parseCentralDirectory(directory, entryCount, limit)
-  checkLayout(entries, directoryOffset)
-  return new Map(entries.map((entry) => [entry.name.toLowerCase(), entry]))
-}
-
-function parseCentralDirectory(directory: Uint8Array, entryCount: number, limit: Required<ThreeMfLimits>): ZipEntry[] {
-  const dir = view(directory)
-  const decoder = new TextDecoder()
-  const entries: ZipEntry[] = []
-  const names = new Set<string>()
-  let at = 0
-  for (let index = 0; index < entryCount; index++) {
-    if (at + 46 > directory.length || dir.getUint32(at, true) !== 0x02014b50) throw malformed(`Zip central directory entry ${index + 1} is corrupt.`)
-    const nameLength = dir.getUint16(at + 28, true)
-    const extraLength = dir.getUint16(at + 30, true)
-    const next = at + 46 + nameLength + extraLength + dir.getUint16(at + 32, true)
-    if (next > directory.length) throw malformed(`Zip central directory entry ${index + 1} runs past the directory.`)
-    const rawName = directory.slice(at + 46, at + 46 + nameLength)
-    const name = decoder.decode(rawName)
-    const entry: ZipEntry = {
-      name,
-      rawName,
-      flags: dir.getUint16(at + 8, true),
-      method: dir.getUint16(at + 10, true),
-      compressedSize: dir.getUint32(at + 20, true),
-      size: dir.getUint32(at + 24, true),
-      headerOffset: dir.getUint32(at + 42, true),
-      end: 0,
-    }
-    readZip64Extra(directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength), entry)
-    checkEntryName(name, rawName)
-    if (names.has(name.toLowerCase())) throw unsafe(`The package has two entries named "${name}" (names are case-insensitive).`)
-    names.add(name.toLowerCase())
-    if (entry.flags & 0x41) throw malformed(`Entry "${name}" is encrypted; encrypted packages are not supported.`)
-    if (entry.size > limit.maxModelBytes) throw unsafe(`Entry "${name}" declares ${entry.size} bytes, more than the limit of ${limit.maxModelBytes}.`)
-    if (entry.size > MiB && entry.size > limit.maxCompressionRatio * entry.compressedSize) {
-      throw unsafe(`Entry "${name}" declares ${entry.size} bytes from ${entry.compressedSize} compressed: a ratio above ${limit.maxCompressionRatio}:1.`)
-    }
-    entries.push(entry)
-    at = next
-  }
-  return entries
-}
-
-/** Applies the zip64 extended information extra field to the 32-bit fields saturated at 0xFFFFFFFF. */
-function readZip64Extra(extra: Uint8Array, entry: ZipEntry): void {
-  const fields = view(extra)
-  for (let at = 0; at + 4 <= extra.length; at += 4 + fields.getUint16(at + 2, true)) {
-    if (fields.getUint16(at, true) !== 0x0001) continue
-    const end = at + 4 + fields.getUint16(at + 2, true)
-    let field = at + 4
-    const next = () => {
-      if (field + 8 > end) throw malformed(`The zip64 extra field of "${entry.name}" is too short.`)
-      field += 8
-      return uint64(fields, field - 8)
-    }
-    if (entry.size === 0xffffffff) entry.size = next()
-    if (entry.compressedSize === 0xffffffff) entry.compressedSize = next()
-    if (entry.headerOffset === 0xffffffff) entry.headerOffset = next()
-    return
-  }
-}
-
-function checkEntryName(name: string, raw: Uint8Array): void {
-  if (name === '' || raw.includes(0) || name.includes('\\') || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split('/').includes('..')) {
-    throw unsafe(`Entry name "${name.replace(/\0/g, '\\0')}" is absolute or escapes the package; a 3MF's entries stay inside it.`)
-  }
-}
-
-/** Entries must lie one after another before the central directory, never overlapping (a zip bomb trick). */
-function checkLayout(entries: ZipEntry[], directoryOffset: number): void {
-  const byOffset = [...entries].sort((a, b) => a.headerOffset - b.headerOffset)
-  byOffset.forEach((entry, index) => {
-    entry.end = byOffset[index + 1]?.headerOffset ?? directoryOffset
-    if (entry.headerOffset + 30 + entry.compressedSize > entry.end) throw unsafe(`Entry "${entry.name}" overlaps the next entry or the central directory.`)
-  })
-}
-
-/** An entry's bytes, inflated. Refuses an entry that declares more than `maxBytes`. */
-async function readEntry(source: ByteSource, entry: ZipEntry, maxBytes: number): Promise<Uint8Array> {
-  checkDeclaredSize(entry, maxBytes)
-  const bytes = new Uint8Array(entry.size)
-  let filled = 0
-  await inflateEntry(source, entry, maxBytes, (chunk) => {
-    bytes.set(chunk, filled)
-    filled += chunk.length
-  })
-  return bytes
-}
-
-/**
- * Streams an entry's inflated bytes to `onData`. Input is pushed in slices small enough that
- * even a maximally compressed slice (deflate peaks near 1032:1) cannot overshoot the declared
- * size by more than about a mebibyte before the overshoot is caught.
- */
-async function inflateEntry(source: ByteSource, entry: ZipEntry, maxBytes: number, onData: (chunk: Uint8Array) => void): Promise<void> {
-  checkDeclaredSize(entry, maxBytes)
-  if (entry.method !== 0 && entry.method !== 8) throw malformed(`Entry "${entry.name}" uses zip compression method ${entry.method}; only stored and deflated entries are supported.`)
-  const headerBytes = await source.read(entry.headerOffset, Math.min(entry.headerOffset + 29 + entry.rawName.length, source.size - 1))
-  const header = view(headerBytes)
-  if (header.byteLength < 30 || header.getUint32(0, true) !== 0x04034b50) throw malformed(`The local header of entry "${entry.name}" is missing.`)
-  const localName = headerBytes.subarray(30)
-  if (header.getUint16(26, true) !== entry.rawName.length || !localName.every((byte, index) => byte === entry.rawName[index])) {
-    throw unsafe(`The local header of entry "${entry.name}" names a different file than the central directory.`)
-  }
-  const dataStart = entry.headerOffset + 30 + header.getUint16(26, true) + header.getUint16(28, true)
-  const dataEnd = dataStart + entry.compressedSize
-  if (dataEnd > entry.end) throw unsafe(`The data of entry "${entry.name}" overlaps the next entry.`)
-
-  let produced = 0
-  const take = (chunk: Uint8Array) => {
-    produced += chunk.length
-    if (produced > entry.size) throw unsafe(`Entry "${entry.name}" inflates to more than the ${entry.size} bytes it declares.`)
-    if (chunk.length > 0) onData(chunk)
-  }
-  const raw = entry.compressedSize === 0 ? new ReadableStream<Uint8Array>({ start: (c) => c.close() }) : source.stream(dataStart, dataEnd - 1)
-  if (entry.method === 0) {
-    await forEachChunk(raw, take)
-  } else {
-    const inflater = new Inflate((chunk) => take(chunk))
-    try {
-      await forEachChunk(raw, (chunk) => {
-        for (let at = 0; at < chunk.length; ) {
-          const step = Math.min(64 * 1024, Math.max(1024, Math.floor((entry.size - produced) / 1032)))
-          inflater.push(chunk.subarray(at, at + step))
-          at += step
-        }
-      })
-      inflater.push(new Uint8Array(0), true)
-    } catch (error) {
-      if (error instanceof FormatError) throw error
-      throw malformed(`The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`)
-    }
-  }
-  if (produced !== entry.size) throw malformed(`Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`)
-}
-
-function checkDeclaredSize(entry: ZipEntry, maxBytes: number): void {
-  if (entry.size > maxBytes) throw unsafe(`Entry "${entry.name}" declares ${entry.size} bytes, more than the limit of ${maxBytes}.`)
-}
-
-function view(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-function uint64(data: DataView, at: number): number {
-  const high = data.getUint32(at + 4, true)
-  if (high >= SAFE_HIGH_WORD) throw malformed('A zip64 size or offset is too large.')
-  return high * 2 ** 32 + data.getUint32(at, true)
-}
-
-// ---------------------------------------------------------------------------------------
-// XML: a streaming tokenizer, enough for 3MF and OPC parts (no DTD, no entity definitions)
-
-interface XmlAttributes {
-  names: string[]
-  values: string[]
-  count: number
-}
-
-interface XmlHandler {
-  /** `name` is the local name (any `prefix:` removed); `attributes` is only valid during the call. */
-  open(name: string, attributes: XmlAttributes, parent: string | undefined): void
-  close(name: string): void
-  /** While true, character data is passed to `text`, still entity-encoded. */
-  capturingText: boolean
-  text(raw: string): void
-}
-
-const TAG_NAME = /[^\s/>]+/y
-const CLOSE_TAG = /<\/([^\s>]+)\s*>/y
-const MAX_PENDING = MiB
-const INCOMPLETE = -1
-
-function createXmlTokenizer(handler: XmlHandler) {
-  let pending = ''
-  const stack: string[] = []
-  const locals: string[] = [] // the local names of `stack`
-  let sawRoot = false
-  const attributes: XmlAttributes = { names: [], values: [], count: 0 }
-  const localName = (name: string) => name.slice(name.indexOf(':') + 1)
-
-  /** Handles the markup starting at `lt`; returns where it ends, or INCOMPLETE when the buffer ends first. */
-  const markup = (buffer: string, lt: number): number => {
-    const next = buffer.charCodeAt(lt + 1)
-    if (next === 47 /* / */) {
-      CLOSE_TAG.lastIndex = lt
-      const match = CLOSE_TAG.exec(buffer)
-      if (match === null) return buffer.indexOf('>', lt) === -1 ? INCOMPLETE : fail(`a closing tag is malformed near "${buffer.slice(lt, lt + 40)}"`)
-      const name = match[1]!
-      if (stack.pop() !== name) fail(`</${name}> does not close the open element`)
-      handler.close(locals.pop()!)
-      return CLOSE_TAG.lastIndex
-    }
-    if (next === 63 /* ? */) return after(buffer.indexOf('?>', lt), 2)
-    if (next === 33 /* ! */) {
-      if (buffer.startsWith('<!--', lt)) return after(buffer.indexOf('-->', lt), 3)
-      if (buffer.startsWith('<![CDATA[', lt)) {
-        const end = buffer.indexOf(']]>', lt)
-        if (end !== -1 && handler.capturingText) handler.text(buffer.slice(lt + 9, end).replace(/&/g, '&amp;').replace(/</g, '&lt;'))
-        return after(end, 3)
-      }
-      if (buffer.length - lt < 9) return INCOMPLETE
-      return fail('a document type declaration is not allowed in 3MF')
-    }
-    TAG_NAME.lastIndex = lt + 1
-    const nameMatch = TAG_NAME.exec(buffer)
-    if (nameMatch === null) return lt + 1 >= buffer.length ? INCOMPLETE : fail(`"<" is not followed by a name near "${buffer.slice(lt, lt + 40)}"`)
-    let at = TAG_NAME.lastIndex
-    let selfClosing: boolean
-    attributes.count = 0
-    for (;;) {
-      let code = buffer.charCodeAt(at)
-      const spaced = isSpace(code)
-      while (isSpace(code)) code = buffer.charCodeAt(++at)
-      if (code === 62 /* > */ || code === 47 /* / */) {
-        selfClosing = code === 47
-        if (selfClosing && buffer.charCodeAt(at + 1) !== 62) return at + 1 >= buffer.length ? INCOMPLETE : fail(`"/" is not followed by ">" near "${buffer.slice(lt, lt + 40)}"`)
-        at += selfClosing ? 2 : 1
-        break
-      }
-      if (at >= buffer.length) return INCOMPLETE
-      if (!spaced) fail(`attributes are not separated by white space near "${buffer.slice(at - 20, at + 20)}"`)
-      const equals = buffer.indexOf('=', at)
-      if (equals === -1) return INCOMPLETE
-      let nameEnd = equals
-      while (isSpace(buffer.charCodeAt(nameEnd - 1))) nameEnd--
-      const name = buffer.slice(at, nameEnd)
-      if (!isName(name)) fail(`"${name.slice(0, 40)}" is not an attribute name`)
-      let quoteAt = equals + 1
-      while (isSpace(buffer.charCodeAt(quoteAt))) quoteAt++
-      const quote = buffer.charCodeAt(quoteAt)
-      if (quoteAt >= buffer.length) return INCOMPLETE
-      if (quote !== 34 && quote !== 39) fail(`the value of attribute ${name} is not quoted`)
-      const close = buffer.indexOf(quote === 34 ? '"' : "'", quoteAt + 1)
-      if (close === -1) return INCOMPLETE
-      const value = buffer.slice(quoteAt + 1, close)
-      if (value.includes('<')) fail(`the value of attribute ${name} contains "<"`)
-      attributes.names[attributes.count] = name
-      attributes.values[attributes.count++] = value.includes('&') ? decodeEntities(value) : value
-      at = close + 1
-    }
-    const qualified = nameMatch[0]
-    const local = localName(qualified)
-    if (stack.length === 0 && sawRoot) fail('there is more than one root element')
-    sawRoot = true
-    handler.open(local, attributes, locals[locals.length - 1])
-    if (selfClosing) {
-      handler.close(local)
-    } else {
-      stack.push(qualified)
-      locals.push(local)
-    }
-    return at
-  }
-  const after = (found: number, length: number) => (found === -1 ? INCOMPLETE : found + length)
-
-  return {
-    push(text: string) {
-      const buffer = pending + text
-      let position = 0
-      for (;;) {
-        const lt = buffer.indexOf('<', position)
-        const textEnd = lt === -1 ? buffer.length : lt
-        if (textEnd > position && handler.capturingText) handler.text(buffer.slice(position, textEnd))
-        if (lt === -1) {
-          position = buffer.length
-          break
-        }
-        const end = markup(buffer, lt)
-        if (end === INCOMPLETE) {
-          position = lt
-          break
-        }
-        position = end
-      }
-      pending = buffer.slice(position)
-      if (pending.length > MAX_PENDING) fail(`a tag is longer than ${MAX_PENDING} characters`)
-    },
-    end() {
-      if (pending.trim() !== '') fail(`the document ends inside a tag ("${pending.slice(0, 40)}")`)
-      if (!sawRoot) fail('the document has no root element')
-      if (stack.length > 0) fail(`the document ends before </${stack[stack.length - 1]}>`)
-    },
-  }
-}
-
-const isSpace = (code: number) => code === 32 || code === 10 || code === 9 || code === 13
-
-/** Enough of XML's Name production to reject markup that is not an attribute name. */
-function isName(name: string): boolean {
-  if (name === '') return false
-  for (let index = 0; index < name.length; index++) {
-    const code = name.charCodeAt(index)
-    if (isSpace(code) || code === 34 || code === 39 || code === 60 || code === 62 || code === 47 || code === 61) return false
-  }
-  return true
-}
-
-function fail(problem: string): never {
-  throw malformed(`The XML is not well-formed: ${problem}.`)
-}
-
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
-    if (entity.startsWith('#')) {
-      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
-      return code <= 0x10ffff ? String.fromCodePoint(code) : whole
-    }
-    return ENTITIES[entity] ?? whole
-  })
-}
-
-function attribute(attributes: XmlAttributes, name: string): string | undefined {
-  for (let index = 0; index < attributes.count; index++) if (attributes.names[index] === name) return attributes.values[index]
-  return undefined
-}
-
-/** An attribute in some extension namespace, whatever prefix the writer chose (e.g. `p:path`). */
-function prefixedAttribute(attributes: XmlAttributes, localName: string): string | undefined {
-  for (let index = 0; index < attributes.count; index++) if (attributes.names[index]!.endsWith(`:${localName}`)) return attributes.values[index]
-  return undefined
-}
-
-/** Runs the tokenizer over a whole small text. */
-function parseXml(text: string, handler: XmlHandler): void {
-  const tokenizer = createXmlTokenizer(handler)
-  tokenizer.push(text)
-  tokenizer.end()
-}
-
-const openOnly = (open: XmlHandler['open']): XmlHandler => ({ open, close: () => undefined, capturingText: false, text: () => undefined })
 
 // ---------------------------------------------------------------------------------------
 // OPC parts: relationships, slicer settings, thumbnail
@@ -610,7 +218,7 @@ async function objectNamesFromSlicerConfig(text: (name: string) => Promise<strin
 
 /** A PNG or JPEG with its pixel size read from the image header; anything else is no thumbnail. */
 function imageThumbnail(bytes: Uint8Array): Thumbnail | undefined {
-  const data = view(bytes)
+  const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
   if (bytes.length >= 24 && png.every((byte, index) => bytes[index] === byte) && data.getUint32(12) === 0x49484452 /* IHDR */) {
     return sized(data.getUint32(16), data.getUint32(20), 'image/png', bytes)
@@ -665,7 +273,7 @@ interface ModelPart {
 }
 
 /** The root model part and every part its components and build items reach through `p:path`. */
-async function readModelParts(source: ByteSource, zip: Map<string, ZipEntry>, rootPath: string, maxModelBytes: number): Promise<Map<string, ModelPart>> {
+async function readModelParts(zip: ZipReader, rootPath: string, maxModelBytes: number): Promise<Map<string, ModelPart>> {
   const parts = new Map<string, ModelPart>()
   const referenced = new Set([rootPath]) // a Set's iteration also visits what is added during it
   let budget = maxModelBytes
@@ -676,7 +284,7 @@ async function readModelParts(source: ByteSource, zip: Map<string, ZipEntry>, ro
     }
     if (entry.size > budget) throw unsafe(`The model parts declare more than the limit of ${maxModelBytes} bytes together.`)
     budget -= entry.size
-    const part = await readModelPart(source, entry, path)
+    const part = await readModelPart(zip, entry, path)
     parts.set(path, part)
     for (const object of part.objects.values()) for (const component of object.components) referenced.add(component.path)
     for (const item of part.build) referenced.add(item.path)
@@ -684,7 +292,7 @@ async function readModelParts(source: ByteSource, zip: Map<string, ZipEntry>, ro
   return parts
 }
 
-async function readModelPart(source: ByteSource, entry: ZipEntry, path: string): Promise<ModelPart> {
+async function readModelPart(zip: ZipReader, entry: ZipEntry, path: string): Promise<ModelPart> {
   const part: ModelPart = { scale: 1, objects: new Map(), build: [], metadata: {} }
   let object: ModelObject | undefined
   let vertexCount = 0
@@ -771,7 +379,7 @@ async function readModelPart(source: ByteSource, entry: ZipEntry, path: string):
 
   const tokenizer = createXmlTokenizer(handler)
   const decoder = new TextDecoder()
-  await inflateEntry(source, entry, entry.size, (chunk) => tokenizer.push(decoder.decode(chunk, { stream: true })))
+  await zip.streamEntry(entry, (chunk) => tokenizer.push(decoder.decode(chunk, { stream: true })))
   tokenizer.push(decoder.decode())
   tokenizer.end()
   return part

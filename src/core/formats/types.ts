@@ -9,7 +9,7 @@ export interface ByteSource {
   readonly size: number
   /** Bytes `start` to `end` inclusive, as one array (callers keep ranges small). */
   read(start: number, end: number): Promise<Uint8Array>
-  /** The whole file, or a range of it, as a stream (for sequential readers of large files). */
+  /** The whole file, or bytes `start` to `end` inclusive, as a stream (for sequential readers of large files). */
   stream(start?: number, end?: number): ReadableStream<Uint8Array>
 }
 

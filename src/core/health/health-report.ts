@@ -78,11 +78,3 @@ function errorKind(error: unknown): string {
   if (typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)) return code
   return error instanceof Error ? error.name : 'unknown error'
 }
-
-/**
- * Printers are registered by admins (printer issue); until one is, the provider component
- * passes and says there is nothing to reach.
- */
-export const noPrintersRegistered: HealthCheckable = {
-  checkHealth: async () => ({ status: 'pass', reason: 'no printers registered', details: { printers: 0, reachable: 0 } }),
-}

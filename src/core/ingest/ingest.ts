@@ -4,6 +4,8 @@ import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
+import { confirmStoredContent, recordDuplicateUpload } from '../library/content-release.js'
+import { refreshModel } from '../library/refresh-model.js'
 import { blobByteSource } from './blob-byte-source.js'
 import { extractFile, type Extracted } from './extract.js'
 import { cleanFilename, contentTypeOf, formatOf, isMeshFormat } from './file-formats.js'
@@ -110,12 +112,14 @@ export async function registerUpload(
       )
       .where('id', '=', file.model_id)
       .execute()
+    await refreshModel(trx, deps.database.kind, file.model_id, now)
     return true
   }).catch((error: unknown) => {
     if (error instanceof LostRace) return false
     throw error
   })
   if (!inserted) return (await findExisting(db, stored.sha256))!
+  await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
   deps.logger.info('file ingested', { file_id: file.id, model_id: file.model_id, format, size: file.size, new_model: newModel !== undefined })
   return { duplicate: false, file: toFileRecord(file), model: toModelRecord(await getModelRow(db, file.model_id)) }
 }
@@ -152,8 +156,11 @@ export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, mode
 
 async function findExisting(db: Kysely<Database>, sha256: string): Promise<IngestResult | undefined> {
   const row = await db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst()
-  if (!row) return undefined
-  return { duplicate: true, file: toFileRecord(row), model: toModelRecord(await getModelRow(db, row.model_id)) }
+  // The model may have been deleted (with the file) since: then the content is new again.
+  const model = row && (await db.selectFrom('models').selectAll().where('id', '=', row.model_id).executeTakeFirst())
+  if (!row || !model) return undefined
+  await recordDuplicateUpload(db, row.size)
+  return { duplicate: true, file: toFileRecord(row), model: toModelRecord(model) }
 }
 
 function getModelRow(db: Kysely<Database>, id: string): Promise<Selectable<ModelsTable>> {

@@ -51,6 +51,11 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
         { name: 'Ingest', description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.' },
         { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
         { name: 'Models', description: 'Models and their files.' },
+        { name: 'Collections', description: 'Named groups of models; a model can be in several.' },
+        { name: 'Tags', description: 'Labels on models, set per model.' },
+        { name: 'Backups', description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).' },
+        { name: 'Printers', description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.' },
+        { name: 'Presets', description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.' },
       ],
     })
     return c.json(document)

@@ -1,4 +1,6 @@
-import { checkHealth, noPrintersRegistered } from '../../core/health/health-report.js'
+import { lastBackupHealth } from '../../core/backup/backup-health.js'
+import { checkHealth } from '../../core/health/health-report.js'
+import { printerFleetHealth } from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
 import { getHealth } from './health.routes.js'
 
@@ -10,8 +12,8 @@ export const healthRouter = createRouter().openapi(getHealth, async (c) => {
     {
       database: { required: true, parts: [database] },
       storage: { required: true, parts: [blobs, thumbnails] },
-      backup: { required: false, parts: backupSinks },
-      'printer-provider': { required: false, parts: [noPrintersRegistered] },
+      backup: { required: false, parts: [...backupSinks, lastBackupHealth(database.db, clock)] },
+      'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps)] },
     },
     componentTimeoutMs,
   )

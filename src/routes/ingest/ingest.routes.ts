@@ -19,6 +19,7 @@ const answers = {
   400: problemResponse('The multipart body is malformed or was cut off (`malformed_multipart`).'),
   411: problemResponse('PUT without `Content-Length` or chunked body.'),
   413: problemResponse('The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored.'),
+  409: problemResponse('A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again.'),
   415: problemResponse('Not `multipart/form-data` (`unsupported_media_type`).'),
   422: problemResponse('No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks).'),
 } as const

@@ -1,22 +1,236 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
 import { IdParamSchema } from '../auth/account-schemas.js'
-import { FileSchema, ModelSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
+import { ModelDetailSchema, modelFilterParams, ModelSummarySchema } from './model-schemas.js'
 
 const tags = ['Models']
 
-export const ModelDetailSchema = ModelSchema.extend({ files: z.array(FileSchema) }).openapi('ModelDetail')
+export const maxPageSize = 200
+export const defaultPageSize = 50
+
+const invalidQuery = problemResponse('A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`).')
+
+export const listModelsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/models',
+  operationId: 'listModels',
+  tags,
+  summary: 'List, filter and search models',
+  description: [
+    'Models matching every filter given, in `sort` order, one page at a time.',
+    '',
+    'Paging is by keyset: each page answers `next_cursor`; pass it as `cursor` (with the same filters, sort and order) for',
+    'the next page, until it is `null`. Every page costs the same however deep, and a model added or changed meanwhile',
+    'never makes a page repeat or skip another. Cursors are opaque and signed: an altered cursor, or one from a query with',
+    'other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token',
+    'signing secret changes.',
+  ].join('\n'),
+  request: {
+    query: z.object({
+      ...modelFilterParams,
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(maxPageSize)
+        .default(defaultPageSize)
+        .openapi({ description: `Models per page: ${defaultPageSize} by default, at most ${maxPageSize} (more answers 422).` }),
+      cursor: z.string().min(1).max(2000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'One page.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              items: z.array(ModelSummarySchema),
+              next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+            })
+            .openapi('ModelPage'),
+        },
+      },
+    },
+    400: problemResponse('The cursor was altered or belongs to another query (`invalid_cursor`).'),
+    422: invalidQuery,
+  },
+})
+
+export const modelStatsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/models/stats',
+  operationId: 'getModelStats',
+  tags,
+  summary: 'Library totals and breakdowns',
+  description: [
+    'Totals and breakdowns of the whole library.',
+    '',
+    '`bytes_stored` is the size of all stored files. Every distinct content is stored once (files are deduplicated by',
+    'SHA-256 and two files never share a blob), so this is also what the blob store holds, thumbnails aside.',
+    '`bytes_saved_by_dedup` counts the bytes of every upload the vault answered as a duplicate (it held the bytes',
+    'already, so nothing was stored): what keeping each upload would have cost on top. It is a running total since the',
+    'library was created; deleting models does not lower it. `duplicate_uploads` is the number of those uploads.',
+    '',
+    'Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per',
+    'slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.',
+  ].join('\n'),
+  responses: {
+    200: {
+      description: 'The figures.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              totals: z.object({
+                models: z.number().int(),
+                files: z.number().int(),
+                bytes_stored: z.number().int(),
+                duplicate_uploads: z.number().int(),
+                bytes_saved_by_dedup: z.number().int(),
+              }),
+              by_format: z.array(z.object({ format: z.string(), files: z.number().int(), models: z.number().int(), bytes: z.number().int() })),
+              by_tag: z.array(z.object({ tag: z.string(), models: z.number().int() })),
+              by_collection: z.array(z.object({ id: z.string(), name: z.string(), models: z.number().int() })),
+              by_slicer: z.array(z.object({ slicer: z.string(), files: z.number().int(), models: z.number().int() })),
+            })
+            .openapi('ModelStats'),
+        },
+      },
+    },
+  },
+})
+
+export const exportModelsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/models/export',
+  operationId: 'exportModels',
+  tags,
+  summary: 'Export model metadata as JSON or CSV',
+  description: [
+    'Every model matching the filters (all of them without filters), in `sort` order, as a download named',
+    '`model-vault-models-<YYYY-MM-DD>.json|csv`. The answer streams while the database is paged through, so memory stays',
+    'flat at any library size. If the export fails midway the connection is cut, so a truncated file never looks complete',
+    '(the JSON does not parse).',
+    '',
+    '**JSON** (`application/json`), made to be read back without loss:',
+    '`{"format": "model-vault.models", "version": 1, "exported_at": "<ISO 8601>", "models": [<ModelDetail>, ...]}`; each',
+    'model exactly as `GET /api/v1/models/{id}` shows it: its fields, tags, collections and every file with its extracted',
+    'metadata.',
+    '',
+    '**CSV** (`text/csv`, RFC 4180: comma-separated, CRLF line ends, a header row, fields with commas, quotes or line breaks',
+    'quoted and quotes doubled), one row per model with the columns `id, name, description, tags, collections, file_count,',
+    'total_size, formats, files, slicers, created_at, updated_at`. Cells with several values (tags, collections, formats, file',
+    'names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,',
+    '`-`, `@`, tab or carriage return) get a leading `\'` so they show as text.',
+  ].join('\n'),
+  request: {
+    query: z.object({
+      format: z.enum(['json', 'csv']).openapi({ description: '`json` or `csv`; anything else answers 422.' }),
+      ...modelFilterParams,
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The export, as an attachment.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              format: z.literal('model-vault.models'),
+              version: z.literal(1),
+              exported_at: z.string().openapi({ format: 'date-time' }),
+              models: z.array(ModelDetailSchema),
+            })
+            .openapi('ModelExport'),
+        },
+        'text/csv': { schema: { type: 'string' } },
+      },
+    },
+    422: problemResponse('No `format`, an unknown one, or a malformed filter (`validation_failed`).'),
+  },
+})
 
 export const getModelRoute = defineRoute('user', {
   method: 'get',
   path: '/api/v1/models/{id}',
   operationId: 'getModel',
   tags,
-  summary: 'A model with all its files and their metadata',
+  summary: 'A model with all its files, their metadata, its tags and collections',
   request: { params: IdParamSchema },
   responses: {
     200: { description: 'The model; files oldest first.', content: { 'application/json': { schema: ModelDetailSchema } } },
+    404: problemResponse('No such model.'),
+  },
+})
+
+const tagName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^,\p{Cc}]+$/u, 'may not hold commas or control characters')
+
+export const updateModelRoute = defineRoute('user', {
+  method: 'patch',
+  path: '/api/v1/models/{id}',
+  operationId: 'updateModel',
+  tags,
+  summary: "Edit a model's name, description or tags",
+  description: [
+    'Changes the fields given; `tags` replaces all of the model\'s tags (`[]` removes them). Tags are 1-64 characters',
+    'without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a',
+    'tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.',
+  ].join(' '),
+  request: {
+    params: IdParamSchema,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              name: z.string().trim().min(1).max(200).optional(),
+              description: z.string().max(10_000).optional(),
+              tags: z.array(tagName).max(50).optional(),
+            })
+            .strict()
+            .refine((body) => body.name !== undefined || body.description !== undefined || body.tags !== undefined, {
+              message: 'give name, description or tags',
+            })
+            .openapi('UpdateModelRequest'),
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: 'The model as changed.', content: { 'application/json': { schema: ModelDetailSchema } } },
+    400: problemResponse('The body is not valid JSON.'),
+    404: problemResponse('No such model.'),
+    422: problemResponse('Empty change, unknown field, or a bad name, description or tag.'),
+  },
+})
+
+export const deleteModelRoute = defineRoute('user', {
+  method: 'delete',
+  path: '/api/v1/models/{id}',
+  operationId: 'deleteModel',
+  tags,
+  summary: 'Delete a model and its files',
+  description: [
+    'Deletes the model, its files, tags and collection memberships at once. Then the stored bytes and thumbnails that',
+    'nothing else references are removed from storage (each content is stored once, so a file\'s bytes go with it; a',
+    'thumbnail shared with another file stays).',
+    '',
+    'An upload of the same bytes running at that moment is handled safely: the check for remaining references and the',
+    'removal run while new file rows are blocked, and ingest verifies its bytes still exist after registering them. Such',
+    'an upload either keeps the bytes (it registered first) or answers 409 `content_deleted` and can simply be repeated;',
+    'it never leaves a file without its bytes.',
+  ].join('\n'),
+  request: { params: IdParamSchema },
+  responses: {
+    204: { description: 'Deleted.' },
     404: problemResponse('No such model.'),
   },
 })

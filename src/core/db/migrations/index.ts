@@ -2,6 +2,9 @@ import type { Migration } from 'kysely'
 import * as m0001 from './0001-installation.js'
 import * as m0002 from './0002-accounts.js'
 import * as m0003 from './0003-library.js'
+import * as m0004 from './0004-library-organise.js'
+import * as m0005 from './0005-printers.js'
+import * as m0006 from './0006-backups.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -12,4 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0001-installation': m0001,
   '0002-accounts': m0002,
   '0003-library': m0003,
+  '0004-library-organise': m0004,
+  '0005-printers': m0005,
+  '0006-backups': m0006,
 }

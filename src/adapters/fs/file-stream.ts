@@ -1,0 +1,39 @@
+import { open, type FileHandle } from 'node:fs/promises'
+
+const chunkBytes = 256 * 1024
+
+/**
+ * A file (or the inclusive byte range of it) as a web stream that reads one chunk per pull,
+ * so memory is bounded by what the reader holds, however slow it is. Node 20's
+ * `Readable.toWeb` queues by chunk count and can run far ahead of a slow reader.
+ */
+export function readFileStream(path: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
+  let handle: FileHandle | undefined
+  let position = range?.start ?? 0
+  const end = range ? range.end + 1 : Number.POSITIVE_INFINITY
+  const close = async () => {
+    const opened = handle
+    handle = undefined
+    await opened?.close()
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        handle ??= await open(path, 'r')
+        const length = Math.min(chunkBytes, end - position)
+        const buffer = new Uint8Array(Math.max(length, 0))
+        const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, position) : { bytesRead: 0 }
+        if (bytesRead === 0) {
+          await close()
+          return controller.close()
+        }
+        position += bytesRead
+        controller.enqueue(bytesRead === length ? buffer : buffer.subarray(0, bytesRead))
+      } catch (error) {
+        await close().catch(() => {})
+        controller.error(error)
+      }
+    },
+    cancel: close,
+  })
+}

@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process'
+import { rm } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import type { DatabaseSnapshot } from '../../core/db/database.js'
+import { scratchPath, snapshotFromFile } from '../fs/scratch-file.js'
+
+const run = promisify(execFile)
+
+/**
+ * libpq's environment variables for a connection URL, so the password never appears on a
+ * command line (where `ps` would show it).
+ */
+export function libpqEnvironment(url: string): Record<string, string> {
+  const parsed = new URL(url)
+  const env: Record<string, string> = {
+    PGHOST: decodeURIComponent(parsed.hostname),
+    PGPORT: parsed.port || '5432',
+    PGDATABASE: decodeURIComponent(parsed.pathname.replace(/^\//, '')),
+  }
+  if (parsed.username) env.PGUSER = decodeURIComponent(parsed.username)
+  if (parsed.password) env.PGPASSWORD = decodeURIComponent(parsed.password)
+  const sslmode = parsed.searchParams.get('sslmode')
+  if (sslmode) env.PGSSLMODE = sslmode
+  return env
+}
+
+/**
+ * `pg_dump --format=custom` into a scratch file: one consistent snapshot (pg_dump runs in a
+ * single repeatable-read transaction) while the service keeps writing. Needs the PostgreSQL
+ * client tools (Debian: postgresql-client) of the server's major version or newer.
+ */
+export async function pgDumpSnapshot(url: string, scratchDir: string): Promise<DatabaseSnapshot> {
+  const path = await scratchPath(scratchDir, '.pgdump')
+  try {
+    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${path}`], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
+    })
+    return await snapshotFromFile(path, 'vault.pgdump')
+  } catch (error) {
+    await rm(path, { force: true })
+    const stderr = (error as { stderr?: string }).stderr?.trim()
+    throw new Error(`pg_dump failed${stderr ? `: ${stderr.split('\n').at(-1)}` : ''}`, { cause: error })
+  }
+}

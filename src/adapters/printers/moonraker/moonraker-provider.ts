@@ -1,0 +1,108 @@
+import { fraction, PrinterError, type DiagnosticCheck, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import { mapMoonraker } from '../../../core/printers/state-mapping.js'
+import { createPrinterHttp, multipartBody, num, obj, parseJsonObject, str } from '../http.js'
+import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
+
+const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed'
+
+/**
+ * Moonraker (Klipper's API server) over its HTTP API. Status from
+ * `printer.objects.query` (webhooks, print_stats, virtual_sdcard, extruder, heater_bed);
+ * `virtual_sdcard.progress` is already 0..1. Uploads go to `server.files.upload` with
+ * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
+ */
+export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
+  const http = createPrinterHttp(connection.address, connection.timeoutMs, {
+    headers: connection.credentials.api_key ? { 'X-Api-Key': connection.credentials.api_key } : {},
+  })
+  const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) => obj((await http.json(method, path, init)).result)
+
+  const readStatus = async (): Promise<PrinterStatus> => {
+    const answer = await http.request('GET', objectsQuery)
+    if (answer.status === 503 || answer.status === 400) {
+      // Moonraker answers this way while Klippy is not connected.
+      return { state: 'offline', reason: 'Moonraker is not connected to Klipper', temperatures: { nozzle: null, bed: null }, job: null, raw: { http_status: answer.status } }
+    }
+    if (answer.status !== 200) throw new PrinterError('protocol', `the status query answered HTTP ${answer.status}`)
+    const status = obj(obj(parseJsonObject(answer.text, 'the status query').result).status)
+    const webhooks = obj(status.webhooks)
+    const printStats = obj(status.print_stats)
+    const sdcard = obj(status.virtual_sdcard)
+    const mapped = mapMoonraker(webhooks.state, printStats.state, str(webhooks.state_message) ?? undefined)
+    const extruder = obj(status.extruder)
+    const bed = obj(status.heater_bed)
+    const progress = fraction(num(sdcard.progress))
+    const elapsed = num(printStats.print_duration)
+    const active = ['printing', 'paused'].includes(String(printStats.state))
+    return {
+      ...mapped,
+      temperatures: {
+        nozzle: status.extruder ? { actual: num(extruder.temperature), target: num(extruder.target) } : null,
+        bed: status.heater_bed ? { actual: num(bed.temperature), target: num(bed.target) } : null,
+      },
+      job: str(printStats.filename)
+        ? {
+            file_name: str(printStats.filename),
+            progress: active || printStats.state === 'complete' ? progress : null,
+            // Moonraker gives no estimate; extrapolate from file progress and print time.
+            time_left_s: active && progress && progress > 0 && elapsed !== null ? Math.round((elapsed / progress) * (1 - progress)) : null,
+            elapsed_s: elapsed,
+          }
+        : null,
+      raw: { klippy_state: webhooks.state ?? null, print_state: printStats.state ?? null, message: printStats.message ?? null },
+    }
+  }
+
+  return {
+    status: () => statusOrOffline(readStatus),
+    async diagnostics(): Promise<PrinterDiagnostics> {
+      const checks: DiagnosticCheck[] = []
+      const diagnostics: PrinterDiagnostics = {
+        reachable: false,
+        authenticated: null,
+        firmware_link: null,
+        latency_ms: null,
+        identity: { software: 'Moonraker', version: null, api_version: null, hostname: null },
+        capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'], storages: ['gcodes'], live_push: 'websocket' },
+        checks,
+      }
+      return diagnose(
+        diagnostics,
+        async () => {
+          const { value: info, ms } = await timed(() => result('GET', '/server/info'))
+          diagnostics.reachable = true
+          diagnostics.authenticated = true
+          diagnostics.latency_ms = ms
+          diagnostics.identity.version = str(info.moonraker_version)
+          diagnostics.identity.api_version = str(info.api_version_string)
+          diagnostics.firmware_link = info.klippy_state === 'ready'
+          checks.push({ name: 'reachable', result: 'pass', detail: `answered in ${ms} ms` })
+          checks.push({ name: 'authentication', result: 'pass', detail: connection.credentials.api_key ? 'the API key was accepted' : 'no API key needed' })
+          checks.push({
+            name: 'klippy',
+            result: info.klippy_state === 'ready' ? 'pass' : 'fail',
+            detail: `Klippy is ${String(info.klippy_state ?? 'unknown')}${info.klippy_connected === false ? ' (not connected)' : ''}`,
+          })
+          const printer = await result('GET', '/printer/info').catch(() => ({}) as Record<string, unknown>)
+          diagnostics.identity.hostname = str(printer.hostname)
+          if (str(printer.software_version)) checks.push({ name: 'klipper', result: 'pass', detail: `Klipper ${String(printer.software_version)}` })
+        },
+        readStatus,
+      )
+    },
+    async upload(file) {
+      const { body, headers } = multipartBody({ root: 'gcodes', print: 'false' }, { field: 'file', ...file })
+      const answer = await http.request('POST', '/server/files/upload', { body, headers, timeoutMs: Math.max(connection.timeoutMs, 600_000) })
+      if (answer.status !== 201 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+      const reply = parseJsonObject(answer.text, 'the upload')
+      const item = obj(reply.item ?? obj(reply.result).item)
+      const path = str(item.path)
+      if (!path) throw new PrinterError('protocol', 'the upload answer names no stored file')
+      return { remote_name: path, started: reply.print_started === true }
+    },
+    async start(remoteName) {
+      const answer = await http.request('POST', `/printer/print/start?filename=${encodeURIComponent(remoteName)}`)
+      if (answer.status !== 200) throw new PrinterError('refused', `the start command answered HTTP ${answer.status}`)
+    },
+  }
+}

@@ -1,0 +1,116 @@
+import { fraction, PrinterError, type DiagnosticCheck, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import { prusalinkStates, unknownState } from '../../../core/printers/state-mapping.js'
+import { createPrinterHttp, num, obj, parseJsonObject, str } from '../http.js'
+import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
+
+/**
+ * PrusaLink's v1 API (MK4, MINI, XL, CORE One; Prusa-Link on MK3). Authentication is HTTP
+ * Digest with the printer's user name and password, or `X-Api-Key` on older firmware.
+ * Status: `GET /api/v1/status` (progress in percent), plus `GET /api/v1/job` for the file
+ * name. Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
+ * `POST /api/v1/files/{storage}/{name}` (204, or 409 when the printer will not print).
+ */
+export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
+  const { api_key, username, password } = connection.credentials
+  const http = createPrinterHttp(connection.address, connection.timeoutMs, {
+    headers: api_key ? { 'X-Api-Key': api_key } : {},
+    ...(username && password ? { digest: { username, password } } : {}),
+  })
+  let storage: string | null = null
+
+  const writableStorage = async (): Promise<string> => {
+    if (storage) return storage
+    const answer = await http.request('GET', '/api/v1/storage')
+    const list = answer.status === 200 ? parseJsonObject(answer.text, 'GET /api/v1/storage').storage_list : null
+    const usable = Array.isArray(list) ? list.map(obj).find((entry) => entry.available !== false && entry.read_only !== true && str(entry.path)) : undefined
+    storage = usable ? str(usable.path)!.replace(/^\/+|\/+$/g, '') : 'usb'
+    return storage
+  }
+
+  const readStatus = async (): Promise<PrinterStatus> => {
+    const status = await http.json('GET', '/api/v1/status')
+    const printer = obj(status.printer)
+    const jobSummary = status.job ? obj(status.job) : null
+    const mapped = typeof printer.state === 'string' ? (prusalinkStates[printer.state] ?? unknownState(printer.state)) : unknownState(printer.state)
+    let fileName: string | null = null
+    if (jobSummary) {
+      const answer = await http.request('GET', '/api/v1/job')
+      if (answer.status === 200) {
+        const file = obj(parseJsonObject(answer.text, 'GET /api/v1/job').file)
+        fileName = str(file.name) ?? str(file.display_name)
+      }
+    }
+    const message = str(obj(printer.status_printer).message)
+    return {
+      state: mapped.state,
+      reason: mapped.state === 'error' && message ? `${mapped.reason}: ${message}` : mapped.reason,
+      temperatures: {
+        nozzle: 'temp_nozzle' in printer ? { actual: num(printer.temp_nozzle), target: num(printer.target_nozzle) } : null,
+        bed: 'temp_bed' in printer ? { actual: num(printer.temp_bed), target: num(printer.target_bed) } : null,
+      },
+      job: jobSummary
+        ? {
+            file_name: fileName,
+            progress: num(jobSummary.progress) === null ? null : fraction(num(jobSummary.progress)! / 100),
+            time_left_s: num(jobSummary.time_remaining),
+            elapsed_s: num(jobSummary.time_printing),
+          }
+        : null,
+      raw: { state: printer.state ?? null, job_id: jobSummary?.id ?? null },
+    }
+  }
+
+  return {
+    status: () => statusOrOffline(readStatus),
+    async diagnostics(): Promise<PrinterDiagnostics> {
+      const checks: DiagnosticCheck[] = []
+      const diagnostics: PrinterDiagnostics = {
+        reachable: false,
+        authenticated: null,
+        firmware_link: null,
+        latency_ms: null,
+        identity: { software: 'PrusaLink', version: null, api_version: null, hostname: null },
+        capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.bgcode'], storages: [], live_push: 'none' },
+        checks,
+      }
+      return diagnose(
+        diagnostics,
+        async () => {
+          const { value: version, ms } = await timed(() => http.json('GET', '/api/version'))
+          diagnostics.reachable = true
+          diagnostics.authenticated = true
+          diagnostics.latency_ms = ms
+          diagnostics.identity.software = str(version.text) ?? 'PrusaLink'
+          diagnostics.identity.version = str(version.server) ?? str(version.firmware)
+          diagnostics.identity.api_version = str(version.api)
+          diagnostics.identity.hostname = str(version.hostname)
+          checks.push({ name: 'reachable', result: 'pass', detail: `answered in ${ms} ms` })
+          checks.push({ name: 'authentication', result: 'pass', detail: username ? 'digest credentials accepted' : 'the API key was accepted' })
+          diagnostics.capabilities.storages = [await writableStorage()]
+          const info = await http.request('GET', '/api/v1/info')
+          diagnostics.firmware_link = info.status === 200
+          checks.push({ name: 'printer link', result: info.status === 200 ? 'pass' : 'warn', detail: `GET /api/v1/info answered HTTP ${info.status}` })
+        },
+        readStatus,
+      )
+    },
+    async upload(file) {
+      const target = `/api/v1/files/${await writableStorage()}/${encodeURIComponent(file.name)}`
+      // Digest needs a challenge before a streamed body, which cannot be sent twice.
+      if (username && password) await http.request('GET', '/api/version')
+      const answer = await http.request('PUT', target, {
+        body: file.stream,
+        headers: { 'Content-Type': 'text/x.gcode', 'Content-Length': String(file.size), 'Print-After-Upload': '?0', Overwrite: '?1' },
+        timeoutMs: Math.max(connection.timeoutMs, 600_000),
+      })
+      if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+      return { remote_name: file.name, started: false }
+    },
+    async start(remoteName) {
+      const answer = await http.request('POST', `/api/v1/files/${await writableStorage()}/${encodeURIComponent(remoteName)}`)
+      if (answer.status !== 204 && answer.status !== 200) {
+        throw new PrinterError('refused', answer.status === 409 ? 'the printer stored the file but refused to print it (HTTP 409)' : `the start command answered HTTP ${answer.status}`)
+      }
+    },
+  }
+}

@@ -1,0 +1,52 @@
+import type { DatabaseKind } from '../db/database.js'
+
+/**
+ * The table of contents written as the last entry of every backup archive. It lists every
+ * other entry with its size and SHA-256, so a restore can check the whole archive before it
+ * changes anything. Fields are only ever added; `format_version` changes if that stops holding.
+ */
+export interface BackupManifest {
+  format: 'model-vault-backup'
+  format_version: 1
+  backup_id: string
+  created_at: string
+  app_version: string
+  schema_version: number
+  database_kind: DatabaseKind
+  storage_kind: string
+  installation_id: string
+  counts: { users: number; models: number; files: number; blobs: number; thumbnails: number }
+  entries: ManifestEntry[]
+}
+
+export interface ManifestEntry {
+  path: string
+  size: number
+  sha256: string
+}
+
+export const manifestPath = 'manifest.json'
+
+/**
+ * The only entry names an archive may hold. A restore refuses anything else, so a crafted
+ * archive cannot write outside its staging area (no `..`, no absolute paths, no links).
+ */
+const entryPattern = /^(db\/vault\.(sqlite|pgdump)|blobs\/[0-9a-f]{64}|thumbs\/[0-9a-f]{64}|manifest\.json)$/
+
+export const isAllowedEntryName = (name: string) => entryPattern.test(name)
+
+/** `model-vault-2026-11-21T08-30-00Z-<id>.tar.gz`: sorts by time, names the backup. */
+export function archiveFileName(backupId: string, createdAt: Date): string {
+  const stamp = createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
+  return `model-vault-${stamp}-${backupId}.tar.gz`
+}
+
+const archiveNamePattern = /^model-vault-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)-([0-9a-f-]{36})\.tar\.gz$/
+
+/** The backup id and creation time an archive's file name carries, or null for other files. */
+export function parseArchiveFileName(name: string): { backupId: string; createdAt: Date } | null {
+  const match = archiveNamePattern.exec(name)
+  if (!match) return null
+  const [date, time] = match[1]!.split('T') as [string, string]
+  return { backupId: match[2]!, createdAt: new Date(`${date}T${time.replaceAll('-', ':')}`) }
+}

@@ -1,0 +1,114 @@
+import tar from 'tar-stream'
+import type { CreateSha256 } from '../blobs/hasher.js'
+import type { Compression } from '../runtime/compression.js'
+import { VaultError } from '../errors.js'
+import { isAllowedEntryName, manifestPath, type BackupManifest } from './manifest.js'
+import { drained } from './tar-archive.js'
+
+const maxManifestBytes = 256 * 1024 * 1024
+
+export const invalidArchive = (detail: string) => new VaultError(422, 'invalid_archive', 'Unprocessable Content', `The backup archive is not usable: ${detail}`)
+
+/**
+ * Reads a whole archive and checks it against its manifest without writing anything: every
+ * entry is a regular file with an allowed name (no links, no `..`, no absolute paths), no
+ * name repeats, each blob's bytes hash to its name, the manifest comes last and lists
+ * exactly the entries seen with their sizes and hashes. A damaged gzip shows only at its
+ * end, which is why a restore verifies the whole archive before it changes anything.
+ * `onEntry` sees each verified entry's bytes as they stream (a restore stages them there).
+ */
+export async function verifyArchive(
+  { createSha256, compression }: { createSha256: CreateSha256; compression: Compression },
+  archive: ReadableStream<Uint8Array>,
+  onEntry?: (path: string, chunk: Uint8Array) => Promise<void> | void,
+): Promise<BackupManifest> {
+  const extract = tar.extract()
+  // A read error (a damaged gzip) must end the entry being read too, or its reader waits forever.
+  let current: { destroy(error?: Error): void } | undefined
+  const feeding = feed(archive.pipeThrough(compression.gunzip()), extract, (error) =>
+    current?.destroy(error),
+  )
+  const seen = new Map<string, { size: number; sha256: string }>()
+  let manifest: BackupManifest | undefined
+  try {
+    for await (const entry of extract) {
+      current = entry
+      const { name, type } = entry.header
+      if (manifest) throw invalidArchive(`"${name}" follows the manifest, which must be the last entry.`)
+      if (type !== 'file') throw invalidArchive(`"${name}" is a ${type}, not a regular file.`)
+      if (!isAllowedEntryName(name)) throw invalidArchive(`it holds an unexpected entry "${name}".`)
+      if (seen.has(name)) throw invalidArchive(`"${name}" appears twice.`)
+      const hash = createSha256()
+      let size = 0
+      const manifestChunks: Uint8Array[] = []
+      for await (const chunk of entry as AsyncIterable<Uint8Array>) {
+        hash.update(chunk)
+        size += chunk.byteLength
+        if (name === manifestPath) {
+          if (size > maxManifestBytes) throw invalidArchive('the manifest is too large.')
+          manifestChunks.push(chunk)
+        } else await onEntry?.(name, chunk)
+      }
+      const sha256 = hash.digestHex()
+      if ((name.startsWith('blobs/') || name.startsWith('thumbs/')) && !name.endsWith(`/${sha256}`)) {
+        throw invalidArchive(`the content of "${name}" does not match its hash.`)
+      }
+      if (name === manifestPath) manifest = parseManifest(manifestChunks)
+      else seen.set(name, { size, sha256 })
+    }
+    await feeding
+  } catch (error) {
+    extract.destroy()
+    await feeding.catch(() => {})
+    if (error instanceof VaultError) throw error
+    throw invalidArchive(`it cannot be read (${error instanceof Error ? error.message : String(error)}).`)
+  }
+  if (!manifest) throw invalidArchive('it has no manifest.')
+  const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]))
+  for (const [path, actual] of seen) {
+    const expected = listed.get(path)
+    if (!expected) throw invalidArchive(`"${path}" is not in the manifest.`)
+    if (expected.size !== actual.size || expected.sha256 !== actual.sha256) throw invalidArchive(`"${path}" does not match the manifest.`)
+  }
+  const missing = manifest.entries.find((entry) => !seen.has(entry.path))
+  if (missing) throw invalidArchive(`"${missing.path}" is listed in the manifest but missing.`)
+  return manifest
+}
+
+/** The manifest, checked for the shape this version writes; anything else is not ours. */
+function parseManifest(chunks: Uint8Array[]): BackupManifest {
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0))
+  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0)
+  let parsed: Partial<BackupManifest>
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes)) as Partial<BackupManifest>
+  } catch {
+    throw invalidArchive('the manifest is not valid JSON.')
+  }
+  const entriesValid =
+    Array.isArray(parsed.entries) &&
+    parsed.entries.every((e) => typeof e?.path === 'string' && Number.isInteger(e.size) && typeof e.sha256 === 'string')
+  if (parsed.format !== 'model-vault-backup' || !entriesValid || typeof parsed.schema_version !== 'number' || typeof parsed.app_version !== 'string') {
+    throw invalidArchive('the manifest is not a model-vault backup manifest.')
+  }
+  if (parsed.format_version !== 1) throw invalidArchive(`the manifest has format version ${parsed.format_version}, which this version cannot read.`)
+  return parsed as BackupManifest
+}
+
+/** Writes the decompressed bytes into the extractor, honouring its backpressure. */
+async function feed(stream: ReadableStream<Uint8Array>, extract: tar.Extract, onError: (error: Error) => void): Promise<void> {
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) break
+      if (extract.destroyed) return void reader.cancel()
+      if (!extract.write(value)) await drained(extract)
+    }
+    ;(extract as unknown as { end(): void }).end()
+  } catch (error) {
+    onError(error as Error)
+    extract.destroy(error as Error)
+    throw error
+  }
+}

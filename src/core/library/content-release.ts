@@ -1,0 +1,84 @@
+import { sql, type Kysely } from 'kysely'
+import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
+import type { DatabaseKind } from '../db/database.js'
+import type { Database, FilesTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import { VaultError } from '../errors.js'
+import { refreshModel } from './refresh-model.js'
+import { isMaintenanceRunning } from '../backup/maintenance-lock.js'
+
+type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock'>
+
+/**
+ * Deletes stored bytes (blobs) and thumbnails that no row references any more, after the
+ * rows that referenced them were deleted and committed.
+ *
+ * The hazard is an upload of the same bytes running meanwhile: it found the blob present,
+ * threw its own copy away, and is about to insert a file row pointing at it. Two rules make
+ * that safe without a grace period:
+ * 1. Here, "is it still referenced?" and the deletion happen in one transaction that first
+ *    blocks new file rows (PostgreSQL: `LOCK TABLE files IN SHARE MODE`, which conflicts
+ *    with inserts but not with reads; SQLite: a write, which takes the database's write
+ *    lock). A file row committed before it is seen and keeps the blob; one inserted after it
+ *    commits finds the blob gone.
+ * 2. Ingest checks, after committing its row, that the blob is still there
+ *    (`confirmStoredContent`); if it is not, it takes its row back and answers 409, asking
+ *    for the upload again. Thumbnails it simply stores again (it still holds their bytes).
+ * 3. While a backup runs, nothing is deleted: its database snapshot may still refer to the
+ *    bytes, and the archive must hold them. They stay unreferenced until a sweep.
+ * A crash between the row deletion and this clean-up leaves unreferenced blobs behind (wasted
+ * space, never a dangling row).
+ */
+export async function releaseContent(deps: ContentDeps, content: { blobs: string[]; thumbnails: string[] }): Promise<void> {
+  const blobs = [...new Set(content.blobs)]
+  const thumbnails = [...new Set(content.thumbnails)]
+  if (blobs.length === 0 && thumbnails.length === 0) return
+  await deps.database.db.transaction().execute(async (trx) => {
+    if (await isMaintenanceRunning(trx, deps.clock.now())) return
+    await blockNewFileRows(trx, deps.database.kind)
+    const referencedBlobs = blobs.length === 0 ? [] : await trx.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
+    const referencedThumbnails =
+      thumbnails.length === 0
+        ? []
+        : await trx
+            .selectFrom('files')
+            .select('thumbnail_sha256 as key')
+            .where('thumbnail_sha256', 'in', thumbnails)
+            .union(trx.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails))
+            .execute()
+    const keep = new Set([...referencedBlobs, ...referencedThumbnails].map((row) => row.key))
+    for (const key of blobs) if (!keep.has(key)) await deps.blobs.delete(key)
+    for (const key of thumbnails) if (!keep.has(key)) await deps.thumbnails.delete(key)
+  })
+}
+
+async function blockNewFileRows(trx: Kysely<Database>, kind: DatabaseKind): Promise<void> {
+  if (kind === 'postgres') await sql`lock table files in share mode`.execute(trx)
+  else await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
+}
+
+/**
+ * For ingest, after its new file row committed: makes sure a concurrent model deletion did
+ * not delete the bytes (or thumbnail) it relied on (see `releaseContent`). A lost thumbnail
+ * is stored again; lost bytes mean the row is taken back (with its model, if that is left
+ * without files) and the upload answers 409 `content_deleted`.
+ */
+export async function confirmStoredContent(deps: ContentDeps, file: FilesTable, thumbnail?: Uint8Array): Promise<void> {
+  if (thumbnail && file.thumbnail_sha256 && !(await deps.thumbnails.stat(file.thumbnail_sha256))) {
+    await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(thumbnail))
+  }
+  if (await deps.blobs.stat(file.sha256)) return
+  const { kind } = deps.database
+  await deps.database.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('files').where('id', '=', file.id).execute()
+    const left = await trx.selectFrom('files').select('id').where('model_id', '=', file.model_id).limit(1).execute()
+    if (left.length === 0) await trx.deleteFrom('models').where('id', '=', file.model_id).execute()
+    else await refreshModel(trx, kind, file.model_id, deps.clock.now().toISOString())
+  })
+  throw new VaultError(409, 'content_deleted', 'Conflict', 'A model holding the same bytes was deleted while this upload ran, and the bytes with it; upload the file again.')
+}
+
+/** Counts an upload answered as a duplicate: bytes that were not stored again. */
+export async function recordDuplicateUpload(db: Kysely<Database>, bytes: number): Promise<void> {
+  await db.updateTable('dedup_counter').set((eb) => ({ uploads: eb('uploads', '+', 1), bytes: eb('bytes', '+', bytes) })).where('singleton', '=', 1).execute()
+}

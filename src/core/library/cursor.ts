@@ -1,0 +1,56 @@
+import { base64url } from 'jose'
+import { VaultError } from '../errors.js'
+
+/** Where a page ended: the last item's sort value and id. */
+export interface CursorPosition {
+  value: string | number
+  id: string
+}
+
+export const invalidCursor = (detail: string) => new VaultError(400, 'invalid_cursor', 'Bad Request', detail)
+
+/**
+ * Opaque, tamper-evident paging cursors: `base64url(JSON [value, id]) . base64url(HMAC)`.
+ * The HMAC (SHA-256, truncated to 128 bits, keyed with the token signing secret) also
+ * covers `scope`, the canonical form of the query the cursor was made for (sort, order and
+ * filters), so a cursor replayed against another query, edited, or made by hand is refused
+ * with 400 `invalid_cursor` instead of silently paging through something else. Cursors stay
+ * valid as long as the signing secret does.
+ */
+export async function encodeCursor(secret: Uint8Array, scope: string, position: CursorPosition): Promise<string> {
+  const payload = base64url.encode(JSON.stringify([position.value, position.id]))
+  return `${payload}.${base64url.encode(await mac(secret, scope, payload))}`
+}
+
+export async function decodeCursor(secret: Uint8Array, scope: string, cursor: string): Promise<CursorPosition> {
+  const [payload, signature, ...rest] = cursor.split('.')
+  if (!payload || !signature || rest.length > 0) throw invalidCursor('The cursor is malformed; use `next_cursor` from a previous page as it is.')
+  let given: Uint8Array
+  try {
+    given = base64url.decode(signature)
+  } catch {
+    throw invalidCursor('The cursor is malformed; use `next_cursor` from a previous page as it is.')
+  }
+  const expected = await mac(secret, scope, payload)
+  if (!sameBytes(given, expected)) {
+    throw invalidCursor('The cursor was altered, or belongs to a query with other filters, sort or order; start again without `cursor`.')
+  }
+  const position = JSON.parse(new TextDecoder().decode(base64url.decode(payload))) as unknown
+  if (!Array.isArray(position) || position.length !== 2 || typeof position[1] !== 'string' || !['string', 'number'].includes(typeof position[0])) {
+    throw invalidCursor('The cursor is malformed.')
+  }
+  return { value: position[0] as string | number, id: position[1] }
+}
+
+async function mac(secret: Uint8Array, scope: string, payload: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const signed = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`model-vault cursor v1\n${scope}\n${payload}`))
+  return new Uint8Array(signed).slice(0, 16)
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!
+  return difference === 0
+}

@@ -1,0 +1,158 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, ModelsTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import { notFound } from '../errors.js'
+import { toFileRecord, toModelRecord, type FileRecord, type ModelRecord } from '../ingest/records.js'
+import { releaseContent } from './content-release.js'
+import { tagKey } from './model-query.js'
+import { refreshModel } from './refresh-model.js'
+
+export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
+
+/** A model as lists show it: its tags and a summary of its files. */
+export interface ModelSummaryRecord extends ModelRecord {
+  tags: string[]
+  file_summary: { count: number; formats: string[]; total_size: number }
+}
+
+/** A model with everything: files with their metadata, tags, collections. */
+export interface ModelDetailRecord extends ModelSummaryRecord {
+  collections: { id: string; name: string }[]
+  files: FileRecord[]
+}
+
+export interface ModelChanges {
+  name?: string
+  description?: string
+  /** Replaces all tags. */
+  tags?: string[]
+}
+
+/** Tags and file formats of many models at once (one query each), for a page of a list. */
+export async function summarizeModels(db: Kysely<Database>, rows: Selectable<ModelsTable>[]): Promise<ModelSummaryRecord[]> {
+  const ids = rows.map((row) => row.id)
+  if (ids.length === 0) return []
+  const [tags, formats] = await Promise.all([
+    db
+      .selectFrom('model_tags')
+      .innerJoin('tags', 'tags.id', 'model_tags.tag_id')
+      .select(['model_tags.model_id', 'tags.name'])
+      .where('model_tags.model_id', 'in', ids)
+      .orderBy('tags.name_key')
+      .execute(),
+    db.selectFrom('files').select(['model_id', 'format']).distinct().where('model_id', 'in', ids).orderBy('format').execute(),
+  ])
+  return rows.map((row) => ({
+    ...toModelRecord(row),
+    tags: tags.filter((tag) => tag.model_id === row.id).map((tag) => tag.name),
+    file_summary: {
+      count: Number(row.file_count),
+      formats: formats.filter((file) => file.model_id === row.id).map((file) => file.format),
+      total_size: Number(row.total_size),
+    },
+  }))
+}
+
+/** Models by id with all their details, in the order of `rows`. */
+export async function detailModels(db: Kysely<Database>, rows: Selectable<ModelsTable>[]): Promise<ModelDetailRecord[]> {
+  const ids = rows.map((row) => row.id)
+  if (ids.length === 0) return []
+  const [summaries, collections, files] = await Promise.all([
+    summarizeModels(db, rows),
+    db
+      .selectFrom('collection_models')
+      .innerJoin('collections', 'collections.id', 'collection_models.collection_id')
+      .select(['collection_models.model_id', 'collections.id', 'collections.name'])
+      .where('collection_models.model_id', 'in', ids)
+      .orderBy('collections.name_key')
+      .execute(),
+    db.selectFrom('files').selectAll().where('model_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
+  ])
+  return summaries.map((summary) => ({
+    ...summary,
+    collections: collections.filter((c) => c.model_id === summary.id).map(({ id, name }) => ({ id, name })),
+    files: files.filter((file) => file.model_id === summary.id).map(toFileRecord),
+  }))
+}
+
+export async function getModelDetail(db: Kysely<Database>, id: string): Promise<ModelDetailRecord> {
+  const row = await db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) throw notFound(`No model has the id ${id}.`)
+  return (await detailModels(db, [row]))[0]!
+}
+
+/**
+ * Changes a model's name, description and/or tags (replacing them all), bumps `updated_at`
+ * and re-indexes it, in one transaction.
+ */
+export async function updateModel(deps: LibraryDeps, id: string, changes: ModelChanges): Promise<ModelDetailRecord> {
+  const { db, kind } = deps.database
+  const now = deps.clock.now().toISOString()
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('models')
+      .set({
+        updated_at: now,
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+      })
+      .where('id', '=', id)
+      .executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
+    if (changes.tags !== undefined) await setTags(trx, id, changes.tags, now)
+    await refreshModel(trx, kind, id, now)
+  })
+  return getModelDetail(db, id)
+}
+
+/**
+ * Tags are shared by name regardless of case; the first spelling used is the one shown. A
+ * tag no model uses any more keeps its row (so a concurrent edit adding it cannot race a
+ * clean-up) but is not listed.
+ */
+async function setTags(trx: Kysely<Database>, modelId: string, names: string[], now: string): Promise<void> {
+  await trx.deleteFrom('model_tags').where('model_id', '=', modelId).execute()
+  const byKey = new Map<string, string>()
+  for (const name of names) if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name)
+  const unique = [...byKey.entries()]
+  if (unique.length === 0) return
+  await trx
+    .insertInto('tags')
+    .values(unique.map(([key, name]) => ({ id: crypto.randomUUID(), name, name_key: key, created_at: now })))
+    .onConflict((oc) => oc.column('name_key').doNothing())
+    .execute()
+  const tags = await trx.selectFrom('tags').select('id').where('name_key', 'in', unique.map(([key]) => key)).execute()
+  await trx.insertInto('model_tags').values(tags.map((tag) => ({ model_id: modelId, tag_id: tag.id }))).execute()
+}
+
+/**
+ * Deletes a model with its files, tags, collection memberships and search document in one
+ * transaction, then removes the stored bytes and thumbnails nothing references any more
+ * (see `releaseContent` for how this stays safe against a concurrent upload of the same bytes).
+ */
+export async function deleteModel(deps: LibraryDeps, id: string): Promise<void> {
+  const content = await deps.database.db.transaction().execute(async (trx) => {
+    const model = await trx.selectFrom('models').select('thumbnail_sha256').where('id', '=', id).executeTakeFirst()
+    if (!model) throw notFound(`No model has the id ${id}.`)
+    const files = await trx.selectFrom('files').select(['sha256', 'thumbnail_sha256']).where('model_id', '=', id).execute()
+    await trx.deleteFrom('models').where('id', '=', id).execute()
+    return {
+      blobs: files.map((file) => file.sha256),
+      thumbnails: [model.thumbnail_sha256, ...files.map((file) => file.thumbnail_sha256)].filter((key): key is string => key !== null),
+    }
+  })
+  deps.logger.info('model deleted', { model_id: id, files: content.blobs.length })
+  await releaseContent(deps, content)
+}
+
+/** Tags in use, by name, with how many models carry each. */
+export async function listTags(db: Kysely<Database>): Promise<{ name: string; model_count: number }[]> {
+  const rows = await db
+    .selectFrom('tags')
+    .innerJoin('model_tags', 'model_tags.tag_id', 'tags.id')
+    .select(['tags.name', 'tags.name_key', (eb) => eb.fn.countAll<number>().as('model_count')])
+    .groupBy(['tags.id', 'tags.name', 'tags.name_key'])
+    .orderBy('tags.name_key')
+    .execute()
+  return rows.map((row) => ({ name: row.name, model_count: Number(row.model_count) }))
+}

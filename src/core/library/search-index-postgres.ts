@@ -1,0 +1,17 @@
+import { sql } from 'kysely'
+import type { SearchIndex } from './search-index.js'
+
+/**
+ * PostgreSQL full-text search: a `tsvector` per model under the `simple` configuration (no
+ * stemming or stop words, like FTS5's `unicode61`), with a GIN index. Deleting a model
+ * cascades to its row.
+ */
+export const postgresSearchIndex: SearchIndex = {
+  async put(db, modelId, text) {
+    await sql`insert into model_search (model_id, document) values (${modelId}, to_tsvector('simple', ${text}))
+      on conflict (model_id) do update set document = excluded.document`.execute(db)
+  },
+  // Terms are letters and digits only (see searchTerms), so they cannot carry tsquery operators.
+  matches: (terms) =>
+    sql<boolean>`models.id in (select model_id from model_search where document @@ to_tsquery('simple', ${terms.map((term) => `${term}:*`).join(' & ')}))`,
+}

@@ -1,0 +1,24 @@
+import { sql } from 'kysely'
+import type { SearchIndex } from './search-index.js'
+
+/**
+ * SQLite FTS5. The virtual table `model_search` holds one row per model; its integer rowid
+ * maps to the model through `model_search_docs` (FTS5 has no indexed text key, and a rowid
+ * table's implicit rowid may change on VACUUM). Deleting a model cascades to its
+ * `model_search_docs` row, whose trigger deletes the FTS row.
+ */
+export const sqliteSearchIndex: SearchIndex = {
+  async put(db, modelId, text) {
+    const existing = await sql<{ doc_id: number }>`select doc_id from model_search_docs where model_id = ${modelId}`.execute(db)
+    const docId = existing.rows[0]?.doc_id
+    if (docId !== undefined) {
+      await sql`update model_search set body = ${text} where rowid = ${docId}`.execute(db)
+      return
+    }
+    const inserted = await sql<{ doc_id: number }>`insert into model_search_docs (model_id) values (${modelId}) returning doc_id`.execute(db)
+    await sql`insert into model_search (rowid, body) values (${inserted.rows[0]!.doc_id}, ${text})`.execute(db)
+  },
+  // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
+  matches: (terms) =>
+    sql<boolean>`models.id in (select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${terms.map((term) => `"${term}"*`).join(' ')})`,
+}

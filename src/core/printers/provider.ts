@@ -1,0 +1,136 @@
+/**
+ * The printer port. One provider speaks one firmware's or host's published protocol
+ * (Moonraker, OctoPrint, PrusaLink; later Bambu LAN over MQTT + FTPS, Duet's RepRapFirmware
+ * HTTP API) and answers in these normalised shapes. Providers never throw for a printer that
+ * cannot be reached: `status` answers `offline` with the reason; `upload` and `start` throw
+ * `PrinterError`, whose message is safe to show (no credentials, no response bodies).
+ */
+export const printerStates = ['offline', 'idle', 'busy', 'printing', 'paused', 'error', 'unknown'] as const
+export type PrinterState = (typeof printerStates)[number]
+
+export interface Temperature {
+  /** °C */
+  actual: number | null
+  /** °C; 0 means off. */
+  target: number | null
+}
+
+export interface PrinterJob {
+  file_name: string | null
+  /** Always 0..1, whatever the provider's unit. */
+  progress: number | null
+  time_left_s: number | null
+  elapsed_s: number | null
+}
+
+export interface PrinterStatus {
+  state: PrinterState
+  /** Why the printer is in this state, when it is not plainly idle or printing. */
+  reason: string | null
+  temperatures: { nozzle: Temperature | null; bed: Temperature | null }
+  job: PrinterJob | null
+  /** The provider's own state words, for debugging (never credentials). */
+  raw: Record<string, unknown>
+}
+
+export type CheckResult = 'pass' | 'warn' | 'fail'
+
+export interface DiagnosticCheck {
+  name: string
+  result: CheckResult
+  detail: string
+}
+
+export interface PrinterCapabilities {
+  upload: boolean
+  start: boolean
+  accepted_extensions: string[]
+  storages: string[]
+  /** How the provider can push live updates (`websocket`, `mqtt`, `none`); we poll today. */
+  live_push: string
+}
+
+export interface PrinterDiagnostics {
+  reachable: boolean
+  /** null when the provider needs no credentials or it could not be told. */
+  authenticated: boolean | null
+  /** Whether the host talks to the printer's firmware (Klippy ready, serial connected…). */
+  firmware_link: boolean | null
+  latency_ms: number | null
+  identity: { software: string | null; version: string | null; api_version: string | null; hostname: string | null }
+  capabilities: PrinterCapabilities
+  checks: DiagnosticCheck[]
+}
+
+export interface UploadResult {
+  /** The name the printer stored the file under. */
+  remote_name: string
+  /** True when the printer reports it started printing on its own despite being told not to. */
+  started: boolean
+}
+
+export interface FileToSend {
+  name: string
+  size: number
+  stream: ReadableStream<Uint8Array>
+}
+
+/** Why a provider call failed. `auth` is 401/403; `timeout` is no answer in time. */
+export type PrinterErrorKind = 'unreachable' | 'timeout' | 'auth' | 'protocol' | 'refused'
+
+export class PrinterError extends Error {
+  constructor(
+    readonly kind: PrinterErrorKind,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'PrinterError'
+  }
+}
+
+export interface PrinterProvider {
+  /** Current state; never throws (an unreachable printer is `offline` with the reason). */
+  status(): Promise<PrinterStatus>
+  diagnostics(): Promise<PrinterDiagnostics>
+  /** Stores the file on the printer without starting it. */
+  upload(file: FileToSend): Promise<UploadResult>
+  /** Asks the printer to print a file it stored. Throws `PrinterError` when it refuses. */
+  start(remoteName: string): Promise<void>
+}
+
+/** What a provider needs to reach one printer. `credentials` are decrypted, in memory only. */
+export interface PrinterConnection {
+  id: string
+  address: string
+  credentials: PrinterCredentials
+  /** Per-request timeout. */
+  timeoutMs: number
+}
+
+export interface PrinterCredentials {
+  api_key?: string
+  username?: string
+  password?: string
+}
+
+export type PrinterProviderFactory = (connection: PrinterConnection) => PrinterProvider
+
+/** Provider name → factory, injected through `Deps` (adapters register the HTTP ones). */
+export type PrinterProviders = Record<string, PrinterProviderFactory>
+
+export const offlineStatus = (reason: string): PrinterStatus => ({
+  state: 'offline',
+  reason,
+  temperatures: { nozzle: null, bed: null },
+  job: null,
+  raw: {},
+})
+
+/** A printer can take a new job only when it is idle: never queue onto an unconfirmed one. */
+export const isReady = (status: PrinterStatus): boolean => status.state === 'idle'
+
+/** Clamps to 0..1; null stays null. */
+export const fraction = (value: number | null | undefined): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null
+
+export const finiteOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)

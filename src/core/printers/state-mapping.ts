@@ -1,0 +1,80 @@
+import type { PrinterState } from './provider.js'
+
+/**
+ * How each provider's own state words map to our normalised states, as data so the tables
+ * are reviewed (and tested) against the providers' documentation in one place.
+ */
+export interface MappedState {
+  state: PrinterState
+  /** Why, when the state alone does not say it; null for the plain cases. */
+  reason: string | null
+}
+
+/**
+ * Moonraker: `webhooks.state` is Klippy's own state; only when it is `ready` does
+ * `print_stats.state` describe the printer. `complete` and `cancelled` mean the last job
+ * ended and Klipper accepts a new one.
+ */
+export const moonrakerKlippyStates: Record<string, MappedState | 'use_print_stats'> = {
+  ready: 'use_print_stats',
+  startup: { state: 'busy', reason: 'Klipper is starting up' },
+  shutdown: { state: 'error', reason: 'Klipper is shut down' },
+  error: { state: 'error', reason: 'Klipper reports an error' },
+}
+
+export const moonrakerPrintStates: Record<string, MappedState> = {
+  standby: { state: 'idle', reason: null },
+  printing: { state: 'printing', reason: null },
+  paused: { state: 'paused', reason: null },
+  complete: { state: 'idle', reason: 'the last job completed; make sure the bed is clear' },
+  cancelled: { state: 'idle', reason: 'the last job was cancelled; make sure the bed is clear' },
+  error: { state: 'error', reason: 'the last job ended with an error' },
+}
+
+export type OctoPrintFlag = 'operational' | 'paused' | 'printing' | 'pausing' | 'cancelling' | 'sdReady' | 'error' | 'ready' | 'closedOrError'
+
+/**
+ * OctoPrint reports boolean `state.flags`; the first rule whose flags all match wins.
+ * A printer OctoPrint is not connected to answers `GET /api/printer` with 409 instead.
+ */
+export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boolean>> } & MappedState> = [
+  { when: { error: true }, state: 'error', reason: 'the printer reported an error' },
+  { when: { closedOrError: true }, state: 'offline', reason: 'OctoPrint is not connected to the printer' },
+  { when: { cancelling: true }, state: 'busy', reason: 'cancelling a job' },
+  { when: { pausing: true }, state: 'busy', reason: 'pausing a job' },
+  { when: { paused: true }, state: 'paused', reason: null },
+  { when: { printing: true }, state: 'printing', reason: null },
+  { when: { operational: true, ready: true }, state: 'idle', reason: null },
+  { when: { operational: true }, state: 'busy', reason: 'operational but not ready (a transfer to the SD card may be running)' },
+]
+
+/**
+ * PrusaLink v1 `printer.state`. FINISHED and STOPPED leave the printer able to take a new
+ * job (the user must clear the bed); ATTENTION waits for someone at the printer.
+ */
+export const prusalinkStates: Record<string, MappedState> = {
+  IDLE: { state: 'idle', reason: null },
+  READY: { state: 'idle', reason: null },
+  FINISHED: { state: 'idle', reason: 'the last job finished; make sure the bed is clear' },
+  STOPPED: { state: 'idle', reason: 'the last job was stopped; make sure the bed is clear' },
+  BUSY: { state: 'busy', reason: 'the printer is busy' },
+  PRINTING: { state: 'printing', reason: null },
+  PAUSED: { state: 'paused', reason: null },
+  ATTENTION: { state: 'error', reason: 'the printer needs attention at its screen' },
+  ERROR: { state: 'error', reason: 'the printer reports an error' },
+}
+
+export const unknownState = (word: unknown): MappedState => ({ state: 'unknown', reason: `unrecognised provider state ${JSON.stringify(word)}` })
+
+export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>): MappedState {
+  const rule = octoprintFlagRules.find((candidate) => Object.entries(candidate.when).every(([flag, value]) => flags[flag as OctoPrintFlag] === value))
+  return rule ? { state: rule.state, reason: rule.reason } : unknownState(flags)
+}
+
+export function mapMoonraker(klippy: unknown, printStats: unknown, message?: string): MappedState {
+  const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
+  if (byKlippy === undefined) return unknownState(klippy)
+  if (byKlippy !== 'use_print_stats') return message ? { state: byKlippy.state, reason: `${byKlippy.reason}: ${message}` } : byKlippy
+  const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
+  return mapped ?? unknownState(printStats)
+}

@@ -1,0 +1,93 @@
+import type { Clock } from '../runtime/clock.js'
+import { PrinterError, type PrinterProviderFactory, type PrinterStatus } from './provider.js'
+
+/**
+ * A simulated printer for trying the whole flow without hardware. Address
+ * `virtual://<name>?heat_seconds=30&print_seconds=600`: a started job heats for
+ * `heat_seconds`, prints for `print_seconds` (progress driven by the injected clock) and
+ * finishes. Its files and job live in this process's memory and are gone after a restart.
+ */
+interface Machine {
+  files: Map<string, number>
+  job: { name: string; startedAt: number } | null
+}
+
+const ambient = 22
+const nozzleTarget = 215
+const bedTarget = 60
+
+export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
+  const machines = new Map<string, Machine>()
+  return (connection) => {
+    const params = new URL(connection.address.replace(/^virtual:(\/\/)?/, 'virtual://')).searchParams
+    const seconds = (name: string, fallback: number) => {
+      const value = Number(params.get(name) ?? fallback)
+      return Number.isFinite(value) && value >= 0 ? value * 1000 : fallback * 1000
+    }
+    const heatMs = seconds('heat_seconds', 30)
+    const printMs = seconds('print_seconds', 600)
+    const machine = machines.get(connection.id) ?? { files: new Map(), job: null }
+    machines.set(connection.id, machine)
+
+    const status = async (): Promise<PrinterStatus> => {
+      const job = machine.job
+      if (!job) {
+        return { state: 'idle', reason: null, temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } }, job: null, raw: { phase: 'standby' } }
+      }
+      const elapsed = clock.now().getTime() - job.startedAt
+      if (elapsed >= heatMs + printMs) {
+        return {
+          state: 'idle',
+          reason: 'the last job finished; make sure the bed is clear',
+          temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } },
+          job: { file_name: job.name, progress: 1, time_left_s: 0, elapsed_s: Math.round((heatMs + printMs) / 1000) },
+          raw: { phase: 'finished' },
+        }
+      }
+      const heating = elapsed < heatMs
+      const warmth = heating ? elapsed / Math.max(heatMs, 1) : 1
+      return {
+        state: 'printing',
+        reason: heating ? 'heating' : null,
+        temperatures: {
+          nozzle: { actual: Math.round(ambient + (nozzleTarget - ambient) * warmth), target: nozzleTarget },
+          bed: { actual: Math.round(ambient + (bedTarget - ambient) * warmth), target: bedTarget },
+        },
+        job: {
+          file_name: job.name,
+          progress: heating ? 0 : (elapsed - heatMs) / Math.max(printMs, 1),
+          time_left_s: Math.round((heatMs + printMs - elapsed) / 1000),
+          elapsed_s: Math.round(elapsed / 1000),
+        },
+        raw: { phase: heating ? 'heating' : 'printing' },
+      }
+    }
+
+    return {
+      status,
+      async diagnostics() {
+        return {
+          reachable: true,
+          authenticated: null,
+          firmware_link: true,
+          latency_ms: 0,
+          identity: { software: 'model-vault virtual printer', version: null, api_version: null, hostname: null },
+          capabilities: { upload: true, start: true, accepted_extensions: ['.gcode'], storages: ['memory'], live_push: 'none' },
+          checks: [{ name: 'simulation', result: 'pass', detail: `heats for ${heatMs / 1000} s, prints for ${printMs / 1000} s` }],
+        }
+      },
+      async upload(file) {
+        let size = 0
+        const reader = file.stream.getReader()
+        for (let part = await reader.read(); !part.done; part = await reader.read()) size += part.value.byteLength
+        machine.files.set(file.name, size)
+        return { remote_name: file.name, started: false }
+      },
+      async start(remoteName) {
+        if (!machine.files.has(remoteName)) throw new PrinterError('refused', `the virtual printer has no file ${remoteName}`)
+        if ((await status()).state !== 'idle') throw new PrinterError('refused', 'the virtual printer is already printing')
+        machine.job = { name: remoteName, startedAt: clock.now().getTime() }
+      },
+    }
+  }
+}

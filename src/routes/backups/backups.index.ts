@@ -1,0 +1,22 @@
+import { toBackupRecord } from '../../core/backup/backup-records.js'
+import { startBackup } from '../../core/backup/create-backup.js'
+import { notFound } from '../../core/errors.js'
+import { createRouter } from '../app-env.js'
+import { apiBase } from '../library-schemas.js'
+import { createBackupRoute, getBackupRoute, listBackupsRoute } from './backups.routes.js'
+
+export const backupsRouter = createRouter()
+  .openapi(createBackupRoute, async (c) => {
+    const { record } = await startBackup(c.var.deps, c.var.principal.userId)
+    return c.json(record, 202, { Location: `${apiBase(c)}/backups/${record.id}` })
+  })
+  .openapi(listBackupsRoute, async (c) => {
+    const rows = await c.var.deps.database.db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id').execute()
+    return c.json({ items: rows.map(toBackupRecord) }, 200)
+  })
+  .openapi(getBackupRoute, async (c) => {
+    const { id } = c.req.valid('param')
+    const row = await c.var.deps.database.db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst()
+    if (!row) throw notFound(`No backup has the id ${id}.`)
+    return c.json(toBackupRecord(row), 200)
+  })

@@ -1,0 +1,130 @@
+import { z } from '@hono/zod-openapi'
+import { defineRoute } from '../access.js'
+import { IdParamSchema } from '../auth/account-schemas.js'
+import { problemResponse } from '../problem.js'
+
+const tags = ['Collections']
+
+export const CollectionSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().openapi({ example: 'Calibration' }),
+    description: z.string(),
+    model_count: z.number().int().openapi({ description: 'Models in it.' }),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time', description: 'Last rename, description change, or model added or removed.' }),
+    url: z.string(),
+    models_url: z.string().openapi({ description: 'Its models: the model list filtered by `collection`.' }),
+  })
+  .openapi('Collection')
+
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\p{Cc}]+$/u, 'may not hold control characters')
+  .openapi({ description: '1-100 characters, trimmed; unique regardless of case.' })
+const description = z.string().max(10_000)
+
+const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
+const collectionAnswer = (text: string) => ({ description: text, content: { 'application/json': { schema: CollectionSchema } } })
+const MembershipParamsSchema = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }),
+  model_id: z.string().min(1).max(100).openapi({ param: { name: 'model_id', in: 'path' } }),
+})
+
+export const listCollectionsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/collections',
+  operationId: 'listCollections',
+  tags,
+  summary: 'All collections with their model counts',
+  description: 'Every collection, by name (ignoring case). Collections are shared by all users of the vault.',
+  responses: {
+    200: { description: 'The collections.', content: { 'application/json': { schema: z.object({ items: z.array(CollectionSchema) }).openapi('CollectionList') } } },
+  },
+})
+
+export const createCollectionRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/collections',
+  operationId: 'createCollection',
+  tags,
+  summary: 'Create a collection',
+  request: json(z.object({ name, description: description.optional() }).strict().openapi('CreateCollectionRequest')),
+  responses: {
+    201: collectionAnswer('Created; `Location` names it.'),
+    400: problemResponse('The body is not valid JSON.'),
+    409: problemResponse('A collection has this name already (`collection_name_taken`).'),
+    422: problemResponse('Missing or bad name, or an unknown field.'),
+  },
+})
+
+export const getCollectionRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/collections/{id}',
+  operationId: 'getCollection',
+  tags,
+  summary: 'A collection',
+  request: { params: IdParamSchema },
+  responses: { 200: collectionAnswer('The collection.'), 404: problemResponse('No such collection.') },
+})
+
+export const updateCollectionRoute = defineRoute('user', {
+  method: 'patch',
+  path: '/api/v1/collections/{id}',
+  operationId: 'updateCollection',
+  tags,
+  summary: 'Rename a collection or change its description',
+  request: {
+    params: IdParamSchema,
+    ...json(
+      z
+        .object({ name: name.optional(), description: description.optional() })
+        .strict()
+        .refine((body) => body.name !== undefined || body.description !== undefined, { message: 'give name or description' })
+        .openapi('UpdateCollectionRequest'),
+    ),
+  },
+  responses: {
+    200: collectionAnswer('The collection as changed.'),
+    400: problemResponse('The body is not valid JSON.'),
+    404: problemResponse('No such collection.'),
+    409: problemResponse('Another collection has this name (`collection_name_taken`).'),
+    422: problemResponse('Empty change, bad name, or an unknown field.'),
+  },
+})
+
+export const deleteCollectionRoute = defineRoute('user', {
+  method: 'delete',
+  path: '/api/v1/collections/{id}',
+  operationId: 'deleteCollection',
+  tags,
+  summary: 'Delete a collection',
+  description: 'Its models stay in the library.',
+  request: { params: IdParamSchema },
+  responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such collection.') },
+})
+
+export const addCollectionModelRoute = defineRoute('user', {
+  method: 'put',
+  path: '/api/v1/collections/{id}/models/{model_id}',
+  operationId: 'addModelToCollection',
+  tags,
+  summary: 'Add a model to a collection',
+  description: 'Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.',
+  request: { params: MembershipParamsSchema },
+  responses: { 204: { description: 'The model is in the collection.' }, 404: problemResponse('No such collection or model.') },
+})
+
+export const removeCollectionModelRoute = defineRoute('user', {
+  method: 'delete',
+  path: '/api/v1/collections/{id}/models/{model_id}',
+  operationId: 'removeModelFromCollection',
+  tags,
+  summary: 'Remove a model from a collection',
+  description: 'Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.',
+  request: { params: MembershipParamsSchema },
+  responses: { 204: { description: 'The model is not in the collection.' }, 404: problemResponse('No such collection or model.') },
+})

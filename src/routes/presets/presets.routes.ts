@@ -1,0 +1,172 @@
+import { z } from '@hono/zod-openapi'
+import { defineRoute } from '../access.js'
+import { IdParamSchema } from '../auth/account-schemas.js'
+import { problemResponse } from '../problem.js'
+
+const tags = ['Presets']
+const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } })
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
+const nullableNumber = z.number().positive().max(100_000).nullable()
+const common = {
+  id: z.string(),
+  source: z.string().openapi({ description: '`manual`, `prusaslicer` or `cura`.' }),
+  settings: z.record(z.string(), z.string()).openapi({ description: 'Every imported setting, parents resolved.' }),
+  created_at: z.string(),
+  updated_at: z.string(),
+}
+
+const filamentFields = {
+  name: z.string().trim().min(1).max(200),
+  material: z.string().max(50).nullable().openapi({ example: 'PLA' }),
+  vendor: z.string().max(100).nullable(),
+  color: z.string().max(100).nullable().openapi({ description: 'A colour name or `#rrggbb`.' }),
+  diameter_mm: nullableNumber,
+  density_g_cm3: nullableNumber,
+  nozzle_temperature_c: nullableNumber,
+  bed_temperature_c: z.number().min(0).max(200).nullable(),
+  cost_per_kg: z.number().min(0).max(100_000).nullable(),
+}
+const printerFields = {
+  name: z.string().trim().min(1).max(200),
+  vendor: z.string().max(100).nullable(),
+  bed_x_mm: nullableNumber,
+  bed_y_mm: nullableNumber,
+  max_height_mm: nullableNumber,
+  nozzle_diameter_mm: nullableNumber,
+  gcode_flavor: z.string().max(50).nullable().openapi({ example: 'marlin2' }),
+  firmware_provider: z.string().max(50).nullable().openapi({ description: 'Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).' }),
+}
+
+export const FilamentProfileSchema = z.object({ ...common, ...filamentFields }).openapi('FilamentProfile')
+export const PrinterProfileSchema = z.object({ ...common, ...printerFields }).openapi('PrinterProfile')
+
+const ImportResultSchema = z
+  .object({ created: z.number().int(), updated: z.number().int(), items: z.array(z.object({ id: z.string(), name: z.string(), created: z.boolean() })) })
+  .openapi('PresetImportResult')
+
+function crud<const P extends string>(
+  kind: 'filament' | 'printer',
+  path: P,
+  schema: z.ZodType,
+  fields: Record<string, z.ZodType>,
+  title: string,
+  importNote: string,
+) {
+  const opName = kind === 'filament' ? 'FilamentProfile' : 'PrinterProfile'
+  const createShape = Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, key === 'name' ? field : field.optional().default(null)]))
+  const updateShape = Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.optional()]))
+  return {
+    list: defineRoute('user', {
+      method: 'get',
+      path,
+      operationId: `list${opName}s`,
+      tags,
+      summary: `${title}s`,
+      request: { query: z.object({ q: z.string().max(200).optional().openapi({ description: 'Part of the name.' }) }) },
+      responses: { 200: json('By name (at most 1000).', z.object({ items: z.array(schema) })) },
+    }),
+    get: defineRoute('user', {
+      method: 'get',
+      path: `${path}/{id}`,
+      operationId: `get${opName}`,
+      tags,
+      summary: `One ${title.toLowerCase()}`,
+      request: { params: IdParamSchema },
+      responses: { 200: json('The profile.', schema), 404: problemResponse('No such profile.') },
+    }),
+    create: defineRoute('admin', {
+      method: 'post',
+      path,
+      operationId: `create${opName}`,
+      tags,
+      summary: `Create a ${title.toLowerCase()}`,
+      request: jsonBody(z.object(createShape).strict().openapi(`Create${opName}Request`)),
+      responses: {
+        201: json('Created.', schema),
+        400: problemResponse('The body is not valid JSON.'),
+        409: problemResponse('The name is taken (`name_taken`).'),
+        422: problemResponse('A field is out of range.'),
+      },
+    }),
+    update: defineRoute('admin', {
+      method: 'patch',
+      path: `${path}/{id}`,
+      operationId: `update${opName}`,
+      tags,
+      summary: `Change a ${title.toLowerCase()}`,
+      request: { params: IdParamSchema, ...jsonBody(z.object(updateShape).strict().openapi(`Update${opName}Request`)) },
+      responses: {
+        200: json('Changed.', schema),
+        400: problemResponse('The body is not valid JSON.'),
+        404: problemResponse('No such profile.'),
+        409: problemResponse('The name is taken (`name_taken`).'),
+        422: problemResponse('A field is out of range.'),
+      },
+    }),
+    remove: defineRoute('admin', {
+      method: 'delete',
+      path: `${path}/{id}`,
+      operationId: `delete${opName}`,
+      tags,
+      summary: `Delete a ${title.toLowerCase()}`,
+      request: { params: IdParamSchema },
+      responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such profile.') },
+    }),
+    import: defineRoute('admin', {
+      method: 'post',
+      path: `${path}/import`,
+      operationId: `import${opName}s`,
+      tags,
+      summary: `Import ${title.toLowerCase()}s`,
+      description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced.`,
+      request: { body: { required: true, content: { 'text/plain': { schema: z.string() }, 'application/octet-stream': { schema: z.string() } } } },
+      responses: {
+        200: json('What was created and updated.', ImportResultSchema),
+        413: problemResponse('Larger than 32 MiB.'),
+        422: problemResponse('Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile.'),
+      },
+    }),
+  }
+}
+
+export const filamentRoutes = crud(
+  'filament',
+  '/api/v1/filament-profiles',
+  FilamentProfileSchema,
+  filamentFields,
+  'Filament profile',
+  'A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file.',
+)
+export const printerRoutes = crud(
+  'printer',
+  '/api/v1/printer-profiles',
+  PrinterProfileSchema,
+  printerFields,
+  'Printer profile',
+  'A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped).',
+)
+
+export const filePresetsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/files/{id}/presets',
+  operationId: 'getFilePresets',
+  tags,
+  summary: 'The presets a G-code file was sliced with',
+  description: 'Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.',
+  request: { params: IdParamSchema },
+  responses: {
+    200: json(
+      'Names found in the file and the matching profiles.',
+      z
+        .object({
+          file_id: z.string(),
+          filament_names: z.array(z.string()),
+          printer_names: z.array(z.string()),
+          filament_profiles: z.array(FilamentProfileSchema),
+          printer_profiles: z.array(PrinterProfileSchema),
+        })
+        .openapi('FilePresets'),
+    ),
+    404: problemResponse('No such file.'),
+  },
+})

@@ -1,0 +1,59 @@
+import type { Deps } from '../../core/deps.js'
+import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
+import { connectPrinter, createPrinter, deletePrinter, getPrinterRow, listPrinterRows, printerStatus, updatePrinter, type PrinterRow } from '../../core/printers/printers.js'
+import { createRouter } from '../app-env.js'
+import {
+  createPrinterRoute,
+  deletePrinterRoute,
+  diagnosticsRoute,
+  dispatchesRoute,
+  getPrinterRoute,
+  listPrintersRoute,
+  printerDispatchesRoute,
+  sendRoute,
+  updatePrinterRoute,
+} from './printers.routes.js'
+
+/** A printer as the API shows it: never its credentials, only whether it has some. */
+async function presentPrinter(deps: Deps, row: PrinterRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    provider: row.provider,
+    address: row.address,
+    has_credentials: row.credentials !== null,
+    printer_profile_id: row.printer_profile_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    status: await printerStatus(deps, row),
+  }
+}
+
+export const printersRouter = createRouter()
+  .openapi(listPrintersRoute, async (c) => {
+    const rows = await listPrinterRows(c.var.deps)
+    return c.json({ items: await Promise.all(rows.map((row) => presentPrinter(c.var.deps, row))) }, 200)
+  })
+  .openapi(getPrinterRoute, async (c) => c.json(await presentPrinter(c.var.deps, await getPrinterRow(c.var.deps, c.req.valid('param').id)), 200))
+  .openapi(createPrinterRoute, async (c) => c.json(await presentPrinter(c.var.deps, await createPrinter(c.var.deps, c.req.valid('json'))), 201))
+  .openapi(updatePrinterRoute, async (c) =>
+    c.json(await presentPrinter(c.var.deps, await updatePrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
+  .openapi(deletePrinterRoute, async (c) => {
+    await deletePrinter(c.var.deps, c.req.valid('param').id)
+    return c.body(null, 204)
+  })
+  .openapi(diagnosticsRoute, async (c) => {
+    const { deps } = c.var
+    const row = await getPrinterRow(deps, c.req.valid('param').id)
+    const diagnostics = await (await connectPrinter(deps, row)).diagnostics()
+    return c.json({ printer_id: row.id, provider: row.provider, ...diagnostics, checked_at: deps.clock.now().toISOString() }, 200)
+  })
+  .openapi(sendRoute, async (c) => {
+    const { dispatch, httpStatus } = await sendToPrinter(c.var.deps, c.var.principal, c.req.valid('param').id, c.req.valid('json'))
+    return c.json(dispatch, httpStatus)
+  })
+  .openapi(printerDispatchesRoute, async (c) =>
+    c.json({ items: await listDispatches(c.var.deps, c.req.valid('param').id, c.req.valid('query').limit) }, 200),
+  )
+  .openapi(dispatchesRoute, async (c) => c.json({ items: await listDispatches(c.var.deps, undefined, c.req.valid('query').limit) }, 200))

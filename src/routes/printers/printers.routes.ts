@@ -1,0 +1,235 @@
+import { z } from '@hono/zod-openapi'
+import { defineRoute } from '../access.js'
+import { IdParamSchema } from '../auth/account-schemas.js'
+import { problemResponse } from '../problem.js'
+
+const tags = ['Printers']
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
+const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } })
+
+const TemperatureSchema = z.object({ actual: z.number().nullable(), target: z.number().nullable() }).nullable()
+
+export const PrinterStatusSchema = z
+  .object({
+    state: z.enum(['offline', 'idle', 'busy', 'printing', 'paused', 'error', 'unknown']),
+    reason: z.string().nullable().openapi({ description: 'Why, e.g. `no answer within 2500 ms` for an unreachable printer.' }),
+    ready: z.boolean().openapi({ description: 'Idle and freshly observed: the only state a job is sent to.' }),
+    observed_at: z.string().openapi({ format: 'date-time' }),
+    stale: z.boolean().openapi({ description: 'Older than the cache lifetime; a refresh is under way.' }),
+    temperatures: z.object({ nozzle: TemperatureSchema, bed: TemperatureSchema }).openapi({ description: '°C' }),
+    job: z
+      .object({
+        file_name: z.string().nullable(),
+        progress: z.number().min(0).max(1).nullable().openapi({ description: '0..1 whatever the provider reports.' }),
+        time_left_s: z.number().nullable(),
+        elapsed_s: z.number().nullable(),
+      })
+      .nullable(),
+    raw: z.record(z.string(), z.unknown()).openapi({ description: "The provider's own state words, for debugging." }),
+  })
+  .openapi('PrinterStatus')
+
+export const PrinterSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    provider: z.string().openapi({ example: 'moonraker' }),
+    address: z.string().openapi({ example: 'http://voron.local:7125' }),
+    has_credentials: z.boolean().openapi({ description: 'Credentials are stored encrypted and never returned.' }),
+    printer_profile_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    status: PrinterStatusSchema,
+  })
+  .openapi('Printer')
+
+const providerField = z.enum(['moonraker', 'octoprint', 'prusalink', 'virtual']).openapi({ description: 'Which protocol the printer speaks.' })
+const CredentialsSchema = z
+  .object({
+    api_key: z.string().min(1).max(500).optional().openapi({ description: 'Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`.' }),
+    username: z.string().min(1).max(200).optional().openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
+    password: z.string().min(1).max(500).optional(),
+  })
+  .strict()
+  .openapi('PrinterCredentials')
+
+const nameField = z.string().trim().min(1).max(100)
+const addressField = z.string().trim().min(1).max(2000).openapi({ description: 'Base URL of the printer\'s API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.' })
+
+export const listPrintersRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/printers',
+  operationId: 'listPrinters',
+  tags,
+  summary: 'Printers with live status',
+  description: 'Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.',
+  responses: { 200: json('Every printer, by name.', z.object({ items: z.array(PrinterSchema) })) },
+})
+
+export const getPrinterRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/printers/{id}',
+  operationId: 'getPrinter',
+  tags,
+  summary: 'One printer with live status',
+  request: { params: IdParamSchema },
+  responses: { 200: json('The printer.', PrinterSchema), 404: problemResponse('No such printer.') },
+})
+
+export const createPrinterRoute = defineRoute('admin', {
+  method: 'post',
+  path: '/api/v1/printers',
+  operationId: 'createPrinter',
+  tags,
+  summary: 'Register a printer',
+  request: jsonBody(
+    z
+      .object({ name: nameField, provider: providerField, address: addressField, credentials: CredentialsSchema.optional(), printer_profile_id: z.string().nullable().optional() })
+      .strict()
+      .openapi('CreatePrinterRequest'),
+  ),
+  responses: {
+    201: json('Registered; the status is its first poll.', PrinterSchema),
+    400: problemResponse('The body is not valid JSON.'),
+    409: problemResponse('The name is taken (`name_taken`).'),
+    422: problemResponse('Bad provider, address or profile.'),
+  },
+})
+
+export const updatePrinterRoute = defineRoute('admin', {
+  method: 'patch',
+  path: '/api/v1/printers/{id}',
+  operationId: 'updatePrinter',
+  tags,
+  summary: 'Change a printer',
+  description: '`credentials` replaces the stored credentials; `null` removes them.',
+  request: {
+    params: IdParamSchema,
+    ...jsonBody(
+      z
+        .object({ name: nameField.optional(), provider: providerField.optional(), address: addressField.optional(), credentials: CredentialsSchema.nullable().optional(), printer_profile_id: z.string().nullable().optional() })
+        .strict()
+        .openapi('UpdatePrinterRequest'),
+    ),
+  },
+  responses: {
+    200: json('Changed.', PrinterSchema),
+    400: problemResponse('The body is not valid JSON.'),
+    404: problemResponse('No such printer.'),
+    409: problemResponse('The name is taken (`name_taken`).'),
+    422: problemResponse('Bad provider, address or profile.'),
+  },
+})
+
+export const deletePrinterRoute = defineRoute('admin', {
+  method: 'delete',
+  path: '/api/v1/printers/{id}',
+  operationId: 'deletePrinter',
+  tags,
+  summary: 'Remove a printer',
+  description: 'Its dispatch records stay, naming the printer.',
+  request: { params: IdParamSchema },
+  responses: { 204: { description: 'Removed.' }, 404: problemResponse('No such printer.') },
+})
+
+const CheckSchema = z.object({ name: z.string(), result: z.enum(['pass', 'warn', 'fail']), detail: z.string() })
+
+export const DiagnosticsSchema = z
+  .object({
+    printer_id: z.string(),
+    provider: z.string(),
+    reachable: z.boolean(),
+    authenticated: z.boolean().nullable(),
+    firmware_link: z.boolean().nullable().openapi({ description: 'Whether the host talks to the firmware (Klippy ready, serial connected…).' }),
+    latency_ms: z.number().nullable(),
+    identity: z.object({ software: z.string().nullable(), version: z.string().nullable(), api_version: z.string().nullable(), hostname: z.string().nullable() }),
+    capabilities: z.object({
+      upload: z.boolean(),
+      start: z.boolean(),
+      accepted_extensions: z.array(z.string()),
+      storages: z.array(z.string()),
+      live_push: z.string(),
+    }),
+    checks: z.array(CheckSchema),
+    checked_at: z.string(),
+  })
+  .openapi('PrinterDiagnostics')
+
+export const diagnosticsRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/printers/{id}/diagnostics',
+  operationId: 'getPrinterDiagnostics',
+  tags,
+  summary: 'Why a printer is or is not ready',
+  description: 'Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).',
+  request: { params: IdParamSchema },
+  responses: { 200: json('The diagnosis.', DiagnosticsSchema), 404: problemResponse('No such printer.') },
+})
+
+export const DispatchSchema = z
+  .object({
+    id: z.string(),
+    printer_id: z.string().nullable(),
+    printer_name: z.string(),
+    file_id: z.string().nullable(),
+    file_name: z.string(),
+    user_id: z.string().nullable(),
+    start_requested: z.boolean(),
+    outcome: z.enum(['refused', 'upload_failed', 'uploaded', 'not_ready_after_upload', 'start_refused', 'not_confirmed', 'confirmed']),
+    uploaded: z.boolean(),
+    started: z.boolean().openapi({ description: 'The printer accepted the start command.' }),
+    confirmed: z.boolean().openapi({ description: 'We then saw the printer printing this file.' }),
+    remote_name: z.string().nullable(),
+    detail: z.string(),
+    steps: z.array(z.object({ step: z.string(), ok: z.boolean(), detail: z.string(), at: z.string() })),
+    created_at: z.string(),
+    finished_at: z.string(),
+  })
+  .openapi('Dispatch')
+
+export const sendRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/printers/{id}/send',
+  operationId: 'sendToPrinter',
+  tags,
+  summary: 'Send a stored G-code file to a printer, and optionally start it',
+  description:
+    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start; with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
+  request: {
+    params: IdParamSchema,
+    ...jsonBody(z.object({ file_id: z.string().min(1).max(100), start: z.boolean().default(false) }).strict().openapi('SendToPrinterRequest')),
+  },
+  responses: {
+    201: json('Done as asked: `uploaded` (start false) or `confirmed`.', DispatchSchema),
+    400: problemResponse('The body is not valid JSON.'),
+    404: problemResponse('No such printer.'),
+    409: {
+      description: 'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
+      content: { 'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() }, 'application/json': { schema: DispatchSchema } },
+    },
+    422: problemResponse('No stored file has this id, or it is not G-code (`not_gcode`).'),
+    502: json('The printer let us down: outcome `upload_failed`, `start_refused` or `not_confirmed`.', DispatchSchema),
+  },
+})
+
+const LimitQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100).optional() })
+
+export const printerDispatchesRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/printers/{id}/dispatches',
+  operationId: 'listPrinterDispatches',
+  tags,
+  summary: "A printer's dispatches, newest first",
+  request: { params: IdParamSchema, query: LimitQuery },
+  responses: { 200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })), 404: problemResponse('No such printer.') },
+})
+
+export const dispatchesRoute = defineRoute('user', {
+  method: 'get',
+  path: '/api/v1/dispatches',
+  operationId: 'listDispatches',
+  tags,
+  summary: 'Every dispatch to any printer, newest first',
+  request: { query: LimitQuery },
+  responses: { 200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })) },
+})

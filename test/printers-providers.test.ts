@@ -1,0 +1,196 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
+import { fakeMoonraker, fakeOctoPrint, fakePrusaLink, type FakePrinter } from './support/fake-printers/fake-printers.js'
+import { sliceShape, upload } from './support/uploads.js'
+import { startTestVault, type TestVault } from './support/test-vault.js'
+
+let vault: TestVault
+let token: string
+let userToken: string
+let gcodeId: string
+let stlId: string
+const fakes: FakePrinter[] = []
+const secret = 'super-secret-api-key-0123456789'
+
+beforeAll(async () => {
+  vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_TIMEOUT_MS: '400', VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '600' })
+  token = (await signIn(vault.baseUrl, admin)).access_token
+  userToken = (await newAccount(vault.baseUrl, token)).token
+  const shape = sliceShape('box')
+  gcodeId = (await upload(vault.baseUrl, token, 'box.gcode', shape.gcode)).body.file.id
+  stlId = (await upload(vault.baseUrl, token, 'box.stl', shape.stl)).body.file.id
+})
+afterAll(async () => vault?.close())
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((fake) => fake.close()))
+})
+
+async function register(provider: string, fake: FakePrinter | string, credentials?: Record<string, string>) {
+  const reply = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+    token,
+    json: { name: `${provider}-${crypto.randomUUID().slice(0, 6)}`, provider, address: typeof fake === 'string' ? fake : fake.url, ...(credentials ? { credentials } : {}) },
+  })
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+  return reply.body
+}
+const send = (id: string, body: unknown) => call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, { token: userToken, json: body })
+
+describe.each([
+  ['moonraker', () => fakeMoonraker(secret), { api_key: secret }, { progress: 0.25 }],
+  ['octoprint', () => fakeOctoPrint(secret), { api_key: secret }, { progress: 0.425 }],
+  ['prusalink', () => fakePrusaLink({ username: 'maker', password: secret }), { username: 'maker', password: secret }, { progress: 0.12 }],
+] as const)('%s', (provider, start, credentials, expected) => {
+  it('shows an idle printer with temperatures, sends real G-code, starts it and confirms it prints', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    const printer = await register(provider, fake, credentials)
+    expect(printer.status).toMatchObject({ state: 'idle', ready: true, stale: false })
+    expect(printer.status.temperatures.nozzle.actual).toBeGreaterThan(200)
+    expect(printer.has_credentials).toBe(true)
+
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'confirmed', uploaded: true, started: true, confirmed: true, remote_name: 'box.gcode', start_requested: true })
+    expect(fake.files.get('box.gcode')).toBeGreaterThan(1000)
+
+    const listed = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })).body.items.find((p: { id: string }) => p.id === printer.id)
+    expect(listed.status).toMatchObject({ state: 'printing', ready: false, job: { file_name: 'box.gcode', progress: expected.progress } })
+
+    const again = await send(printer.id, { file_id: gcodeId, start: true })
+    const problem = expectProblem(again, 409, 'printer_not_ready')
+    expect(problem.detail).toContain('printing')
+  })
+
+  it('says so when the printer accepts the start but never prints (silent non-start)', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    fake.behaviour.silentStart = true
+    const printer = await register(provider, fake, credentials)
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'not_confirmed', uploaded: true, started: true, confirmed: false })
+  })
+
+  it('records a refused start after a successful upload', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    fake.behaviour.refuseStart = true
+    const printer = await register(provider, fake, credentials)
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false, confirmed: false })
+    const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/dispatches`, { token: userToken })
+    expect(dispatches.body.items[0]).toMatchObject({ outcome: 'start_refused', file_id: gcodeId })
+  })
+
+  it('uploads without starting when start is false', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    const printer = await register(provider, fake, credentials)
+    const reply = await send(printer.id, { file_id: gcodeId, start: false })
+    expect(reply.status).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'uploaded', uploaded: true, started: false, confirmed: false })
+    expect(fake.state.printing).toBeNull()
+  })
+
+  it('is offline with an authentication reason when the credentials are wrong', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    const printer = await register(provider, fake, provider === 'prusalink' ? { username: 'maker', password: 'wrong' } : { api_key: 'wrong' })
+    expect(printer.status).toMatchObject({ state: 'offline', ready: false })
+    expect(printer.status.reason).toMatch(/refused our credentials \(HTTP 40[13]\)/)
+    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token: userToken })
+    expect(diagnostics.body).toMatchObject({ reachable: true, authenticated: false })
+    expect(diagnostics.body.checks.find((c: { name: string }) => c.name === 'authentication').result).toBe('fail')
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+  })
+
+  it('is offline within the timeout when the printer never answers, and on garbage', async () => {
+    const silent = await start()
+    const garbled = await start()
+    fakes.push(silent, garbled)
+    silent.behaviour.hang = true
+    garbled.behaviour.garbage = true
+    const started = Date.now()
+    const hung = await register(provider, silent, credentials)
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(hung.status).toMatchObject({ state: 'offline', ready: false, reason: 'no answer within 400 ms' })
+    const garbage = await register(provider, garbled, credentials)
+    expect(garbage.status.state).toBe('offline')
+    expect(garbage.status.reason).toMatch(/not JSON/)
+  })
+
+  it('reports identity and capabilities in diagnostics', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    const printer = await register(provider, fake, credentials)
+    const reply = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token: userToken })
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ reachable: true, authenticated: true, firmware_link: true, capabilities: { upload: true, start: true } })
+    expect(reply.body.latency_ms).toBeGreaterThanOrEqual(0)
+    expect(reply.body.identity.version).toBeTruthy()
+    expect(reply.body.checks.find((c: { name: string }) => c.name === 'ready').result).toBe('pass')
+  })
+})
+
+describe('sending', () => {
+  it('refuses non-G-code, unknown files and unknown printers with clear 4xx answers', async () => {
+    const printer = await register('virtual', 'virtual://bench')
+    expectProblem(await send(printer.id, { file_id: stlId, start: false }), 422, 'not_gcode')
+    expectProblem(await send(printer.id, { file_id: 'no-such-file', start: false }), 422, 'validation_failed')
+    expectProblem(await send('no-such-printer', { file_id: gcodeId, start: false }), 404, 'not_found')
+    expectProblem(await send(printer.id, { start: true }), 422, 'validation_failed')
+  })
+
+  it('OctoPrint: a stored file that was not selected is never started', async () => {
+    const fake = await fakeOctoPrint(secret)
+    fakes.push(fake)
+    fake.behaviour.noSelect = true
+    const printer = await register('octoprint', fake, { api_key: secret })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'upload_failed', uploaded: false })
+    expect(reply.body.detail).toContain('effectiveSelect')
+    expect(fake.requests.some((r) => r.method === 'POST' && r.path === '/api/job')).toBe(false)
+  })
+
+  it('an unreachable printer is offline and refuses work', async () => {
+    const printer = await register('moonraker', 'http://127.0.0.1:9')
+    expect(printer.status.state).toBe('offline')
+    expect(printer.status.reason).toMatch(/could not be reached/)
+    const reply = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(reply.errors).toContainEqual({ path: 'printer.state', message: 'offline' })
+  })
+})
+
+describe('credentials', () => {
+  it('are encrypted at rest and never appear in answers or logs', async () => {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    const printer = await register('moonraker', fake, { api_key: secret })
+    await send(printer.id, { file_id: gcodeId, start: true })
+    const answers = [
+      await call(vault.baseUrl, 'GET', '/api/v1/printers', { token }),
+      await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}`, { token }),
+      await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token }),
+      await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${printer.id}`, { token, json: { name: `renamed-${printer.id.slice(0, 6)}` } }),
+      await call(vault.baseUrl, 'GET', '/api/v1/dispatches', { token }),
+      await call(vault.baseUrl, 'GET', '/api/v1/health'),
+    ]
+    for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(secret)
+    expect(JSON.stringify(vault.logs)).not.toContain(secret)
+    const row = await vault.deps.database.db.selectFrom('printers').select('credentials').where('id', '=', printer.id).executeTakeFirstOrThrow()
+    expect(row.credentials).toMatch(/^v1\./)
+    expect(row.credentials).not.toContain(secret)
+    expect(fake.requests.every((r) => r.headers['x-api-key'] === secret)).toBe(true)
+  })
+
+  it('only admins register printers, and addresses cannot carry credentials', async () => {
+    const denied = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token: userToken, json: { name: 'x', provider: 'virtual', address: 'virtual://x' } })
+    expectProblem(denied, 403, 'insufficient_role')
+    const bad = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'y', provider: 'octoprint', address: 'http://user:pw@host' } })
+    expectProblem(bad, 422, 'validation_failed')
+    const unknown = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'z', provider: 'bambu', address: 'http://host' } })
+    expectProblem(unknown, 422, 'validation_failed')
+  })
+})
