@@ -15,6 +15,8 @@ ENV NODE_ENV=production \
     VAULT_PORT=8080 \
     VAULT_DATA_DIR=/data
 WORKDIR /app
+# pg_dump for backups of a PostgreSQL database (it must be as new as the server's major version).
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium, openOfflinePage, type OfflinePage } from './support/browser.js'
+import { admin, adminEnv } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 let vault: TestVault
@@ -13,7 +14,7 @@ let mounted: ServerType
 let mountedOrigin: string
 
 beforeAll(async () => {
-  ;[vault, browser] = await Promise.all([startTestVault(), launchChromium()])
+  ;[vault, browser] = await Promise.all([startTestVault(adminEnv), launchChromium()])
   mounted = serve({ fetch: new Hono().route('/vault', vault.app).fetch, hostname: '127.0.0.1', port: 0 })
   await once(mounted, 'listening')
   mountedOrigin = `http://127.0.0.1:${(mounted.address() as AddressInfo).port}`
@@ -56,6 +57,34 @@ describe.each([
       await liveStatus.waitFor()
       expect(await operation.locator('.request-url pre').innerText()).toBe(`${origin()}${prefix}/api/v1/health`)
       expect(await liveStatus.innerText()).toBe('200')
+
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    })
+  })
+
+  it('Swagger UI: a token from login, entered under Authorize, lets Try it out call a protected operation', async () => {
+    const login = await fetch(`${vault.baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(admin),
+    })
+    const token = ((await login.json()) as { access_token: string }).access_token
+    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
+      const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/me$/ }) })
+      await operation.waitFor()
+      await page.locator('.auth-wrapper .authorize').click()
+      await page.locator('.auth-container input').fill(token)
+      await page.locator('.auth-btn-wrapper button.authorize').click()
+      await page.locator('.auth-btn-wrapper button.btn-done').click()
+
+      await operation.locator('.opblock-summary-control').click()
+      await operation.getByRole('button', { name: 'Try it out' }).click()
+      await operation.getByRole('button', { name: 'Execute' }).click()
+      const liveStatus = operation.locator('.live-responses-table tr.response .response-col_status')
+      await liveStatus.waitFor()
+      expect(await liveStatus.innerText()).toBe('200')
+      expect(await operation.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(`"username": "${admin.username}"`)
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])

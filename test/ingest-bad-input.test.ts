@@ -159,3 +159,14 @@ describe('unreadable files are stored as opaque, with a warning', () => {
     }
   })
 })
+
+describe('a refused upload tells the client not to reuse the connection', () => {
+  it('answers an oversize upload with Connection: close, and the next request succeeds', async () => {
+    const big = new Uint8Array(limit * 4).fill(3)
+    const refused = await putRaw(vault.baseUrl, token, 'too-big.bin', big)
+    expect(refused.status).toBe(413)
+    expect(refused.headers.get('connection')).toBe('close')
+    const next = await upload(vault.baseUrl, token, 'after-413.stl', binaryCube(31))
+    expect(next.status).toBe(201)
+  })
+})

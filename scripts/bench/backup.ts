@@ -6,16 +6,16 @@
  * data directory in the same run, sampling the server's RSS meanwhile. Build first
  * (`npm run build`): the server runs as `npm start` runs it.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startBuiltService } from './built-service.js'
 
 const sizeMiB = Number(process.argv[2] ?? 2048)
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))
 const dataDir = join(work, 'data')
 const fileMiB = 64
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 
 /** `mib` MiB of plausible G-code: moves with varying coordinates, so gzip finds what it finds in real files. */
 function gcode(mib: number, seed: number): Buffer {
@@ -32,24 +32,9 @@ function gcode(mib: number, seed: number): Buffer {
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
-    env: { ...process.env, VAULT_DATA_DIR: dataDir, VAULT_PORT: '0', VAULT_ADMIN_USERNAME: 'bench', VAULT_ADMIN_PASSWORD: 'bench-password-123' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let out = ''
-  const url = await new Promise<string>((resolve) =>
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(out)
-      if (match) resolve(match[1]!)
-    }),
-  )
-  const login = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password-123' }),
-  })
-  const auth = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` }
+  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir })
+  const { url } = service
+  const auth = { Authorization: service.authorization }
   // Generated to a file and sent with curl: building 64 MiB of text blocks this process,
   // and a fetch keep-alive socket would go stale meanwhile.
   const part = join(work, 'part.gcode')
@@ -67,9 +52,9 @@ async function main(): Promise<void> {
   const tarBytes = readFileSync(join(work, 'baseline.tar.gz')).length
   rmSync(join(work, 'baseline.tar.gz'))
 
-  let peak = rssMiB(child.pid!)
+  let peak = service.rssMiB()
   const before = peak
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid!))), 50)
+  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 50)
   const started = process.hrtime.bigint()
   const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as { id: string }
   let backup: { status: string; size: number }
@@ -79,7 +64,7 @@ async function main(): Promise<void> {
   } while (backup.status === 'running')
   const backupSeconds = Number(process.hrtime.bigint() - started) / 1e9
   clearInterval(sampler)
-  child.kill('SIGTERM')
+  service.stop()
   if (backup.status !== 'complete') throw new Error(`backup ${backup.status}`)
 
   const mibs = (s: number) => (sizeMiB / s).toFixed(0)

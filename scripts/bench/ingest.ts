@@ -10,10 +10,11 @@
 import { serve } from '@hono/node-server'
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { startBuiltService, type BuiltService } from './built-service.js'
 
 const sizeMiB = Number(process.argv[2] ?? 1024)
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))
@@ -34,35 +35,16 @@ function makeFile(path: string, mib: number): void {
   closeSync(fd)
 }
 
-async function startVault(): Promise<{ url: string; pid: number; stop: () => void }> {
-  // The built service, as `npm start` runs it (build first: npm run build).
-  const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
-    env: { ...process.env, VAULT_DATA_DIR: join(work, 'data'), VAULT_PORT: '0', VAULT_ADMIN_USERNAME: 'bench', VAULT_ADMIN_PASSWORD: 'bench-password-123' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let out = ''
-  const url = await new Promise<string>((resolve) =>
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(out)
-      if (match) resolve(match[1]!)
-    }),
-  )
-  return { url, pid: child.pid!, stop: () => child.kill('SIGTERM') }
-}
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
-
-/** Runs curl and samples the server's RSS every 20 ms meanwhile: seconds taken, peak MiB. */
-async function timedUpload(pid: number, args: string[]): Promise<{ seconds: number; peakMiB: number }> {
+/** Runs curl and samples the service's RSS every 20 ms meanwhile: seconds taken, peak MiB. */
+async function timedUpload(service: BuiltService, args: string[]): Promise<{ seconds: number; peakMiB: number }> {
   const started = process.hrtime.bigint()
-  let peak = rssMiB(pid)
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20)
+  let peak = service.rssMiB()
+  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 20)
   await new Promise<void>((resolve, reject) =>
     spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`curl exited ${code}`)))),
   )
   clearInterval(sampler)
-  return { seconds: seconds(started), peakMiB: Math.max(peak, rssMiB(pid)) }
+  return { seconds: seconds(started), peakMiB: Math.max(peak, service.rssMiB()) }
 }
 
 async function main(): Promise<void> {
@@ -78,21 +60,15 @@ async function main(): Promise<void> {
   })
   rmSync(join(work, 'copy.bin'))
 
-  const vault = await startVault()
-  const login = await fetch(`${vault.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'bench', password: 'bench-password-123' }),
-  })
-  const token = ((await login.json()) as { access_token: string }).access_token
-  const auth = `Authorization: Bearer ${token}`
-  const idleRss = rssMiB(vault.pid)
-  const put = await timedUpload(vault.pid, ['-H', auth, '-T', file, `${vault.url}/api/v1/ingest/big-put.gcode`])
+  const vault = await startBuiltService({ VAULT_DATA_DIR: join(work, 'data') })
+  const auth = `Authorization: ${vault.authorization}`
+  const idleRss = vault.rssMiB()
+  const put = await timedUpload(vault, ['-H', auth, '-T', file, `${vault.url}/api/v1/ingest/big-put.gcode`])
   // Different bytes for the multipart run, so it is not answered as a duplicate.
   const fd = openSync(file, 'r+')
   writeSync(fd, Buffer.from('multipart'), 0, 9, 0)
   closeSync(fd)
-  const multipart = await timedUpload(vault.pid, ['-H', auth, '-F', `file=@${file}`, `${vault.url}/api/v1/ingest`])
+  const multipart = await timedUpload(vault, ['-H', auth, '-F', `file=@${file}`, `${vault.url}/api/v1/ingest`])
 
   const small = async (url: string, path: string, headers: Record<string, string>) => {
     const started = process.hrtime.bigint()
@@ -110,7 +86,7 @@ async function main(): Promise<void> {
     )
     return count / seconds(started)
   }
-  const vaultRate = await small(vault.url, '/api/v1/ingest/small-', { Authorization: `Bearer ${token}` })
+  const vaultRate = await small(vault.url, '/api/v1/ingest/small-', { Authorization: vault.authorization })
   vault.stop()
 
   const bare = new Hono().put('/small/:name', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }, 201))

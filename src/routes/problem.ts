@@ -73,6 +73,15 @@ const malformedJsonMessage = 'Malformed JSON in request body'
  * never the error message or stack.
  */
 export function handleError(error: Error, c: Context): Response {
+  const response = answerError(error, c)
+  // Refused before its body was read (or while reading it): the rest of the body is still on
+  // the wire, so the connection cannot carry another request. Saying so stops clients from
+  // reusing it and failing their next request with "other side closed".
+  if (response.status === 413 || (c.req.raw.body !== null && !c.req.raw.bodyUsed)) response.headers.set('Connection', 'close')
+  return response
+}
+
+function answerError(error: Error, c: Context): Response {
   if (error instanceof VaultError) {
     return problem(c, { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors }, error.headers)
   }

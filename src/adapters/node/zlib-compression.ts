@@ -1,14 +1,20 @@
-import { createGunzip, createGzip, type Gunzip, type Gzip } from 'node:zlib'
+import { createGunzip, createGzip, type Gunzip, type Gzip, type ZlibOptions } from 'node:zlib'
 import type { Compression } from '../../core/runtime/compression.js'
 
+/** Input zlib may hold while it works: enough to keep it busy while JavaScript hashes the next chunk. */
+const inFlightBytes = 1024 * 1024
+
 /**
- * zlib behind TransformStreams with real backpressure: each input chunk is written only
- * when zlib has room and the reader has asked for more, so output waiting to be read stays
- * within about one chunk, whatever the sizes involved.
+ * zlib behind TransformStreams with real backpressure: a chunk is taken only while zlib has
+ * less than about 1 MiB waiting and the reader has asked for more, so memory stays bounded
+ * whatever the sizes involved, while zlib (on the thread pool) and JavaScript overlap.
  */
+// zlib streams pass their options on to stream.Transform, though ZlibOptions does not declare it.
+const options: ZlibOptions & { highWaterMark: number } = { highWaterMark: inFlightBytes }
+
 export const zlibCompression: Compression = {
-  gzip: () => transformOf(createGzip()),
-  gunzip: () => transformOf(createGunzip()),
+  gzip: () => transformOf(createGzip(options)),
+  gunzip: () => transformOf(createGunzip(options)),
 }
 
 function transformOf(zlib: Gzip | Gunzip): TransformStream<Uint8Array, Uint8Array> {
@@ -21,9 +27,16 @@ function transformOf(zlib: Gzip | Gunzip): TransformStream<Uint8Array, Uint8Arra
     },
     transform(chunk) {
       if (failure) throw failure
+      if (zlib.write(chunk)) return
       return new Promise<void>((resolve, reject) => {
-        // Resolve once zlib has taken the chunk, so its output is queued before the next one.
-        zlib.write(chunk, (error) => (error ? reject(error) : resolve()))
+        const settle = (error?: Error) => {
+          zlib.off('drain', settle)
+          zlib.off('error', settle)
+          if (error) reject(error)
+          else resolve()
+        }
+        zlib.once('drain', settle)
+        zlib.once('error', settle)
       })
     },
     flush() {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { PrinterError } from '../../core/printers/provider.js'
+import { PrinterError, type FileToSend } from '../../core/printers/provider.js'
 
 /**
  * The HTTP plumbing the printer providers share: every request has a timeout, and every
@@ -19,8 +19,8 @@ export interface PrinterHttp {
 }
 
 export interface HttpAuth {
-  /** Sent with every request (e.g. `X-Api-Key`). */
-  headers?: Record<string, string>
+  /** Sent as `X-Api-Key` with every request (Moonraker, OctoPrint, older PrusaLink). */
+  apiKey?: string
   /** HTTP Digest (RFC 7616, MD5), as PrusaLink uses. */
   digest?: { username: string; password: string }
 }
@@ -54,7 +54,7 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
     try {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { Accept: 'application/json', ...auth.headers, ...(authorization ? { Authorization: authorization } : {}), ...init.headers },
+        headers: { Accept: 'application/json', ...(auth.apiKey ? { 'X-Api-Key': auth.apiKey } : {}), ...(authorization ? { Authorization: authorization } : {}), ...init.headers },
         ...(init.body !== undefined ? { body: init.body, duplex: 'half' } : {}),
         redirect: 'manual',
         signal: AbortSignal.timeout(limit),
@@ -118,8 +118,23 @@ function toPrinterError(error: unknown, timeoutMs: number): PrinterError {
   return new PrinterError('unreachable', 'the printer could not be reached')
 }
 
+/** The timeout for sending a print file, which may take far longer than a status read. */
+export const uploadTimeoutMs = (timeoutMs: number): number => Math.max(timeoutMs, 600_000)
+
+/**
+ * Sends a print file as a streamed `multipart/form-data` POST (the file in field `file`, after
+ * `fields`) with the upload timeout. Throws `refused` unless the printer answers 200 or 201,
+ * and `protocol` unless that answer is a JSON object, which it returns.
+ */
+export async function postMultipart(http: PrinterHttp, path: string, fields: Record<string, string>, file: FileToSend, timeoutMs: number): Promise<Record<string, unknown>> {
+  const { body, headers } = multipartBody(fields, { field: 'file', ...file })
+  const answer = await http.request('POST', path, { body, headers, timeoutMs: uploadTimeoutMs(timeoutMs) })
+  if (answer.status !== 201 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+  return parseJsonObject(answer.text, 'the upload')
+}
+
 /** A `multipart/form-data` body that streams the file instead of buffering it. */
-export function multipartBody(
+function multipartBody(
   fields: Record<string, string>,
   file: { field: string; name: string; size: number; stream: ReadableStream<Uint8Array> },
 ): { body: ReadableStream<Uint8Array>; headers: Record<string, string> } {

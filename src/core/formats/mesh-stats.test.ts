@@ -1,19 +1,13 @@
-import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
 import { byteSourceFromBytes } from './byte-source.js'
 import { createMeshStats } from './mesh-stats.js'
 import { readStl } from './stl.js'
 import type { MeshStats } from './types.js'
 
-const SHAPES = '/usr/share/PrusaSlicer/shapes'
 const STL_MODELS = join(import.meta.dirname, '../../../node_modules/stl-models')
-
-function prusaSlicer(...args: string[]): string {
-  try { return execFileSync('prusa-slicer', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) }
-  catch (error) { throw new Error(`prusa-slicer failed (${String(error)}); these tests need it: apt-get install -y prusa-slicer`) }
-}
 
 /** `prusa-slicer --info` figures by file name. */
 function prusaInfo(files: string[]): Map<string, Record<string, string>> {

@@ -19,23 +19,25 @@ const nameTaken = (name: string) => conflict('collection_name_taken', `A collect
 
 /** Every collection, by name, with how many models it holds. */
 export async function listCollections(db: Kysely<Database>, id?: string): Promise<CollectionRecord[]> {
+  // Counted over the memberships' primary key first, then joined: cheaper than grouping the join.
   const rows = await db
     .selectFrom('collections')
-    .leftJoin('collection_models', 'collection_models.collection_id', 'collections.id')
-    .select((eb) => [
-      'collections.id',
-      'collections.name',
-      'collections.description',
-      'collections.created_at',
-      'collections.updated_at',
-      eb.fn.count<number>('collection_models.model_id').as('model_count'),
-    ])
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('collection_models')
+          .select(['collection_id', (count) => count.fn.countAll<number>().as('model_count')])
+          .$if(id !== undefined, (qb) => qb.where('collection_id', '=', id!))
+          .groupBy('collection_id')
+          .as('counts'),
+      (join) => join.onRef('counts.collection_id', '=', 'collections.id'),
+    )
+    .select(['collections.id', 'collections.name', 'collections.description', 'collections.created_at', 'collections.updated_at', 'counts.model_count'])
     .$if(id !== undefined, (qb) => qb.where('collections.id', '=', id!))
-    .groupBy(['collections.id', 'collections.name', 'collections.name_key', 'collections.description', 'collections.created_at', 'collections.updated_at'])
     .orderBy('collections.name_key')
     .orderBy('collections.id')
     .execute()
-  return rows.map((row) => ({ ...row, model_count: Number(row.model_count) }))
+  return rows.map((row) => ({ ...row, model_count: Number(row.model_count ?? 0) }))
 }
 
 export async function getCollection(db: Kysely<Database>, id: string): Promise<CollectionRecord> {

@@ -19,6 +19,10 @@ export const sqliteSearchIndex: SearchIndex = {
     await sql`insert into model_search (rowid, body) values (${inserted.rows[0]!.doc_id}, ${text})`.execute(db)
   },
   // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
+  // The unary `+` stops SQLite from driving the query from the matches (fetching every
+  // matching model and sorting them all: about 200 ms for a word in a third of 100,000 models); it
+  // walks the sort key's index instead and checks each model against the matches, stopping
+  // when the page is full.
   matches: (terms) =>
-    sql<boolean>`models.id in (select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${terms.map((term) => `"${term}"*`).join(' ')})`,
+    sql<boolean>`+models.id in (select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${terms.map((term) => `"${term}"*`).join(' ')})`,
 }

@@ -21,15 +21,13 @@ export interface LibraryStats {
 }
 
 /**
- * Totals and breakdowns. Totals come from the per-model summary columns (one pass over
- * models); breakdowns by format and slicer from covering indexes on files.
+ * Totals and breakdowns. Breakdowns by format and slicer come from covering indexes on
+ * files; the file and byte totals are the sums of the format breakdown (so no pass over
+ * the model rows); the model count is a plain `count(*)`, answered from an index.
  */
 export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> {
   const [totals, dedup, formats, slicers, tags, collections] = await Promise.all([
-    db
-      .selectFrom('models')
-      .select((eb) => [eb.fn.countAll<number>().as('models'), eb.fn.sum<number>('file_count').as('files'), eb.fn.sum<number>('total_size').as('bytes')])
-      .executeTakeFirstOrThrow(),
+    db.selectFrom('models').select((eb) => eb.fn.countAll<number>().as('models')).executeTakeFirstOrThrow(),
     db.selectFrom('dedup_counter').select(['uploads', 'bytes']).executeTakeFirst(),
     db
       .selectFrom('files')
@@ -47,15 +45,16 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
     listTags(db),
     listCollections(db),
   ])
+  const byFormat = formats.map((row) => ({ format: row.format, files: Number(row.files), models: Number(row.models), bytes: Number(row.bytes) }))
   return {
     totals: {
       models: Number(totals.models),
-      files: Number(totals.files ?? 0),
-      bytes_stored: Number(totals.bytes ?? 0),
+      files: byFormat.reduce((sum, row) => sum + row.files, 0),
+      bytes_stored: byFormat.reduce((sum, row) => sum + row.bytes, 0),
       duplicate_uploads: Number(dedup?.uploads ?? 0),
       bytes_saved_by_dedup: Number(dedup?.bytes ?? 0),
     },
-    by_format: formats.map((row) => ({ format: row.format, files: Number(row.files), models: Number(row.models), bytes: Number(row.bytes) })),
+    by_format: byFormat,
     by_tag: tags.map((tag) => ({ tag: tag.name, models: tag.model_count })),
     by_collection: collections.map((collection) => ({ id: collection.id, name: collection.name, models: collection.model_count })),
     by_slicer: slicers.map((row) => ({ slicer: row.slicer!, files: Number(row.files), models: Number(row.models) })),

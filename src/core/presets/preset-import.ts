@@ -1,32 +1,15 @@
+import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.js'
+
 /**
  * Reading slicer presets: PrusaSlicer `.ini` bundles (vendor bundles and exported config
  * bundles, `[filament:…]` and `[printer:…]` sections with `inherits` resolved; `*name*`
  * sections are abstract templates and are not imported) and Cura `.xml.fdm_material` files.
  */
-export interface FilamentPreset {
-  name: string
-  material: string | null
-  vendor: string | null
-  color: string | null
-  diameter_mm: number | null
-  density_g_cm3: number | null
-  nozzle_temperature_c: number | null
-  bed_temperature_c: number | null
-  cost_per_kg: number | null
-  settings: Record<string, string>
-}
 
-export interface PrinterPreset {
-  name: string
-  vendor: string | null
-  bed_x_mm: number | null
-  bed_y_mm: number | null
-  max_height_mm: number | null
-  nozzle_diameter_mm: number | null
-  gcode_flavor: string | null
-  firmware_provider: string | null
-  settings: Record<string, string>
-}
+/** A preset as read from a file: its profile row's fields without the row's bookkeeping, settings as an object. */
+type Preset<Row> = Omit<Row, 'id' | 'source' | 'settings' | 'created_at' | 'updated_at'> & { settings: Record<string, string> }
+export type FilamentPreset = Preset<FilamentProfilesTable>
+export type PrinterPreset = Preset<PrinterProfilesTable>
 
 export class PresetFormatError extends Error {
   override name = 'PresetFormatError'

@@ -22,23 +22,14 @@ export interface DispatchStep {
   at: string
 }
 
-export interface DispatchRecord {
-  id: string
-  printer_id: string | null
-  printer_name: string
-  file_id: string | null
-  file_name: string
-  user_id: string | null
-  start_requested: boolean
+/** A dispatch as the API shows it: the row, with booleans, its outcome and its steps decoded. */
+export type DispatchRecord = Omit<Selectable<DispatchesTable>, 'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps'> & {
   outcome: DispatchOutcome
+  start_requested: boolean
   uploaded: boolean
   started: boolean
   confirmed: boolean
-  remote_name: string | null
-  detail: string
   steps: DispatchStep[]
-  created_at: string
-  finished_at: string
 }
 
 export const toDispatchRecord = (row: Selectable<DispatchesTable>): DispatchRecord => ({

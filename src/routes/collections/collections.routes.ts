@@ -29,10 +29,13 @@ const description = z.string().max(10_000)
 
 const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
 const collectionAnswer = (text: string) => ({ description: text, content: { 'application/json': { schema: CollectionSchema } } })
-const MembershipParamsSchema = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }),
-  model_id: z.string().min(1).max(100).openapi({ param: { name: 'model_id', in: 'path' } }),
-})
+/** What adding and removing a model share: the path, its parameters and the failure. */
+const membership = {
+  path: '/api/v1/collections/{id}/models/{model_id}',
+  tags,
+  request: { params: IdParamSchema.extend({ model_id: z.string().min(1).max(100).openapi({ param: { name: 'model_id', in: 'path' } }) }) },
+}
+const membershipAnswer = (done: string) => ({ 204: { description: done }, 404: problemResponse('No such collection or model.') })
 
 export const listCollectionsRoute = defineRoute('user', {
   method: 'get',
@@ -108,23 +111,19 @@ export const deleteCollectionRoute = defineRoute('user', {
 })
 
 export const addCollectionModelRoute = defineRoute('user', {
+  ...membership,
   method: 'put',
-  path: '/api/v1/collections/{id}/models/{model_id}',
   operationId: 'addModelToCollection',
-  tags,
   summary: 'Add a model to a collection',
   description: 'Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.',
-  request: { params: MembershipParamsSchema },
-  responses: { 204: { description: 'The model is in the collection.' }, 404: problemResponse('No such collection or model.') },
+  responses: membershipAnswer('The model is in the collection.'),
 })
 
 export const removeCollectionModelRoute = defineRoute('user', {
+  ...membership,
   method: 'delete',
-  path: '/api/v1/collections/{id}/models/{model_id}',
   operationId: 'removeModelFromCollection',
-  tags,
   summary: 'Remove a model from a collection',
   description: 'Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.',
-  request: { params: MembershipParamsSchema },
-  responses: { 204: { description: 'The model is not in the collection.' }, 404: problemResponse('No such collection or model.') },
+  responses: membershipAnswer('The model is not in the collection.'),
 })

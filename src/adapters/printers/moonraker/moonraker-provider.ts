@@ -1,7 +1,8 @@
-import { fraction, PrinterError, type DiagnosticCheck, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
 import { mapMoonraker } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, multipartBody, num, obj, parseJsonObject, str } from '../http.js'
-import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
+import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
+import { diagnose, firstAnswer } from '../diagnostics.js'
+import { statusOrOffline } from '../status-or-offline.js'
 
 const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed'
 
@@ -12,9 +13,7 @@ const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard
  * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
  */
 export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
-  const http = createPrinterHttp(connection.address, connection.timeoutMs, {
-    headers: connection.credentials.api_key ? { 'X-Api-Key': connection.credentials.api_key } : {},
-  })
+  const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
   const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) => obj((await http.json(method, path, init)).result)
 
   const readStatus = async (): Promise<PrinterStatus> => {
@@ -55,46 +54,28 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
 
   return {
     status: () => statusOrOffline(readStatus),
-    async diagnostics(): Promise<PrinterDiagnostics> {
-      const checks: DiagnosticCheck[] = []
-      const diagnostics: PrinterDiagnostics = {
-        reachable: false,
-        authenticated: null,
-        firmware_link: null,
-        latency_ms: null,
-        identity: { software: 'Moonraker', version: null, api_version: null, hostname: null },
-        capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'], storages: ['gcodes'], live_push: 'websocket' },
-        checks,
-      }
+    diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        diagnostics,
-        async () => {
-          const { value: info, ms } = await timed(() => result('GET', '/server/info'))
-          diagnostics.reachable = true
-          diagnostics.authenticated = true
-          diagnostics.latency_ms = ms
+        { software: 'Moonraker', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'], storages: ['gcodes'], live_push: 'websocket' } },
+        async (diagnostics) => {
+          const info = await firstAnswer(diagnostics, () => result('GET', '/server/info'), connection.credentials.api_key ? 'the API key was accepted' : 'no API key needed')
           diagnostics.identity.version = str(info.moonraker_version)
           diagnostics.identity.api_version = str(info.api_version_string)
           diagnostics.firmware_link = info.klippy_state === 'ready'
-          checks.push({ name: 'reachable', result: 'pass', detail: `answered in ${ms} ms` })
-          checks.push({ name: 'authentication', result: 'pass', detail: connection.credentials.api_key ? 'the API key was accepted' : 'no API key needed' })
-          checks.push({
+          diagnostics.checks.push({
             name: 'klippy',
             result: info.klippy_state === 'ready' ? 'pass' : 'fail',
             detail: `Klippy is ${String(info.klippy_state ?? 'unknown')}${info.klippy_connected === false ? ' (not connected)' : ''}`,
           })
           const printer = await result('GET', '/printer/info').catch(() => ({}) as Record<string, unknown>)
           diagnostics.identity.hostname = str(printer.hostname)
-          if (str(printer.software_version)) checks.push({ name: 'klipper', result: 'pass', detail: `Klipper ${String(printer.software_version)}` })
+          if (str(printer.software_version)) diagnostics.checks.push({ name: 'klipper', result: 'pass', detail: `Klipper ${String(printer.software_version)}` })
         },
         readStatus,
       )
     },
     async upload(file) {
-      const { body, headers } = multipartBody({ root: 'gcodes', print: 'false' }, { field: 'file', ...file })
-      const answer = await http.request('POST', '/server/files/upload', { body, headers, timeoutMs: Math.max(connection.timeoutMs, 600_000) })
-      if (answer.status !== 201 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
-      const reply = parseJsonObject(answer.text, 'the upload')
+      const reply = await postMultipart(http, '/server/files/upload', { root: 'gcodes', print: 'false' }, file, connection.timeoutMs)
       const item = obj(reply.item ?? obj(reply.result).item)
       const path = str(item.path)
       if (!path) throw new PrinterError('protocol', 'the upload answer names no stored file')

@@ -1,7 +1,8 @@
-import { fraction, PrinterError, type DiagnosticCheck, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
 import { mapOctoPrintFlags } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, multipartBody, num, obj, parseJsonObject, str } from '../http.js'
-import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
+import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
+import { diagnose, firstAnswer } from '../diagnostics.js'
+import { statusOrOffline } from '../status-or-offline.js'
 
 /**
  * OctoPrint over its REST API with `X-Api-Key`. Status: `GET /api/printer` (state flags and
@@ -11,9 +12,7 @@ import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
  * `{command: "start"}`, which prints the selected file.
  */
 export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
-  const http = createPrinterHttp(connection.address, connection.timeoutMs, {
-    headers: connection.credentials.api_key ? { 'X-Api-Key': connection.credentials.api_key } : {},
-  })
+  const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
 
   const readStatus = async (): Promise<PrinterStatus> => {
     const [printerAnswer, job] = await Promise.all([http.request('GET', '/api/printer'), http.json('GET', '/api/job')])
@@ -46,33 +45,18 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
 
   return {
     status: () => statusOrOffline(readStatus),
-    async diagnostics(): Promise<PrinterDiagnostics> {
-      const checks: DiagnosticCheck[] = []
-      const diagnostics: PrinterDiagnostics = {
-        reachable: false,
-        authenticated: null,
-        firmware_link: null,
-        latency_ms: null,
-        identity: { software: 'OctoPrint', version: null, api_version: null, hostname: null },
-        capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.gco', '.g'], storages: ['local'], live_push: 'websocket' },
-        checks,
-      }
+    diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        diagnostics,
-        async () => {
-          const { value: version, ms } = await timed(() => http.json('GET', '/api/version'))
-          diagnostics.reachable = true
-          diagnostics.authenticated = true
-          diagnostics.latency_ms = ms
+        { software: 'OctoPrint', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.gco', '.g'], storages: ['local'], live_push: 'websocket' } },
+        async (diagnostics) => {
+          const version = await firstAnswer(diagnostics, () => http.json('GET', '/api/version'), 'the API key was accepted')
           diagnostics.identity.version = str(version.server)
           diagnostics.identity.api_version = str(version.api)
           diagnostics.identity.software = str(version.text) ?? 'OctoPrint'
-          checks.push({ name: 'reachable', result: 'pass', detail: `answered in ${ms} ms` })
-          checks.push({ name: 'authentication', result: 'pass', detail: 'the API key was accepted' })
           const link = await http.request('GET', '/api/connection')
           const current = link.status === 200 ? obj(parseJsonObject(link.text, 'GET /api/connection').current) : {}
           diagnostics.firmware_link = current.state ? !/closed|offline|error/i.test(String(current.state)) : null
-          checks.push({
+          diagnostics.checks.push({
             name: 'printer connection',
             result: diagnostics.firmware_link ? 'pass' : 'fail',
             detail: `OctoPrint reports ${JSON.stringify(current.state ?? 'no connection state')}`,
@@ -82,10 +66,7 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
       )
     },
     async upload(file) {
-      const { body, headers } = multipartBody({ select: 'true', print: 'false' }, { field: 'file', ...file })
-      const answer = await http.request('POST', '/api/files/local', { body, headers, timeoutMs: Math.max(connection.timeoutMs, 600_000) })
-      if (answer.status !== 201 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
-      const reply = parseJsonObject(answer.text, 'the upload')
+      const reply = await postMultipart(http, '/api/files/local', { select: 'true', print: 'false' }, file, connection.timeoutMs)
       const stored = obj(obj(reply.files).local)
       const name = str(stored.path) ?? str(stored.name)
       if (!name) throw new PrinterError('protocol', 'the upload answer names no stored file')

@@ -1,7 +1,8 @@
-import { fraction, PrinterError, type DiagnosticCheck, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
 import { prusalinkStates, unknownState } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, num, obj, parseJsonObject, str } from '../http.js'
-import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
+import { createPrinterHttp, num, obj, parseJsonObject, str, uploadTimeoutMs } from '../http.js'
+import { diagnose, firstAnswer } from '../diagnostics.js'
+import { statusOrOffline } from '../status-or-offline.js'
 
 /**
  * PrusaLink's v1 API (MK4, MINI, XL, CORE One; Prusa-Link on MK3). Authentication is HTTP
@@ -13,7 +14,7 @@ import { diagnose, statusOrOffline, timed } from '../status-or-offline.js'
 export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
   const { api_key, username, password } = connection.credentials
   const http = createPrinterHttp(connection.address, connection.timeoutMs, {
-    headers: api_key ? { 'X-Api-Key': api_key } : {},
+    apiKey: api_key,
     ...(username && password ? { digest: { username, password } } : {}),
   })
   let storage: string | null = null
@@ -62,34 +63,19 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
 
   return {
     status: () => statusOrOffline(readStatus),
-    async diagnostics(): Promise<PrinterDiagnostics> {
-      const checks: DiagnosticCheck[] = []
-      const diagnostics: PrinterDiagnostics = {
-        reachable: false,
-        authenticated: null,
-        firmware_link: null,
-        latency_ms: null,
-        identity: { software: 'PrusaLink', version: null, api_version: null, hostname: null },
-        capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.bgcode'], storages: [], live_push: 'none' },
-        checks,
-      }
+    diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        diagnostics,
-        async () => {
-          const { value: version, ms } = await timed(() => http.json('GET', '/api/version'))
-          diagnostics.reachable = true
-          diagnostics.authenticated = true
-          diagnostics.latency_ms = ms
+        { software: 'PrusaLink', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.bgcode'], storages: [], live_push: 'none' } },
+        async (diagnostics) => {
+          const version = await firstAnswer(diagnostics, () => http.json('GET', '/api/version'), username ? 'digest credentials accepted' : 'the API key was accepted')
           diagnostics.identity.software = str(version.text) ?? 'PrusaLink'
           diagnostics.identity.version = str(version.server) ?? str(version.firmware)
           diagnostics.identity.api_version = str(version.api)
           diagnostics.identity.hostname = str(version.hostname)
-          checks.push({ name: 'reachable', result: 'pass', detail: `answered in ${ms} ms` })
-          checks.push({ name: 'authentication', result: 'pass', detail: username ? 'digest credentials accepted' : 'the API key was accepted' })
           diagnostics.capabilities.storages = [await writableStorage()]
           const info = await http.request('GET', '/api/v1/info')
           diagnostics.firmware_link = info.status === 200
-          checks.push({ name: 'printer link', result: info.status === 200 ? 'pass' : 'warn', detail: `GET /api/v1/info answered HTTP ${info.status}` })
+          diagnostics.checks.push({ name: 'printer link', result: info.status === 200 ? 'pass' : 'warn', detail: `GET /api/v1/info answered HTTP ${info.status}` })
         },
         readStatus,
       )
@@ -101,7 +87,7 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
       const answer = await http.request('PUT', target, {
         body: file.stream,
         headers: { 'Content-Type': 'text/x.gcode', 'Content-Length': String(file.size), 'Print-After-Upload': '?0', Overwrite: '?1' },
-        timeoutMs: Math.max(connection.timeoutMs, 600_000),
+        timeoutMs: uploadTimeoutMs(connection.timeoutMs),
       })
       if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
       return { remote_name: file.name, started: false }

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+export interface BuiltService {
+  url: string
+  pid: number
+  /** `Authorization` header value of the signed-in bench admin. */
+  authorization: string
+  /** The service's resident memory now, in MiB (VmRSS). */
+  rssMiB(): number
+  stop(): void
+}
+
+/**
+ * Starts the built service as `npm start` runs it (run `npm run build` first) on a free port
+ * with `env` (at least `VAULT_DATA_DIR`), and signs in as its first superuser.
+ */
+export async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
+  const admin = { username: 'bench', password: 'bench-password-123' }
+  const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
+    env: { ...process.env, VAULT_PORT: '0', VAULT_ADMIN_USERNAME: admin.username, VAULT_ADMIN_PASSWORD: admin.password, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let out = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)))
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(out)
+      if (match) resolve(match[1]!)
+    })
+  })
+  const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(admin) })
+  const { access_token } = (await login.json()) as { access_token: string }
+  const pid = child.pid!
+  return {
+    url,
+    pid,
+    authorization: `Bearer ${access_token}`,
+    rssMiB: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
+    stop: () => void child.kill('SIGTERM'),
+  }
+}
