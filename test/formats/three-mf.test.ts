@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zipSync, type Zippable } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
-import { byteSourceFromBytes } from './byte-source.js'
-import { createMeshStats } from './mesh-stats.js'
-import { readStl } from './stl.js'
-import { readThreeMf, type ThreeMfContents, type ThreeMfLimits } from './three-mf.js'
-import { FormatError } from './types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
+import { readStl } from '../../src/core/formats/stl.js'
+import { readThreeMf, type ThreeMfContents, type ThreeMfLimits } from '../../src/core/formats/three-mf.js'
+import { FormatError } from '../../src/core/formats/types.js'
 
 const MiB = 1024 * 1024
 const scratch = mkdtempSync(join(tmpdir(), 'three-mf-'))

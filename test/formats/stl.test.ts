@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SHAPES } from '../../../test/support/prusa-slicer.js'
-import { byteSourceFromBytes } from './byte-source.js'
-import { createMeshStats } from './mesh-stats.js'
-import { readStl } from './stl.js'
-import { FormatError, type ByteSource, type MeshStats } from './types.js'
+import { SHAPES } from '../support/prusa-slicer.js'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
+import { readStl } from '../../src/core/formats/stl.js'
+import { FormatError, type ByteSource, type MeshStats } from '../../src/core/formats/types.js'
 
-const STL_MODELS = join(import.meta.dirname, '../../../node_modules/stl-models')
+const STL_MODELS = join(import.meta.dirname, '../../node_modules/stl-models')
 const text = (value: string) => new TextEncoder().encode(value)
 
 async function read(bytes: Uint8Array, chunkSize?: number) {

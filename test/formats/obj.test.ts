@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
-import { byteSourceFromBytes } from './byte-source.js'
-import { createMeshStats } from './mesh-stats.js'
-import { readObj } from './obj.js'
-import { readStl } from './stl.js'
-import { FormatError } from './types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
+import { readObj } from '../../src/core/formats/obj.js'
+import { readStl } from '../../src/core/formats/stl.js'
+import { FormatError } from '../../src/core/formats/types.js'
 
 async function read(obj: string | Uint8Array, chunkSize?: number) {
   const stats = createMeshStats()

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode, encode } from 'fast-png'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
-import { byteSourceFromBytes } from './byte-source.js'
-import { readGcode, type GcodeMetadata } from './gcode.js'
-import { FormatError, type ByteSource } from './types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { readGcode, type GcodeMetadata } from '../../src/core/formats/gcode.js'
+import { FormatError, type ByteSource } from '../../src/core/formats/types.js'
 
 /** Written by `qoiconv` (the QOI reference encoder) from bunny.png of PrusaSlicer's shapes, sampled down to 16×16 as `downscale` does. */
 const BUNNY_16_QOI =

@@ -1,13 +1,13 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../../../test/support/prusa-slicer.js'
-import { byteSourceFromBytes } from './byte-source.js'
-import { createMeshStats } from './mesh-stats.js'
-import { readStl } from './stl.js'
-import type { MeshStats } from './types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
+import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
+import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
+import { readStl } from '../../src/core/formats/stl.js'
+import type { MeshStats } from '../../src/core/formats/types.js'
 
-const STL_MODELS = join(import.meta.dirname, '../../../node_modules/stl-models')
+const STL_MODELS = join(import.meta.dirname, '../../node_modules/stl-models')
 
 /** `prusa-slicer --info` figures by file name. */
 function prusaInfo(files: string[]): Map<string, Record<string, string>> {
