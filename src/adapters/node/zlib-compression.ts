@@ -17,35 +17,40 @@ export const zlibCompression: Compression = {
   gunzip: () => transformOf(createGunzip(options)),
 }
 
+/**
+ * One error path: zlib's `error` event errors the stream (and the reader sees it); pending
+ * writes and the final flush then just stop waiting. Rejecting them too would leave a second,
+ * unobserved rejection behind (a truncated archive's "unexpected end of file").
+ */
 function transformOf(zlib: Gzip | Gunzip): TransformStream<Uint8Array, Uint8Array> {
-  let failure: Error | undefined
-  zlib.on('error', (error) => (failure = error))
+  let failed = false
+  const settled = (event: 'drain' | 'end') =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        zlib.off(event, done)
+        zlib.off('error', done)
+        resolve()
+      }
+      zlib.once(event, done)
+      zlib.once('error', done)
+    })
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
       zlib.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
-      zlib.on('error', (error) => controller.error(error))
+      zlib.on('error', (error) => {
+        failed = true
+        controller.error(error)
+      })
     },
     transform(chunk) {
-      if (failure) throw failure
-      if (zlib.write(chunk)) return
-      return new Promise<void>((resolve, reject) => {
-        const settle = (error?: Error) => {
-          zlib.off('drain', settle)
-          zlib.off('error', settle)
-          if (error) reject(error)
-          else resolve()
-        }
-        zlib.once('drain', settle)
-        zlib.once('error', settle)
-      })
+      if (failed || zlib.write(chunk)) return
+      return settled('drain')
     },
     flush() {
-      return new Promise<void>((resolve, reject) => {
-        if (failure) return reject(failure)
-        zlib.once('end', resolve)
-        zlib.once('error', reject)
-        zlib.end()
-      })
+      if (failed) return
+      const ended = settled('end')
+      zlib.end()
+      return ended
     },
   })
 }

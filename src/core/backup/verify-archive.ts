@@ -102,7 +102,8 @@ async function feed(stream: ReadableStream<Uint8Array>, extract: tar.Extract, on
     for (;;) {
       const { value, done } = await reader.read()
       if (done) break
-      if (extract.destroyed) return void reader.cancel()
+      // Cancelling an errored stream rejects with its error, which is already being handled.
+      if (extract.destroyed) return void reader.cancel().catch(() => {})
       if (!extract.write(value)) await drained(extract)
     }
     ;(extract as unknown as { end(): void }).end()
