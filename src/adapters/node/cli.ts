@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, type Config } from '../../core/config/config.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { runBackupCommand, verifyArchiveFile } from './cli-backup.js'
 import { runUsersCommand } from './cli-users.js'
-import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfig } from './node-config.js'
+import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 
 const usage = `Usage: model-vault <command> [options]   (from a checkout: npm run cli -- <command> …)
@@ -47,13 +46,7 @@ async function cli(argv: string[]): Promise<void> {
     return verifyArchiveFile(argument)
   }
 
-  let config: Config
-  try {
-    config = readNodeConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) exitWith(error.message)
-    throw error
-  }
+  const config = readNodeConfigOrExit(process.env)
   const logger = createJsonLogger((line) => process.stderr.write(line), { level: 'warn' })
   const opened = await createNodeDeps(config, { logger, service: nodeServiceIdentity() }).catch((error: unknown) =>
     exitWith(describeStartupError(error, config)),

@@ -1,9 +1,8 @@
 import { serve } from '@hono/node-server'
 import { createApp } from '../../app.js'
-import { ConfigError, type Config } from '../../core/config/config.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { ensureFirstSuperuser } from '../../core/users/first-superuser.js'
-import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfig } from './node-config.js'
+import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
@@ -16,13 +15,7 @@ const shutdownGraceMs = 10_000
  */
 async function main(): Promise<void> {
   const logger = createJsonLogger((line) => process.stdout.write(line))
-  let config: Config
-  try {
-    config = readNodeConfig(process.env)
-  } catch (error) {
-    if (error instanceof ConfigError) exitWith(error.message)
-    throw error
-  }
+  const config = readNodeConfigOrExit(process.env)
 
   const service = nodeServiceIdentity()
   let opened: Awaited<ReturnType<typeof createNodeDeps>>

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { parseConfig, type Config } from '../../core/config/config.js'
+import { ConfigError, parseConfig, type Config } from '../../core/config/config.js'
 import type { ServiceIdentity } from '../../core/deps.js'
 import packageJson from '../../../package.json' with { type: 'json' }
 
@@ -15,6 +15,16 @@ export function readNodeConfig(env: NodeJS.ProcessEnv): Config {
         ? { kind: 'local', blobDir: resolve(config.storage.blobDir), thumbnailDir: resolve(config.storage.thumbnailDir) }
         : config.storage,
     backup: { ...config.backup, dir: resolve(config.backup.dir) },
+  }
+}
+
+/** `readNodeConfig` for an entry point: invalid configuration ends the process with its message. */
+export function readNodeConfigOrExit(env: NodeJS.ProcessEnv): Config {
+  try {
+    return readNodeConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) exitWith(error.message)
+    throw error
   }
 }
 

@@ -1,21 +1,14 @@
 import type { Selectable } from 'kysely'
-import type { BackupCopyStatus, BackupsTable, BackupStatus } from '../db/schema.js'
+import type { BackupCopyStatus, BackupsTable } from '../db/schema.js'
 import type { BackupManifest } from './manifest.js'
 
 /** A backup as the API shows it. Paths are not shown: the archive is named by `file_name`. */
-export interface BackupRecord {
-  id: string
-  status: BackupStatus
-  file_name: string
-  created_by: string | null
-  started_at: string
-  finished_at: string | null
+export type BackupRecord = Pick<
+  Selectable<BackupsTable>,
+  'id' | 'status' | 'file_name' | 'created_by' | 'started_at' | 'finished_at' | 'bytes_done' | 'size' | 'sha256' | 'error'
+> & {
   /** 0..1 while running (bytes archived of the expected total), 1 once complete. */
   progress: number
-  bytes_done: number
-  size: number | null
-  sha256: string | null
-  error: string | null
   locations: { kind: 'local' | 's3'; status: 'stored' | BackupCopyStatus; error: string | null }[]
   manifest: BackupManifest | null
 }
