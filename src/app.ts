@@ -7,6 +7,7 @@ import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import { authRouter } from './routes/auth/auth.index.js'
 import { backupsRouter } from './routes/backups/backups.index.js'
+import { createRestoreGate } from './routes/backups/restore-gate.js'
 import { registerDocs } from './routes/docs/docs.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
@@ -26,13 +27,16 @@ import { requestLog } from './routes/request-log.js'
  */
 export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  const restoreGate = createRestoreGate()
 
   app.use(requestId())
   app.use(async (c, next) => {
     c.set('deps', deps)
+    c.set('restoreGate', restoreGate)
     await next()
   })
   app.use(requestLog)
+  app.use(restoreGate.middleware)
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
 
   app.route('/', healthRouter)

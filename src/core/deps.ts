@@ -10,6 +10,7 @@ import type { PrinterDeps } from './printers/printers.js'
 import type { Clock } from './runtime/clock.js'
 import type { Compression } from './runtime/compression.js'
 import type { Logger } from './runtime/logger.js'
+import type { ConfiguredKeys } from './stored-keys.js'
 
 /** Who is answering: reported by health so a failing replica can be told apart. */
 export interface ServiceIdentity {
@@ -46,8 +47,11 @@ export interface Deps {
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset
+  /** Configured secrets; the keys in `auth.signingKeys` and `printers.credentials` come from these or the database. */
+  configuredKeys: ConfiguredKeys
   auth: {
     passwordHasher: PasswordHasher
+    /** Reloaded after a restore (see `reloadStoredKeys`), like `printers.credentials`. */
     signingKeys: SigningKeys
     /** A hash checked when the username is unknown, so unknown and known users cost the same. */
     decoyPasswordHash: string

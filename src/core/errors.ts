@@ -44,3 +44,6 @@ export const forbidden = (code: string, detail: string) => new VaultError(403, c
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new VaultError(429, 'too_many_attempts', 'Too Many Requests', detail, undefined, { 'Retry-After': String(retryAfterSeconds) })
+
+/** 507: the disk (or quota) is full; nothing was stored. */
+export const insufficientStorage = (detail: string) => new VaultError(507, 'insufficient_storage', 'Insufficient Storage', detail)

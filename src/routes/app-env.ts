@@ -1,13 +1,16 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Principal } from '../core/auth/sessions.js'
 import type { Deps } from '../core/deps.js'
+import type { RestoreGate } from './backups/restore-gate.js'
 import { validationHook } from './problem.js'
 
-/** The Hono environment every route sees: injected deps and the request id. */
+/** The Hono environment every route sees: injected deps, the request id and the restore gate. */
 export interface AppEnv {
   Variables: {
     deps: Deps
     requestId: string
+    /** Closes this app to other requests while a restore runs in it. */
+    restoreGate: RestoreGate
     /** The signed-in caller; set by `requireRole` on protected routes only. */
     principal: Principal
   }

@@ -35,6 +35,8 @@ interface ProblemInput {
   title: string
   detail: string
   errors?: FieldError[]
+  /** RFC 9457 extension members, e.g. a running restore's progress. */
+  extensions?: Record<string, unknown>
 }
 
 export function problem(c: Context, input: ProblemInput, headers: Record<string, string> = {}): Response {
@@ -47,6 +49,7 @@ export function problem(c: Context, input: ProblemInput, headers: Record<string,
     instance: c.req.path,
     request_id: c.get('requestId') ?? '',
     ...(input.errors ? { errors: input.errors } : {}),
+    ...input.extensions,
   }
   return c.body(JSON.stringify(body), input.status as ContentfulStatusCode, {
     ...headers,

@@ -5,6 +5,7 @@ import { readFileStream } from './file-stream.js'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { assertValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
+import { insufficientStorage } from '../../core/errors.js'
 import type { ComponentHealth } from '../../core/health/component.js'
 
 const stagingDirName = '.staging'
@@ -43,7 +44,7 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), counter, createWriteStream(tempPath, { flush: true }))
       } catch (error) {
         await rm(tempPath, { force: true })
-        throw error
+        throw diskFullOr(error)
       }
       return {
         size,
@@ -128,6 +129,12 @@ async function removeStaleStagingFiles(stagingDir: string): Promise<void> {
     const info = await statOrNull(join(stagingDir, name))
     if (info && now - info.mtimeMs > staleStagingMs) await rm(join(stagingDir, name), { force: true })
   }
+}
+
+/** A full disk or quota as the domain's 507; any other error as it is. */
+export function diskFullOr(error: unknown): unknown {
+  const code = errorCode(error)
+  return code === 'ENOSPC' || code === 'EDQUOT' ? insufficientStorage(`The disk is full (${code}); nothing was stored.`) : error
 }
 
 export function errorCode(error: unknown): string {

@@ -1,12 +1,29 @@
+import { createWriteStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import { pipeline } from 'node:stream/promises'
 import { readFileStream } from './file-stream.js'
+import { diskFullOr } from './fs-blob-store.js'
 import type { DatabaseSnapshot } from '../../core/db/database.js'
 
 /** A fresh path in `dir` (created if needed) for a scratch file that is removed after use. */
 export async function scratchPath(dir: string, suffix: string): Promise<string> {
   await mkdir(dir, { recursive: true })
   return join(dir, `${crypto.randomUUID()}${suffix}`)
+}
+
+/** Streams `body` into a new scratch file, flushed to disk; nothing is left behind on failure. */
+export async function writeScratchFile(dir: string, suffix: string, body: ReadableStream<Uint8Array>): Promise<string> {
+  const path = await scratchPath(dir, suffix)
+  try {
+    await pipeline(Readable.fromWeb(body as NodeWebStream<Uint8Array>), createWriteStream(path, { flush: true }))
+    return path
+  } catch (error) {
+    await rm(path, { force: true })
+    throw diskFullOr(error)
+  }
 }
 
 /** A finished scratch file presented as a database snapshot. */

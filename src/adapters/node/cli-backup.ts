@@ -1,4 +1,8 @@
+import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import { toBackupRecord } from '../../core/backup/backup-records.js'
+import { locateArchive, type ArchiveSource } from '../../core/backup/locate-archive.js'
+import { restoreArchive, type RestoreProgress } from '../../core/backup/restore-backup.js'
 import { getBackupRow, startBackup } from '../../core/backup/create-backup.js'
 import { verifyArchive } from '../../core/backup/verify-archive.js'
 import type { Deps } from '../../core/deps.js'
@@ -9,8 +13,9 @@ import { zlibCompression } from './zlib-compression.js'
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
-/** `model-vault backup create|list`: the same backups the API makes, from the shell. */
-export async function runBackupCommand(deps: Deps, command: string): Promise<void> {
+/** `model-vault backup create|list|restore`: the same backups and restores the API makes, from the shell. */
+export async function runBackupCommand(deps: Deps, command: string, argument: string | undefined): Promise<void> {
+  if (command === 'restore') return restoreFromShell(deps, argument!)
   if (command === 'list') {
     const rows = await deps.database.db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').execute()
     for (const backup of rows.map(toBackupRecord)) {
@@ -48,4 +53,40 @@ export async function verifyArchiveFile(path: string): Promise<void> {
     `OK: backup ${manifest.backup_id} of ${manifest.created_at}, model-vault ${manifest.app_version}, schema ${manifest.schema_version}, ` +
       `${manifest.database_kind} database; ${counts.models} models, ${counts.files} files, ${counts.blobs} blobs, ${counts.thumbnails} thumbnails, ${counts.users} users.`,
   )
+}
+
+/**
+ * `model-vault backup restore <backup-id | archive.tar.gz>`: the restore `POST
+ * /api/v1/backups/{id}/restore` does, for when the API cannot start, e.g. onto a fresh data
+ * directory. An id is looked up like the API does; a path is read where it is.
+ */
+async function restoreFromShell(deps: Deps, target: string): Promise<void> {
+  const isFile = target.endsWith('.tar.gz') || target.includes('/')
+  const findSource = isFile ? () => fileSource(target) : () => locateArchive(deps, target)
+  let latest: RestoreProgress | undefined
+  const progress = setInterval(() => {
+    if (!latest) return
+    const share = latest.bytes_total ? ` ${Math.round((latest.bytes_done / latest.bytes_total) * 100)}%` : ''
+    console.log(`  ${latest.phase}${share}  ${mib(latest.bytes_done)}`)
+  }, 2000)
+  console.log(`Restoring from ${target}`)
+  const result = await restoreArchive(deps, findSource, (current) => (latest = current))
+    .catch((error: Error) => exitWith(`Restore failed, nothing was changed: ${error.message}`))
+    .finally(() => clearInterval(progress))
+  const { counts } = result.manifest
+  console.log(
+    `Restored backup ${result.backup_id} of ${result.manifest.created_at} (model-vault ${result.manifest.app_version}): ` +
+      `${counts.models} models, ${counts.files} files, ${counts.users} users; ${result.added.blobs} blobs and ${result.added.thumbnails} thumbnails added.`,
+  )
+  console.log(`Schema version ${result.schema_version}. Safety copy of the previous database: ${result.safety_copy}`)
+  console.log(`${result.sessions_revoked} sessions ended: everyone signs in again.`)
+  console.log(`API keys in the restored data (a key revoked after the backup was made is live again):`)
+  for (const key of result.api_keys) {
+    console.log(`  ${key.revoked_at ? 'revoked' : 'ACTIVE '}  ${key.prefix}  ${key.username}\t${key.name}`)
+  }
+}
+
+async function fileSource(path: string): Promise<ArchiveSource> {
+  const info = await stat(path).catch(() => exitWith(`${path}: no such file`))
+  return { location: 'file', fileName: basename(path), size: info.size, expectedSha256: null, knownManifest: null, open: async () => readFileStream(path) }
 }

@@ -16,12 +16,15 @@ whether or not the service is running.
   backup create                 make a full backup, as POST /api/v1/backups does
   backup list
   backup verify <archive.tar.gz>  check an archive against its manifest (needs no database)
+  backup restore <backup-id | archive.tar.gz>
+                                restore the whole install, as POST /api/v1/backups/{id}/restore
+                                does; stop the service first
 
 Without --password-stdin a strong password is generated and printed once.
 reset-password ends the user's sessions and clears their failed sign-ins;
 --enable also re-enables a disabled account.`
 
-const commands = { users: ['list', 'create', 'reset-password'], backup: ['create', 'list', 'verify'] } as const
+const commands = { users: ['list', 'create', 'reset-password'], backup: ['create', 'list', 'verify', 'restore'] } as const
 
 /**
  * Administration from the shell, for when the API cannot help: users, passwords, backups.
@@ -41,10 +44,8 @@ async function cli(argv: string[]): Promise<void> {
   const [group, command, argument] = positionals
   const known = commands[group as keyof typeof commands] as readonly string[] | undefined
   if (values.help || !command || !known?.includes(command)) return usageError(values.help)
-  if (group === 'backup' && command === 'verify') {
-    if (!argument) return usageError(false)
-    return verifyArchiveFile(argument)
-  }
+  if (group === 'backup' && (command === 'verify' || command === 'restore') && !argument) return usageError(false)
+  if (group === 'backup' && command === 'verify') return verifyArchiveFile(argument!)
 
   const config = readNodeConfigOrExit(process.env)
   const logger = createJsonLogger((line) => process.stderr.write(line), { level: 'warn' })
@@ -53,7 +54,7 @@ async function cli(argv: string[]): Promise<void> {
   )
   try {
     if (group === 'users') await runUsersCommand(opened.deps, command, argument, values)
-    else await runBackupCommand(opened.deps, command)
+    else await runBackupCommand(opened.deps, command, argument)
   } finally {
     await opened.close()
   }

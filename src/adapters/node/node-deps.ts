@@ -7,8 +7,8 @@ import { migrateToLatest } from '../../core/db/migrate.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { randomToken } from '../../core/auth/secrets.js'
-import { loadSigningKeys } from '../../core/auth/signing-keys.js'
 import { systemClock, type Clock } from '../../core/runtime/clock.js'
+import { loadStoredKeys } from '../../core/stored-keys.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
@@ -23,7 +23,6 @@ import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { zlibCompression } from './zlib-compression.js'
-import { loadCredentialCipher } from '../../core/printers/credentials.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
@@ -49,6 +48,8 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
     const indexed = await indexPendingModels(database, () => clock.now().toISOString())
     if (indexed > 0) options.logger.info('search index caught up', { models: indexed })
     const passwordHasher = createScryptPasswordHasher()
+    const configuredKeys = { jwtSecrets: await configuredJwtSecrets(config), printerCredentialsKey: config.printers.credentialsKey }
+    const keys = await loadStoredKeys(database.db, configuredKeys, createNativeSha256, clock)
     const deps: Deps = {
       service: options.service,
       database,
@@ -63,9 +64,10 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
+      configuredKeys,
       auth: {
         passwordHasher,
-        signingKeys: await loadSigningKeys(database.db, await configuredJwtSecrets(config), createNativeSha256, clock),
+        signingKeys: keys.signingKeys,
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
       },
       getClientAddress: createClientAddress(config.trustProxy),
@@ -79,7 +81,7 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
           prusalink: createPrusaLinkProvider,
           virtual: createVirtualPrinters(clock),
         },
-        credentials: await loadCredentialCipher(database.db, config.printers.credentialsKey, clock),
+        credentials: keys.credentials,
         timeoutMs: config.printers.timeoutMs,
         statusTtlMs: config.printers.statusTtlMs,
         confirmMs: config.printers.confirmMs,

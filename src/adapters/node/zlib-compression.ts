@@ -36,7 +36,16 @@ function transformOf(zlib: Gzip | Gunzip): TransformStream<Uint8Array, Uint8Arra
     })
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
-      zlib.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+      zlib.on('data', (chunk: Buffer) => {
+        try {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        } catch {
+          // The reader cancelled (a refused archive stops being read): stop zlib instead of
+          // throwing from an event handler, which would crash the process.
+          failed = true
+          zlib.destroy()
+        }
+      })
       zlib.on('error', (error) => {
         failed = true
         controller.error(error)

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import type { DatabaseSnapshot } from '../../core/db/database.js'
+import { snapshotFileNames, type DatabaseSnapshot } from '../../core/db/database.js'
 import { scratchPath, snapshotFromFile } from '../fs/scratch-file.js'
 
 const run = promisify(execFile)
@@ -35,7 +35,7 @@ export async function pgDumpSnapshot(url: string, scratchDir: string): Promise<D
     await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${path}`], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
     })
-    return await snapshotFromFile(path, 'vault.pgdump')
+    return await snapshotFromFile(path, snapshotFileNames.postgres)
   } catch (error) {
     await rm(path, { force: true })
     const stderr = (error as { stderr?: string }).stderr?.trim()

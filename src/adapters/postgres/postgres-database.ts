@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { pgDumpSnapshot } from './pg-dump.js'
+import { stagePgRestore } from './pg-restore.js'
 
 /** PostgreSQL returns int8 and numeric as strings; our integers fit in a JS number. */
 const types = {
@@ -15,11 +16,14 @@ const types = {
 /**
  * Connects a pool to PostgreSQL. Connection errors surface on first use (health, migrations);
  * an idle client's error goes to `onIdleError` instead of crashing the process. Snapshots
- * are `pg_dump` runs.
+ * are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in one transaction.
  */
 export function openPostgresDatabase(url: string, options: { scratchDir: string; onIdleError: (error: Error) => void }): VaultDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, types })
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return createVaultDatabase(db, 'postgres', () => pgDumpSnapshot(url, options.scratchDir))
+  return createVaultDatabase(db, 'postgres', {
+    snapshot: () => pgDumpSnapshot(url, options.scratchDir),
+    stageRestore: (body) => stagePgRestore(url, db, options.scratchDir, body),
+  })
 }

@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { rm } from 'node:fs/promises'
-import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
+import { invalidArchive } from '../../core/backup/verify-archive.js'
+import { createVaultDatabase, snapshotFileNames, type StagedDatabase, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
-import { scratchPath, snapshotFromFile } from '../fs/scratch-file.js'
+import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 
 /**
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
@@ -17,15 +18,54 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
-  const snapshot = async () => {
-    const path = await scratchPath(options.scratchDir, '.sqlite')
-    try {
-      await sqlite.backup(path)
-      return await snapshotFromFile(path, 'vault.sqlite')
-    } catch (error) {
-      await rm(path, { force: true })
-      throw error
-    }
+  return createVaultDatabase(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', {
+    async snapshot() {
+      const path = await scratchPath(options.scratchDir, '.sqlite')
+      try {
+        await sqlite.backup(path)
+        return await snapshotFromFile(path, snapshotFileNames.sqlite)
+      } catch (error) {
+        await rm(path, { force: true })
+        throw error
+      }
+    },
+    async stageRestore(body) {
+      return stagedSqlite(await writeScratchFile(options.scratchDir, '.sqlite', body), file)
+    },
+  })
+}
+
+/**
+ * The swap copies the staged file into the live one with SQLite's backup API, through a
+ * connection of its own: one write transaction on the live database, so a killed process
+ * leaves it untouched (uncommitted WAL frames are ignored), and every open connection,
+ * ours and any other process's, reads the restored data afterwards. Renaming files instead
+ * would leave open connections on the old file and race the WAL.
+ */
+function stagedSqlite(stagedPath: string, liveFile: string): StagedDatabase {
+  const removeStaged = () => Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${stagedPath}${suffix}`, { force: true })))
+  return {
+    async swapIn(statements) {
+      const staged = new SQLite(stagedPath)
+      try {
+        const check = quickCheck(staged)
+        if (check !== 'ok') throw invalidArchive(`its database fails SQLite's check (${check}).`)
+        const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: staged }) })
+        for (const statement of statements(db)) await db.executeQuery(statement.compile())
+        await staged.backup(liveFile)
+      } finally {
+        staged.close()
+        await removeStaged()
+      }
+    },
+    discard: async () => void (await removeStaged()),
   }
-  return createVaultDatabase(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', snapshot)
+}
+
+function quickCheck(database: SQLite.Database): string {
+  try {
+    return String(database.pragma('quick_check', { simple: true }))
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
 }

@@ -22,7 +22,7 @@ export interface PublicApiKey {
  */
 const keyPattern = /^mvk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
 
-const toPublic = (row: ApiKeysTable): PublicApiKey => ({
+export const toPublicApiKey = (row: ApiKeysTable): PublicApiKey => ({
   id: row.id,
   name: row.name,
   prefix: `mvk_${row.prefix}`,
@@ -58,12 +58,12 @@ export async function createApiKey(deps: AccountsDeps, userId: string, name: str
     revoked_at: null,
   }
   await db.insertInto('api_keys').values(row).execute()
-  return { ...toPublic(row), key }
+  return { ...toPublicApiKey(row), key }
 }
 
 export async function listApiKeys(db: Kysely<Database>, userId: string): Promise<PublicApiKey[]> {
   const rows = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
-  return rows.map(toPublic)
+  return rows.map(toPublicApiKey)
 }
 
 /** Revokes one of the user's keys and ends every session opened with it. */
@@ -75,7 +75,7 @@ export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: st
     const revokedAt = row.revoked_at ?? now.toISOString()
     await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).execute()
     await revokeSessionsWhere(trx, { apiKeyId: keyId }, 'api_key_revoked', now)
-    return toPublic({ ...row, revoked_at: revokedAt })
+    return toPublicApiKey({ ...row, revoked_at: revokedAt })
   })
 }
 

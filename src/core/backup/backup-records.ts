@@ -28,7 +28,7 @@ export function toBackupRecord(row: Selectable<BackupsTable>): BackupRecord {
     sha256: row.sha256,
     error: row.error,
     locations: [
-      ...(row.sha256 !== null ? [{ kind: 'local' as const, status: 'stored' as const, error: null }] : []),
+      ...(row.size !== null ? [{ kind: 'local' as const, status: 'stored' as const, error: null }] : []),
       ...(row.s3_status === 'not_configured' ? [] : [{ kind: 's3' as const, status: row.s3_status, error: row.s3_error }]),
     ],
     manifest: row.manifest ? (JSON.parse(row.manifest) as BackupManifest) : null,

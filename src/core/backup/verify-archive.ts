@@ -15,12 +15,14 @@ export const invalidArchive = (detail: string) => new VaultError(422, 'invalid_a
  * name repeats, each blob's bytes hash to its name, the manifest comes last and lists
  * exactly the entries seen with their sizes and hashes. A damaged gzip shows only at its
  * end, which is why a restore verifies the whole archive before it changes anything.
- * `onEntry` sees each verified entry's bytes as they stream (a restore stages them there).
+ * `onEntry` gets each entry's bytes as a stream (a restore stages them there); it may read
+ * all of them or none, and the rest is read here. Its work counts only if the whole archive
+ * verifies, so a caller must undo it when this throws.
  */
 export async function verifyArchive(
   { createSha256, compression }: { createSha256: CreateSha256; compression: Compression },
   archive: ReadableStream<Uint8Array>,
-  onEntry?: (path: string, chunk: Uint8Array) => Promise<void> | void,
+  onEntry?: (path: string, body: ReadableStream<Uint8Array>) => Promise<void>,
 ): Promise<BackupManifest> {
   const extract = tar.extract()
   // A read error (a damaged gzip) must end the entry being read too, or its reader waits forever.
@@ -30,6 +32,8 @@ export async function verifyArchive(
   )
   const seen = new Map<string, { size: number; sha256: string }>()
   let manifest: BackupManifest | undefined
+  // Failures of `onEntry` itself (a full disk) are the caller's, not the archive's: passed on as they are.
+  let entryFailure: { error: unknown } | undefined
   try {
     for await (const entry of extract) {
       current = entry
@@ -41,14 +45,25 @@ export async function verifyArchive(
       const hash = createSha256()
       let size = 0
       const manifestChunks: Uint8Array[] = []
-      for await (const chunk of entry as AsyncIterable<Uint8Array>) {
-        hash.update(chunk)
-        size += chunk.byteLength
-        if (name === manifestPath) {
-          if (size > maxManifestBytes) throw invalidArchive('the manifest is too large.')
-          manifestChunks.push(chunk)
-        } else await onEntry?.(name, chunk)
+      const chunks = (entry as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+      let ended = false
+      const next = async () => {
+        const result = ended ? { done: true as const } : await chunks.next()
+        if (result.done) return ((ended = true), null)
+        hash.update(result.value)
+        size += result.value.byteLength
+        if (name === manifestPath && size > maxManifestBytes) throw invalidArchive('the manifest is too large.')
+        return result.value
       }
+      let readFailed = false
+      const read = () => next().catch((error: unknown) => ((readFailed = true), Promise.reject(error)))
+      if (name !== manifestPath && onEntry) {
+        await onEntry(name, entryStream(read)).catch((error: unknown) => {
+          if (!readFailed) entryFailure = { error }
+          throw error
+        })
+      }
+      for (let chunk = await next(); chunk; chunk = await next()) if (name === manifestPath) manifestChunks.push(chunk)
       const sha256 = hash.digestHex()
       if ((name.startsWith('blobs/') || name.startsWith('thumbs/')) && !name.endsWith(`/${sha256}`)) {
         throw invalidArchive(`the content of "${name}" does not match its hash.`)
@@ -60,6 +75,7 @@ export async function verifyArchive(
   } catch (error) {
     extract.destroy()
     await feeding.catch(() => {})
+    if (entryFailure) throw entryFailure.error
     if (error instanceof VaultError) throw error
     throw invalidArchive(`it cannot be read (${error instanceof Error ? error.message : String(error)}).`)
   }
@@ -73,6 +89,20 @@ export async function verifyArchive(
   const missing = manifest.entries.find((entry) => !seen.has(entry.path))
   if (missing) throw invalidArchive(`"${missing.path}" is listed in the manifest but missing.`)
   return manifest
+}
+
+/** One entry's bytes, read only as fast as the consumer asks (no read-ahead past the entry). */
+function entryStream(next: () => Promise<Uint8Array | null>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const chunk = await next()
+        if (chunk) controller.enqueue(chunk)
+        else controller.close()
+      },
+    },
+    { highWaterMark: 0 },
+  )
 }
 
 /** The manifest, checked for the shape this version writes; anything else is not ours. */

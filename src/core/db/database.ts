@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Compilable, Kysely } from 'kysely'
 import type { HealthCheckable } from '../health/component.js'
 import type { Database } from './schema.js'
 import { ping, readSchemaVersion } from './migrate.js'
@@ -15,8 +15,35 @@ export interface VaultDatabase extends HealthCheckable {
   readonly kind: DatabaseKind
   /** A consistent copy of the whole database, taken while it keeps serving writes. */
   snapshot(): Promise<DatabaseSnapshot>
+  /**
+   * Streams a snapshot taken by `snapshot()` (on a database of the same kind) into a scratch
+   * place; nothing live changes until the staged database is swapped in.
+   */
+  stageRestore(body: ReadableStream<Uint8Array>): Promise<StagedDatabase>
   close(): Promise<void>
 }
+
+/**
+ * Statements run against the restored data inside the swap's atomic step. They are built
+ * with literal values (`sql.lit`), because PostgreSQL runs them inside a `psql` script, and
+ * must suit every schema version a backup can have (they run before migrations).
+ */
+export type RestoreStatements = (db: Kysely<Database>) => Compilable[]
+
+/** A database restored into staging, ready to replace the live one. */
+export interface StagedDatabase {
+  /**
+   * Replaces the live data with the staged data in one atomic step, running `statements` on
+   * the staged data first. On any failure, a killed process included, the live database is
+   * exactly as it was. Afterwards the same `VaultDatabase.db` handle serves the restored data.
+   */
+  swapIn(statements: RestoreStatements): Promise<void>
+  /** Removes the staged copy. */
+  discard(): Promise<void>
+}
+
+/** A snapshot's name inside a backup archive, by database kind. */
+export const snapshotFileNames: Record<DatabaseKind, string> = { sqlite: 'vault.sqlite', postgres: 'vault.pgdump' }
 
 /** A database copy in a scratch file: an SQLite file, or a `pg_dump` custom-format dump. */
 export interface DatabaseSnapshot {
@@ -28,11 +55,15 @@ export interface DatabaseSnapshot {
   dispose(): Promise<void>
 }
 
-export function createVaultDatabase(db: Kysely<Database>, kind: DatabaseKind, snapshot: () => Promise<DatabaseSnapshot>): VaultDatabase {
+export function createVaultDatabase(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  copies: Pick<VaultDatabase, 'snapshot' | 'stageRestore'>,
+): VaultDatabase {
   return {
     db,
     kind,
-    snapshot,
+    ...copies,
     async checkHealth() {
       const started = performance.now()
       await ping(db)

@@ -273,3 +273,41 @@ export interface Database {
   filament_profiles: FilamentProfilesTable
   printer_profiles: PrinterProfilesTable
 }
+
+const databaseTables: Record<keyof Database, true> = {
+  installation: true,
+  users: true,
+  api_keys: true,
+  sessions: true,
+  refresh_tokens: true,
+  login_failures: true,
+  signing_keys: true,
+  models: true,
+  files: true,
+  tags: true,
+  model_tags: true,
+  collections: true,
+  collection_models: true,
+  dedup_counter: true,
+  backups: true,
+  locks: true,
+  printer_credential_keys: true,
+  printers: true,
+  dispatches: true,
+  filament_profiles: true,
+  printer_profiles: true,
+}
+
+/**
+ * Every table the migrations create: those above, the search index (queried with raw SQL)
+ * and Kysely's migration bookkeeping. A PostgreSQL restore replaces exactly these, so a
+ * database shared with other software keeps its other tables; a test checks the list
+ * against a migrated database.
+ */
+export const vaultTables: readonly string[] = [
+  ...Object.keys(databaseTables),
+  'model_search',
+  'model_search_docs',
+  'kysely_migration',
+  'kysely_migration_lock',
+]

@@ -1,9 +1,10 @@
 import { toBackupRecord } from '../../core/backup/backup-records.js'
 import { startBackup } from '../../core/backup/create-backup.js'
+import { restoreBackup } from '../../core/backup/restore-backup.js'
 import { notFound } from '../../core/errors.js'
 import { createRouter } from '../app-env.js'
 import { apiBase } from '../library-schemas.js'
-import { createBackupRoute, getBackupRoute, listBackupsRoute } from './backups.routes.js'
+import { createBackupRoute, getBackupRoute, listBackupsRoute, restoreBackupRoute } from './backups.routes.js'
 
 export const backupsRouter = createRouter()
   .openapi(createBackupRoute, async (c) => {
@@ -19,4 +20,9 @@ export const backupsRouter = createRouter()
     const row = await c.var.deps.database.db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst()
     if (!row) throw notFound(`No backup has the id ${id}.`)
     return c.json(toBackupRecord(row), 200)
+  })
+  .openapi(restoreBackupRoute, async (c) => {
+    const { backup_id } = c.req.valid('param')
+    const result = await c.var.restoreGate.run((report) => restoreBackup(c.var.deps, backup_id, report))
+    return c.json(result, 200)
   })

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { problemResponse } from '../problem.js'
+import { ProblemSchema, problemResponse } from '../problem.js'
 
 const tags = ['Backups']
 
@@ -39,6 +39,53 @@ export const BackupSchema = z
     manifest: ManifestSchema.nullable(),
   })
   .openapi('Backup')
+
+const RestoreProgressSchema = z
+  .object({
+    phase: z.enum(['verifying', 'safety_copy', 'swapping', 'finishing']),
+    bytes_done: z.number().int().openapi({ description: 'Archive bytes read and checked so far.' }),
+    bytes_total: z.number().int().nullable().openapi({ description: 'Bytes of the archive, when known.' }),
+  })
+  .openapi('RestoreProgress', { description: 'Sent as `restore` in the 503 problem every other request gets while a restore runs.' })
+
+const RestoreInProgressSchema = ProblemSchema.extend({ restore: RestoreProgressSchema }).openapi('RestoreInProgressProblem')
+
+const RestoreResultSchema = z
+  .object({
+    backup_id: z.string(),
+    restored_at: z.string().openapi({ format: 'date-time' }),
+    source: z.object({
+      location: z.string().openapi({ description: 'Where the archive was read from: `local` (the backup directory) or `s3`.', example: 'local' }),
+      file_name: z.string(),
+      size: z.number().int(),
+      sha256: z.string(),
+    }),
+    manifest: ManifestSchema.omit({ entries: true }),
+    schema_version: z.number().int().openapi({ description: 'The schema version after migrations ran on the restored data.' }),
+    safety_copy: z.string().openapi({
+      description: 'File name, in the backup directory, of the database as it was before the restore (a database-only archive; `backup restore <file>` on the CLI puts it back). Never pruned.',
+      example: 'pre-restore-2026-11-21T10-00-00Z-0b5d1f7e-1c2a-4f5b-9d3e-6a7b8c9d0e1f.tar.gz',
+    }),
+    added: z
+      .object({ blobs: z.number().int(), thumbnails: z.number().int() })
+      .openapi({ description: 'Stored files the archive brought that the stores did not have. A restore never deletes stored files.' }),
+    sessions_revoked: z.number().int().openapi({ description: 'Sessions in the restored data that were ended; everyone signs in again.' }),
+    api_keys: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          prefix: z.string(),
+          username: z.string(),
+          created_at: z.string(),
+          last_used_at: z.string().nullable(),
+          revoked_at: z.string().nullable(),
+        }),
+      )
+      .openapi({ description: 'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.' }),
+    backups_registered: z.number().int().openapi({ description: 'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.' }),
+  })
+  .openapi('RestoreResult')
 
 const IdParams = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) })
 
@@ -84,5 +131,42 @@ export const getBackupRoute = defineRoute('admin', {
   responses: {
     200: { description: 'The backup.', content: { 'application/json': { schema: BackupSchema } } },
     404: problemResponse('No such backup.'),
+  },
+})
+
+export const restoreBackupRoute = defineRoute('admin', {
+  method: 'post',
+  path: '/api/v1/backups/{backup_id}/restore',
+  operationId: 'restoreBackup',
+  tags,
+  summary: 'Restore the whole install from a backup',
+  description: [
+    'Replaces the database and adds the stored files of the backup\'s archive, found by id in the catalogue, the backup',
+    'directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request',
+    'body. The call answers when the restore is done; meanwhile every other request gets 503 `restore_in_progress` with',
+    '`Retry-After` and the progress under `restore`.',
+    '\n\nThe archive is read once and checked whole against its manifest while its entries are staged; nothing is changed',
+    'unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a',
+    'newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the',
+    'current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is',
+    'deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API;',
+    'PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it',
+    'was. Afterwards migrations run, and the service serves the restored data at once.',
+    '\n\n**After a restore**: every session ends, the caller\'s too, so everyone signs in again, with the restored',
+    'passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again.',
+    'Only one backup or restore runs at a time (409).',
+  ].join(' '),
+  request: { params: z.object({ backup_id: z.string().min(1).max(100).openapi({ param: { name: 'backup_id', in: 'path' } }) }) },
+  responses: {
+    200: { description: 'Restored.', content: { 'application/json': { schema: RestoreResultSchema } } },
+    404: problemResponse('No archive of that backup in the backup directory or the bucket.'),
+    409: problemResponse('A backup or restore is already running (`maintenance_in_progress`).'),
+    422: problemResponse('The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed.'),
+    502: problemResponse('The archive is not in the backup directory and the bucket cannot be reached.'),
+    503: {
+      description: 'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
+      content: { 'application/problem+json': { schema: RestoreInProgressSchema } },
+    },
+    507: problemResponse('Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed.'),
   },
 })

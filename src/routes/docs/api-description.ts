@@ -56,7 +56,11 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 | 405 | \`method_not_allowed\` | The path exists but not with this method; the \`Allow\` header lists the methods. |
 | 409 | (per endpoint) | The request conflicts with the current state. |
 | 422 | \`validation_failed\` | The request is well-formed but does not match the schema. |
+| 422 | \`invalid_archive\`, \`incompatible_archive\` | A backup archive is damaged, or cannot be restored by this build. |
 | 429 | \`too_many_attempts\` | Too many failed sign-ins; the \`Retry-After\` header says how many seconds to wait. |
 | 500 | \`internal_error\` | A fault on the server. The answer contains only the request id; details go to the server log. |
+| 502 | \`backup_location_unreachable\` | A backup archive is only to be found in a bucket that cannot be reached. |
 | 503 | (health) | A required component is down. |
+| 503 | \`restore_in_progress\` | A restore is replacing the data; \`Retry-After\` says when to ask again, \`restore\` shows its progress. |
+| 507 | \`insufficient_storage\` | The disk is full; nothing was stored. |
 `.trim()

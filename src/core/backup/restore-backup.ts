@@ -1,0 +1,236 @@
+import { toPublicApiKey, type PublicApiKey } from '../auth/api-keys.js'
+import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
+import { snapshotFileNames, type StagedDatabase } from '../db/database.js'
+import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
+import type { Deps } from '../deps.js'
+import { conflict, VaultError } from '../errors.js'
+import { indexPendingModels } from '../library/refresh-model.js'
+import { acquireLock } from '../runtime/db-lock.js'
+import { reloadStoredKeys } from '../stored-keys.js'
+import { reconcileBackupCatalogue } from './backup-catalogue.js'
+import { locateArchive, type ArchiveSource } from './locate-archive.js'
+import { maintenanceLockName } from './maintenance-lock.js'
+import type { BackupManifest } from './manifest.js'
+import { restoreStatements } from './restore-statements.js'
+import { invalidArchive, verifyArchive } from './verify-archive.js'
+import { writeArchive, type ArchiveDeps } from './write-archive.js'
+
+export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'configuredKeys' | 'auth' | 'printers'>
+
+/** Where a running restore is: reported in the 503 answers other requests get, and by the CLI. */
+export interface RestoreProgress {
+  phase: 'verifying' | 'safety_copy' | 'swapping' | 'finishing'
+  /** Archive bytes read and checked so far. */
+  bytes_done: number
+  /** Bytes of the archive, when known. */
+  bytes_total: number | null
+}
+
+export type RestoredApiKey = PublicApiKey & { username: string }
+
+export interface RestoreResult {
+  backup_id: string
+  restored_at: string
+  source: { location: string; file_name: string; size: number; sha256: string }
+  manifest: Omit<BackupManifest, 'entries'>
+  /** The schema version after migrations. */
+  schema_version: number
+  /** The database as it was before the swap, as an archive in the backup directory. */
+  safety_copy: string
+  /** Stored files the archive brought that the stores did not have (the rest were already there). */
+  added: { blobs: number; thumbnails: number }
+  sessions_revoked: number
+  /** Every API key in the restored database, revoked ones too: a key revoked after the backup was made is live again. */
+  api_keys: RestoredApiKey[]
+  /** Archives found in the backup directory that the restored catalogue did not list. */
+  backups_registered: number
+}
+
+/** Restores the install from the archive of a backup in the catalogue, the backup directory or the bucket. */
+export async function restoreBackup(deps: RestoreDeps, backupId: string, onProgress: (progress: RestoreProgress) => void): Promise<RestoreResult> {
+  return restoreArchive(deps, () => locateArchive(deps, backupId), onProgress)
+}
+
+/**
+ * Restores the whole install from one archive. The archive is read once: each entry is
+ * checked and staged as it streams (the database into a scratch copy, files into the
+ * stores' invisible staging), and nothing is committed until the whole archive has matched
+ * its manifest. Then a safety copy of the current database is written, the new files are
+ * committed (stores only ever gain files, so the current data keeps every file it needs),
+ * and the database is swapped in one atomic step that also ends every session. Any failure
+ * before the swap leaves the install as it was; the swap itself is all or nothing.
+ */
+export async function restoreArchive(
+  deps: RestoreDeps,
+  findSource: () => Promise<ArchiveSource>,
+  onProgress: (progress: RestoreProgress) => void,
+): Promise<RestoreResult> {
+  const lock = await acquireLock(deps.database.db, deps.clock, maintenanceLockName, 'restore')
+  if ('heldBy' in lock) throw conflict('maintenance_in_progress', `A ${lock.heldBy} is running; try again when it has finished.`)
+  try {
+    const source = await findSource()
+    if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
+    const staged = await stageArchive(deps, source, onProgress)
+    const restoredAt = deps.clock.now()
+    let safetyCopy: string
+    try {
+      refuseIncompatible(deps, staged.manifest)
+      if (source.expectedSha256 && staged.sha256 !== source.expectedSha256) {
+        throw invalidArchive(`it has changed since the backup was made (SHA-256 ${staged.sha256}, recorded ${source.expectedSha256}).`)
+      }
+      onProgress({ phase: 'safety_copy', bytes_done: staged.size, bytes_total: staged.size })
+      safetyCopy = await writeSafetyCopy(deps, restoredAt)
+      onProgress({ phase: 'swapping', bytes_done: staged.size, bytes_total: staged.size })
+      for (const file of staged.files) await file.staged.commit(file.key)
+      await staged.database.swapIn(
+        restoreStatements(restoredAt, {
+          id: staged.manifest.backup_id,
+          size: staged.size,
+          sha256: staged.sha256,
+          manifestJson: JSON.stringify(staged.manifest),
+          archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
+        }),
+      )
+    } catch (error) {
+      await discardStaged(staged)
+      throw error
+    }
+    deps.logger.info('backup restored', { backup_id: staged.manifest.backup_id, file_name: source.fileName, safety_copy: safetyCopy })
+    onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
+    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy })
+  } finally {
+    await lock.held.release()
+  }
+}
+
+interface StagedArchive {
+  manifest: BackupManifest
+  size: number
+  sha256: string
+  database: StagedDatabase
+  files: { store: 'blobs' | 'thumbnails'; key: string; staged: StagedBlob }[]
+}
+
+/** Reads the archive once, verifying it whole and staging each entry as it passes. */
+async function stageArchive(deps: RestoreDeps, source: ArchiveSource, onProgress: (progress: RestoreProgress) => void): Promise<StagedArchive> {
+  const hash = deps.createSha256()
+  let size = 0
+  const counted = (await source.open()).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        hash.update(chunk)
+        size += chunk.byteLength
+        onProgress({ phase: 'verifying', bytes_done: size, bytes_total: source.size })
+        controller.enqueue(chunk)
+      },
+    }),
+  )
+  let database: StagedDatabase | undefined
+  const files: StagedArchive['files'] = []
+  const stores: Record<string, [BlobStore, 'blobs' | 'thumbnails']> = { blobs: [deps.blobs, 'blobs'], thumbs: [deps.thumbnails, 'thumbnails'] }
+  const expectedDatabase = `db/${snapshotFileNames[deps.database.kind]}`
+  try {
+    const manifest = await verifyArchive(deps, counted, async (path, body) => {
+      const [folder, key] = path.split('/') as [string, string]
+      if (folder === 'db') {
+        if (path !== expectedDatabase) throw incompatible(`it holds a database of another kind (${path}); this install uses ${deps.database.kind}.`)
+        database = await deps.database.stageRestore(body)
+        return
+      }
+      const [store, name] = stores[folder]!
+      // Content-addressed: a key already stored holds these very bytes, so only new ones are staged.
+      if (await store.stat(key)) return
+      files.push({ store: name, key, staged: await store.stage(body) })
+    })
+    if (!database) throw invalidArchive('it holds no database.')
+    return { manifest, size, sha256: hash.digestHex(), database, files }
+  } catch (error) {
+    await discardStaged({ database, files })
+    throw error
+  }
+}
+
+async function discardStaged(staged: Partial<Pick<StagedArchive, 'database' | 'files'>>): Promise<void> {
+  await staged.database?.discard().catch(() => {})
+  for (const file of staged.files ?? []) await file.staged.discard().catch(() => {})
+}
+
+const incompatible = (detail: string) => new VaultError(422, 'incompatible_archive', 'Unprocessable Content', `The backup cannot be restored here: ${detail}`)
+
+/** Archives from a newer build or schema, or of another database kind, are refused untouched. */
+function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
+  if (manifest.database_kind !== deps.database.kind) {
+    throw incompatible(`it holds a ${manifest.database_kind} database and this install uses ${deps.database.kind}.`)
+  }
+  if (manifest.schema_version > latestSchemaVersion) {
+    throw incompatible(`it has schema version ${manifest.schema_version}, newer than this build's ${latestSchemaVersion}; upgrade model-vault first.`)
+  }
+  if (compareVersions(manifest.app_version, deps.service.version) > 0) {
+    throw incompatible(`it was made by model-vault ${manifest.app_version}, newer than this ${deps.service.version}; upgrade model-vault first.`)
+  }
+}
+
+/** Compares `major.minor.patch` numerically; a pre-release suffix is ignored. */
+function compareVersions(a: string, b: string): number {
+  const parts = (version: string) => version.split(/[-+]/)[0]!.split('.').map((part) => Number.parseInt(part, 10) || 0)
+  const [left, right] = [parts(a), parts(b)]
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0)
+    if (difference !== 0) return Math.sign(difference)
+  }
+  return 0
+}
+
+/**
+ * The current database as a database-only archive, `pre-restore-<time>-<id>.tar.gz`, in
+ * the backup directory. Retention never prunes it. With the stores untouched by the
+ * restore, it and the stores are the whole state from before the restore.
+ */
+async function writeSafetyCopy(deps: RestoreDeps, at: Date): Promise<string> {
+  const id = crypto.randomUUID()
+  const fileName = `pre-restore-${at.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')}-${id}.tar.gz`
+  await writeArchive(deps, { id, fileName, createdAt: at, includeFiles: false, onProgress: () => {} })
+  return fileName
+}
+
+/** After the swap: migrations, keys and search index of the restored data, the catalogue, the report. */
+async function finishRestore(
+  deps: RestoreDeps,
+  done: { source: ArchiveSource; staged: StagedArchive; restoredAt: Date; safetyCopy: string },
+): Promise<RestoreResult> {
+  const { db } = deps.database
+  const schemaVersion = await migrateToLatest(db)
+  await reloadStoredKeys(deps)
+  await indexPendingModels(deps.database, () => deps.clock.now().toISOString())
+  const registered = await reconcileBackupCatalogue(deps)
+  const sessionsRevoked = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('revoked_reason', '=', 'restore')
+    .where('revoked_at', '=', done.restoredAt.toISOString())
+    .executeTakeFirstOrThrow()
+  const apiKeys = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select('users.username')
+    .orderBy('users.username')
+    .orderBy('api_keys.created_at')
+    .execute()
+  const { entries: _entries, ...manifest } = done.staged.manifest
+  return {
+    backup_id: manifest.backup_id,
+    restored_at: done.restoredAt.toISOString(),
+    source: { location: done.source.location, file_name: done.source.fileName, size: done.staged.size, sha256: done.staged.sha256 },
+    manifest,
+    schema_version: schemaVersion,
+    safety_copy: done.safetyCopy,
+    added: {
+      blobs: done.staged.files.filter((file) => file.store === 'blobs').length,
+      thumbnails: done.staged.files.filter((file) => file.store === 'thumbnails').length,
+    },
+    sessions_revoked: Number(sessionsRevoked.n),
+    api_keys: apiKeys.map((key) => ({ ...toPublicApiKey(key), username: key.username })),
+    backups_registered: registered,
+  }
+}

@@ -1,0 +1,45 @@
+import type { MiddlewareHandler } from 'hono'
+import type { RestoreProgress } from '../../core/backup/restore-backup.js'
+import type { AppEnv } from '../app-env.js'
+import { problem } from '../problem.js'
+
+const retryAfterSeconds = 10
+
+/**
+ * Holds an app's other requests off while a restore runs in it: they answer 503 with
+ * `Retry-After` and the restore's progress, so nothing reads data that is being replaced
+ * or writes data the restore would drop. The restore's own request passed the gate before
+ * it closed.
+ */
+export interface RestoreGate {
+  run<T>(restore: (report: (progress: RestoreProgress) => void) => Promise<T>): Promise<T>
+  middleware: MiddlewareHandler<AppEnv>
+}
+
+export function createRestoreGate(): RestoreGate {
+  let running: RestoreProgress | null = null
+  return {
+    async run(restore) {
+      running = { phase: 'verifying', bytes_done: 0, bytes_total: null }
+      try {
+        return await restore((progress) => (running = progress))
+      } finally {
+        running = null
+      }
+    },
+    async middleware(c, next) {
+      if (!running) return next()
+      return problem(
+        c,
+        {
+          status: 503,
+          code: 'restore_in_progress',
+          title: 'Service Unavailable',
+          detail: 'The install is being restored from a backup; try again when the restore has finished.',
+          extensions: { restore: running },
+        },
+        { 'Retry-After': String(retryAfterSeconds) },
+      )
+    },
+  }
+}
