@@ -29,10 +29,12 @@ function transformOf(zlib: Gzip | Gunzip): TransformStream<Uint8Array, Uint8Arra
       const done = () => {
         zlib.off(event, done)
         zlib.off('error', done)
+        zlib.off('close', done)
         resolve()
       }
       zlib.once(event, done)
       zlib.once('error', done)
+      zlib.once('close', done)
     })
   return new TransformStream<Uint8Array, Uint8Array>({
     start(controller) {
