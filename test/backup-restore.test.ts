@@ -1,6 +1,8 @@
 import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { getPrinterRow } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, createApiKeyAs, expectProblem, newAccountWithKey, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
@@ -23,6 +25,8 @@ async function libraryState(vault: TestVault, token: string) {
   }
   return details
 }
+
+const connectionCredentials = (vault: TestVault, row: { credentials: string | null }) => vault.deps.printers.credentials.open(row.credentials!)
 
 let vault: TestVault
 beforeAll(async () => {
@@ -80,6 +84,11 @@ describe('restoring a backup over the API', () => {
   it('restores onto a fresh install whose backup directory holds the archive', async () => {
     const token = (await signIn(vault.baseUrl, admin)).access_token
     await upload(vault.baseUrl, token, 'fresh.stl', binaryCube(7))
+    const printer = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Farm 1', provider: 'octoprint', address: 'http://127.0.0.1:9', credentials: { api_key: 'octo-secret' } },
+    })
+    expect(printer.status, JSON.stringify(printer.body)).toBe(201)
     const before = await libraryState(vault, token)
     const backup = await backUp(vault.baseUrl, token)
     const fresh = await startTestVault({ VAULT_ADMIN_USERNAME: 'other', VAULT_ADMIN_PASSWORD: 'other-password-for-tests' })
@@ -91,9 +100,22 @@ describe('restoring a backup over the API', () => {
       const restoredToken = (await signIn(fresh.baseUrl, admin)).access_token
       expect(await libraryState(fresh, restoredToken)).toEqual(before)
       expect((await call(fresh.baseUrl, 'POST', '/api/v1/auth/login', { json: { username: 'other', password: 'other-password-for-tests' } })).status).toBe(401)
+      // Printer credentials were sealed with the old install's key, which came back with the data.
+      const row = await getPrinterRow(fresh.deps, printer.body.id)
+      expect(await connectionCredentials(fresh, row)).toEqual({ api_key: 'octo-secret' })
     } finally {
       await fresh.close()
     }
+  })
+
+  it.runIf(inject('databaseKind') === 'postgres')('leaves tables of other software in a shared PostgreSQL database alone', async () => {
+    const token = (await signIn(vault.baseUrl, admin)).access_token
+    const backup = await backUp(vault.baseUrl, token)
+    await sql`create table other_app_notes (note text)`.execute(vault.deps.database.db)
+    await sql`insert into other_app_notes values ('keep me')`.execute(vault.deps.database.db)
+    expect((await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token })).status).toBe(200)
+    const notes = await sql<{ note: string }>`select note from other_app_notes`.execute(vault.deps.database.db)
+    expect(notes.rows).toEqual([{ note: 'keep me' }])
   })
 
   it('answers 404 for a backup with no archive and changes nothing', async () => {

@@ -7,6 +7,7 @@ import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database
 import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { latestSchemaVersion, migrateToLatest, readSchemaVersion } from '../src/core/db/migrate.js'
+import { vaultTables } from '../src/core/db/schema.js'
 import { ensureInstallation } from '../src/core/installation.js'
 import { systemClock } from '../src/core/runtime/clock.js'
 import { createTestDatabase } from './support/test-database.js'
@@ -35,6 +36,18 @@ describe('schema migrations', () => {
     expect(await migrateToLatest(database.db)).toBe(latestSchemaVersion)
     const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(database.db)
     expect(Number(applied.rows[0]!.n)).toBe(latestSchemaVersion)
+  })
+
+  it('create exactly the tables a restore knows to replace', async () => {
+    await migrateToLatest(database.db)
+    const tables =
+      database.kind === 'sqlite'
+        ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(database.db)
+        : await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(database.db)
+    // FTS5 keeps its index in shadow tables named after the virtual table; they go with it.
+    const names = tables.rows.map((row) => row.name).filter((name) => !/^model_search_(data|idx|content|docsize|config)$/.test(name))
+    const ofThisKind = database.kind === 'sqlite' ? vaultTables : vaultTables.filter((name) => name !== 'model_search_docs')
+    expect(names.sort()).toEqual([...ofThisKind].sort())
   })
 
   it('keep one installation id across restarts', async () => {

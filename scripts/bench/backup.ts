@@ -1,16 +1,17 @@
 /**
- * Backup benchmark: `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048]`.
+ * Backup and restore benchmark: `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048]`.
  *
  * Fills a vault through the API (curl -T) with G-code-like files (text that compresses like real
  * G-code), then times POST /api/v1/backups until complete against `tar -czf` of the same
- * data directory in the same run, sampling the server's RSS meanwhile. Build first
- * (`npm run build`): the server runs as `npm start` runs it.
+ * data directory, and POST /api/v1/backups/{id}/restore of that archive onto a fresh install
+ * against `tar -xzf` of the same archive, all in the same run, sampling each server's RSS
+ * meanwhile. Build first (`npm run build`): the servers run as `npm start` runs them.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBuiltService } from './built-service.js'
+import { startBuiltService, type BuiltService } from './built-service.js'
 
 const sizeMiB = Number(process.argv[2] ?? 2048)
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))
@@ -52,29 +53,69 @@ async function main(): Promise<void> {
   const tarBytes = readFileSync(join(work, 'baseline.tar.gz')).length
   rmSync(join(work, 'baseline.tar.gz'))
 
-  let peak = service.rssMiB()
-  const before = peak
-  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 50)
-  const started = process.hrtime.bigint()
-  const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as { id: string }
-  let backup: { status: string; size: number }
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    backup = (await (await fetch(`${url}/api/v1/backups/${created.id}`, { headers: auth })).json()) as typeof backup
-  } while (backup.status === 'running')
-  const backupSeconds = Number(process.hrtime.bigint() - started) / 1e9
-  clearInterval(sampler)
+  const measured = await sampleRss(service, async () => {
+    const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as { id: string }
+    let backup: { id: string; status: string; size: number; file_name: string }
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      backup = (await (await fetch(`${url}/api/v1/backups/${created.id}`, { headers: auth })).json()) as typeof backup
+    } while (backup.status === 'running')
+    return backup
+  })
+  const backup = measured.result
   service.stop()
   if (backup.status !== 'complete') throw new Error(`backup ${backup.status}`)
+  const archive = join(dataDir, 'backups', backup.file_name)
+
+  // Restore onto a fresh install: every byte is written, as after losing a machine.
+  execFileSync('sync')
+  const untarDir = join(work, 'untar')
+  mkdirSync(untarDir)
+  const untarStarted = process.hrtime.bigint()
+  execFileSync('tar', ['-xzf', archive, '-C', untarDir])
+  execFileSync('sync')
+  const untarSeconds = Number(process.hrtime.bigint() - untarStarted) / 1e9
+  rmSync(untarDir, { recursive: true })
+
+  const freshDir = join(work, 'fresh')
+  const fresh = await startBuiltService({ VAULT_DATA_DIR: freshDir })
+  copyFileSync(archive, join(freshDir, 'backups', backup.file_name))
+  execFileSync('sync')
+  const restored = await sampleRss(fresh, async () => {
+    const response = await fetch(`${fresh.url}/api/v1/backups/${backup.id}/restore`, { method: 'POST', headers: { Authorization: fresh.authorization } })
+    const body = (await response.json()) as Record<string, unknown>
+    if (response.status !== 200) throw new Error(`restore answered ${response.status}: ${JSON.stringify(body)}`)
+    execFileSync('sync')
+    return body
+  })
+  fresh.stop()
 
   const mibs = (s: number) => (sizeMiB / s).toFixed(0)
-  console.log(`\nBackup of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; node ${process.version}, ${new Date().toISOString()})\n`)
-  console.log('| measure | seconds | MiB/s | archive MiB | ratio to tar -czf |')
-  console.log('|---|---|---|---|---|')
-  console.log(`| tar -czf of db, blobs, thumbs (baseline) | ${tarSeconds.toFixed(1)} | ${mibs(tarSeconds)} | ${(tarBytes / 1048576).toFixed(0)} | 1.00 |`)
-  console.log(`| POST /api/v1/backups until complete | ${backupSeconds.toFixed(1)} | ${mibs(backupSeconds)} | ${(backup.size / 1048576).toFixed(0)} | ${(backupSeconds / tarSeconds).toFixed(2)} |`)
-  console.log(`\nServer RSS: ${before.toFixed(0)} MiB before the backup, peak ${peak.toFixed(0)} MiB during it.`)
+  const row = (what: string, seconds: number, baseline: number) => `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} |`
+  console.log(`\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; node ${process.version}, ${new Date().toISOString()})\n`)
+  console.log(`Archives: tar -czf ${(tarBytes / 1048576).toFixed(0)} MiB, backup ${(backup.size / 1048576).toFixed(0)} MiB.\n`)
+  console.log('| measure | seconds | vault MiB/s | ratio to baseline |')
+  console.log('|---|---|---|---|')
+  console.log(row('tar -czf of db, blobs, thumbs (baseline)', tarSeconds, tarSeconds))
+  console.log(row('POST /api/v1/backups until complete', measured.seconds, tarSeconds))
+  console.log(row('tar -xzf of the archive, then sync (baseline)', untarSeconds, untarSeconds))
+  console.log(row('POST /api/v1/backups/{id}/restore onto a fresh install, then sync', restored.seconds, untarSeconds))
+  console.log(`\nService RSS: backup ${measured.before.toFixed(0)} → peak ${measured.peak.toFixed(0)} MiB; restore ${restored.before.toFixed(0)} → peak ${restored.peak.toFixed(0)} MiB.`)
   rmSync(work, { recursive: true, force: true })
+}
+
+/** Runs `work`, timing it and sampling the service's RSS every 50 ms. */
+async function sampleRss<T>(service: BuiltService, work: () => Promise<T>): Promise<{ result: T; seconds: number; before: number; peak: number }> {
+  const before = service.rssMiB()
+  let peak = before
+  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 50)
+  const started = process.hrtime.bigint()
+  try {
+    const result = await work()
+    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, before, peak }
+  } finally {
+    clearInterval(sampler)
+  }
 }
 
 await main()
