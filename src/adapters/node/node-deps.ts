@@ -1,9 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Config } from '../../core/config/config.js'
 import type { Deps, ServiceIdentity } from '../../core/deps.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { isMaintenanceRunning } from '../../core/backup/maintenance-lock.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { randomToken } from '../../core/auth/secrets.js'
@@ -39,11 +40,15 @@ export interface NodeDepsOptions {
  * the database schema up to date. Returns the deps and a `close` that releases them.
  */
 export async function createNodeDeps(config: Config, options: NodeDepsOptions): Promise<{ deps: Deps; close: () => Promise<void> }> {
-  const database = await openDatabase(config, options.logger)
+  const scratchDir = join(config.backup.dir, '.scratch')
+  const database = await openDatabase(config, scratchDir, options.logger)
   try {
     const clock = options.clock ?? systemClock
     const schemaVersion = await migrateToLatest(database.db)
     const installationId = await ensureInstallation(database.db, clock)
+    // Database snapshots and staged restores live in scratch only while a backup or restore
+    // holds the lock; with none running, whatever is there was left by a killed process.
+    if (!(await isMaintenanceRunning(database.db, clock.now()))) await rm(scratchDir, { recursive: true, force: true })
     options.logger.info('database ready', { kind: database.kind, schema_version: schemaVersion, installation_id: installationId })
     const indexed = await indexPendingModels(database, () => clock.now().toISOString())
     if (indexed > 0) options.logger.info('search index caught up', { models: indexed })
@@ -105,9 +110,8 @@ async function configuredJwtSecrets(config: Config): Promise<string[]> {
   return lines
 }
 
-async function openDatabase(config: Config, logger: Logger): Promise<VaultDatabase> {
-  // Database snapshots are written next to the archives they go into.
-  const scratchDir = join(config.backup.dir, '.scratch')
+/** Database snapshots (and staged restores) are written in `scratchDir`, next to the archives. */
+async function openDatabase(config: Config, scratchDir: string, logger: Logger): Promise<VaultDatabase> {
   if (config.database.kind === 'postgres') {
     return openPostgresDatabase(config.database.url, {
       scratchDir,
