@@ -23,7 +23,13 @@ export async function stagePgRestore(url: string, db: Kysely<Database>, scratchD
     throw invalidArchive(`its database dump cannot be read by pg_restore (${lastLine((error as { stderr?: string }).stderr)}).`)
   }
   return {
-    swapIn: (statements) => swapInDump(url, db, path, statements),
+    async swapIn(statements) {
+      try {
+        await swapInDump(url, db, path, statements)
+      } finally {
+        await rm(path, { force: true })
+      }
+    },
     discard: () => rm(path, { force: true }),
   }
 }

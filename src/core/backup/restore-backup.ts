@@ -70,6 +70,7 @@ export async function restoreArchive(
   try {
     const source = await findSource()
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
+    onProgress({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, onProgress)
     const restoredAt = deps.clock.now()
     let safetyCopy: string

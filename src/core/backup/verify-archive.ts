@@ -30,6 +30,9 @@ export async function verifyArchive(
   const feeding = feed(archive.pipeThrough(compression.gunzip()), extract, (error) =>
     current?.destroy(error),
   )
+  // Observed at once: the loop below may be awaiting `onEntry` when the gzip fails, and an
+  // unobserved rejection would end the process. The awaits below still see the error.
+  feeding.catch(() => {})
   const seen = new Map<string, { size: number; sha256: string }>()
   let manifest: BackupManifest | undefined
   // Failures of `onEntry` itself (a full disk) are the caller's, not the archive's: passed on as they are.

@@ -8,8 +8,9 @@ const retryAfterSeconds = 10
 /**
  * Holds an app's other requests off while a restore runs in it: they answer 503 with
  * `Retry-After` and the restore's progress, so nothing reads data that is being replaced
- * or writes data the restore would drop. The restore's own request passed the gate before
- * it closed.
+ * or writes data the restore would drop. The gate closes at the restore's first progress
+ * report (once it holds the lock and has found its archive), so a restore refused with 404
+ * or 409 never closes it; the restore's own request passed it before.
  */
 export interface RestoreGate {
   run<T>(restore: (report: (progress: RestoreProgress) => void) => Promise<T>): Promise<T>
@@ -20,7 +21,6 @@ export function createRestoreGate(): RestoreGate {
   let running: RestoreProgress | null = null
   return {
     async run(restore) {
-      running = { phase: 'verifying', bytes_done: 0, bytes_total: null }
       try {
         return await restore((progress) => (running = progress))
       } finally {
