@@ -6,7 +6,7 @@ import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import { readFileStream } from './file-stream.js'
 import { diskFullOr } from './fs-blob-store.js'
-import type { DatabaseSnapshot } from '../../core/db/database.js'
+import type { DatabaseSnapshot, SnapshotCounts } from '../../core/db/database.js'
 
 /** A fresh path in `dir` (created if needed) for a scratch file that is removed after use. */
 export async function scratchPath(dir: string, suffix: string): Promise<string> {
@@ -27,11 +27,12 @@ export async function writeScratchFile(dir: string, suffix: string, body: Readab
 }
 
 /** A finished scratch file presented as a database snapshot. */
-export async function snapshotFromFile(path: string, fileName: string): Promise<DatabaseSnapshot> {
+export async function snapshotFromFile(path: string, fileName: string, counts: SnapshotCounts): Promise<DatabaseSnapshot> {
   const { size } = await stat(path)
   return {
     fileName,
     size,
+    counts,
     stream: () => readFileStream(path),
     dispose: () => rm(path, { force: true }),
   }

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { snapshotFileNames, type DatabaseSnapshot } from '../../core/db/database.js'
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../../core/db/schema.js'
+import { countSnapshotRows, snapshotFileNames, type DatabaseSnapshot } from '../../core/db/database.js'
 import { scratchPath, snapshotFromFile } from '../fs/scratch-file.js'
 
 const run = promisify(execFile)
@@ -25,17 +27,27 @@ export function libpqEnvironment(url: string): Record<string, string> {
 }
 
 /**
- * `pg_dump --format=custom` into a scratch file: one consistent snapshot (pg_dump runs in a
- * single repeatable-read transaction) while the service keeps writing. Needs the PostgreSQL
+ * `pg_dump --format=custom` into a scratch file: one consistent snapshot while the service
+ * keeps writing. A repeatable-read transaction exports its snapshot, counts the manifest's
+ * rows in it and keeps it open while `pg_dump --snapshot` dumps exactly that view. Needs the PostgreSQL
  * client tools (Debian: postgresql-client) of the server's major version or newer.
  */
-export async function pgDumpSnapshot(url: string, scratchDir: string): Promise<DatabaseSnapshot> {
+export async function pgDumpSnapshot(url: string, db: Kysely<Database>, scratchDir: string): Promise<DatabaseSnapshot> {
   const path = await scratchPath(scratchDir, '.pgdump')
   try {
-    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${path}`], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
-    })
-    return await snapshotFromFile(path, snapshotFileNames.postgres)
+    // The counts and the dump see one snapshot: exported by this transaction, imported by pg_dump.
+    const counts = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx)
+        const counted = await countSnapshotRows(trx)
+        await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.id}`, `--file=${path}`], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
+        })
+        return counted
+      })
+    return await snapshotFromFile(path, snapshotFileNames.postgres, counts)
   } catch (error) {
     await rm(path, { force: true })
     const stderr = (error as { stderr?: string }).stderr?.trim()

@@ -23,7 +23,7 @@ export function openPostgresDatabase(url: string, options: { scratchDir: string;
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return createVaultDatabase(db, 'postgres', {
-    snapshot: () => pgDumpSnapshot(url, options.scratchDir),
+    snapshot: () => pgDumpSnapshot(url, db, options.scratchDir),
     stageRestore: (body) => stagePgRestore(url, db, options.scratchDir, body),
   })
 }

@@ -35,12 +35,26 @@ export async function probeBucket(client: S3Client, bucket: string): Promise<str
     return undefined
   } catch (error) {
     if (timeout.aborted) return 'timed out'
-    const { name, code, $metadata } = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } }
-    const status = $metadata?.httpStatusCode
     // HEAD responses carry no error body, so the SDK can only call a 404 `NotFound`.
-    const kind = status === 404 ? 'NoSuchBucket' : (code ?? name ?? 'unknown error')
-    return status === undefined ? kind : `${kind}, HTTP ${status}`
+    return (error as S3Failure).$metadata?.httpStatusCode === 404 ? 'NoSuchBucket, HTTP 404' : describeS3Error(error)
   }
+}
+
+interface S3Failure {
+  name?: string
+  code?: string
+  $metadata?: { httpStatusCode?: number }
+}
+
+/**
+ * An S3 failure as its kind and HTTP status only (`NoSuchBucket, HTTP 404`, `ECONNREFUSED`):
+ * the SDK's own messages name the endpoint, and those go no further than the server log.
+ */
+export function describeS3Error(error: unknown): string {
+  const { name, code, $metadata } = error as S3Failure
+  const kind = code ?? name ?? 'unknown error'
+  const status = $metadata?.httpStatusCode
+  return status === undefined ? kind : `${kind}, HTTP ${status}`
 }
 
 /** The request's answer, or null when S3 says the key does not exist. */

@@ -2,7 +2,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { rm } from 'node:fs/promises'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
-import { createVaultDatabase, snapshotFileNames, type StagedDatabase, type VaultDatabase } from '../../core/db/database.js'
+import { countSnapshotRows, createVaultDatabase, snapshotFileNames, type SnapshotCounts, type StagedDatabase, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 
@@ -23,7 +23,7 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
       const path = await scratchPath(options.scratchDir, '.sqlite')
       try {
         await sqlite.backup(path)
-        return await snapshotFromFile(path, snapshotFileNames.sqlite)
+        return await snapshotFromFile(path, snapshotFileNames.sqlite, await countCopyRows(path))
       } catch (error) {
         await rm(path, { force: true })
         throw error
@@ -67,5 +67,18 @@ function quickCheck(database: SQLite.Database): string {
     return String(database.pragma('quick_check', { simple: true }))
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
+  }
+}
+
+/**
+ * Rows in a finished snapshot file: what the archive holds, whatever was written since.
+ * Opened read-write: a read-only connection to a WAL-mode file leaves `-wal` and `-shm` behind.
+ */
+async function countCopyRows(path: string): Promise<SnapshotCounts> {
+  const copy = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(path) }) })
+  try {
+    return await countSnapshotRows(copy)
+  } finally {
+    await copy.destroy()
   }
 }

@@ -45,6 +45,7 @@ export async function startBackup(deps: BackupDeps, createdBy: string | null): P
 
 async function runBackup(deps: BackupDeps, id: string, fileName: string, startedAt: Date, lock: HeldLock): Promise<BackupRecord> {
   const { db } = deps.database
+  let outcome: { status: 'complete' | 'failed'; error: string | null }
   try {
     let lastReport = 0
     // Reports are chained so a slow one never lands after (and undoes) a later one.
@@ -74,14 +75,14 @@ async function runBackup(deps: BackupDeps, id: string, fileName: string, started
     // The archive stands from here on: a failed copy or prune is reported, not fatal.
     await copyToBuckets(deps, id, fileName)
     await pruneOldBackups(deps, id)
-    await db.updateTable('backups').set({ status: 'complete', finished_at: deps.clock.now().toISOString() }).where('id', '=', id).execute()
+    outcome = { status: 'complete', error: null }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    deps.logger.error('backup failed', { backup_id: id, error: message })
-    await db.updateTable('backups').set({ status: 'failed', error: message, finished_at: deps.clock.now().toISOString() }).where('id', '=', id).execute()
-  } finally {
-    await lock.release()
+    outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) }
+    deps.logger.error('backup failed', { backup_id: id, error: outcome.error })
   }
+  // Released before the final status shows, so a client that sees it can start the next backup or restore.
+  await lock.release().catch((error: Error) => deps.logger.warn('releasing the backup lock failed; it lapses within a minute', { error: error.message }))
+  await db.updateTable('backups').set({ ...outcome, finished_at: deps.clock.now().toISOString() }).where('id', '=', id).execute()
   return toBackupRecord(await getBackupRow(db, id))
 }
 
@@ -100,8 +101,8 @@ async function copyToBuckets(deps: BackupDeps, id: string, fileName: string): Pr
       if (!copy || (await hashStream(deps, copy)) !== sha256) throw new Error('the copy in the bucket does not match the archive')
       await db.updateTable('backups').set({ s3_status: 'uploaded', s3_error: null }).where('id', '=', id).execute()
     } catch (error) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-      deps.logger.warn('backup copy to the bucket failed', { backup_id: id, error: message })
+      const message = error instanceof Error ? error.message : String(error)
+      deps.logger.warn('backup copy to the bucket failed', { backup_id: id, error: message, cause: String((error as Error).cause ?? '') })
       await db.updateTable('backups').set({ s3_status: 'failed', s3_error: message }).where('id', '=', id).execute()
     }
   }

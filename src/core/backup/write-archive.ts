@@ -80,7 +80,7 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
         database_kind: deps.database.kind,
         storage_kind: deps.blobs.kind,
         installation_id: (await db.selectFrom('installation').select('id').executeTakeFirstOrThrow()).id,
-        counts: { ...(await rowCounts(db)), ...counts },
+        counts: { ...snapshot.counts, ...counts },
         entries,
       }
       const manifestBytes = new TextEncoder().encode(JSON.stringify(complete, null, 1))
@@ -101,10 +101,4 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
 async function storedBytes(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('files').select((eb) => eb.fn.sum<number>('size').as('bytes')).executeTakeFirst()
   return Number(row?.bytes ?? 0)
-}
-
-async function rowCounts(db: Kysely<Database>) {
-  const count = async (table: 'users' | 'models' | 'files') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-  return { users: await count('users'), models: await count('models'), files: await count('files') }
 }

@@ -45,11 +45,26 @@ export interface StagedDatabase {
 /** A snapshot's name inside a backup archive, by database kind. */
 export const snapshotFileNames: Record<DatabaseKind, string> = { sqlite: 'vault.sqlite', postgres: 'vault.pgdump' }
 
+export interface SnapshotCounts {
+  users: number
+  models: number
+  files: number
+}
+
+/** The rows a backup manifest counts, read through `db` (a snapshot's own view of the data). */
+export async function countSnapshotRows(db: Kysely<Database>): Promise<SnapshotCounts> {
+  const count = async (table: 'users' | 'models' | 'files') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  return { users: await count('users'), models: await count('models'), files: await count('files') }
+}
+
 /** A database copy in a scratch file: an SQLite file, or a `pg_dump` custom-format dump. */
 export interface DatabaseSnapshot {
   /** `vault.sqlite` or `vault.pgdump`: its name inside a backup archive. */
   fileName: string
   size: number
+  /** Rows in the copy itself (not the live database, which goes on changing). */
+  counts: SnapshotCounts
   stream(): ReadableStream<Uint8Array>
   /** Removes the scratch file. */
   dispose(): Promise<void>
