@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { toBackupRecord } from '../../core/backup/backup-records.js'
 import { locateArchive, type ArchiveSource } from '../../core/backup/locate-archive.js'
+import { VaultError } from '../../core/errors.js'
 import { restoreArchive, type RestoreProgress } from '../../core/backup/restore-backup.js'
 import { getBackupRow, startBackup } from '../../core/backup/create-backup.js'
 import { verifyArchive } from '../../core/backup/verify-archive.js'
@@ -62,7 +63,9 @@ export async function verifyArchiveFile(path: string): Promise<void> {
  */
 async function restoreFromShell(deps: Deps, target: string): Promise<void> {
   const isFile = target.endsWith('.tar.gz') || target.includes('/')
-  const findSource = isFile ? () => fileSource(target) : () => locateArchive(deps, target)
+  // A file is checked before the restore takes the lock: exiting while holding it would leave it for a minute.
+  const file = isFile ? await fileSource(target) : undefined
+  const findSource = file ? async () => file : () => locateArchive(deps, target)
   let latest: RestoreProgress | undefined
   const progress = setInterval(() => {
     if (!latest) return
@@ -71,7 +74,9 @@ async function restoreFromShell(deps: Deps, target: string): Promise<void> {
   }, 2000)
   console.log(`Restoring from ${target}`)
   const result = await restoreArchive(deps, findSource, (current) => (latest = current))
-    .catch((error: Error) => exitWith(`Restore failed, nothing was changed: ${error.message}`))
+    .catch((error: Error) =>
+      exitWith(error instanceof VaultError && error.code === 'restore_unfinished' ? error.message : `Restore failed, nothing was changed: ${error.message}`),
+    )
     .finally(() => clearInterval(progress))
   const { counts } = result.manifest
   console.log(

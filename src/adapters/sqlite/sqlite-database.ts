@@ -52,13 +52,29 @@ function stagedSqlite(stagedPath: string, liveFile: string): StagedDatabase {
         if (check !== 'ok') throw invalidArchive(`its database fails SQLite's check (${check}).`)
         const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: staged }) })
         for (const statement of statements(db)) await db.executeQuery(statement.compile())
-        await staged.backup(liveFile)
+        await copyInto(staged, liveFile)
       } finally {
         staged.close()
         await removeStaged()
       }
     },
     discard: async () => void (await removeStaged()),
+  }
+}
+
+const busyRetryMs = 20
+const busyTimeoutMs = 30_000
+
+/**
+ * better-sqlite3's backup resolves having copied nothing (0 pages) when its first step finds
+ * the live database write-locked by another connection, so that answer is retried until the
+ * lock is free; any valid database has at least one page.
+ */
+async function copyInto(staged: SQLite.Database, liveFile: string): Promise<void> {
+  const deadline = Date.now() + busyTimeoutMs
+  while ((await staged.backup(liveFile)).totalPages === 0) {
+    if (Date.now() > deadline) throw new Error(`the live database stayed write-locked for ${busyTimeoutMs / 1000} s; nothing was changed`)
+    await new Promise((resolve) => setTimeout(resolve, busyRetryMs))
   }
 }
 

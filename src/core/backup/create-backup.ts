@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { conflict } from '../errors.js'
-import { acquireLock, type HeldLock } from '../runtime/db-lock.js'
+import type { HeldLock } from '../runtime/db-lock.js'
 import { toBackupRecord, type BackupRecord } from './backup-records.js'
-import { maintenanceLockName } from './maintenance-lock.js'
+import { takeMaintenanceLock } from './maintenance-lock.js'
 import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
 import { writeArchive } from './write-archive.js'
@@ -20,8 +19,7 @@ const progressEveryMs = 1000
  */
 export async function startBackup(deps: BackupDeps, createdBy: string | null): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
   const { db } = deps.database
-  const lock = await acquireLock(db, deps.clock, maintenanceLockName, 'backup')
-  if ('heldBy' in lock) throw conflict('maintenance_in_progress', `A ${lock.heldBy} is running; try again when it has finished.`)
+  const lock = await takeMaintenanceLock(db, deps.clock, 'backup')
   const startedAt = deps.clock.now()
   const id = crypto.randomUUID()
   const row = {
@@ -35,10 +33,10 @@ export async function startBackup(deps: BackupDeps, createdBy: string | null): P
   try {
     await db.insertInto('backups').values(row).execute()
   } catch (error) {
-    await lock.held.release()
+    await lock.release()
     throw error
   }
-  const done = runBackup(deps, row.id, row.file_name, startedAt, lock.held)
+  const done = runBackup(deps, row.id, row.file_name, startedAt, lock)
   done.catch(() => {})
   return { record: toBackupRecord(await getBackupRow(db, id)), done }
 }

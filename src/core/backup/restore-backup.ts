@@ -3,13 +3,12 @@ import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
 import { snapshotFileNames, type StagedDatabase } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
-import { conflict, VaultError } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
-import { acquireLock } from '../runtime/db-lock.js'
 import { reloadStoredKeys } from '../stored-keys.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
 import { locateArchive, type ArchiveSource } from './locate-archive.js'
-import { maintenanceLockName } from './maintenance-lock.js'
+import { takeMaintenanceLock } from './maintenance-lock.js'
 import type { BackupManifest } from './manifest.js'
 import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
@@ -65,8 +64,7 @@ export async function restoreArchive(
   findSource: () => Promise<ArchiveSource>,
   onProgress: (progress: RestoreProgress) => void,
 ): Promise<RestoreResult> {
-  const lock = await acquireLock(deps.database.db, deps.clock, maintenanceLockName, 'restore')
-  if ('heldBy' in lock) throw conflict('maintenance_in_progress', `A ${lock.heldBy} is running; try again when it has finished.`)
+  const lock = await takeMaintenanceLock(deps.database.db, deps.clock, 'restore')
   try {
     const source = await findSource()
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
@@ -98,9 +96,19 @@ export async function restoreArchive(
     }
     deps.logger.info('backup restored', { backup_id: staged.manifest.backup_id, file_name: source.fileName, safety_copy: safetyCopy })
     onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
-    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy })
+    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      deps.logger.error('restore swapped in, but finishing it failed', { error: message })
+      throw new VaultError(
+        500,
+        'restore_unfinished',
+        'Internal Server Error',
+        `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
+      )
+    })
   } finally {
-    await lock.held.release()
+    // A failed release must not hide the restore's own outcome; the lock lapses within a minute.
+    await lock.release().catch((error: Error) => deps.logger.warn('releasing the restore lock failed', { error: error.message }))
   }
 }
 

@@ -10,7 +10,8 @@ const ttlMs = 60_000
 const heartbeatMs = 15_000
 
 /**
- * Takes the named lock in the database, or returns the purpose of whoever holds it. The
+ * Takes the named lock in the database, or returns the purpose of whoever holds it and when
+ * the lock lapses unless its holder is still alive to push it on. The
  * holder's heartbeat keeps pushing the expiry forward; a holder that crashed stops doing so
  * and its lock lapses after a minute, so a killed backup never blocks the next one for good.
  */
@@ -19,7 +20,7 @@ export async function acquireLock(
   clock: Clock,
   name: string,
   purpose: string,
-): Promise<{ held: HeldLock } | { heldBy: string }> {
+): Promise<{ held: HeldLock } | { heldBy: string; expiresAt: string }> {
   const owner = crypto.randomUUID()
   const expiry = () => new Date(clock.now().getTime() + ttlMs).toISOString()
   await db.deleteFrom('locks').where('name', '=', name).where('expires_at', '<', clock.now().toISOString()).execute()
@@ -29,8 +30,8 @@ export async function acquireLock(
     .onConflict((oc) => oc.column('name').doNothing())
     .executeTakeFirst()
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    const holder = await db.selectFrom('locks').select('purpose').where('name', '=', name).executeTakeFirst()
-    return { heldBy: holder?.purpose ?? 'another operation' }
+    const holder = await db.selectFrom('locks').select(['purpose', 'expires_at']).where('name', '=', name).executeTakeFirst()
+    return { heldBy: holder?.purpose ?? 'another operation', expiresAt: holder?.expires_at ?? expiry() }
   }
   const heartbeat = setInterval(() => {
     db.updateTable('locks').set({ expires_at: expiry() }).where('name', '=', name).where('owner', '=', owner).execute().catch(() => {})
