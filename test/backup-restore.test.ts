@@ -2,6 +2,7 @@ import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import { getPrinterRow } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, createApiKeyAs, expectProblem, newAccountWithKey, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
@@ -56,6 +57,7 @@ describe('restoring a backup over the API', () => {
     const restore = await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token: rootToken })
     expect(restore.status, JSON.stringify(restore.body)).toBe(200)
     expect(restore.body.backup_id).toBe(backup.id)
+    expect(restore.body.schema_version).toBe(latestSchemaVersion)
     expect(restore.body.source).toMatchObject({ location: 'local', file_name: backup.file_name, sha256: backup.sha256 })
     // The deleted cube's bytes come back; its thumbnail looks like the late cube's, which kept it.
     expect(restore.body.added).toEqual({ blobs: 1, thumbnails: 0 })
