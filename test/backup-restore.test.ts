@@ -1,7 +1,7 @@
 import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import { getPrinterRow } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, createApiKeyAs, expectProblem, newAccountWithKey, signIn } from './support/accounts.js'
@@ -110,14 +110,21 @@ describe('restoring a backup over the API', () => {
     }
   })
 
-  it.runIf(inject('databaseKind') === 'postgres')('leaves tables of other software in a shared PostgreSQL database alone', async () => {
+  it('replaces only what is the vault\'s: other tables in a shared PostgreSQL database stay, an SQLite file is the vault\'s alone', async () => {
     const token = (await signIn(vault.baseUrl, admin)).access_token
     const backup = await backUp(vault.baseUrl, token)
     await sql`create table other_app_notes (note text)`.execute(vault.deps.database.db)
     await sql`insert into other_app_notes values ('keep me')`.execute(vault.deps.database.db)
     expect((await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token })).status).toBe(200)
-    const notes = await sql<{ note: string }>`select note from other_app_notes`.execute(vault.deps.database.db)
-    expect(notes.rows).toEqual([{ note: 'keep me' }])
+    const { db, kind } = vault.deps.database
+    const tables = kind === 'postgres' ? sql`select tablename as name from pg_tables where schemaname = 'public'` : sql`select name from sqlite_master where type = 'table'`
+    const names = (await tables.execute(db)).rows.map((row) => (row as { name: string }).name)
+    if (kind === 'postgres') {
+      expect((await sql<{ note: string }>`select note from other_app_notes`.execute(db)).rows).toEqual([{ note: 'keep me' }])
+    } else {
+      expect(names).not.toContain('other_app_notes')
+    }
+    expect(names).toContain('models')
   })
 
   it('answers 404 for a backup with no archive and changes nothing', async () => {
