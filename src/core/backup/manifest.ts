@@ -35,10 +35,13 @@ const entryPattern = /^(db\/vault\.(sqlite|pgdump)|blobs\/[0-9a-f]{64}|thumbs\/[
 
 export const isAllowedEntryName = (name: string) => entryPattern.test(name)
 
-/** `model-vault-2026-11-21T08-30-00Z-<id>.tar.gz`: sorts by time, names the backup. */
-export function archiveFileName(backupId: string, createdAt: Date): string {
+/**
+ * `model-vault-2026-11-21T08-30-00Z-<id>.tar.gz`: sorts by time, names the backup. A restore's
+ * safety copy is named `pre-restore-…`, which retention and lookups by id leave alone.
+ */
+export function archiveFileName(backupId: string, createdAt: Date, kind: 'model-vault' | 'pre-restore' = 'model-vault'): string {
   const stamp = createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
-  return `model-vault-${stamp}-${backupId}.tar.gz`
+  return `${kind}-${stamp}-${backupId}.tar.gz`
 }
 
 const archiveNamePattern = /^model-vault-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)-([0-9a-f-]{36})\.tar\.gz$/

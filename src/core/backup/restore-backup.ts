@@ -9,7 +9,7 @@ import { reloadStoredKeys } from '../stored-keys.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
 import { locateArchive, type ArchiveSource } from './locate-archive.js'
 import { takeMaintenanceLock } from './maintenance-lock.js'
-import type { BackupManifest } from './manifest.js'
+import { archiveFileName, type BackupManifest } from './manifest.js'
 import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { writeArchive, type ArchiveDeps } from './write-archive.js'
@@ -71,7 +71,7 @@ export async function restoreArchive(
     onProgress({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, onProgress)
     const restoredAt = deps.clock.now()
-    let safetyCopy: string
+    let safetyCopy: string | undefined
     try {
       refuseIncompatible(deps, staged.manifest)
       if (source.expectedSha256 && staged.sha256 !== source.expectedSha256) {
@@ -92,11 +92,13 @@ export async function restoreArchive(
       )
     } catch (error) {
       await discardStaged(staged)
+      // The swap did not happen, so the copy of the untouched database is not needed either.
+      if (safetyCopy) await localSink(deps).delete(safetyCopy).catch(() => {})
       throw error
     }
     deps.logger.info('backup restored', { backup_id: staged.manifest.backup_id, file_name: source.fileName, safety_copy: safetyCopy })
     onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
-    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy }).catch((error: unknown) => {
+    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy: safetyCopy! }).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error)
       deps.logger.error('restore swapped in, but finishing it failed', { error: message })
       throw new VaultError(
@@ -197,10 +199,12 @@ function compareVersions(a: string, b: string): number {
  */
 async function writeSafetyCopy(deps: RestoreDeps, at: Date): Promise<string> {
   const id = crypto.randomUUID()
-  const fileName = `pre-restore-${at.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')}-${id}.tar.gz`
+  const fileName = archiveFileName(id, at, 'pre-restore')
   await writeArchive(deps, { id, fileName, createdAt: at, includeFiles: false, onProgress: () => {} })
   return fileName
 }
+
+const localSink = (deps: RestoreDeps) => deps.backupSinks.find((sink) => sink.kind === 'local')!
 
 /** After the swap: migrations, keys and search index of the restored data, the catalogue, the report. */
 async function finishRestore(
