@@ -13,7 +13,11 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite', provide: { databaseKind: 'sqlite', postgresAdminUrl: '' } } },
       {
         extends: true,
-        test: { name: 'postgres', provide: { databaseKind: 'postgres' }, globalSetup: ['test/support/postgres-global-setup.ts'] },
+        test: {
+          name: 'postgres',
+          provide: { databaseKind: 'postgres' },
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+        },
       },
     ],
   },

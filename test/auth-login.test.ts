@@ -28,7 +28,9 @@ let refusal: Record<string, unknown>
 beforeAll(async () => {
   vault = await startTestVault(adminEnv)
   rootToken = (await signIn(vault.baseUrl, admin)).access_token
-  refusal = comparable(expectRefused(await login(vault.baseUrl, { username: admin.username, password: 'not-the-root-password' })))
+  refusal = comparable(
+    expectRefused(await login(vault.baseUrl, { username: admin.username, password: 'not-the-root-password' })),
+  )
 })
 afterAll(async () => vault.close())
 
@@ -49,7 +51,14 @@ describe('signing in with a password', () => {
     expect(reply.body.access_token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     expect(reply.body.refresh_token).toMatch(/^mvr_[\w-]{43}$/)
     expect(reply.body.user).toMatchObject({ username: admin.username, role: 'superuser', disabled: false })
-    expect(Object.keys(reply.body.user).sort()).toEqual(['created_at', 'disabled', 'id', 'role', 'updated_at', 'username'])
+    expect(Object.keys(reply.body.user).sort()).toEqual([
+      'created_at',
+      'disabled',
+      'id',
+      'role',
+      'updated_at',
+      'username',
+    ])
     expect(JSON.stringify(reply.body)).not.toMatch(/scrypt|password|hash/i)
 
     const me = await getMe(vault.baseUrl, reply.body.access_token)
@@ -94,7 +103,10 @@ describe('signing in with a password', () => {
 describe('signing in with an API key', () => {
   it('opens a session tied to the key, and the key listing shows when it was last used', async () => {
     const key = await createApiKeyAs(vault.baseUrl, rootToken)
-    const listed = async () => (await call(vault.baseUrl, 'GET', '/api/v1/api-keys', { token: rootToken })).body.items.find((k: { id: string }) => k.id === key.id)
+    const listed = async () =>
+      (await call(vault.baseUrl, 'GET', '/api/v1/api-keys', { token: rootToken })).body.items.find(
+        (k: { id: string }) => k.id === key.id,
+      )
     expect((await listed()).last_used_at).toBeNull()
 
     const before = Date.now()
@@ -116,10 +128,15 @@ describe('signing in with an API key', () => {
 })
 
 describe('a sign-in request carries a username and exactly one credential', () => {
-  const fieldErrors = (reply: Reply) => expectProblem(reply, 422, 'validation_failed').errors.map((e: { path: string }) => e.path)
+  const fieldErrors = (reply: Reply) =>
+    expectProblem(reply, 422, 'validation_failed').errors.map((e: { path: string }) => e.path)
 
   it('refuses a password and an API key together, naming api_key', async () => {
-    const reply = await login(vault.baseUrl, { username: admin.username, password: admin.password, api_key: 'mvk_000000000000_x' })
+    const reply = await login(vault.baseUrl, {
+      username: admin.username,
+      password: admin.password,
+      api_key: 'mvk_000000000000_x',
+    })
     expect(fieldErrors(reply)).toEqual(['body.api_key'])
   })
 
@@ -138,12 +155,18 @@ describe('a sign-in request carries a username and exactly one credential', () =
   })
 
   it('answers 400 malformed_json to a body that is not JSON', async () => {
-    const reply = await call(vault.baseUrl, 'POST', '/api/v1/auth/login', { body: '{"username": "root", ', headers: { 'Content-Type': 'application/json' } })
+    const reply = await call(vault.baseUrl, 'POST', '/api/v1/auth/login', {
+      body: '{"username": "root", ',
+      headers: { 'Content-Type': 'application/json' },
+    })
     expectProblem(reply, 400, 'malformed_json')
   })
 
   it('answers 415 to a JSON text sent as text/plain', async () => {
-    const reply = await call(vault.baseUrl, 'POST', '/api/v1/auth/login', { body: JSON.stringify(admin), headers: { 'Content-Type': 'text/plain' } })
+    const reply = await call(vault.baseUrl, 'POST', '/api/v1/auth/login', {
+      body: JSON.stringify(admin),
+      headers: { 'Content-Type': 'text/plain' },
+    })
     expectProblem(reply, 415, 'unsupported_media_type')
   })
 })
@@ -183,7 +206,10 @@ describe('a refused sign-in reveals nothing about the account', () => {
   const nearMisses: Record<string, () => Promise<Record<string, unknown>>> = {
     'a disabled user with the right password': async () => {
       const account = await newAccount(vault.baseUrl, rootToken)
-      const disabled = await call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${account.user.id}`, { token: rootToken, json: { disabled: true } })
+      const disabled = await call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${account.user.id}`, {
+        token: rootToken,
+        json: { disabled: true },
+      })
       expect(disabled.status).toBe(200)
       return { username: account.username, password: account.password }
     },
@@ -206,13 +232,16 @@ describe('a refused sign-in reveals nothing about the account', () => {
 })
 
 describe('the first superuser', () => {
-  const firstSuperuserLines = (logs: Record<string, unknown>[]) => logs.filter((line) => String(line.msg).includes('first superuser'))
+  const firstSuperuserLines = (logs: Record<string, unknown>[]) =>
+    logs.filter((line) => String(line.msg).includes('first superuser'))
 
   it('without VAULT_ADMIN_PASSWORD is "admin" with a generated password logged once, and a restart creates no other', async () => {
     const fresh = await startTestVault()
     try {
       const lines = firstSuperuserLines(fresh.logs)
-      expect(lines).toEqual([expect.objectContaining({ level: 'warn', username: 'admin', password: expect.any(String) })])
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 'warn', username: 'admin', password: expect.any(String) }),
+      ])
       const password = lines[0]!.password as string
       expect(password.length).toBeGreaterThanOrEqual(20)
       expect((await signIn(fresh.baseUrl, { username: 'admin', password })).user.role).toBe('superuser')
@@ -234,7 +263,9 @@ describe('the first superuser', () => {
   })
 
   it('with VAULT_ADMIN_PASSWORD is created under that name, and the log line carries no password', async () => {
-    expect(firstSuperuserLines(vault.logs)).toEqual([{ time: expect.any(String), level: 'info', msg: 'created the first superuser', username: admin.username }])
+    expect(firstSuperuserLines(vault.logs)).toEqual([
+      { time: expect.any(String), level: 'info', msg: 'created the first superuser', username: admin.username },
+    ])
   })
 })
 
@@ -254,7 +285,9 @@ describe('secrets at rest and in the log', () => {
       .select('refresh_tokens.token_hash')
       .where('sessions.user_id', '=', account.user.id)
       .execute()
-    expect(refreshHashes.map((row) => row.token_hash).sort()).toEqual([sha256Hex(account.refreshToken), sha256Hex(keyed.refresh_token)].sort())
+    expect(refreshHashes.map((row) => row.token_hash).sort()).toEqual(
+      [sha256Hex(account.refreshToken), sha256Hex(keyed.refresh_token)].sort(),
+    )
 
     const everything = JSON.stringify([
       await db.selectFrom('users').selectAll().execute(),
@@ -263,7 +296,16 @@ describe('secrets at rest and in the log', () => {
       await db.selectFrom('refresh_tokens').selectAll().execute(),
       await db.selectFrom('login_failures').selectAll().execute(),
     ])
-    for (const secret of [account.password, admin.password, key.key, key.key.slice(17), account.refreshToken, keyed.refresh_token, 'mvr_', 'mvk_']) {
+    for (const secret of [
+      account.password,
+      admin.password,
+      key.key,
+      key.key.slice(17),
+      account.refreshToken,
+      keyed.refresh_token,
+      'mvr_',
+      'mvk_',
+    ]) {
       expect(everything).not.toContain(secret)
     }
   })
@@ -273,8 +315,18 @@ describe('secrets at rest and in the log', () => {
     await login(vault.baseUrl, { username: account.username, password: `${account.password}-typo` })
     const log = JSON.stringify(vault.logs)
     // The sign-ins above were logged, so the log is not simply empty.
-    expect(vault.logs.filter((line) => line.path === '/api/v1/auth/login' && line.status === 200).length).toBeGreaterThanOrEqual(2)
-    for (const secret of [admin.password, account.password, key.key, account.token, account.refreshToken, keyed.access_token, keyed.refresh_token]) {
+    expect(
+      vault.logs.filter((line) => line.path === '/api/v1/auth/login' && line.status === 200).length,
+    ).toBeGreaterThanOrEqual(2)
+    for (const secret of [
+      admin.password,
+      account.password,
+      key.key,
+      account.token,
+      account.refreshToken,
+      keyed.access_token,
+      keyed.refresh_token,
+    ]) {
       expect(log).not.toContain(secret)
     }
   })

@@ -36,18 +36,23 @@ beforeAll(async () => {
 })
 afterAll(async () => vault.close())
 
-const patchUser = (id: string, json: unknown, token = rootToken) => call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${id}`, { token, json })
+const patchUser = (id: string, json: unknown, token = rootToken) =>
+  call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${id}`, { token, json })
 const resetPassword = (id: string, password: string) =>
   call(vault.baseUrl, 'POST', `/api/v1/admin/users/${id}/password`, { token: rootToken, json: { password } })
 const listUsers = (token = rootToken) => call(vault.baseUrl, 'GET', '/api/v1/admin/users', { token })
-const fieldErrors = (reply: Reply) => expectProblem(reply, 422, 'validation_failed').errors.map((e: { path: string }) => e.path)
+const fieldErrors = (reply: Reply) =>
+  expectProblem(reply, 422, 'validation_failed').errors.map((e: { path: string }) => e.path)
 
 describe('superuser-only routes', () => {
   it('every operation that requires superuser refuses a user and an admin with 403, and lets a superuser through', async () => {
     const operations = await listOperations(vault.baseUrl)
     const superuserOnly = operations.filter((op) => op.role === 'superuser')
     expect(superuserOnly.map((op) => `${op.method} ${op.path}`).sort()).toEqual(
-      operations.filter((op) => op.path.startsWith('/api/v1/admin/')).map((op) => `${op.method} ${op.path}`).sort(),
+      operations
+        .filter((op) => op.path.startsWith('/api/v1/admin/'))
+        .map((op) => `${op.method} ${op.path}`)
+        .sort(),
     )
     expect(superuserOnly.length).toBeGreaterThanOrEqual(4)
     for (const op of superuserOnly) {
@@ -57,7 +62,9 @@ describe('superuser-only routes', () => {
         expect(reply.body.detail, `${op.method} ${op.path}`).toContain('superuser')
       }
       // Past the role check, a dummy id and an empty body get the route's own answers.
-      expect([200, 404, 422], `${op.method} ${op.path}`).toContain((await callOperation(vault.baseUrl, op, rootToken)).status)
+      expect([200, 404, 422], `${op.method} ${op.path}`).toContain(
+        (await callOperation(vault.baseUrl, op, rootToken)).status,
+      )
     }
   })
 })
@@ -65,7 +72,10 @@ describe('superuser-only routes', () => {
 describe('user administration', () => {
   it('creates users with the user role by default, and refuses taken names in any case, bad names and weak passwords', async () => {
     const username = uniqueName('Carol')
-    const created = await call(vault.baseUrl, 'POST', '/api/v1/admin/users', { token: rootToken, json: { username, password: 'carols-long-password' } })
+    const created = await call(vault.baseUrl, 'POST', '/api/v1/admin/users', {
+      token: rootToken,
+      json: { username, password: 'carols-long-password' },
+    })
     expect(created.status).toBe(201)
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -77,15 +87,33 @@ describe('user administration', () => {
     })
 
     const create = (json: unknown) => call(vault.baseUrl, 'POST', '/api/v1/admin/users', { token: rootToken, json })
-    expectProblem(await create({ username: username.toLowerCase(), password: 'another-long-password' }), 409, 'username_taken')
-    expectProblem(await create({ username: username.toUpperCase(), password: 'another-long-password' }), 409, 'username_taken')
+    expectProblem(
+      await create({ username: username.toLowerCase(), password: 'another-long-password' }),
+      409,
+      'username_taken',
+    )
+    expectProblem(
+      await create({ username: username.toUpperCase(), password: 'another-long-password' }),
+      409,
+      'username_taken',
+    )
     const refused = ['short-pw', 'has space', '-leading-dash', 'same-as-password', 'bad-role']
     expect(fieldErrors(await create({ username: refused[0], password: 'too-short' }))).toEqual(['body.password'])
-    expect(fieldErrors(await create({ username: refused[1], password: 'a-long-enough-password' }))).toEqual(['body.username'])
-    expect(fieldErrors(await create({ username: refused[2], password: 'a-long-enough-password' }))).toEqual(['body.username'])
-    expect(fieldErrors(await create({ username: refused[3], password: refused[3]!.toUpperCase() }))).toEqual(['body.password'])
-    expect(fieldErrors(await create({ username: refused[4], password: 'a-long-enough-password', role: 'root' }))).toEqual(['body.role'])
-    expect(fieldErrors(await create({ username: 'extra-field', password: 'a-long-enough-password', admin: true }))).toEqual(['body.admin'])
+    expect(fieldErrors(await create({ username: refused[1], password: 'a-long-enough-password' }))).toEqual([
+      'body.username',
+    ])
+    expect(fieldErrors(await create({ username: refused[2], password: 'a-long-enough-password' }))).toEqual([
+      'body.username',
+    ])
+    expect(fieldErrors(await create({ username: refused[3], password: refused[3]!.toUpperCase() }))).toEqual([
+      'body.password',
+    ])
+    expect(
+      fieldErrors(await create({ username: refused[4], password: 'a-long-enough-password', role: 'root' })),
+    ).toEqual(['body.role'])
+    expect(
+      fieldErrors(await create({ username: 'extra-field', password: 'a-long-enough-password', admin: true })),
+    ).toEqual(['body.admin'])
 
     const names = (await listUsers()).body.items.map((u: { username: string }) => u.username)
     for (const name of [...refused, 'extra-field']) expect(names).not.toContain(name)
@@ -97,7 +125,8 @@ describe('user administration', () => {
     expect(reply.status).toBe(200)
     const usernames = reply.body.items.map((u: { username: string }) => u.username)
     expect(usernames).toEqual(expect.arrayContaining([admin.username, member.username, manager.username]))
-    for (const user of reply.body.items) expect(Object.keys(user).sort()).toEqual(['created_at', 'disabled', 'id', 'role', 'updated_at', 'username'])
+    for (const user of reply.body.items)
+      expect(Object.keys(user).sort()).toEqual(['created_at', 'disabled', 'id', 'role', 'updated_at', 'username'])
     expect(JSON.stringify(reply.body)).not.toMatch(/scrypt|hash|password/i)
   })
 
@@ -121,8 +150,16 @@ describe('user administration', () => {
     expectInvalidToken(await getMe(vault.baseUrl, account.token))
     expectInvalidToken(await getMe(vault.baseUrl, keyed.access_token))
     expectProblem(await refresh(vault.baseUrl, account.refreshToken), 401, 'invalid_refresh_token')
-    expectProblem(await login(vault.baseUrl, { username: account.username, password: account.password }), 401, 'invalid_credentials')
-    expectProblem(await login(vault.baseUrl, { username: account.username, api_key: key.key }), 401, 'invalid_credentials')
+    expectProblem(
+      await login(vault.baseUrl, { username: account.username, password: account.password }),
+      401,
+      'invalid_credentials',
+    )
+    expectProblem(
+      await login(vault.baseUrl, { username: account.username, api_key: key.key }),
+      401,
+      'invalid_credentials',
+    )
 
     const enabled = await patchUser(account.user.id, { disabled: false })
     expect(enabled.body.disabled).toBe(false)
@@ -138,8 +175,14 @@ describe('user administration', () => {
     const reply = await resetPassword(account.user.id, 'a-brand-new-password')
     expect(reply.status).toBe(204)
     expectInvalidToken(await getMe(vault.baseUrl, account.token))
-    expectProblem(await login(vault.baseUrl, { username: account.username, password: account.password }), 401, 'invalid_credentials')
-    expect((await login(vault.baseUrl, { username: account.username, password: 'a-brand-new-password' })).status).toBe(200)
+    expectProblem(
+      await login(vault.baseUrl, { username: account.username, password: account.password }),
+      401,
+      'invalid_credentials',
+    )
+    expect((await login(vault.baseUrl, { username: account.username, password: 'a-brand-new-password' })).status).toBe(
+      200,
+    )
     expect((await login(vault.baseUrl, { username: account.username, api_key: key.key })).status).toBe(200)
   })
 
@@ -162,7 +205,8 @@ describe('user administration', () => {
     expect(demoted.body.role).toBe('admin')
     expectProblem(await listUsers(rootToken), 403, 'insufficient_role')
     // Disabling ended the second superuser's first session.
-    const secondToken = (await signIn(vault.baseUrl, { username: second.username, password: second.password })).access_token
+    const secondToken = (await signIn(vault.baseUrl, { username: second.username, password: second.password }))
+      .access_token
     // Now the second one is the last: it cannot step down either.
     expectProblem(await patchUser(second.user.id, { role: 'user' }, secondToken), 409, 'last_superuser')
     expect((await patchUser(rootId, { role: 'superuser' }, secondToken)).status).toBe(200)
@@ -179,10 +223,14 @@ describe('user administration', () => {
 })
 
 describe('changing your own password', () => {
-  const changePassword = (token: string, json: unknown) => call(vault.baseUrl, 'POST', '/api/v1/me/password', { token, json })
+  const changePassword = (token: string, json: unknown) =>
+    call(vault.baseUrl, 'POST', '/api/v1/me/password', { token, json })
 
   it('needs the right current password', async () => {
-    const reply = await changePassword(member.token, { current_password: 'not-my-password', new_password: 'whatever-new-password' })
+    const reply = await changePassword(member.token, {
+      current_password: 'not-my-password',
+      new_password: 'whatever-new-password',
+    })
     expectProblem(reply, 403, 'wrong_password')
     expect((await getMe(vault.baseUrl, member.token)).status).toBe(200)
   })
@@ -190,15 +238,24 @@ describe('changing your own password', () => {
   it('keeps this session, ends the others, and only the new password signs in afterwards', async () => {
     const account = await newAccount(vault.baseUrl, rootToken)
     const other = await signIn(vault.baseUrl, { username: account.username, password: account.password })
-    const reply = await changePassword(account.token, { current_password: account.password, new_password: 'my-new-password-123' })
+    const reply = await changePassword(account.token, {
+      current_password: account.password,
+      new_password: 'my-new-password-123',
+    })
     expect(reply.status).toBe(204)
 
     expect((await getMe(vault.baseUrl, account.token)).status).toBe(200)
     expect((await refresh(vault.baseUrl, account.refreshToken)).status).toBe(200)
     expectInvalidToken(await getMe(vault.baseUrl, other.access_token))
     expectProblem(await refresh(vault.baseUrl, other.refresh_token), 401, 'invalid_refresh_token')
-    expectProblem(await login(vault.baseUrl, { username: account.username, password: account.password }), 401, 'invalid_credentials')
-    expect((await login(vault.baseUrl, { username: account.username, password: 'my-new-password-123' })).status).toBe(200)
+    expectProblem(
+      await login(vault.baseUrl, { username: account.username, password: account.password }),
+      401,
+      'invalid_credentials',
+    )
+    expect((await login(vault.baseUrl, { username: account.username, password: 'my-new-password-123' })).status).toBe(
+      200,
+    )
   })
 
   it('refuses a new password that is too short, naming new_password', async () => {
@@ -241,9 +298,17 @@ describe('API keys (Settings → Access)', () => {
     const name = uniqueName('backup script')
     await createApiKeyAs(vault.baseUrl, member.token, name)
     for (const clash of [name, `  ${name} `]) {
-      expectProblem(await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: clash } }), 409, 'api_key_name_taken')
+      expectProblem(
+        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: clash } }),
+        409,
+        'api_key_name_taken',
+      )
     }
-    expect(fieldErrors(await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: '   ' } }))).toEqual(['body.name'])
+    expect(
+      fieldErrors(
+        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: '   ' } }),
+      ),
+    ).toEqual(['body.name'])
     // Names are per user: another user may use the same one.
     await createApiKeyAs(vault.baseUrl, manager.token, name)
   })
@@ -259,8 +324,14 @@ describe('API keys (Settings → Access)', () => {
     expect(reply.body).not.toHaveProperty('key')
     expectInvalidToken(await getMe(vault.baseUrl, keyed.access_token))
     expectProblem(await refresh(vault.baseUrl, keyed.refresh_token), 401, 'invalid_refresh_token')
-    expectProblem(await login(vault.baseUrl, { username: member.username, api_key: key.key }), 401, 'invalid_credentials')
-    expect((await listKeys(member.token)).find((k: { id: string }) => k.id === key.id).revoked_at).toBe(reply.body.revoked_at)
+    expectProblem(
+      await login(vault.baseUrl, { username: member.username, api_key: key.key }),
+      401,
+      'invalid_credentials',
+    )
+    expect((await listKeys(member.token)).find((k: { id: string }) => k.id === key.id).revoked_at).toBe(
+      reply.body.revoked_at,
+    )
     expect((await getMe(vault.baseUrl, member.token)).status).toBe(200)
 
     // Revoking again is harmless and keeps the first time.

@@ -29,21 +29,30 @@ const newClient = () => ({ 'X-Forwarded-For': `203.0.113.${++lastAddress}` })
 
 /** A well-formed API key that belongs to nobody: it counts against the client address only. */
 const strayKey = `mvk_000000000000_${'A'.repeat(43)}`
-const failWithKey = (username: string, headers: Record<string, string>, baseUrl = vault.baseUrl) => login(baseUrl, { username, api_key: strayKey }, headers)
+const failWithKey = (username: string, headers: Record<string, string>, baseUrl = vault.baseUrl) =>
+  login(baseUrl, { username, api_key: strayKey }, headers)
 /** A wrong password: counts against the account and the address. */
 const failPassword = (username: string, headers: Record<string, string>, baseUrl = vault.baseUrl) =>
   login(baseUrl, { username, password: `wrong-password-${crypto.randomUUID()}` }, headers)
 
 /** `count` failed sign-ins of `username` (wrong passwords, or a stray key), each refused with 401. */
-async function failTimes(count: number, username: string, headers: Record<string, string>, options: { baseUrl?: string; withKey?: boolean } = {}) {
+async function failTimes(
+  count: number,
+  username: string,
+  headers: Record<string, string>,
+  options: { baseUrl?: string; withKey?: boolean } = {},
+) {
   const baseUrl = options.baseUrl ?? vault.baseUrl
   for (let attempt = 1; attempt <= count; attempt++) {
-    const reply = options.withKey ? await failWithKey(username, headers, baseUrl) : await failPassword(username, headers, baseUrl)
+    const reply = options.withKey
+      ? await failWithKey(username, headers, baseUrl)
+      : await failPassword(username, headers, baseUrl)
     expectProblem(reply, 401, 'invalid_credentials')
   }
 }
 
-const failures = (key: string) => vault.deps.database.db.selectFrom('login_failures').selectAll().where('key', '=', key).executeTakeFirst()
+const failures = (key: string) =>
+  vault.deps.database.db.selectFrom('login_failures').selectAll().where('key', '=', key).executeTakeFirst()
 
 /** Rewrites a counter row, to stand in for time passing. */
 const setFailures = (key: string, values: { failures?: number; first_failure_at?: string; locked_until?: string }) =>
@@ -94,7 +103,11 @@ describe('failed sign-ins per account', () => {
     const client = newClient()
     await failTimes(5, username, client)
     expectLocked(await failPassword(username, client), 30)
-    for (const [failuresBefore, lockSeconds] of [[5, 60], [6, 120], [40, 15 * 60]] as const) {
+    for (const [failuresBefore, lockSeconds] of [
+      [5, 60],
+      [6, 120],
+      [40, 15 * 60],
+    ] as const) {
       await setFailures(key, { failures: failuresBefore, locked_until: minutesAgo(0.1) })
       await failTimes(1, username, client)
       expectLocked(await failPassword(username, client), lockSeconds, lockSeconds - 10)
@@ -142,7 +155,10 @@ describe('failed sign-ins per account', () => {
 
     await failTimes(5, username, client)
     expectLocked(await login(vault.baseUrl, { username, password: 'erins-first-password' }, client), 30)
-    const reset = await call(vault.baseUrl, 'POST', `/api/v1/admin/users/${user.id}/password`, { token: rootToken, json: { password: 'erins-second-password' } })
+    const reset = await call(vault.baseUrl, 'POST', `/api/v1/admin/users/${user.id}/password`, {
+      token: rootToken,
+      json: { password: 'erins-second-password' },
+    })
     expect(reset.status).toBe(204)
     expect((await login(vault.baseUrl, { username, password: 'erins-second-password' }, client)).status).toBe(200)
   })
@@ -181,7 +197,8 @@ describe('failed sign-ins per account', () => {
 describe('failed sign-ins per client address', () => {
   /** 20 failures, each for a username of its own, so no account lock is involved. */
   const spray = async (baseUrl: string, headers: () => Record<string, string>) => {
-    for (let attempt = 1; attempt <= 20; attempt++) await failTimes(1, uniqueName('spray'), headers(), { baseUrl, withKey: true })
+    for (let attempt = 1; attempt <= 20; attempt++)
+      await failTimes(1, uniqueName('spray'), headers(), { baseUrl, withKey: true })
   }
 
   it('the 20th failure from one forwarded address locks that address for every username; other addresses go on', async () => {
@@ -210,7 +227,11 @@ describe('failed sign-ins per client address', () => {
       const forgedClient = () => ({ 'X-Forwarded-For': `198.51.100.${++forged}` })
       await spray(direct.baseUrl, forgedClient)
       expectLocked(await failWithKey(uniqueName('fresh'), forgedClient(), direct.baseUrl), 30)
-      const rows = await direct.deps.database.db.selectFrom('login_failures').select(['key', 'failures']).where('key', 'like', 'address:%').execute()
+      const rows = await direct.deps.database.db
+        .selectFrom('login_failures')
+        .select(['key', 'failures'])
+        .where('key', 'like', 'address:%')
+        .execute()
       expect(rows).toEqual([{ key: 'address:127.0.0.1', failures: 20 }])
     } finally {
       await direct.close()

@@ -70,7 +70,10 @@ describe('refresh tokens rotate', () => {
 
   it('of two refreshes racing with one token, exactly one wins, and the race ends the session', async () => {
     const session = await openSession()
-    const replies = await Promise.all([refresh(vault.baseUrl, session.refresh_token), refresh(vault.baseUrl, session.refresh_token)])
+    const replies = await Promise.all([
+      refresh(vault.baseUrl, session.refresh_token),
+      refresh(vault.baseUrl, session.refresh_token),
+    ])
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 401])
     const winner = replies.find((reply) => reply.status === 200)!
     expectProblem(replies.find((reply) => reply.status === 401)!, 401, 'refresh_token_reused')
@@ -79,16 +82,26 @@ describe('refresh tokens rotate', () => {
 
   it('a session unused for 30 days has ended: its access token and its refresh token are refused', async () => {
     const session = await openSession()
-    await sessions().set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', sessionId(session)).execute()
+    await sessions()
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', sessionId(session))
+      .execute()
     expectInvalidToken(await getMe(vault.baseUrl, session.access_token))
     expectProblem(await refresh(vault.baseUrl, session.refresh_token), 401, 'invalid_refresh_token')
   })
 
   it('each refresh gives the session another 30 days', async () => {
     const session = await openSession()
-    await sessions().set({ expires_at: new Date(Date.now() + 60_000).toISOString() }).where('id', '=', sessionId(session)).execute()
+    await sessions()
+      .set({ expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .where('id', '=', sessionId(session))
+      .execute()
     expect((await refresh(vault.baseUrl, session.refresh_token)).status).toBe(200)
-    const row = await vault.deps.database.db.selectFrom('sessions').select('expires_at').where('id', '=', sessionId(session)).executeTakeFirstOrThrow()
+    const row = await vault.deps.database.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('id', '=', sessionId(session))
+      .executeTakeFirstOrThrow()
     const thirtyDays = 30 * 24 * 60 * 60 * 1000
     expect(Date.parse(row.expires_at) - Date.now()).toBeGreaterThan(thirtyDays - 60_000)
     expect(Date.parse(row.expires_at) - Date.now()).toBeLessThanOrEqual(thirtyDays)
@@ -103,7 +116,12 @@ describe('refresh tokens rotate', () => {
   })
 
   it('refuses a malformed refresh request with 422', async () => {
-    for (const json of [{}, { refresh_token: 42 }, { refresh_token: '' }, { refresh_token: 'mvr_x', access_token: 'y' }]) {
+    for (const json of [
+      {},
+      { refresh_token: 42 },
+      { refresh_token: '' },
+      { refresh_token: 'mvr_x', access_token: 'y' },
+    ]) {
       expectProblem(await call(vault.baseUrl, 'POST', '/api/v1/auth/refresh', { json }), 422, 'validation_failed')
     }
   })
@@ -137,7 +155,11 @@ describe('every endpoint but three needs a token (default deny)', () => {
   it('every other operation answers 401 missing_token with a Bearer challenge to a request without a token', async () => {
     expect(protectedOperations.length).toBeGreaterThanOrEqual(10)
     for (const op of protectedOperations) {
-      const headerSets: Record<string, string>[] = [{}, { Authorization: 'Basic cm9vdDpwYXNzd29yZA==' }, { Authorization: 'Bearer' }]
+      const headerSets: Record<string, string>[] = [
+        {},
+        { Authorization: 'Basic cm9vdDpwYXNzd29yZA==' },
+        { Authorization: 'Bearer' },
+      ]
       for (const headers of headerSets) {
         const reply = await callOperation(vault.baseUrl, op, undefined, headers)
         expectProblem(reply, 401, 'missing_token')
@@ -158,7 +180,9 @@ describe('only genuine, current tokens of a live session are accepted', () => {
   const encodeJson = (value: unknown) => base64url.encode(JSON.stringify(value))
   /** The genuine claims with `change` applied (undefined removes a claim), signed as told. */
   const forge = (change: JWTPayload, options: { secret?: string; header?: Partial<JWTHeaderParameters> } = {}) => {
-    const claims = Object.fromEntries(Object.entries({ ...genuine.claims, ...change }).filter(([, value]) => value !== undefined))
+    const claims = Object.fromEntries(
+      Object.entries({ ...genuine.claims, ...change }).filter(([, value]) => value !== undefined),
+    )
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: genuine.kid, ...options.header })
       .sign(new TextEncoder().encode(options.secret ?? jwtSecret))
@@ -178,11 +202,13 @@ describe('only genuine, current tokens of a live session are accepted', () => {
       const [header, , signature] = genuine.token.split('.')
       return `${header}.${encodeJson({ ...genuine.claims, sub: crypto.randomUUID() })}.${signature}`
     },
-    'a token signed with another secret under its own key id': () => forge({}, { secret: otherSecret, header: { kid: sha256Hex(otherSecret).slice(0, 16) } }),
+    'a token signed with another secret under its own key id': () =>
+      forge({}, { secret: otherSecret, header: { kid: sha256Hex(otherSecret).slice(0, 16) } }),
     'a token signed with another secret under the real key id': () => forge({}, { secret: otherSecret }),
     'a token without a key id': () => forge({}, { header: { kid: undefined } }),
     'an unsigned token (alg none)': () => `${encodeJson({ alg: 'none', typ: 'JWT' })}.${encodeJson(genuine.claims)}.`,
-    'an unsigned token (alg none) under the real key id': () => `${encodeJson({ alg: 'none', typ: 'JWT', kid: genuine.kid })}.${encodeJson(genuine.claims)}.`,
+    'an unsigned token (alg none) under the real key id': () =>
+      `${encodeJson({ alg: 'none', typ: 'JWT', kid: genuine.kid })}.${encodeJson(genuine.claims)}.`,
     'a token signed with the right secret but another algorithm (HS512)': () => forge({}, { header: { alg: 'HS512' } }),
     'a token without exp': () => forge({ exp: undefined }),
     'an expired token': () => forge({ iat: now() - 1000, exp: now() - 100 }),
@@ -208,7 +234,10 @@ describe('signing key rotation with VAULT_JWT_KEY_FILE', () => {
   it('the first key signs; keys listed later still verify; a key removed from the file no longer does', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vault-keys-'))
     const keyFile = join(dir, 'jwt-keys')
-    const [oldKey, newKey] = ['old-signing-key-0123456789abcdefghijklmnop', 'new-signing-key-0123456789abcdefghijklmnop']
+    const [oldKey, newKey] = [
+      'old-signing-key-0123456789abcdefghijklmnop',
+      'new-signing-key-0123456789abcdefghijklmnop',
+    ]
     const kid = (secret: string) => sha256Hex(secret).slice(0, 16)
     await writeFile(keyFile, `${oldKey}\n${newKey}\n`)
     const env = { ...adminEnv, VAULT_JWT_KEY_FILE: keyFile }

@@ -40,7 +40,10 @@ describe('restoring an archive by hand onto a fresh data directory', () => {
     // Steps 4 and 5: unpack, then put each part where a fresh install keeps it.
     const unpacked = unpack(join(original.dataDir, 'backups', backup.file_name))
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-restored-'))
-    for (const [from, to] of [['blobs', 'blobs'], ['thumbs', 'thumbs']]) {
+    for (const [from, to] of [
+      ['blobs', 'blobs'],
+      ['thumbs', 'thumbs'],
+    ]) {
       for (const key of readdirSync(join(unpacked, from!))) {
         mkdirSync(join(dataDir, to!, key.slice(0, 2)), { recursive: true })
         copyFileSync(join(unpacked, from!, key), join(dataDir, to!, key.slice(0, 2), key))
@@ -66,12 +69,20 @@ describe('restoring an archive by hand onto a fresh data directory', () => {
       expect(detail.status).toBe(200)
       expect(detail.body.files.map((f: { id: string }) => f.id)).toContain(file.id)
       const download = async (vault: TestVault, bearer: string) =>
-        Buffer.from(await (await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/content`, { headers: { Authorization: `Bearer ${bearer}` } })).arrayBuffer())
+        Buffer.from(
+          await (
+            await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/content`, {
+              headers: { Authorization: `Bearer ${bearer}` },
+            })
+          ).arrayBuffer(),
+        )
       const bytes = await download(restored, restoredToken)
       expect(bytes.length).toBe(file.size)
       expect(bytes.equals(await download(original, token))).toBe(true)
       if (file.has_thumbnail) {
-        const thumbnail = await fetch(`${restored.baseUrl}${file.thumbnail_url}`, { headers: { Authorization: `Bearer ${restoredToken}` } })
+        const thumbnail = await fetch(`${restored.baseUrl}${file.thumbnail_url}`, {
+          headers: { Authorization: `Bearer ${restoredToken}` },
+        })
         expect(thumbnail.status).toBe(200)
       }
     }

@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -66,16 +75,22 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-const envOf = (install: { dataDir: string; databaseUrl: string }) => ({ VAULT_DATA_DIR: install.dataDir, VAULT_DATABASE_URL: install.databaseUrl })
+const envOf = (install: { dataDir: string; databaseUrl: string }) => ({
+  VAULT_DATA_DIR: install.dataDir,
+  VAULT_DATABASE_URL: install.databaseUrl,
+})
 const listDir = (path: string) => (existsSync(path) ? readdirSync(path) : [])
-const preRestoreCopies = (dataDir: string) => listDir(join(dataDir, 'backups')).filter((name) => name.startsWith('pre-restore-'))
+const preRestoreCopies = (dataDir: string) =>
+  listDir(join(dataDir, 'backups')).filter((name) => name.startsWith('pre-restore-'))
 
 /** SHA-256 of what `path` serves, or null for a 404. */
 async function downloadHash(baseUrl: string, token: string, path: string): Promise<string | null> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })
   if (res.status === 404) return null
   expect(res.status, path).toBe(200)
-  return createHash('sha256').update(new Uint8Array(await res.arrayBuffer())).digest('hex')
+  return createHash('sha256')
+    .update(new Uint8Array(await res.arrayBuffer()))
+    .digest('hex')
 }
 
 /** Everything users see of an install: each model with its files, the hashes of their bytes and thumbnails, and the users. */
@@ -94,7 +109,11 @@ async function installState(baseUrl: string, token: string) {
         thumbnail: await downloadHash(baseUrl, token, `/api/v1/files/${file.id}/thumbnail`),
       })
     }
-    models.push({ model: detail.body, thumbnail: await downloadHash(baseUrl, token, `/api/v1/models/${item.id}/thumbnail`), files })
+    models.push({
+      model: detail.body,
+      thumbnail: await downloadHash(baseUrl, token, `/api/v1/models/${item.id}/thumbnail`),
+      files,
+    })
   }
   const users = await call(baseUrl, 'GET', '/api/v1/admin/users', { token })
   expect(users.status).toBe(200)
@@ -124,7 +143,12 @@ describe('backup restore from the shell', () => {
     original = await startTestVault(adminEnv)
     const token = (await signIn(original.baseUrl, admin)).access_token
     const sliced = sliceShape('cylinder')
-    for (const [name, bytes] of [['cylinder.stl', sliced.stl], ['cylinder.gcode', sliced.gcode], ['cylinder.3mf', sliced.threeMf], ['cube.stl', binaryCube(9)]] as const) {
+    for (const [name, bytes] of [
+      ['cylinder.stl', sliced.stl],
+      ['cylinder.gcode', sliced.gcode],
+      ['cylinder.3mf', sliced.threeMf],
+      ['cube.stl', binaryCube(9)],
+    ] as const) {
       expect((await upload(original.baseUrl, token, name, bytes)).status).toBe(201)
     }
     maker = await newAccountWithKey(original.baseUrl, token)
@@ -151,8 +175,12 @@ describe('backup restore from the shell', () => {
       restored = await startTestVault(envOf(fresh))
       const token = (await signIn(restored.baseUrl, admin)).access_token
       expect(await installState(restored.baseUrl, token)).toEqual(before)
-      expect((await signIn(restored.baseUrl, { username: maker.username, password: maker.password })).user.id).toBe(maker.user.id)
-      expect((await signIn(restored.baseUrl, { username: maker.username, api_key: maker.key.key })).user.id).toBe(maker.user.id)
+      expect((await signIn(restored.baseUrl, { username: maker.username, password: maker.password })).user.id).toBe(
+        maker.user.id,
+      )
+      expect((await signIn(restored.baseUrl, { username: maker.username, api_key: maker.key.key })).user.id).toBe(
+        maker.user.id,
+      )
       const listed = await call(restored.baseUrl, 'GET', '/api/v1/backups', { token })
       expect(listed.body.items).toContainEqual(expect.objectContaining({ id: backup.id, status: 'complete' }))
     } finally {
@@ -168,13 +196,20 @@ describe('backup restore from the shell', () => {
   it('restores a backup by id onto a fresh install once its archive is copied into the backup directory', async () => {
     await restoreOntoFreshInstall((fresh) => {
       mkdirSync(join(fresh.dataDir, 'backups'))
-      copyFileSync(join(original.dataDir, 'backups', backup.file_name), join(fresh.dataDir, 'backups', backup.file_name))
+      copyFileSync(
+        join(original.dataDir, 'backups', backup.file_name),
+        join(fresh.dataDir, 'backups', backup.file_name),
+      )
       return backup.id
     })
   })
 
   it.each([
-    ['with bytes flipped in the middle', (bytes: Buffer) => bytes.map((byte, i) => (i > bytes.length / 2 && i < bytes.length / 2 + 64 ? byte ^ 0xff : byte))],
+    [
+      'with bytes flipped in the middle',
+      (bytes: Buffer) =>
+        bytes.map((byte, i) => (i > bytes.length / 2 && i < bytes.length / 2 + 64 ? byte ^ 0xff : byte)),
+    ],
     ['cut off', (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length * 0.8))],
   ])('refuses an archive %s with exit code 1 and changes nothing', async (_, damage) => {
     const token = (await signIn(original.baseUrl, admin)).access_token
@@ -194,7 +229,8 @@ describe('backup restore from the shell', () => {
     expect((await call(original.baseUrl, 'GET', '/api/v1/me', { token })).status).toBe(200)
     expect(await installState(original.baseUrl, token)).toEqual(before)
     expect(readdirSync(join(original.dataDir, 'backups'))).toEqual(backupsBefore)
-    for (const staging of ['blobs/.staging', 'thumbs/.staging', 'backups/.scratch']) expect(listDir(join(original.dataDir, staging)), staging).toEqual([])
+    for (const staging of ['blobs/.staging', 'thumbs/.staging', 'backups/.scratch'])
+      expect(listDir(join(original.dataDir, staging)), staging).toEqual([])
     // The maintenance lock was released: a backup starts at once.
     expect((await backUp(original.baseUrl, token)).status).toBe('complete')
   })
@@ -219,8 +255,12 @@ describe('backup restore from the shell', () => {
  * database dump too big to pass through the pipes of a PostgreSQL swap in one go.
  */
 function bulkyGcode(mib: number): string {
-  const body = randomBytes(mib * 786_432).toString('base64').replace(/.{76}/g, '; $&\n')
-  const settings = Array.from({ length: 400 }, (_, i) => `; setting_${i} = ${randomBytes(48).toString('hex')}`).join('\n')
+  const body = randomBytes(mib * 786_432)
+    .toString('base64')
+    .replace(/.{76}/g, '; $&\n')
+  const settings = Array.from({ length: 400 }, (_, i) => `; setting_${i} = ${randomBytes(48).toString('hex')}`).join(
+    '\n',
+  )
   return `; bulky test G-code\nG28\n${body}\nG1 X10 Y10\n${settings}\n`
 }
 
@@ -267,7 +307,9 @@ async function restoreSessions(vault: TestVault): Promise<{ state: string; wait_
 }
 
 const psqlWaitsForLock = (vault: TestVault) =>
-  waitFor('psql waiting for a lock', async () => (await restoreSessions(vault)).some((session) => session.wait_event_type === 'Lock'))
+  waitFor('psql waiting for a lock', async () =>
+    (await restoreSessions(vault)).some((session) => session.wait_event_type === 'Lock'),
+  )
 
 describe('backup restore from the shell, killed midway', () => {
   let vault: TestVault
@@ -292,7 +334,8 @@ describe('backup restore from the shell, killed midway', () => {
     atBackup = await installState(vault.baseUrl, token)
 
     // After the backup: models go (a restore stages their 16 MiB again), one comes, a user is added.
-    for (const id of doomed) expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${id}`, { token })).status).toBe(204)
+    for (const id of doomed)
+      expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${id}`, { token })).status).toBe(204)
     expect((await upload(vault.baseUrl, token, 'late.stl', binaryCube(5))).status).toBe(201)
     await newAccountWithKey(vault.baseUrl, token)
     prior = await installState(vault.baseUrl, token)
@@ -310,7 +353,10 @@ describe('backup restore from the shell, killed midway', () => {
       expect(lock.purpose).toBe('restore')
       expect(Date.parse(lock.expires_at)).toBeLessThanOrEqual(Date.now() + 60_000)
     }
-    await db.updateTable('locks').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute()
+    await db
+      .updateTable('locks')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute()
   })
 
   /** Starts `backup restore <id>` and resolves once it stages the archive's database: it is reading and checking the archive. */
@@ -351,7 +397,8 @@ describe('backup restore from the shell, killed midway', () => {
     } finally {
       await held.release()
     }
-    if (databaseKind === 'postgres') await waitFor('psql to end', async () => (await restoreSessions(vault)).length === 0)
+    if (databaseKind === 'postgres')
+      await waitFor('psql to end', async () => (await restoreSessions(vault)).length === 0)
 
     await expectPriorState()
   })

@@ -66,7 +66,9 @@ async function rework(
   const entries = change(await unpackArchive(archive))
   const manifest = manifestOf(entries)
   if (options.consistent) {
-    manifest.entries = entries.slice(0, -1).map((entry) => ({ path: entry.name, size: entry.body.length, sha256: sha256(entry.body) }))
+    manifest.entries = entries
+      .slice(0, -1)
+      .map((entry) => ({ path: entry.name, size: entry.body.length, sha256: sha256(entry.body) }))
   }
   options.editManifest?.(manifest)
   return packArchive(withManifest(entries, manifest))
@@ -83,7 +85,12 @@ function listTree(dir: string): string[] {
     .sort()
 }
 
-const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).map((entry) => entry.name) : [])
+const filesIn = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => !entry.isDirectory())
+        .map((entry) => entry.name)
+    : []
 
 /** Everything a restore could change, as a user and an admin see it. */
 async function fingerprint(vault: TestVault, token: string) {
@@ -136,7 +143,12 @@ describe('restores that are refused change nothing', () => {
     archive = readFileSync(join(vault.dataDir, 'backups', catalogued.file_name))
     // The archive now holds a blob the store lost, so a restore has to stage it: a refusal must throw it away.
     expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${dropped.body.model.id}`, { token })).status).toBe(204)
-    droppedBlob = (await unpackArchive(archive)).map((entry) => entry.name).find((name) => name.startsWith('blobs/') && !existsSync(join(vault.dataDir, 'blobs', name.slice(6, 8), name.slice(6))))!
+    droppedBlob = (await unpackArchive(archive))
+      .map((entry) => entry.name)
+      .find(
+        (name) =>
+          name.startsWith('blobs/') && !existsSync(join(vault.dataDir, 'blobs', name.slice(6, 8), name.slice(6))),
+      )!
     expect(droppedBlob, 'a blob of the archive that the store no longer has').toBeDefined()
   })
   afterAll(async () => vault?.close())
@@ -209,50 +221,87 @@ describe('restores that are refused change nothing', () => {
   it('refuses an archive whose blob bytes were changed, manifest and all', async () => {
     const damaged = await rework(
       archive,
-      (entries) => entries.map((entry) => (entry.name === droppedBlob ? { ...entry, body: Buffer.concat([entry.body, Buffer.from('tampered')]) } : entry)),
+      (entries) =>
+        entries.map((entry) =>
+          entry.name === droppedBlob ? { ...entry, body: Buffer.concat([entry.body, Buffer.from('tampered')]) } : entry,
+        ),
       { consistent: true },
     )
     await expectRefused(damaged, 'invalid_archive', /does not match its hash/)
   })
 
-  it.each(['../evil', 'blobs/../../evil', '/tmp/evil', `blobs/${'0'.repeat(64)}/../../../evil`])('refuses an archive with an entry named %s, writing nowhere', async (name) => {
-    // Placed after the database and the blobs, so they were staged before the bad name shows up.
-    const damaged = await rework(archive, (entries) => [...entries.slice(0, -1), { name, body: Buffer.from('evil') }, entries.at(-1)!], {
-      editManifest: (manifest) => manifest.entries.push({ path: name, size: 4, sha256: sha256('evil') }),
-    })
-    await expectRefused(damaged, 'invalid_archive', /unexpected entry/)
-    for (const dir of [vault.dataDir, join(vault.dataDir, '..'), join(vault.dataDir, 'backups', '..', '..'), '/tmp']) {
-      expect(existsSync(join(dir, 'evil')), `an "evil" file in ${dir}`).toBe(false)
-    }
-  })
+  it.each(['../evil', 'blobs/../../evil', '/tmp/evil', `blobs/${'0'.repeat(64)}/../../../evil`])(
+    'refuses an archive with an entry named %s, writing nowhere',
+    async (name) => {
+      // Placed after the database and the blobs, so they were staged before the bad name shows up.
+      const damaged = await rework(
+        archive,
+        (entries) => [...entries.slice(0, -1), { name, body: Buffer.from('evil') }, entries.at(-1)!],
+        {
+          editManifest: (manifest) => manifest.entries.push({ path: name, size: 4, sha256: sha256('evil') }),
+        },
+      )
+      await expectRefused(damaged, 'invalid_archive', /unexpected entry/)
+      for (const dir of [
+        vault.dataDir,
+        join(vault.dataDir, '..'),
+        join(vault.dataDir, 'backups', '..', '..'),
+        '/tmp',
+      ]) {
+        expect(existsSync(join(dir, 'evil')), `an "evil" file in ${dir}`).toBe(false)
+      }
+    },
+  )
 
   it('refuses an archive holding a symlink', async () => {
     const name = `blobs/${sha256('link')}`
-    const damaged = await rework(archive, (entries) => [...entries.slice(0, -1), { name, body: Buffer.alloc(0), type: 'symlink', linkname: '/etc/passwd' }, entries.at(-1)!])
+    const damaged = await rework(archive, (entries) => [
+      ...entries.slice(0, -1),
+      { name, body: Buffer.alloc(0), type: 'symlink', linkname: '/etc/passwd' },
+      entries.at(-1)!,
+    ])
     await expectRefused(damaged, 'invalid_archive', /is a symlink, not a regular file/)
     expect(existsSync(join(vault.dataDir, 'blobs', name.slice(6, 8), name.slice(6)))).toBe(false)
   })
 
   it('refuses an archive from a newer schema version, although it is intact', async () => {
-    const newer = await rework(archive, (entries) => entries, { consistent: true, editManifest: (manifest) => (manifest.schema_version = 999) })
+    const newer = await rework(archive, (entries) => entries, {
+      consistent: true,
+      editManifest: (manifest) => (manifest.schema_version = 999),
+    })
     await expectRefused(newer, 'incompatible_archive', /schema version 999.*upgrade model-vault first/)
   })
 
   it('refuses an archive made by a newer model-vault, although it is intact', async () => {
-    const newer = await rework(archive, (entries) => entries, { consistent: true, editManifest: (manifest) => (manifest.app_version = '99.0.0') })
+    const newer = await rework(archive, (entries) => entries, {
+      consistent: true,
+      editManifest: (manifest) => (manifest.app_version = '99.0.0'),
+    })
     await expectRefused(newer, 'incompatible_archive', /model-vault 99\.0\.0, newer than this 0\.0\.0-test/)
   })
 
   it(`refuses an archive of a ${otherKind} database`, async () => {
     const other = await rework(
       archive,
-      (entries) => entries.map((entry) => (entry.name.startsWith('db/') ? { ...entry, name: otherDatabaseEntry } : entry)),
+      (entries) =>
+        entries.map((entry) => (entry.name.startsWith('db/') ? { ...entry, name: otherDatabaseEntry } : entry)),
       { consistent: true, editManifest: (manifest) => (manifest.database_kind = otherKind) },
     )
-    await expectRefused(other, 'incompatible_archive', new RegExp(`(${otherKind} database|${otherDatabaseEntry}).*this install uses ${databaseKind}`))
+    await expectRefused(
+      other,
+      'incompatible_archive',
+      new RegExp(`(${otherKind} database|${otherDatabaseEntry}).*this install uses ${databaseKind}`),
+    )
     // The manifest alone claiming the other kind is enough.
-    const claimed = await rework(archive, (entries) => entries, { consistent: true, editManifest: (manifest) => (manifest.database_kind = otherKind) })
-    await expectRefused(claimed, 'incompatible_archive', new RegExp(`${otherKind} database.*this install uses ${databaseKind}`))
+    const claimed = await rework(archive, (entries) => entries, {
+      consistent: true,
+      editManifest: (manifest) => (manifest.database_kind = otherKind),
+    })
+    await expectRefused(
+      claimed,
+      'incompatible_archive',
+      new RegExp(`${otherKind} database.*this install uses ${databaseKind}`),
+    )
   })
 
   it('refuses a catalogued backup whose archive was changed after the backup was made', async () => {
@@ -279,10 +328,15 @@ describe('restores that are refused change nothing', () => {
   it('answers 409 while a backup holds the maintenance lock, and leaves that lock alone', async () => {
     const { db } = vault.deps.database
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString()
-    await db.insertInto('locks').values({ name: 'backup-restore', owner: 'test', purpose: 'backup', expires_at: expiresAt }).execute()
+    await db
+      .insertInto('locks')
+      .values({ name: 'backup-restore', owner: 'test', purpose: 'backup', expires_at: expiresAt })
+      .execute()
     try {
       await expectRefusedRestore(catalogued.id, 'maintenance_in_progress', /backup is running/, 409)
-      expect(await db.selectFrom('locks').selectAll().execute()).toEqual([{ name: 'backup-restore', owner: 'test', purpose: 'backup', expires_at: expiresAt }])
+      expect(await db.selectFrom('locks').selectAll().execute()).toEqual([
+        { name: 'backup-restore', owner: 'test', purpose: 'backup', expires_at: expiresAt },
+      ])
     } finally {
       await db.deleteFrom('locks').where('owner', '=', 'test').execute()
     }
@@ -293,7 +347,11 @@ describe('restores that are refused change nothing', () => {
     expectProblem(await call(vault.baseUrl, 'POST', `/api/v1/backups/${catalogued.id}/restore`), 401, 'missing_token')
     const user = await newAccount(vault.baseUrl, token)
     const after = await fingerprint(vault, token)
-    expectProblem(await call(vault.baseUrl, 'POST', `/api/v1/backups/${catalogued.id}/restore`, { token: user.token }), 403, 'insufficient_role')
+    expectProblem(
+      await call(vault.baseUrl, 'POST', `/api/v1/backups/${catalogued.id}/restore`, { token: user.token }),
+      403,
+      'insufficient_role',
+    )
     expect((await call(vault.baseUrl, 'GET', '/api/v1/me', { token: user.token })).status).toBe(200)
     await expectUnchanged(after)
     expect(after.users.items.length).toBe(before.users.items.length + 1)
@@ -317,7 +375,8 @@ describe('while a restore runs', () => {
     vault = await startTestVault(adminEnv)
     token = (await signIn(vault.baseUrl, admin)).access_token
     // Random bytes do not compress: a large archive keeps the restore busy long enough to watch.
-    for (let i = 0; i < 3; i++) expect((await upload(vault.baseUrl, token, `noise-${i}.bin`, randomBytes(8 * 1024 * 1024))).status).toBe(201)
+    for (let i = 0; i < 3; i++)
+      expect((await upload(vault.baseUrl, token, `noise-${i}.bin`, randomBytes(8 * 1024 * 1024))).status).toBe(201)
     backup = await backUp(vault.baseUrl, token)
     expect(backup).toMatchObject({ status: 'complete' })
     archiveSize = statSync(join(vault.dataDir, 'backups', backup.file_name)).size
@@ -326,8 +385,14 @@ describe('while a restore runs', () => {
 
   it('every other request, health too, answers 503 with Retry-After and the progress, until it has finished', async () => {
     let settled = false
-    const restoring = call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token }).finally(() => (settled = true))
-    const seen: Record<'models' | 'health' | 'backup', Reply | undefined> = { models: undefined, health: undefined, backup: undefined }
+    const restoring = call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token }).finally(
+      () => (settled = true),
+    )
+    const seen: Record<'models' | 'health' | 'backup', Reply | undefined> = {
+      models: undefined,
+      health: undefined,
+      backup: undefined,
+    }
     for (let i = 0; i < 10_000 && !settled && !(seen.models && seen.health && seen.backup); i++) {
       // A backup is only asked for once the gate is seen closed: asked earlier, it could take the lock first.
       const [models, health, backupStart] = await Promise.all([

@@ -3,7 +3,16 @@ import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createS3Client } from '../src/adapters/s3/s3-client.js'
-import { admin, adminEnv, call, createApiKeyAs, expectProblem, newAccount, newAccountWithKey, signIn } from './support/accounts.js'
+import {
+  admin,
+  adminEnv,
+  call,
+  createApiKeyAs,
+  expectProblem,
+  newAccount,
+  newAccountWithKey,
+  signIn,
+} from './support/accounts.js'
 import { backUp, waitForBackup } from './support/backups.js'
 import { listObjectKeys, startS3Server, type S3TestServer } from './support/s3-server.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
@@ -38,7 +47,11 @@ const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).diges
 /** Where the vault's S3 storage keeps stored bytes or a thumbnail: `<store>/<first two chars>/<SHA-256>`. */
 const objectKey = (sha256: string, store: 'blobs' | 'thumbs' = 'blobs') => `${store}/${sha256.slice(0, 2)}/${sha256}`
 
-async function download(vault: TestVault, token: string, path: string): Promise<{ status: number; sha256: string | null }> {
+async function download(
+  vault: TestVault,
+  token: string,
+  path: string,
+): Promise<{ status: number; sha256: string | null }> {
   const res = await fetch(`${vault.baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } })
   const bytes = new Uint8Array(await res.arrayBuffer())
   return { status: res.status, sha256: res.status === 200 ? sha256Of(bytes) : null }
@@ -52,7 +65,12 @@ async function download(vault: TestVault, token: string, path: string): Promise<
 async function libraryState(vault: TestVault, token: string) {
   const items: { id: string }[] = []
   for (let cursor: string | null = null; ; ) {
-    const page = await call(vault.baseUrl, 'GET', `/api/v1/models?limit=200&sort=name${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token })
+    const page = await call(
+      vault.baseUrl,
+      'GET',
+      `/api/v1/models?limit=200&sort=name${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { token },
+    )
     expect(page.status).toBe(200)
     items.push(...page.body.items)
     cursor = page.body.next_cursor
@@ -75,7 +93,8 @@ async function libraryState(vault: TestVault, token: string) {
   return models
 }
 
-const fileCount = (state: Awaited<ReturnType<typeof libraryState>>) => state.reduce((total, model) => total + model.files.length, 0)
+const fileCount = (state: Awaited<ReturnType<typeof libraryState>>) =>
+  state.reduce((total, model) => total + model.files.length, 0)
 
 async function users(vault: TestVault, token: string) {
   const reply = await call(vault.baseUrl, 'GET', '/api/v1/admin/users', { token })
@@ -89,7 +108,8 @@ async function backupCatalogue(vault: TestVault, token: string) {
   return reply.body.items
 }
 
-const localArchives = (vault: TestVault) => readdirSync(join(vault.dataDir, 'backups')).filter((name) => name.endsWith('.tar.gz'))
+const localArchives = (vault: TestVault) =>
+  readdirSync(join(vault.dataDir, 'backups')).filter((name) => name.endsWith('.tar.gz'))
 
 describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
   it('puts back every model, file, thumbnail, user and API key of a vault whose storage is a bucket', async () => {
@@ -111,7 +131,9 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       expect(fileCount(before)).toBe(4)
       // The bytes and thumbnails really are in the storage bucket, and nowhere in the data directory.
       const stored = await listObjectKeys(storageClient, storage, '')
-      const thumbnails = before.flatMap((model) => model.files.flatMap((file) => (file.thumbnail ? [file.thumbnail] : [])))
+      const thumbnails = before.flatMap((model) =>
+        model.files.flatMap((file) => (file.thumbnail ? [file.thumbnail] : [])),
+      )
       expect(thumbnails.length).toBeGreaterThan(0)
       for (const thumbnail of thumbnails) expect(stored).toContain(objectKey(thumbnail, 'thumbs'))
       for (const { files } of before) for (const { file } of files) expect(stored).toContain(objectKey(file.sha256))
@@ -126,28 +148,67 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       ])
 
       // After the backup: a model goes (its blob leaves the bucket), another comes, a key is revoked, a user disabled.
-      expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${cube.model.id}`, { token: rootToken })).status).toBe(204)
-      await expect.poll(async () => listObjectKeys(storageClient, storage, ''), { timeout: 5000 }).not.toContain(objectKey(cube.file.sha256))
+      expect(
+        (await call(vault.baseUrl, 'DELETE', `/api/v1/models/${cube.model.id}`, { token: rootToken })).status,
+      ).toBe(204)
+      await expect
+        .poll(async () => listObjectKeys(storageClient, storage, ''), { timeout: 5000 })
+        .not.toContain(objectKey(cube.file.sha256))
       expect((await upload(vault.baseUrl, rootToken, 'late.stl', binaryCube(4))).status).toBe(201)
-      expect((await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status).toBe(200)
+      expect(
+        (await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status,
+      ).toBe(200)
       const lateKey = await createApiKeyAs(vault.baseUrl, maker.token)
-      expect((await call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${manager.user.id}`, { token: rootToken, json: { disabled: true } })).status).toBe(200)
+      expect(
+        (
+          await call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${manager.user.id}`, {
+            token: rootToken,
+            json: { disabled: true },
+          })
+        ).status,
+      ).toBe(200)
 
       const restore = await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token: rootToken })
       expect(restore.status, JSON.stringify(restore.body)).toBe(200)
-      expect(restore.body.source).toEqual({ location: 'local', file_name: backup.file_name, size: backup.size, sha256: backup.sha256 })
-      expect(restore.body.manifest).toMatchObject({ backup_id: backup.id, storage_kind: 's3', counts: { models: before.length, files: 4, users: usersBefore.length } })
+      expect(restore.body.source).toEqual({
+        location: 'local',
+        file_name: backup.file_name,
+        size: backup.size,
+        sha256: backup.sha256,
+      })
+      expect(restore.body.manifest).toMatchObject({
+        backup_id: backup.id,
+        storage_kind: 's3',
+        counts: { models: before.length, files: 4, users: usersBefore.length },
+      })
       expect(restore.body.added.blobs).toBe(1) // the deleted cube's bytes; every other blob was still in the bucket
       expect(await listObjectKeys(storageClient, storage, '')).toContain(objectKey(cube.file.sha256))
-      expect(restore.body.api_keys).toContainEqual(expect.objectContaining({ id: maker.key.id, prefix: maker.key.prefix, username: maker.username, revoked_at: null }))
+      expect(restore.body.api_keys).toContainEqual(
+        expect.objectContaining({
+          id: maker.key.id,
+          prefix: maker.key.prefix,
+          username: maker.username,
+          revoked_at: null,
+        }),
+      )
       expect(restore.body.api_keys.map((key: { id: string }) => key.id)).not.toContain(lateKey.id)
 
       const token = (await signIn(vault.baseUrl, admin)).access_token
       expect(await libraryState(vault, token)).toEqual(before)
       expect(await users(vault, token)).toEqual(usersBefore)
-      expect((await signIn(vault.baseUrl, { username: maker.username, api_key: maker.key.key })).user.username).toBe(maker.username)
-      expect((await signIn(vault.baseUrl, { username: manager.username, password: manager.password })).user.role).toBe('admin')
-      expect((await call(vault.baseUrl, 'POST', '/api/v1/auth/login', { json: { username: maker.username, api_key: lateKey.key } })).status).toBe(401)
+      expect((await signIn(vault.baseUrl, { username: maker.username, api_key: maker.key.key })).user.username).toBe(
+        maker.username,
+      )
+      expect((await signIn(vault.baseUrl, { username: manager.username, password: manager.password })).user.role).toBe(
+        'admin',
+      )
+      expect(
+        (
+          await call(vault.baseUrl, 'POST', '/api/v1/auth/login', {
+            json: { username: maker.username, api_key: lateKey.key },
+          })
+        ).status,
+      ).toBe(401)
     })
   })
 
@@ -163,13 +224,24 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       expect(backup.locations[1]).toEqual({ kind: 's3', status: 'uploaded', error: null })
       rmSync(join(vault.dataDir, 'backups', backup.file_name))
 
-      expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${doomed.model.id}`, { token: rootToken })).status).toBe(204)
-      expect((await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status).toBe(200)
-      expect((await call(vault.baseUrl, 'GET', `/api/v1/files/${doomed.file.id}/content`, { token: rootToken })).status).toBe(404)
+      expect(
+        (await call(vault.baseUrl, 'DELETE', `/api/v1/models/${doomed.model.id}`, { token: rootToken })).status,
+      ).toBe(204)
+      expect(
+        (await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status,
+      ).toBe(200)
+      expect(
+        (await call(vault.baseUrl, 'GET', `/api/v1/files/${doomed.file.id}/content`, { token: rootToken })).status,
+      ).toBe(404)
 
       const restore = await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token: rootToken })
       expect(restore.status, JSON.stringify(restore.body)).toBe(200)
-      expect(restore.body.source).toEqual({ location: 's3', file_name: backup.file_name, size: backup.size, sha256: backup.sha256 })
+      expect(restore.body.source).toEqual({
+        location: 's3',
+        file_name: backup.file_name,
+        size: backup.size,
+        sha256: backup.sha256,
+      })
       expect(restore.body.added.blobs).toBe(1)
       expect(restore.body.api_keys).toContainEqual(expect.objectContaining({ id: maker.key.id, revoked_at: null }))
 
@@ -193,7 +265,11 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
     },
     {
       name: 'the backup bucket does not exist',
-      setUp: async () => ({ env: bucketEnv('VAULT_BACKUP_S3', `missing-${crypto.randomUUID()}`), copied: false, breakIt: async () => {} }),
+      setUp: async () => ({
+        env: bucketEnv('VAULT_BACKUP_S3', `missing-${crypto.randomUUID()}`),
+        copied: false,
+        breakIt: async () => {},
+      }),
     },
   ]
   for (const { name, setUp } of unreachable) {
@@ -221,7 +297,11 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
         expect(await backupCatalogue(vault, token)).toEqual(catalogue)
         expect(localArchives(vault)).toEqual([])
         // Nothing is left holding the maintenance lock: a backup starts at once.
-        expect((await backUp(vault.baseUrl, token)).locations[0]).toEqual({ kind: 'local', status: 'stored', error: null })
+        expect((await backUp(vault.baseUrl, token)).locations[0]).toEqual({
+          kind: 'local',
+          status: 'stored',
+          error: null,
+        })
       })
     })
   }
@@ -244,7 +324,10 @@ describe('a backup taken while uploads run, once restored', () => {
   })
 
   it('matches the counts of models and files in its manifest', () => {
-    expect({ models: run.totals.models, files: run.totals.files }).toEqual({ models: run.counts.models, files: run.counts.files })
+    expect({ models: run.totals.models, files: run.totals.files }).toEqual({
+      models: run.counts.models,
+      files: run.counts.files,
+    })
   })
 })
 

@@ -18,16 +18,25 @@ async function libraryState(vault: TestVault, token: string) {
     const detail = await call(vault.baseUrl, 'GET', `/api/v1/models/${item.id}`, { token })
     const files = []
     for (const file of detail.body.files) {
-      const content = await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/content`, { headers: { Authorization: `Bearer ${token}` } })
-      const thumbnail = await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/thumbnail`, { headers: { Authorization: `Bearer ${token}` } })
-      files.push({ file, content: Buffer.from(await content.arrayBuffer()).toString('base64'), thumbnail: thumbnail.status === 200 ? Buffer.from(await thumbnail.arrayBuffer()).length : null })
+      const content = await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/content`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+      const thumbnail = await fetch(`${vault.baseUrl}/api/v1/files/${file.id}/thumbnail`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+      files.push({
+        file,
+        content: Buffer.from(await content.arrayBuffer()).toString('base64'),
+        thumbnail: thumbnail.status === 200 ? Buffer.from(await thumbnail.arrayBuffer()).length : null,
+      })
     }
     details.push({ model: detail.body, files })
   }
   return details
 }
 
-const connectionCredentials = (vault: TestVault, row: { credentials: string | null }) => vault.deps.printers.credentials.open(row.credentials!)
+const connectionCredentials = (vault: TestVault, row: { credentials: string | null }) =>
+  vault.deps.printers.credentials.open(row.credentials!)
 
 let vault: TestVault
 beforeAll(async () => {
@@ -48,9 +57,13 @@ describe('restoring a backup over the API', () => {
     expect(backup.status).toBe('complete')
 
     // After the backup: a model goes, another comes, a key is revoked, a user is added.
-    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${cube.model.id}`, { token: rootToken })).status).toBe(204)
+    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${cube.model.id}`, { token: rootToken })).status).toBe(
+      204,
+    )
     await upload(vault.baseUrl, rootToken, 'late.stl', binaryCube(4))
-    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status).toBe(200)
+    expect(
+      (await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status,
+    ).toBe(200)
     const lateKey = await createApiKeyAs(vault.baseUrl, maker.token)
     const later = await backUp(vault.baseUrl, rootToken)
 
@@ -62,7 +75,10 @@ describe('restoring a backup over the API', () => {
     // The deleted cube's bytes come back; its thumbnail looks like the late cube's, which kept it.
     expect(restore.body.added).toEqual({ blobs: 1, thumbnails: 0 })
     expect(restore.body.sessions_revoked).toBeGreaterThanOrEqual(3)
-    const keys = restore.body.api_keys.map((key: { prefix: string; revoked_at: string | null }) => [key.prefix, key.revoked_at])
+    const keys = restore.body.api_keys.map((key: { prefix: string; revoked_at: string | null }) => [
+      key.prefix,
+      key.revoked_at,
+    ])
     expect(keys).toContainEqual([maker.key.prefix, null]) // revoked after the backup: live again
     expect(keys.map(([prefix]: [string]) => prefix)).not.toContain(lateKey.prefix)
     expect(readdirSync(join(vault.dataDir, 'backups'))).toContain(restore.body.safety_copy)
@@ -71,8 +87,16 @@ describe('restoring a backup over the API', () => {
     expectProblem(await call(vault.baseUrl, 'GET', '/api/v1/models', { token: rootToken }), 401, 'invalid_token')
     const token = (await signIn(vault.baseUrl, admin)).access_token
     expect(await libraryState(vault, token)).toEqual(before)
-    expect((await signIn(vault.baseUrl, { username: maker.username, api_key: maker.key.key })).user.username).toBe(maker.username)
-    expect((await call(vault.baseUrl, 'POST', '/api/v1/auth/login', { json: { username: maker.username, api_key: lateKey.key } })).status).toBe(401)
+    expect((await signIn(vault.baseUrl, { username: maker.username, api_key: maker.key.key })).user.username).toBe(
+      maker.username,
+    )
+    expect(
+      (
+        await call(vault.baseUrl, 'POST', '/api/v1/auth/login', {
+          json: { username: maker.username, api_key: lateKey.key },
+        })
+      ).status,
+    ).toBe(401)
 
     // The catalogue lists the restored backup as complete, and the later one again.
     const listed = await call(vault.baseUrl, 'GET', '/api/v1/backups', { token })
@@ -88,20 +112,35 @@ describe('restoring a backup over the API', () => {
     await upload(vault.baseUrl, token, 'fresh.stl', binaryCube(7))
     const printer = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
       token,
-      json: { name: 'Farm 1', provider: 'octoprint', address: 'http://127.0.0.1:9', credentials: { api_key: 'octo-secret' } },
+      json: {
+        name: 'Farm 1',
+        provider: 'octoprint',
+        address: 'http://127.0.0.1:9',
+        credentials: { api_key: 'octo-secret' },
+      },
     })
     expect(printer.status, JSON.stringify(printer.body)).toBe(201)
     const before = await libraryState(vault, token)
     const backup = await backUp(vault.baseUrl, token)
-    const fresh = await startTestVault({ VAULT_ADMIN_USERNAME: 'other', VAULT_ADMIN_PASSWORD: 'other-password-for-tests' })
+    const fresh = await startTestVault({
+      VAULT_ADMIN_USERNAME: 'other',
+      VAULT_ADMIN_PASSWORD: 'other-password-for-tests',
+    })
     try {
       copyFileSync(join(vault.dataDir, 'backups', backup.file_name), join(fresh.dataDir, 'backups', backup.file_name))
-      const freshToken = (await signIn(fresh.baseUrl, { username: 'other', password: 'other-password-for-tests' })).access_token
+      const freshToken = (await signIn(fresh.baseUrl, { username: 'other', password: 'other-password-for-tests' }))
+        .access_token
       const restore = await call(fresh.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token: freshToken })
       expect(restore.status, JSON.stringify(restore.body)).toBe(200)
       const restoredToken = (await signIn(fresh.baseUrl, admin)).access_token
       expect(await libraryState(fresh, restoredToken)).toEqual(before)
-      expect((await call(fresh.baseUrl, 'POST', '/api/v1/auth/login', { json: { username: 'other', password: 'other-password-for-tests' } })).status).toBe(401)
+      expect(
+        (
+          await call(fresh.baseUrl, 'POST', '/api/v1/auth/login', {
+            json: { username: 'other', password: 'other-password-for-tests' },
+          })
+        ).status,
+      ).toBe(401)
       // Printer credentials were sealed with the old install's key, which came back with the data.
       const row = await getPrinterRow(fresh.deps, printer.body.id)
       expect(await connectionCredentials(fresh, row)).toEqual({ api_key: 'octo-secret' })
@@ -110,17 +149,22 @@ describe('restoring a backup over the API', () => {
     }
   })
 
-  it('replaces only what is the vault\'s: other tables in a shared PostgreSQL database stay, an SQLite file is the vault\'s alone', async () => {
+  it("replaces only what is the vault's: other tables in a shared PostgreSQL database stay, an SQLite file is the vault's alone", async () => {
     const token = (await signIn(vault.baseUrl, admin)).access_token
     const backup = await backUp(vault.baseUrl, token)
     await sql`create table other_app_notes (note text)`.execute(vault.deps.database.db)
     await sql`insert into other_app_notes values ('keep me')`.execute(vault.deps.database.db)
     expect((await call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token })).status).toBe(200)
     const { db, kind } = vault.deps.database
-    const tables = kind === 'postgres' ? sql`select tablename as name from pg_tables where schemaname = 'public'` : sql`select name from sqlite_master where type = 'table'`
+    const tables =
+      kind === 'postgres'
+        ? sql`select tablename as name from pg_tables where schemaname = 'public'`
+        : sql`select name from sqlite_master where type = 'table'`
     const names = (await tables.execute(db)).rows.map((row) => (row as { name: string }).name)
     if (kind === 'postgres') {
-      expect((await sql<{ note: string }>`select note from other_app_notes`.execute(db)).rows).toEqual([{ note: 'keep me' }])
+      expect((await sql<{ note: string }>`select note from other_app_notes`.execute(db)).rows).toEqual([
+        { note: 'keep me' },
+      ])
     } else {
       expect(names).not.toContain('other_app_notes')
     }
@@ -129,7 +173,11 @@ describe('restoring a backup over the API', () => {
 
   it('answers 404 for a backup with no archive and changes nothing', async () => {
     const token = (await signIn(vault.baseUrl, admin)).access_token
-    expectProblem(await call(vault.baseUrl, 'POST', `/api/v1/backups/${crypto.randomUUID()}/restore`, { token }), 404, 'not_found')
+    expectProblem(
+      await call(vault.baseUrl, 'POST', `/api/v1/backups/${crypto.randomUUID()}/restore`, { token }),
+      404,
+      'not_found',
+    )
     expect((await call(vault.baseUrl, 'GET', '/api/v1/models', { token })).status).toBe(200)
   })
 })

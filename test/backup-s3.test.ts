@@ -50,7 +50,10 @@ describe('the S3 copy of each backup', () => {
       const bytes = await object.Body!.transformToByteArray()
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(backup.sha256)
       const health = await call(_vault.baseUrl, 'GET', '/api/v1/health')
-      expect(health.body.components.backup).toMatchObject({ status: 'pass', details: { bucket_reachable: true, last_backup_copy: 'uploaded' } })
+      expect(health.body.components.backup).toMatchObject({
+        status: 'pass',
+        details: { bucket_reachable: true, last_backup_copy: 'uploaded' },
+      })
     })
   })
 
@@ -71,7 +74,10 @@ describe('the S3 copy of each backup', () => {
   it('prunes old archives in the bucket too, leaving other objects alone', async () => {
     const bucket = await s3.createBucket()
     const client = createS3Client(s3.configFor(bucket))
-    const stamp = new Date(Date.now() - 40 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
+    const stamp = new Date(Date.now() - 40 * 86_400_000)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replaceAll(':', '-')
     const old = `nightly/model-vault-${stamp}-${crypto.randomUUID()}.tar.gz`
     for (const key of [old, 'nightly/readme.txt', 'elsewhere/model-vault-old.tar.gz']) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x' }))
@@ -80,7 +86,13 @@ describe('the S3 copy of each backup', () => {
       const backup = await backUp(vault.baseUrl, token)
       const keys = await listObjectKeys(client, bucket, '')
       expect(keys).not.toContain(old)
-      expect(keys).toEqual(expect.arrayContaining(['nightly/readme.txt', 'elsewhere/model-vault-old.tar.gz', `nightly/${backup.file_name}`]))
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'nightly/readme.txt',
+          'elsewhere/model-vault-old.tar.gz',
+          `nightly/${backup.file_name}`,
+        ]),
+      )
     })
   })
 })

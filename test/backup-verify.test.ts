@@ -23,7 +23,11 @@ beforeAll(async () => {
 })
 afterAll(async () => vault.close())
 
-const verify = (bytes: Uint8Array) => verifyArchive({ createSha256: createNativeSha256, compression: zlibCompression }, new Blob([new Uint8Array(bytes)]).stream())
+const verify = (bytes: Uint8Array) =>
+  verifyArchive(
+    { createSha256: createNativeSha256, compression: zlibCompression },
+    new Blob([new Uint8Array(bytes)]).stream(),
+  )
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 type Entry = { name: string; body?: string; type?: 'file' | 'symlink' | 'directory'; linkname?: string }
@@ -60,7 +64,10 @@ async function craft(entries: Entry[], manifestOverride?: (manifest: Record<stri
 
 const blob = (body: string) => ({ name: `blobs/${sha256(body)}`, body })
 const expectRefused = async (bytes: Uint8Array, reason: RegExp) => {
-  const error = await verify(bytes).then(() => null, (e: unknown) => e as { code?: string; message: string })
+  const error = await verify(bytes).then(
+    () => null,
+    (e: unknown) => e as { code?: string; message: string },
+  )
   expect(error, 'the archive was accepted').not.toBeNull()
   expect(error!.code).toBe('invalid_archive')
   expect(error!.message).toMatch(reason)
@@ -100,7 +107,10 @@ describe('verifying a backup archive before anything is touched', () => {
     await expectRefused(await craft([{ name: '../evil', body: 'x' }]), /unexpected entry "\.\.\/evil"/)
     await expectRefused(await craft([{ name: '/etc/passwd', body: 'x' }]), /unexpected entry/)
     await expectRefused(await craft([{ name: 'blobs/../../x', body: 'x' }]), /unexpected entry/)
-    await expectRefused(await craft([{ name: `blobs/${sha256('x')}`, type: 'symlink', linkname: '/etc/passwd' }]), /is a symlink, not a regular file/)
+    await expectRefused(
+      await craft([{ name: `blobs/${sha256('x')}`, type: 'symlink', linkname: '/etc/passwd' }]),
+      /is a symlink, not a regular file/,
+    )
     await expectRefused(await craft([{ name: 'blobs', type: 'directory' }]), /is a directory/)
     await expectRefused(await craft([{ name: 'README.txt', body: 'hi' }]), /unexpected entry "README.txt"/)
   })
@@ -111,8 +121,14 @@ describe('verifying a backup archive before anything is touched', () => {
   })
 
   it('refuses a manifest that does not match: a missing entry, a wrong hash, an unlisted entry, a newer format', async () => {
-    await expectRefused(await craft([blob('a')], (m) => m.entries.push({ path: `blobs/${sha256('b')}`, size: 1, sha256: sha256('b') })), /listed in the manifest but missing/)
-    await expectRefused(await craft([blob('a')], (m) => (m.entries[0].sha256 = sha256('other'))), /does not match the manifest/)
+    await expectRefused(
+      await craft([blob('a')], (m) => m.entries.push({ path: `blobs/${sha256('b')}`, size: 1, sha256: sha256('b') })),
+      /listed in the manifest but missing/,
+    )
+    await expectRefused(
+      await craft([blob('a')], (m) => (m.entries[0].sha256 = sha256('other'))),
+      /does not match the manifest/,
+    )
     await expectRefused(await craft([blob('a')], (m) => (m.entries = [])), /is not in the manifest/)
     await expectRefused(await craft([blob('a')], (m) => (m.format_version = 2)), /format version 2/)
     await expectRefused(await craft([blob('a')], (m) => delete m.format), /not a model-vault backup manifest/)

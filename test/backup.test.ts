@@ -30,7 +30,8 @@ const sha256File = (path: string) => createHash('sha256').update(readFileSync(pa
 
 /** The sha256 of every blob and thumbnail the database in an unpacked archive refers to. */
 async function referencedContent(unpacked: string): Promise<string[]> {
-  const query = 'select sha256 as k from files union select thumbnail_sha256 from files where thumbnail_sha256 is not null'
+  const query =
+    'select sha256 as k from files union select thumbnail_sha256 from files where thumbnail_sha256 is not null'
   if (inject('databaseKind') === 'sqlite') {
     const db = new Database(join(unpacked, 'db', 'vault.sqlite'), { readonly: true })
     try {
@@ -54,7 +55,12 @@ async function referencedContent(unpacked: string): Promise<string[]> {
 describe('creating a backup', () => {
   it('writes one tar.gz with the database, every blob and thumbnail, and a manifest that checks out', async () => {
     const backup = await backUp(vault.baseUrl, token)
-    expect(backup).toMatchObject({ status: 'complete', progress: 1, error: null, locations: [{ kind: 'local', status: 'stored', error: null }] })
+    expect(backup).toMatchObject({
+      status: 'complete',
+      progress: 1,
+      error: null,
+      locations: [{ kind: 'local', status: 'stored', error: null }],
+    })
     const path = archivePath(backup.file_name)
     expect(sha256File(path)).toBe(backup.sha256)
     expect(readFileSync(path).length).toBe(backup.size)
@@ -76,8 +82,12 @@ describe('creating a backup', () => {
       expect(sha256File(join(unpacked, entry.path)), entry.path).toBe(entry.sha256)
       expect(readFileSync(join(unpacked, entry.path)).length, entry.path).toBe(entry.size)
     }
-    const blobEntries = manifest.entries.filter((e: { path: string }) => e.path.startsWith('blobs/')).map((e: { path: string }) => e.path.slice(6))
-    const thumbEntries = manifest.entries.filter((e: { path: string }) => e.path.startsWith('thumbs/')).map((e: { path: string }) => e.path.slice(7))
+    const blobEntries = manifest.entries
+      .filter((e: { path: string }) => e.path.startsWith('blobs/'))
+      .map((e: { path: string }) => e.path.slice(6))
+    const thumbEntries = manifest.entries
+      .filter((e: { path: string }) => e.path.startsWith('thumbs/'))
+      .map((e: { path: string }) => e.path.slice(7))
     expect(blobEntries.length).toBe(manifest.counts.blobs)
     const referenced = await referencedContent(unpacked)
     expect(referenced.length).toBeGreaterThanOrEqual(3)
@@ -87,7 +97,9 @@ describe('creating a backup', () => {
   it('taken during concurrent uploads, holds every blob its database snapshot refers to', async () => {
     const started = await call(vault.baseUrl, 'POST', '/api/v1/backups', { token })
     expect(started.status).toBe(202)
-    const uploads = await Promise.all(Array.from({ length: 8 }, (_, i) => upload(vault.baseUrl, token, `during-${i}.stl`, binaryCube(30 + i))))
+    const uploads = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => upload(vault.baseUrl, token, `during-${i}.stl`, binaryCube(30 + i))),
+    )
     expect(uploads.every((u) => u.status === 201)).toBe(true)
     const { waitForBackup } = await import('./support/backups.js')
     const backup = await waitForBackup(vault.baseUrl, token, started.body.id)
@@ -104,13 +116,20 @@ describe('creating a backup', () => {
       const refused = await call(vault.baseUrl, 'POST', '/api/v1/backups', { token })
       expect(refused.status).toBe(409)
       expect(refused.body.code).toBe('maintenance_in_progress')
-      expect(refused.body.detail).toMatch(/^A restore is running; try again when it has finished. \(If its process was stopped, its lock lapses at /)
+      expect(refused.body.detail).toMatch(
+        /^A restore is running; try again when it has finished. \(If its process was stopped, its lock lapses at /,
+      )
     } finally {
       if ('held' in lock) await lock.held.release()
     }
     await createUserAs(vault.baseUrl, token, { username: 'plain-user', password: 'plain-user-password' })
-    const userToken = (await signIn(vault.baseUrl, { username: 'plain-user', password: 'plain-user-password' })).access_token
-    for (const [method, path] of [['POST', '/api/v1/backups'], ['GET', '/api/v1/backups'], ['GET', '/api/v1/backups/x']] as const) {
+    const userToken = (await signIn(vault.baseUrl, { username: 'plain-user', password: 'plain-user-password' }))
+      .access_token
+    for (const [method, path] of [
+      ['POST', '/api/v1/backups'],
+      ['GET', '/api/v1/backups'],
+      ['GET', '/api/v1/backups/x'],
+    ] as const) {
       expect((await call(vault.baseUrl, method, path, { token: userToken })).status, `${method} ${path}`).toBe(403)
     }
   })
@@ -135,14 +154,20 @@ describe('creating a backup', () => {
     expect([...times].sort().reverse()).toEqual(times)
     expect((await call(vault.baseUrl, 'GET', '/api/v1/backups/nope', { token })).status).toBe(404)
     const health = await call(vault.baseUrl, 'GET', '/api/v1/health')
-    expect(health.body.components.backup).toMatchObject({ status: 'pass', details: { directory_writable: true, last_backup_copy: 'not_configured' } })
+    expect(health.body.components.backup).toMatchObject({
+      status: 'pass',
+      details: { directory_writable: true, last_backup_copy: 'not_configured' },
+    })
     expect(health.body.components.backup.details.last_backup_age_hours).toBeLessThan(1)
   })
 })
 
 describe('retention', () => {
   const oldName = (daysAgo: number) => {
-    const when = new Date(Date.now() - daysAgo * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
+    const when = new Date(Date.now() - daysAgo * 86_400_000)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replaceAll(':', '-')
     return `model-vault-${when}-${crypto.randomUUID()}.tar.gz`
   }
 

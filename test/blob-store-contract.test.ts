@@ -35,7 +35,10 @@ async function startLocalBackend(): Promise<Backend> {
       const root = join(parent, crypto.randomUUID())
       const storedNames = async () => {
         const entries = await readdir(root, { recursive: true, withFileTypes: true })
-        return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort()
+        return entries
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+          .sort()
       }
       return { store: await createFsBlobStore(root), storedNames }
     },
@@ -50,7 +53,10 @@ async function startS3Backend(): Promise<Backend> {
   return {
     async openStore() {
       const prefix = `${crypto.randomUUID()}/blobs/`
-      return { store: createS3BlobStore({ client, bucket, prefix }), storedNames: () => listObjectKeys(client, bucket, prefix) }
+      return {
+        store: createS3BlobStore({ client, bucket, prefix }),
+        storedNames: () => listObjectKeys(client, bucket, prefix),
+      }
     },
     async stop() {
       client.destroy()
@@ -112,12 +118,15 @@ describe.each([
     { name: 'native', createSha256: createNativeSha256 },
     { name: 'portable', createSha256: createPortableSha256 },
   ])('hashing with the $name SHA-256', ({ createSha256 }) => {
-    test.each([0, 1, 5000, 300 * 1024])('%i bytes are stored under their SHA-256 and read back unchanged', async (size) => {
-      const bytes = randomBytes(size)
-      const stored = await put(store, bytes, createSha256)
-      expect(stored).toEqual({ sha256: sha256Of(bytes), size, created: true })
-      await expectStored(store, stored.sha256, bytes)
-    })
+    test.each([0, 1, 5000, 300 * 1024])(
+      '%i bytes are stored under their SHA-256 and read back unchanged',
+      async (size) => {
+        const bytes = randomBytes(size)
+        const stored = await put(store, bytes, createSha256)
+        expect(stored).toEqual({ sha256: sha256Of(bytes), size, created: true })
+        await expectStored(store, stored.sha256, bytes)
+      },
+    )
 
     test('a second upload of the same bytes stores nothing new', async () => {
       const bytes = randomBytes(10_000)
@@ -141,7 +150,13 @@ describe.each([
     const bytes = randomBytes(100_000)
     const { sha256 } = await put(store, bytes)
     // No `{ start: 0, end: 0 }`: s3rver reads an end of 0 as "to the end" and sends the whole blob.
-    const ranges = [{ start: 0, end: 9 }, { start: 50_000, end: 50_000 }, { start: 65_000, end: 70_000 }, { start: 99_999, end: 99_999 }, { start: 0, end: 99_999 }]
+    const ranges = [
+      { start: 0, end: 9 },
+      { start: 50_000, end: 50_000 },
+      { start: 65_000, end: 70_000 },
+      { start: 99_999, end: 99_999 },
+      { start: 0, end: 99_999 },
+    ]
     for (const range of ranges) {
       const body = await store.get(sha256, range)
       expect(body?.size).toBe(bytes.length)
@@ -169,7 +184,9 @@ describe.each([
 
   test('listing shows exactly the committed blobs with their sizes', async () => {
     const stored = await Promise.all([1, 1000, 70_000].map((size) => put(store, randomBytes(size))))
-    const expected = stored.map(({ sha256, size }) => ({ key: sha256, size })).sort((a, b) => a.key.localeCompare(b.key))
+    const expected = stored
+      .map(({ sha256, size }) => ({ key: sha256, size }))
+      .sort((a, b) => a.key.localeCompare(b.key))
     expect(await listAll(store)).toEqual(expected)
   })
 
@@ -189,16 +206,20 @@ describe.each([
     expect(await storedNames()).toEqual([])
   })
 
-  test.each([1000, 12 * MiB])('an upload whose body fails after %i bytes fails with that error and leaves nothing behind', async (failAfter) => {
-    const kept = await put(store, randomBytes(10))
-    const namesBefore = await storedNames()
-    const partial = randomBytes(failAfter)
-    const failure = new Error('client went away')
-    await expect(putContentAddressed(store, createNativeSha256, streamOf(partial, failure))).rejects.toBe(failure)
-    expect(await store.stat(sha256Of(partial))).toBeNull()
-    expect(await listAll(store)).toEqual([{ key: kept.sha256, size: 10 }])
-    expect(await storedNames()).toEqual(namesBefore)
-  }, 30_000)
+  test.each([1000, 12 * MiB])(
+    'an upload whose body fails after %i bytes fails with that error and leaves nothing behind',
+    async (failAfter) => {
+      const kept = await put(store, randomBytes(10))
+      const namesBefore = await storedNames()
+      const partial = randomBytes(failAfter)
+      const failure = new Error('client went away')
+      await expect(putContentAddressed(store, createNativeSha256, streamOf(partial, failure))).rejects.toBe(failure)
+      expect(await store.stat(sha256Of(partial))).toBeNull()
+      expect(await listAll(store)).toEqual([{ key: kept.sha256, size: 10 }])
+      expect(await storedNames()).toEqual(namesBefore)
+    },
+    30_000,
+  )
 
   test.each(['../x', 'A', 'a/b', ''])('the key %j is rejected by every operation', async (key) => {
     await expect(store.get(key)).rejects.toThrow('invalid blob key')
@@ -255,7 +276,9 @@ describe('S3 adapters', () => {
     const { sha256 } = await put(store, bytes)
     await expectStored(store, sha256, bytes)
     expect(commands.filter((name) => name === 'UploadPartCommand')).toHaveLength(3)
-    expect(commands).toEqual(expect.arrayContaining(['CreateMultipartUploadCommand', 'CompleteMultipartUploadCommand', 'CopyObjectCommand']))
+    expect(commands).toEqual(
+      expect.arrayContaining(['CreateMultipartUploadCommand', 'CompleteMultipartUploadCommand', 'CopyObjectCommand']),
+    )
     client.destroy()
   }, 60_000)
 
@@ -264,7 +287,9 @@ describe('S3 adapters', () => {
     const client = createS3Client(server.configFor(bucket))
     const bytes = randomBytes(100_000)
     const body = Readable.from([bytes.subarray(0, 40_000), bytes.subarray(40_000)])
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'streamed', Body: body, ContentLength: bytes.length }))
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'streamed', Body: body, ContentLength: bytes.length }),
+    )
     const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: 'streamed' }))
     expect(sha256Of(await object.Body!.transformToByteArray())).toBe(sha256Of(bytes))
     client.destroy()
@@ -280,7 +305,10 @@ describe('S3 adapters', () => {
   })
 
   test('the backup sink is healthy while its bucket answers', async () => {
-    expect(await createS3BackupSink(server.configFor(bucket)).checkHealth()).toEqual({ status: 'pass', details: { bucket_reachable: true } })
+    expect(await createS3BackupSink(server.configFor(bucket)).checkHealth()).toEqual({
+      status: 'pass',
+      details: { bucket_reachable: true },
+    })
   })
 
   test('a backup sink whose bucket is missing fails its health check', async () => {
@@ -311,7 +339,10 @@ describe('S3 adapters', () => {
     const sockets = new Set<Socket>()
     const silent = createServer((socket) => sockets.add(socket))
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    const config = { ...server.configFor(bucket), endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }
+    const config = {
+      ...server.configFor(bucket),
+      endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+    }
     const client = createS3Client(config)
 
     const startedAt = Date.now()

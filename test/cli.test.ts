@@ -13,14 +13,22 @@ beforeAll(async () => {
 afterAll(async () => vault.close())
 
 /** Runs the CLI without blocking this process, which also serves the vault under test. */
-function cli(args: string[], stdin?: string, env: Record<string, string> = { VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], { env: { PATH: process.env.PATH, ...env } })
+function cli(
+  args: string[],
+  stdin?: string,
+  env: Record<string, string> = { VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl },
+) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   child.stdin.end(stdin ?? '')
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })))
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  )
 }
 
 const login = (username: string, password: string) =>
@@ -48,7 +56,9 @@ describe('model-vault users …', () => {
     expect(run.stdout).not.toContain('a-brand-new-password')
     expect((await login('root', 'root-password-1234')).status).toBe(401)
     expect((await login('root', 'a-brand-new-password')).status).toBe(200)
-    const me = await fetch(`${vault.baseUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${before.access_token}` } })
+    const me = await fetch(`${vault.baseUrl}/api/v1/me`, {
+      headers: { Authorization: `Bearer ${before.access_token}` },
+    })
     expect(me.status).toBe(401)
   })
 
@@ -59,7 +69,10 @@ describe('model-vault users …', () => {
     const plain = await cli(['users', 'reset-password', 'sleeper', '--password-stdin'], 'sleeper-password-2\n')
     expect(plain.stdout).toContain('The account is disabled; add --enable to re-enable it.')
     expect((await login('sleeper', 'sleeper-password-2')).status).toBe(401)
-    expect((await cli(['users', 'reset-password', 'sleeper', '--password-stdin', '--enable'], 'sleeper-password-3\n')).status).toBe(0)
+    expect(
+      (await cli(['users', 'reset-password', 'sleeper', '--password-stdin', '--enable'], 'sleeper-password-3\n'))
+        .status,
+    ).toBe(0)
     expect((await login('sleeper', 'sleeper-password-3')).status).toBe(200)
   })
 
@@ -106,9 +119,13 @@ describe('model-vault backup …', () => {
     expect(list.stdout).toContain(fileName)
 
     const archive = join(vault.dataDir, 'backups', fileName)
-    const verified = await cli(['backup', 'verify', archive], '', { VAULT_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+    const verified = await cli(['backup', 'verify', archive], '', {
+      VAULT_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    })
     expect(verified.status, verified.stderr).toBe(0)
-    expect(verified.stdout).toMatch(/^OK: backup [0-9a-f-]{36} of .*, model-vault .*, schema \d+, (sqlite|postgres) database; \d+ models, \d+ files/)
+    expect(verified.stdout).toMatch(
+      /^OK: backup [0-9a-f-]{36} of .*, model-vault .*, schema \d+, (sqlite|postgres) database; \d+ models, \d+ files/,
+    )
   })
 
   it('reports a damaged archive with exit code 1', async () => {

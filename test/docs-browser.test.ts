@@ -27,7 +27,11 @@ afterAll(async () => {
 })
 
 /** Opens `path` with every host but `origin` unreachable, and closes the page afterwards. */
-async function withOfflinePage(origin: string, path: string, use: (offline: OfflinePage) => Promise<void>): Promise<void> {
+async function withOfflinePage(
+  origin: string,
+  path: string,
+  use: (offline: OfflinePage) => Promise<void>,
+): Promise<void> {
   const offline = await openOfflinePage(browser, origin)
   try {
     await offline.page.goto(`${origin}${path}`)
@@ -45,7 +49,9 @@ describe.each([
 
   it('Swagger UI shows the title and GET /api/v1/health, and Try it out reaches this vault, without contacting any other host', async () => {
     await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
-      const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/health$/ }) })
+      const operation = page.locator('.opblock-get', {
+        has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/health$/ }),
+      })
       await operation.waitFor()
       expect(await page.locator('.info .title').innerText()).toContain('model-vault API')
       expect(await page.locator('.servers select').inputValue()).toBe(prefix || '/')
@@ -71,7 +77,9 @@ describe.each([
     })
     const token = ((await login.json()) as { access_token: string }).access_token
     await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
-      const operation = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/me$/ }) })
+      const operation = page.locator('.opblock-get', {
+        has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/me$/ }),
+      })
       await operation.waitFor()
       await page.locator('.auth-wrapper .authorize').click()
       await page.locator('.auth-container input').fill(token)
@@ -84,7 +92,9 @@ describe.each([
       const liveStatus = operation.locator('.live-responses-table tr.response .response-col_status')
       await liveStatus.waitFor()
       expect(await liveStatus.innerText()).toBe('200')
-      expect(await operation.locator('.live-responses-table .response-col_description pre').first().innerText()).toContain(`"username": "${admin.username}"`)
+      expect(
+        await operation.locator('.live-responses-table .response-col_description pre').first().innerText(),
+      ).toContain(`"username": "${admin.username}"`)
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])

@@ -50,7 +50,9 @@ describe('the shared validation and error path', () => {
     method: 'post',
     path: '/probe',
     request: {
-      body: { content: { 'application/json': { schema: z.object({ name: z.string().min(1), count: z.number().int() }) } } },
+      body: {
+        content: { 'application/json': { schema: z.object({ name: z.string().min(1), count: z.number().int() }) } },
+      },
       query: z.object({ limit: z.coerce.number().int().max(100).optional() }),
     },
     responses: { 200: { description: 'ok' } },
@@ -118,7 +120,13 @@ describe('request ids and logs', () => {
   it('writes one JSON log line per request with method, path, status and duration, but not the query', async () => {
     await fetch(`${vault.baseUrl}/api/v1/nothing-here?token=abc`, { headers: { 'X-Request-Id': 'log-check-1' } })
     const line = vault.logs.find((l) => l.request_id === 'log-check-1')
-    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', path: '/api/v1/nothing-here', status: 404 })
+    expect(line).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      path: '/api/v1/nothing-here',
+      status: 404,
+    })
     expect(typeof line!.duration_ms).toBe('number')
     expect(typeof line!.time).toBe('string')
     expect(JSON.stringify(vault.logs)).not.toContain('token=abc')

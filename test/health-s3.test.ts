@@ -56,7 +56,10 @@ describe('health with S3-compatible storage and backup bucket', () => {
     const { status, body } = await health()
     expect(status).toBe(200)
     expect(body.status).toBe('warn')
-    expect(body.components.backup).toMatchObject({ status: 'fail', details: { directory_writable: true, bucket_reachable: false } })
+    expect(body.components.backup).toMatchObject({
+      status: 'fail',
+      details: { directory_writable: true, bucket_reachable: false },
+    })
     expect(body.components.backup.reason).toMatch(/^backup bucket unreachable \(/)
     expect(body.components.storage.status).toBe('pass')
   })

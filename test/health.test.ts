@@ -14,7 +14,11 @@ describe('GET /api/v1/health', () => {
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
     const body = await res.json()
-    expect(body.service).toMatchObject({ name: 'model-vault', version: '0.0.0-test', instance_id: vault.deps.service.instanceId })
+    expect(body.service).toMatchObject({
+      name: 'model-vault',
+      version: '0.0.0-test',
+      instance_id: vault.deps.service.instanceId,
+    })
     expect(Date.parse(body.service.started_at)).not.toBeNaN()
     expect(Object.keys(body.components).sort()).toEqual(['backup', 'database', 'printer-provider', 'storage'])
     expect(body.components.database).toMatchObject({
@@ -24,8 +28,17 @@ describe('GET /api/v1/health', () => {
     })
     expect(body.components.storage).toMatchObject({ status: 'pass', required: true, details: { kind: 'local' } })
     // A new install has no backup yet: the service works, and health says what it lacks.
-    expect(body.components.backup).toMatchObject({ status: 'warn', required: false, reason: 'no backup has been made yet', details: { directory_writable: true } })
-    expect(body.components['printer-provider']).toMatchObject({ status: 'pass', required: false, details: { printers: 0 } })
+    expect(body.components.backup).toMatchObject({
+      status: 'warn',
+      required: false,
+      reason: 'no backup has been made yet',
+      details: { directory_writable: true },
+    })
+    expect(body.components['printer-provider']).toMatchObject({
+      status: 'pass',
+      required: false,
+      details: { printers: 0 },
+    })
     expect(body.status).toBe('warn')
   })
 
@@ -47,7 +60,10 @@ describe('GET /api/v1/health', () => {
     const res = await fetch(`${vault.baseUrl}/api/v1/health`)
     expect(res.status).toBe(503)
     const body = await res.json()
-    expect(body.components.storage).toMatchObject({ status: 'fail', reason: 'storage directory is not writable (ENOENT)' })
+    expect(body.components.storage).toMatchObject({
+      status: 'fail',
+      reason: 'storage directory is not writable (ENOENT)',
+    })
     expect(JSON.stringify(body)).not.toContain(vault.dataDir)
   })
 

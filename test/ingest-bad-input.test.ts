@@ -31,7 +31,11 @@ async function vaultState() {
 }
 
 /** Asserts `attempt` is refused with `status`/`code` as problem+json and changes nothing. */
-async function expectRefusedWithoutChange(attempt: () => Promise<{ status: number; body: any; headers: Headers }>, status: number, code: string) {
+async function expectRefusedWithoutChange(
+  attempt: () => Promise<{ status: number; body: any; headers: Headers }>,
+  status: number,
+  code: string,
+) {
   const before = await vaultState()
   const res = await attempt()
   expect(res.status, JSON.stringify(res.body)).toBe(status)
@@ -61,7 +65,11 @@ describe('refused uploads leave the vault as it was', () => {
     form.append('model_id', 'x')
     const res = await expectRefusedWithoutChange(
       async () => {
-        const r = await fetch(`${vault.baseUrl}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form })
+        const r = await fetch(`${vault.baseUrl}/api/v1/ingest`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+          body: form,
+        })
         return { status: r.status, body: await r.json(), headers: r.headers }
       },
       422,
@@ -71,12 +79,21 @@ describe('refused uploads leave the vault as it was', () => {
   })
 
   it('a JSON body is 415', async () => {
-    await expectRefusedWithoutChange(() => call(vault.baseUrl, 'POST', '/api/v1/ingest', { token, json: { file: 'x' } }), 415, 'unsupported_media_type')
+    await expectRefusedWithoutChange(
+      () => call(vault.baseUrl, 'POST', '/api/v1/ingest', { token, json: { file: 'x' } }),
+      415,
+      'unsupported_media_type',
+    )
   })
 
   it('a multipart body without a boundary is 400', async () => {
     await expectRefusedWithoutChange(
-      () => call(vault.baseUrl, 'POST', '/api/v1/ingest', { token, body: 'x', headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' } }),
+      () =>
+        call(vault.baseUrl, 'POST', '/api/v1/ingest', {
+          token,
+          body: 'x',
+          headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' },
+        }),
       400,
       'malformed_multipart',
     )
@@ -90,22 +107,42 @@ describe('refused uploads leave the vault as it was', () => {
 
   it('an oversize body that declares no length is cut off at the limit with 413', async () => {
     const chunks = [new Uint8Array(limit).fill(1), new Uint8Array(limit).fill(2)]
-    await expectRefusedWithoutChange(async () => {
-      const body = new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()) : c.close()) })
-      const r = await fetch(`${vault.baseUrl}/api/v1/ingest/stream.bin`, { method: 'PUT', headers: { Authorization: `Bearer ${token}` }, body, duplex: 'half' } as RequestInit)
-      return { status: r.status, body: await r.json(), headers: r.headers }
-    }, 413, 'payload_too_large')
+    await expectRefusedWithoutChange(
+      async () => {
+        const body = new ReadableStream({ pull: (c) => (chunks.length ? c.enqueue(chunks.shift()) : c.close()) })
+        const r = await fetch(`${vault.baseUrl}/api/v1/ingest/stream.bin`, {
+          method: 'PUT',
+          headers: { Authorization: `Bearer ${token}` },
+          body,
+          duplex: 'half',
+        } as RequestInit)
+        return { status: r.status, body: await r.json(), headers: r.headers }
+      },
+      413,
+      'payload_too_large',
+    )
   })
 
   it('a 3MF that is a zip bomb is refused as unsafe', async () => {
-    const bomb = zipSync({ '[Content_Types].xml': strToU8(contentTypes), '3D/3dmodel.model': new Uint8Array(48 * 1024 * 1024) }, { level: 9 })
+    const bomb = zipSync(
+      { '[Content_Types].xml': strToU8(contentTypes), '3D/3dmodel.model': new Uint8Array(48 * 1024 * 1024) },
+      { level: 9 },
+    )
     expect(bomb.length).toBeLessThan(limit)
-    const res = await expectRefusedWithoutChange(() => upload(vault.baseUrl, token, 'bomb.3mf', bomb), 422, 'unsafe_file')
+    const res = await expectRefusedWithoutChange(
+      () => upload(vault.baseUrl, token, 'bomb.3mf', bomb),
+      422,
+      'unsafe_file',
+    )
     expect(res.body.detail).toMatch(/refused/)
   })
 
   it('a 3MF with a ../ path is refused as unsafe', async () => {
-    const evil = zipSync({ '[Content_Types].xml': strToU8(contentTypes), '3D/3dmodel.model': strToU8(threeMfModel), '../../etc/evil.model': strToU8('x') })
+    const evil = zipSync({
+      '[Content_Types].xml': strToU8(contentTypes),
+      '3D/3dmodel.model': strToU8(threeMfModel),
+      '../../etc/evil.model': strToU8('x'),
+    })
     await expectRefusedWithoutChange(() => upload(vault.baseUrl, token, 'evil.3mf', evil), 422, 'unsafe_file')
   })
 
@@ -151,7 +188,9 @@ describe('unreadable files are stored as opaque, with a warning', () => {
 
   it('every malformed STL of the stl-models collection is stored or refused with a 4xx, never a 5xx', async () => {
     const dir = 'node_modules/stl-models/broken'
-    const names = readdirSync(dir).filter((name) => name.endsWith('.stl') && readFileSync(join(dir, name)).length < limit)
+    const names = readdirSync(dir).filter(
+      (name) => name.endsWith('.stl') && readFileSync(join(dir, name)).length < limit,
+    )
     expect(names.length).toBeGreaterThan(0)
     for (const name of names) {
       const res = await upload(vault.baseUrl, token, name, readFileSync(join(dir, name)))

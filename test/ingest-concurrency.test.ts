@@ -18,7 +18,11 @@ afterAll(async () => {
 })
 
 async function stored(sha256: string) {
-  const files = await first.deps.database.db.selectFrom('files').select(['id', 'model_id']).where('sha256', '=', sha256).execute()
+  const files = await first.deps.database.db
+    .selectFrom('files')
+    .select(['id', 'model_id'])
+    .where('sha256', '=', sha256)
+    .execute()
   const blobs: string[] = []
   for await (const blob of first.deps.blobs.list()) if (blob.key === sha256) blobs.push(blob.key)
   return { files, blobs }
@@ -31,7 +35,9 @@ describe('concurrent uploads of the same bytes store exactly one blob and one fi
   ])('%s', async (_where, baseUrls) => {
     const bytes = binaryCube(40 + Math.random())
     const urls = baseUrls()
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => upload(urls[i % urls.length]!, token, `hook-${i}.stl`, bytes)))
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => upload(urls[i % urls.length]!, token, `hook-${i}.stl`, bytes)),
+    )
     const statuses = answers.map((a) => a.status).sort()
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
     const fileIds = new Set(answers.map((a) => a.body.file.id))

@@ -14,7 +14,14 @@ beforeAll(async () => {
 afterAll(async () => vault.close())
 
 const count = async (table: 'files' | 'models') =>
-  Number((await vault.deps.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await vault.deps.database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 const blobKeys = async () => {
   const keys: string[] = []
   for await (const blob of vault.deps.blobs.list()) keys.push(blob.key)
@@ -28,12 +35,21 @@ describe('uploading a mesh', () => {
     const res = await upload(vault.baseUrl, token, 'Calibration Cube.stl', cube)
     expect(res.status).toBe(201)
     expect(res.body.duplicate).toBe(false)
-    expect(res.body.file).toMatchObject({ name: 'Calibration Cube.stl', format: 'stl', size: cube.length, sha256: sha256(cube), has_thumbnail: true, parse_warnings: [] })
+    expect(res.body.file).toMatchObject({
+      name: 'Calibration Cube.stl',
+      format: 'stl',
+      size: cube.length,
+      sha256: sha256(cube),
+      has_thumbnail: true,
+      parse_warnings: [],
+    })
     expect(res.body.file.metadata.mesh).toMatchObject({ triangles: 12, size: [20, 20, 20], manifold: true })
     expect(res.body.file.metadata.mesh.volume).toBeCloseTo(8000, 3)
     expect(res.body.model).toMatchObject({ name: 'Calibration Cube', has_thumbnail: true })
 
-    const thumbnail = await fetch(`${vault.baseUrl}${res.body.model.thumbnail_url}`, { headers: { Authorization: `Bearer ${token}` } })
+    const thumbnail = await fetch(`${vault.baseUrl}${res.body.model.thumbnail_url}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
     expect(thumbnail.status).toBe(200)
     expect(thumbnail.headers.get('content-type')).toBe('image/png')
     const image = decode(new Uint8Array(await thumbnail.arrayBuffer()))
@@ -64,7 +80,9 @@ describe('uploading a mesh', () => {
 
   it('attaches a file to the model named in model_id, and refuses an unknown one', async () => {
     const target = await upload(vault.baseUrl, token, 'target.stl', binaryCube(23))
-    const attached = await upload(vault.baseUrl, token, 'notes.txt', 'print at 215 °C', { model_id: target.body.model.id })
+    const attached = await upload(vault.baseUrl, token, 'notes.txt', 'print at 215 °C', {
+      model_id: target.body.model.id,
+    })
     expect(attached.status).toBe(201)
     expect(attached.body.model.id).toBe(target.body.model.id)
     expect(attached.body.file.format).toBe('other')
@@ -109,19 +127,33 @@ describe('files from the real slicer', () => {
   })
 
   it('a G-code that names no known model gets a model of its own', async () => {
-    const gcode = await upload(vault.baseUrl, token, 'mystery-part.gcode', ';FLAVOR:Marlin\n;TIME:60\nG28\nG1 X10 Y10\n')
+    const gcode = await upload(
+      vault.baseUrl,
+      token,
+      'mystery-part.gcode',
+      ';FLAVOR:Marlin\n;TIME:60\nG28\nG1 X10 Y10\n',
+    )
     expect(gcode.status).toBe(201)
     expect(gcode.body.model.name).toBe('mystery-part')
   })
 
   it('redacts slicer secrets before storing G-code metadata', async () => {
     const sliced = sliceShape('cylinder')
-    const withSecret = sliced.gcode.toString('utf8').replace(/; prusaslicer_config = begin\n/, '; prusaslicer_config = begin\n; printhost_apikey = sup3r-s3cret-key\n')
+    const withSecret = sliced.gcode
+      .toString('utf8')
+      .replace(
+        /; prusaslicer_config = begin\n/,
+        '; prusaslicer_config = begin\n; printhost_apikey = sup3r-s3cret-key\n',
+      )
     expect(withSecret).toContain('sup3r-s3cret-key')
     const res = await putRaw(vault.baseUrl, token, 'cylinder-secret.gcode', withSecret)
     expect(res.status).toBe(201)
     expect(JSON.stringify(res.body)).not.toContain('sup3r-s3cret-key')
-    const stored = await vault.deps.database.db.selectFrom('files').select('metadata').where('id', '=', res.body.file.id).executeTakeFirstOrThrow()
+    const stored = await vault.deps.database.db
+      .selectFrom('files')
+      .select('metadata')
+      .where('id', '=', res.body.file.id)
+      .executeTakeFirstOrThrow()
     expect(stored.metadata).not.toContain('sup3r-s3cret-key')
     expect(res.body.file.metadata.gcode.config.printhost_apikey).toBe('[redacted]')
   })
@@ -145,13 +177,16 @@ describe('downloading', () => {
   beforeAll(async () => {
     file = (await upload(vault.baseUrl, token, 'Würfel 25mm.stl', bytes)).body.file
   })
-  const get = (headers: Record<string, string> = {}) => fetch(`${vault.baseUrl}${file.download_url}`, { headers: { Authorization: `Bearer ${token}`, ...headers } })
+  const get = (headers: Record<string, string> = {}) =>
+    fetch(`${vault.baseUrl}${file.download_url}`, { headers: { Authorization: `Bearer ${token}`, ...headers } })
 
   it('streams the exact bytes with the original name, type, length and ETag', async () => {
     const res = await get()
     expect(res.status).toBe(200)
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="W_rfel 25mm.stl"; filename*=UTF-8''W%C3%BCrfel%2025mm.stl`)
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="W_rfel 25mm.stl"; filename*=UTF-8''W%C3%BCrfel%2025mm.stl`,
+    )
     expect(res.headers.get('content-type')).toBe('model/stl')
     expect(res.headers.get('content-length')).toBe(String(bytes.length))
     expect(res.headers.get('etag')).toBe(`"${file.sha256}"`)
@@ -177,7 +212,12 @@ describe('downloading', () => {
   })
 
   it('answers 404 problems for unknown files and models', async () => {
-    for (const path of ['/api/v1/files/nope', '/api/v1/files/nope/content', '/api/v1/models/nope', '/api/v1/models/nope/thumbnail']) {
+    for (const path of [
+      '/api/v1/files/nope',
+      '/api/v1/files/nope/content',
+      '/api/v1/models/nope',
+      '/api/v1/models/nope/thumbnail',
+    ]) {
       const res = await call(vault.baseUrl, 'GET', path, { token })
       expect(res.status, path).toBe(404)
       expect(res.headers.get('content-type')).toBe('application/problem+json')

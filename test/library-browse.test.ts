@@ -27,8 +27,14 @@ beforeAll(async () => {
   const models = [
     await add('Calibration Cube.stl', binaryCube(10)),
     await add('Benchy Hull.stl', binaryCube(11)),
-    await add('plate 7.gcode', gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4S', filamentType: 'PETG', filamentName: 'Prusament PETG' })),
-    await add('orca-part.gcode', gcodeText({ slicer: 'OrcaSlicer', printer: 'Bambu Lab X1 Carbon', filamentType: 'PLA' })),
+    await add(
+      'plate 7.gcode',
+      gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4S', filamentType: 'PETG', filamentName: 'Prusament PETG' }),
+    ),
+    await add(
+      'orca-part.gcode',
+      gcodeText({ slicer: 'OrcaSlicer', printer: 'Bambu Lab X1 Carbon', filamentType: 'PLA' }),
+    ),
     await add('notes.txt', 'print slowly'),
     await add('Élan Bracket.stl', binaryCube(12)),
   ]
@@ -38,7 +44,9 @@ beforeAll(async () => {
   }
   // A second file on an existing model, and a G-code on a mesh model: its formats grow.
   await add('hull-spacer.txt', 'spacer notes', { model_id: ids['Benchy Hull']! })
-  await add('cube-sliced.gcode', gcodeText({ slicer: 'PrusaSlicer', printer: 'MK3S', filamentType: 'PLA' }), { model_id: ids['Calibration Cube']! })
+  await add('cube-sliced.gcode', gcodeText({ slicer: 'PrusaSlicer', printer: 'MK3S', filamentType: 'PLA' }), {
+    model_id: ids['Calibration Cube']!,
+  })
   await patch(ids['Benchy Hull']!, { tags: ['Functional', 'boat'], description: 'The classic torture test' })
   await patch(ids['Calibration Cube']!, { tags: ['functional', 'Calibration'] })
   await patch(ids['notes']!, { tags: ['boat'] })
@@ -77,7 +85,9 @@ describe('full-text search', () => {
   it('treats a query of punctuation only as no query, and never as search syntax', async () => {
     expect((await listModels(vault.baseUrl, token, `q=${encodeURIComponent('"*:&!')}`)).items).toHaveLength(6)
     expect(await namesFor(vault.baseUrl, token, `q=${encodeURIComponent('cube" OR "x*')}`)).toEqual([])
-    expect(await namesFor(vault.baseUrl, token, `q=${encodeURIComponent('calibration:*|')}`)).toEqual(['Calibration Cube'])
+    expect(await namesFor(vault.baseUrl, token, `q=${encodeURIComponent('calibration:*|')}`)).toEqual([
+      'Calibration Cube',
+    ])
   })
 
   it('follows edits at once: old words stop matching, new ones match', async () => {
@@ -105,7 +115,10 @@ describe('filters', () => {
     const collection = await call(vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name: 'Boats' } })
     expect(collection.status).toBe(201)
     for (const name of ['Benchy Hull', 'notes']) {
-      expect((await call(vault.baseUrl, 'PUT', `/api/v1/collections/${collection.body.id}/models/${ids[name]}`, { token })).status).toBe(204)
+      expect(
+        (await call(vault.baseUrl, 'PUT', `/api/v1/collections/${collection.body.id}/models/${ids[name]}`, { token }))
+          .status,
+      ).toBe(204)
     }
     expect(await namesFor(vault.baseUrl, token, `collection=${collection.body.id}`)).toEqual(['Benchy Hull', 'notes'])
     expect(await namesFor(vault.baseUrl, token, `collection=${collection.body.id}&q=hull`)).toEqual(['Benchy Hull'])
@@ -113,27 +126,45 @@ describe('filters', () => {
   })
 
   it('by file format (any of several) and by having G-code', async () => {
-    expect(await namesFor(vault.baseUrl, token, 'file_format=gcode')).toEqual(['Calibration Cube', 'orca-part', 'plate 7'])
+    expect(await namesFor(vault.baseUrl, token, 'file_format=gcode')).toEqual([
+      'Calibration Cube',
+      'orca-part',
+      'plate 7',
+    ])
     expect(await namesFor(vault.baseUrl, token, 'file_format=other&file_format=step')).toEqual(['Benchy Hull', 'notes'])
     expect(await namesFor(vault.baseUrl, token, 'has_gcode=true')).toEqual(['Calibration Cube', 'orca-part', 'plate 7'])
     expect(await namesFor(vault.baseUrl, token, 'has_gcode=false')).toEqual(['Benchy Hull', 'notes', 'Élan Bracket'])
-    expect(await namesFor(vault.baseUrl, token, 'has_gcode=false&file_format=stl')).toEqual(['Benchy Hull', 'Élan Bracket'])
+    expect(await namesFor(vault.baseUrl, token, 'has_gcode=false&file_format=stl')).toEqual([
+      'Benchy Hull',
+      'Élan Bracket',
+    ])
   })
 
   it('by creation and update time: from is inclusive, to is exclusive', async () => {
     const boundary = created['orca-part']!
     const all = (await listModels(vault.baseUrl, token, 'limit=200')).items
-    const expectFrom = all.filter((m) => m.created_at >= boundary).map((m) => m.name).sort()
-    const expectTo = all.filter((m) => m.created_at < boundary).map((m) => m.name).sort()
+    const expectFrom = all
+      .filter((m) => m.created_at >= boundary)
+      .map((m) => m.name)
+      .sort()
+    const expectTo = all
+      .filter((m) => m.created_at < boundary)
+      .map((m) => m.name)
+      .sort()
     expect(expectFrom).toContain('orca-part')
     expect(await namesFor(vault.baseUrl, token, `created_from=${encodeURIComponent(boundary)}`)).toEqual(expectFrom)
     expect(await namesFor(vault.baseUrl, token, `created_to=${encodeURIComponent(boundary)}`)).toEqual(expectTo)
 
     const touched = await patch(ids['notes']!, { description: 'touched now' })
-    expect(await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(touched.updated_at)}`)).toContain('notes')
+    expect(await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(touched.updated_at)}`)).toContain(
+      'notes',
+    )
     const before = await namesFor(vault.baseUrl, token, `updated_to=${encodeURIComponent(touched.updated_at)}`)
     expect(before).not.toContain('notes')
-    expect(before.length).toBe(all.length - (await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(touched.updated_at)}`)).length)
+    expect(before.length).toBe(
+      all.length -
+        (await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(touched.updated_at)}`)).length,
+    )
     // An offset is honoured: the same instant written in another zone.
     const shifted = new Date(Date.parse(touched.updated_at)).toISOString().replace('Z', '+00:00')
     expect(await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(shifted)}`)).toContain('notes')
@@ -187,7 +218,12 @@ describe('sorting and paging', () => {
 
   it('defaults to the most recently updated first, and names A to Z', async () => {
     const all = (await listModels(vault.baseUrl, token)).items
-    expect(all.map((m) => m.updated_at)).toEqual(all.map((m) => m.updated_at).sort().reverse())
+    expect(all.map((m) => m.updated_at)).toEqual(
+      all
+        .map((m) => m.updated_at)
+        .sort()
+        .reverse(),
+    )
     const byName = (await listModels(vault.baseUrl, token, 'sort=name')).items.map((m) => m.name)
     expect(byName).toEqual(['Benchy Hull', 'Calibration Cube', 'notes', 'orca-part', 'plate 7', 'Élan Bracket'])
   })
@@ -205,10 +241,23 @@ describe('sorting and paging', () => {
   it('a model added between pages does not make a page repeat or skip one', async () => {
     const first = await listModels(vault.baseUrl, token, 'sort=name&limit=3')
     await add('Aardvark.txt', 'comes first by name')
-    const second = await listModels(vault.baseUrl, token, `sort=name&limit=3&cursor=${encodeURIComponent(first.next_cursor!)}`)
+    const second = await listModels(
+      vault.baseUrl,
+      token,
+      `sort=name&limit=3&cursor=${encodeURIComponent(first.next_cursor!)}`,
+    )
     expect(second.items.map((m) => m.name)).toEqual(['orca-part', 'plate 7', 'Élan Bracket'])
     expect(second.next_cursor).toBeNull()
-    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${(await listModels(vault.baseUrl, token, 'q=aardvark')).items[0]!.id}`, { token })).status).toBe(204)
+    expect(
+      (
+        await call(
+          vault.baseUrl,
+          'DELETE',
+          `/api/v1/models/${(await listModels(vault.baseUrl, token, 'q=aardvark')).items[0]!.id}`,
+          { token },
+        )
+      ).status,
+    ).toBe(204)
   })
 
   it('refuses an altered, foreign or malformed cursor with 400 invalid_cursor', async () => {
@@ -218,19 +267,51 @@ describe('sorting and paging', () => {
     const forged = Buffer.from(JSON.stringify(['a', '00000000-0000-0000-0000-000000000000'])).toString('base64url')
     const flipped = `${payload!.slice(0, -1)}${payload!.endsWith('A') ? 'B' : 'A'}.${signature}`
     for (const bad of [`${forged}.${signature}`, flipped, 'garbage', `${payload}.`, `${cursor}.x`, `${payload}.%%%`]) {
-      expectProblem(await call(vault.baseUrl, 'GET', `/api/v1/models?sort=name&limit=2&cursor=${encodeURIComponent(bad)}`, { token }), 400, 'invalid_cursor')
+      expectProblem(
+        await call(vault.baseUrl, 'GET', `/api/v1/models?sort=name&limit=2&cursor=${encodeURIComponent(bad)}`, {
+          token,
+        }),
+        400,
+        'invalid_cursor',
+      )
     }
     // A good cursor used with another sort, order or filter.
-    for (const other of ['sort=size&limit=2', 'sort=name&order=desc&limit=2', 'sort=name&limit=2&tag=boat', 'sort=name&limit=2&q=cube']) {
-      expectProblem(await call(vault.baseUrl, 'GET', `/api/v1/models?${other}&cursor=${encodeURIComponent(cursor)}`, { token }), 400, 'invalid_cursor')
+    for (const other of [
+      'sort=size&limit=2',
+      'sort=name&order=desc&limit=2',
+      'sort=name&limit=2&tag=boat',
+      'sort=name&limit=2&q=cube',
+    ]) {
+      expectProblem(
+        await call(vault.baseUrl, 'GET', `/api/v1/models?${other}&cursor=${encodeURIComponent(cursor)}`, { token }),
+        400,
+        'invalid_cursor',
+      )
     }
     // The same query with another limit may go on.
-    expect((await call(vault.baseUrl, 'GET', `/api/v1/models?sort=name&limit=3&cursor=${encodeURIComponent(cursor)}`, { token })).status).toBe(200)
+    expect(
+      (
+        await call(vault.baseUrl, 'GET', `/api/v1/models?sort=name&limit=3&cursor=${encodeURIComponent(cursor)}`, {
+          token,
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('refuses a limit over 200, below 1 or not a number, and unknown sorts, formats and dates with 422', async () => {
     expect((await listModels(vault.baseUrl, token, 'limit=200')).items.length).toBe(6)
-    for (const query of ['limit=201', 'limit=0', 'limit=ten', 'limit=1.5', 'sort=size_desc', 'order=up', 'file_format=exe', 'has_gcode=yes', 'created_from=yesterday', 'updated_to=2026-13-01T00:00:00Z']) {
+    for (const query of [
+      'limit=201',
+      'limit=0',
+      'limit=ten',
+      'limit=1.5',
+      'sort=size_desc',
+      'order=up',
+      'file_format=exe',
+      'has_gcode=yes',
+      'created_from=yesterday',
+      'updated_to=2026-13-01T00:00:00Z',
+    ]) {
       const reply = await call(vault.baseUrl, 'GET', `/api/v1/models?${query}`, { token })
       const problem = expectProblem(reply, 422, 'validation_failed')
       expect(problem.errors[0].path).toMatch(/^query\./)
@@ -247,10 +328,16 @@ describe('literal paths', () => {
     const stats = await call(vault.baseUrl, 'GET', '/api/v1/models/stats', { token })
     expect(stats.status).toBe(200)
     expect(stats.body.totals.models).toBe(6)
-    const exported = await fetch(`${vault.baseUrl}/api/v1/models/export?format=json`, { headers: { Authorization: `Bearer ${token}` } })
+    const exported = await fetch(`${vault.baseUrl}/api/v1/models/export?format=json`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
     expect(exported.status).toBe(200)
     expect((await exported.json()).models).toHaveLength(6)
     expectProblem(await call(vault.baseUrl, 'GET', '/api/v1/models/statsx', { token }), 404, 'not_found')
-    expectProblem(await call(vault.baseUrl, 'PATCH', '/api/v1/models/stats', { token, json: { name: 'x' } }), 404, 'not_found')
+    expectProblem(
+      await call(vault.baseUrl, 'PATCH', '/api/v1/models/stats', { token, json: { name: 'x' } }),
+      404,
+      'not_found',
+    )
   })
 })

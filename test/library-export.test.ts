@@ -8,23 +8,39 @@ let vault: TestVault
 let token: string
 let tricky: string
 
-const download = (query: string) => fetch(`${vault.baseUrl}/api/v1/models/export?${query}`, { headers: { Authorization: `Bearer ${token}` } })
+const download = (query: string) =>
+  fetch(`${vault.baseUrl}/api/v1/models/export?${query}`, { headers: { Authorization: `Bearer ${token}` } })
 
 beforeAll(async () => {
   vault = await startTestVault(adminEnv)
   token = (await signIn(vault.baseUrl, admin)).access_token
   const cube = (await upload(vault.baseUrl, token, 'Cube.stl', binaryCube(10))).body.model.id
-  await upload(vault.baseUrl, token, 'cube.gcode', gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4', filamentType: 'PLA' }), { model_id: cube })
+  await upload(
+    vault.baseUrl,
+    token,
+    'cube.gcode',
+    gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4', filamentType: 'PLA' }),
+    { model_id: cube },
+  )
   tricky = (await upload(vault.baseUrl, token, 'tricky.txt', 'x')).body.model.id
   await call(vault.baseUrl, 'PATCH', `/api/v1/models/${tricky}`, {
     token,
-    json: { name: '=HYPERLINK("http://evil.example","click")', description: '\tline one, with "quotes"\r\nline two', tags: ['+plus', '-minus', '@at', 'plain'] },
+    json: {
+      name: '=HYPERLINK("http://evil.example","click")',
+      description: '\tline one, with "quotes"\r\nline two',
+      tags: ['+plus', '-minus', '@at', 'plain'],
+    },
   })
-  const collection = (await call(vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name: '=cmd|calc' } })).body.id
+  const collection = (await call(vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name: '=cmd|calc' } }))
+    .body.id
   await call(vault.baseUrl, 'PUT', `/api/v1/collections/${collection}/models/${tricky}`, { token })
   // Enough models for the export to span several pages of its database reads (100 per page).
   for (let batch = 0; batch < 11; batch++) {
-    await Promise.all(Array.from({ length: 10 }, (_, i) => upload(vault.baseUrl, token, `bulk-${batch}-${i}.txt`, `bulk ${batch} ${i}`)))
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        upload(vault.baseUrl, token, `bulk-${batch}-${i}.txt`, `bulk ${batch} ${i}`),
+      ),
+    )
   }
 })
 afterAll(async () => vault?.close())
@@ -34,7 +50,9 @@ describe('JSON export', () => {
     const res = await download('format=json')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="model-vault-models-\d{4}-\d{2}-\d{2}\.json"$/)
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="model-vault-models-\d{4}-\d{2}-\d{2}\.json"$/,
+    )
     const body = JSON.parse(await res.text())
     expect(body).toMatchObject({ format: 'model-vault.models', version: 1 })
     expect(Date.parse(body.exported_at)).not.toBeNaN()
@@ -62,12 +80,33 @@ describe('CSV export', () => {
     const res = await download('format=csv&sort=name')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present')
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="model-vault-models-\d{4}-\d{2}-\d{2}\.csv"$/)
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="model-vault-models-\d{4}-\d{2}-\d{2}\.csv"$/,
+    )
     const rows = parseCsv(await res.text())
-    expect(rows[0]).toEqual(['id', 'name', 'description', 'tags', 'collections', 'file_count', 'total_size', 'formats', 'files', 'slicers', 'created_at', 'updated_at'])
+    expect(rows[0]).toEqual([
+      'id',
+      'name',
+      'description',
+      'tags',
+      'collections',
+      'file_count',
+      'total_size',
+      'formats',
+      'files',
+      'slicers',
+      'created_at',
+      'updated_at',
+    ])
     expect(rows).toHaveLength(1 + 112)
     const cube = rows.find((row) => row[1] === 'Cube')!
-    expect(cube.slice(5, 10)).toEqual(['2', String(binaryCube(10).length + gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4', filamentType: 'PLA' }).length), 'gcode\nstl', 'Cube.stl\ncube.gcode', 'PrusaSlicer'])
+    expect(cube.slice(5, 10)).toEqual([
+      '2',
+      String(binaryCube(10).length + gcodeText({ slicer: 'PrusaSlicer', printer: 'MK4', filamentType: 'PLA' }).length),
+      'gcode\nstl',
+      'Cube.stl\ncube.gcode',
+      'PrusaSlicer',
+    ])
   })
 
   it('neutralises cells a spreadsheet would run as formulas, and keeps commas, quotes and line breaks', async () => {

@@ -17,7 +17,8 @@ async function add(name: string, bytes: Uint8Array | string, fields: Record<stri
   expect(reply.status, JSON.stringify(reply.body)).toBe(201)
   return reply.body as { model: { id: string; name: string }; file: { sha256: string; size: number } }
 }
-const api = (method: string, path: string, json?: unknown) => call(vault.baseUrl, method, `/api/v1${path}`, { token, ...(json !== undefined ? { json } : {}) })
+const api = (method: string, path: string, json?: unknown) =>
+  call(vault.baseUrl, method, `/api/v1${path}`, { token, ...(json !== undefined ? { json } : {}) })
 const keys = async (store: 'blobs' | 'thumbnails') => {
   const found: string[] = []
   for await (const blob of vault.deps[store].list()) found.push(blob.key)
@@ -25,25 +26,54 @@ const keys = async (store: 'blobs' | 'thumbnails') => {
 }
 /** A binary STL tetrahedron with edges a, b, c along the axes: proportions make its thumbnail, scale does not. */
 function tetrahedron(a: number, b: number, c: number): Uint8Array {
-  const v = [[0, 0, 0], [a, 0, 0], [0, b, 0], [0, 0, c]]
-  const faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]
+  const v = [
+    [0, 0, 0],
+    [a, 0, 0],
+    [0, b, 0],
+    [0, 0, c],
+  ]
+  const faces = [
+    [0, 2, 1],
+    [0, 1, 3],
+    [0, 3, 2],
+    [1, 2, 3],
+  ]
   const bytes = new Uint8Array(84 + 50 * faces.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, faces.length, true)
-  faces.forEach((face, i) => face.flatMap((index) => v[index]!).forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)))
+  faces.forEach((face, i) =>
+    face.flatMap((index) => v[index]!).forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)),
+  )
   return bytes
 }
 const thumbnailOf = async (modelId: string) =>
-  (await vault.deps.database.db.selectFrom('models').select('thumbnail_sha256').where('id', '=', modelId).executeTakeFirstOrThrow()).thumbnail_sha256!
-const tags = async () => (await api('GET', '/tags')).body.items.map((t: { name: string; model_count: number }) => [t.name, t.model_count])
+  (
+    await vault.deps.database.db
+      .selectFrom('models')
+      .select('thumbnail_sha256')
+      .where('id', '=', modelId)
+      .executeTakeFirstOrThrow()
+  ).thumbnail_sha256!
+const tags = async () =>
+  (await api('GET', '/tags')).body.items.map((t: { name: string; model_count: number }) => [t.name, t.model_count])
 
 describe('editing a model', () => {
   it('changes name, description and tags, shows them on the detail and bumps updated_at', async () => {
     const { model } = await add('edit-me.stl', binaryCube(30))
     const before = (await api('GET', `/models/${model.id}`)).body
-    const reply = await api('PATCH', `/models/${model.id}`, { name: '  Hex Key Holder ', description: 'M3, M4 and M5', tags: ['Tools', ' workshop ', 'tools'] })
+    const reply = await api('PATCH', `/models/${model.id}`, {
+      name: '  Hex Key Holder ',
+      description: 'M3, M4 and M5',
+      tags: ['Tools', ' workshop ', 'tools'],
+    })
     expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({ id: model.id, name: 'Hex Key Holder', description: 'M3, M4 and M5', tags: ['Tools', 'workshop'], collections: [] })
+    expect(reply.body).toMatchObject({
+      id: model.id,
+      name: 'Hex Key Holder',
+      description: 'M3, M4 and M5',
+      tags: ['Tools', 'workshop'],
+      collections: [],
+    })
     expect(reply.body.updated_at > before.updated_at).toBe(true)
     expect(reply.body.files).toHaveLength(1)
     const detail = (await api('GET', `/models/${model.id}`)).body
@@ -57,9 +87,15 @@ describe('editing a model', () => {
     await api('PATCH', `/models/${a}`, { tags: ['PETG', 'Gift'] })
     await api('PATCH', `/models/${b}`, { tags: ['petg'] })
     expect((await api('GET', `/models/${b}`)).body.tags).toEqual(['PETG'])
-    expect(await tags()).toEqual([['Gift', 1], ['PETG', 2]])
+    expect(await tags()).toEqual([
+      ['Gift', 1],
+      ['PETG', 2],
+    ])
     await api('PATCH', `/models/${a}`, { tags: ['Gift'] })
-    expect(await tags()).toEqual([['Gift', 1], ['PETG', 1]])
+    expect(await tags()).toEqual([
+      ['Gift', 1],
+      ['PETG', 1],
+    ])
     await api('DELETE', `/models/${b}`)
     expect(await tags()).toEqual([['Gift', 1]])
     await api('DELETE', `/models/${a}`)
@@ -68,10 +104,28 @@ describe('editing a model', () => {
 
   it('refuses empty, unknown or malformed changes with 422, and unknown models with 404', async () => {
     const { model } = await add('bad-edit.stl', binaryCube(33))
-    for (const body of [{}, { name: '' }, { name: '   ' }, { color: 'red' }, { tags: ['a,b'] }, { tags: [''] }, { tags: ['x'.repeat(65)] }, { tags: 'one' }, { description: 5 }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { color: 'red' },
+      { tags: ['a,b'] },
+      { tags: [''] },
+      { tags: ['x'.repeat(65)] },
+      { tags: 'one' },
+      { description: 5 },
+    ]) {
       expectProblem(await api('PATCH', `/models/${model.id}`, body), 422, 'validation_failed')
     }
-    expectProblem(await call(vault.baseUrl, 'PATCH', `/api/v1/models/${model.id}`, { token, body: '{nope', headers: { 'Content-Type': 'application/json' } }), 400, 'malformed_json')
+    expectProblem(
+      await call(vault.baseUrl, 'PATCH', `/api/v1/models/${model.id}`, {
+        token,
+        body: '{nope',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      'malformed_json',
+    )
     expectProblem(await api('PATCH', '/models/no-such-model', { name: 'x' }), 404, 'not_found')
     expectProblem(await api('GET', '/models/no-such-model'), 404, 'not_found')
     expectProblem(await api('DELETE', '/models/no-such-model'), 404, 'not_found')
@@ -85,19 +139,28 @@ describe('collections', () => {
     const created = await api('POST', '/collections', { name: 'Gifts', description: 'for friends' })
     expect(created.status).toBe(201)
     expect(created.headers.get('location')).toBe(`/api/v1/collections/${created.body.id}`)
-    expect(created.body).toMatchObject({ name: 'Gifts', description: 'for friends', model_count: 0, models_url: `/api/v1/models?collection=${created.body.id}` })
+    expect(created.body).toMatchObject({
+      name: 'Gifts',
+      description: 'for friends',
+      model_count: 0,
+      models_url: `/api/v1/models?collection=${created.body.id}`,
+    })
     const id = created.body.id as string
 
     expect((await api('PUT', `/collections/${id}/models/${m1}`)).status).toBe(204)
     expect((await api('PUT', `/collections/${id}/models/${m1}`)).status).toBe(204)
     expect((await api('PUT', `/collections/${id}/models/${m2}`)).status).toBe(204)
     expect((await api('GET', `/collections/${id}`)).body.model_count).toBe(2)
-    expect((await api('GET', `/models/${m1}`)).body.collections).toEqual([{ id, name: 'Gifts', url: `/api/v1/collections/${id}` }])
+    expect((await api('GET', `/models/${m1}`)).body.collections).toEqual([
+      { id, name: 'Gifts', url: `/api/v1/collections/${id}` },
+    ])
 
     const renamed = await api('PATCH', `/collections/${id}`, { name: 'Presents' })
     expect(renamed.status).toBe(200)
     expect(renamed.body).toMatchObject({ name: 'Presents', description: 'for friends', model_count: 2 })
-    expect((await api('GET', '/collections')).body.items).toEqual([expect.objectContaining({ id, name: 'Presents', model_count: 2 })])
+    expect((await api('GET', '/collections')).body.items).toEqual([
+      expect.objectContaining({ id, name: 'Presents', model_count: 2 }),
+    ])
 
     expect((await api('DELETE', `/collections/${id}/models/${m2}`)).status).toBe(204)
     expect((await api('DELETE', `/collections/${id}/models/${m2}`)).status).toBe(204)
@@ -168,7 +231,13 @@ describe('deleting a model', () => {
     expect(await thumbnailOf(large)).toBe(thumbnail)
     await api('DELETE', `/models/${small}`)
     expect(await keys('thumbnails')).toContain(thumbnail)
-    expect((await fetch(`${vault.baseUrl}/api/v1/models/${large}/thumbnail`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${vault.baseUrl}/api/v1/models/${large}/thumbnail`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).status,
+    ).toBe(200)
     await api('DELETE', `/models/${large}`)
     expect(await keys('thumbnails')).not.toContain(thumbnail)
   })
@@ -190,14 +259,24 @@ describe('deleting a model', () => {
     for (let round = 0; round < 12; round++) {
       const first = await upload(vault.baseUrl, token, 'race.txt', bytes)
       expect([200, 201]).toContain(first.status)
-      const [deleted, again] = await Promise.all([api('DELETE', `/models/${first.body.model.id}`), upload(vault.baseUrl, token, 'race.txt', bytes)])
+      const [deleted, again] = await Promise.all([
+        api('DELETE', `/models/${first.body.model.id}`),
+        upload(vault.baseUrl, token, 'race.txt', bytes),
+      ])
       expect([204, 404]).toContain(deleted.status)
-      expect([200, 201, 409], JSON.stringify(vault.logs.filter((line) => line.level === 'error'))).toContain(again.status)
+      expect([200, 201, 409], JSON.stringify(vault.logs.filter((line) => line.level === 'error'))).toContain(
+        again.status,
+      )
       if (again.status === 409) expect(again.body.code).toBe('content_deleted')
-      const rows = await vault.deps.database.db.selectFrom('files').select('sha256').where('sha256', '=', sha256Hex(bytes)).execute()
+      const rows = await vault.deps.database.db
+        .selectFrom('files')
+        .select('sha256')
+        .where('sha256', '=', sha256Hex(bytes))
+        .execute()
       const stored = await vault.deps.blobs.stat(sha256Hex(bytes))
       if (rows.length > 0) expect(stored, `round ${round}: a file row without its blob`).not.toBeNull()
-      for (const row of await api('GET', `/models?q=race&limit=200`).then((r) => r.body.items)) await api('DELETE', `/models/${row.id}`)
+      for (const row of await api('GET', `/models?q=race&limit=200`).then((r) => r.body.items))
+        await api('DELETE', `/models/${row.id}`)
     }
   })
 })
@@ -207,7 +286,8 @@ describe('stats', () => {
     const fresh = await startTestVault(adminEnv)
     try {
       const t = (await signIn(fresh.baseUrl, admin)).access_token
-      const put = async (name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}) => (await upload(fresh.baseUrl, t, name, bytes, fields)).body
+      const put = async (name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}) =>
+        (await upload(fresh.baseUrl, t, name, bytes, fields)).body
       const stats = async () => (await call(fresh.baseUrl, 'GET', '/api/v1/models/stats', { token: t })).body
       expect(await stats()).toEqual({
         totals: { models: 0, files: 0, bytes_stored: 0, duplicate_uploads: 0, bytes_saved_by_dedup: 0 },
@@ -224,12 +304,19 @@ describe('stats', () => {
       expect((await put('a-again.stl', cube)).duplicate).toBe(true)
       expect((await put('a-third.stl', cube)).duplicate).toBe(true)
       await call(fresh.baseUrl, 'PATCH', `/api/v1/models/${a.model.id}`, { token: t, json: { tags: ['Gift'] } })
-      const collection = (await call(fresh.baseUrl, 'POST', '/api/v1/collections', { token: t, json: { name: 'Box' } })).body
+      const collection = (await call(fresh.baseUrl, 'POST', '/api/v1/collections', { token: t, json: { name: 'Box' } }))
+        .body
       await call(fresh.baseUrl, 'PUT', `/api/v1/collections/${collection.id}/models/${b.model.id}`, { token: t })
 
       const bSize = b.file.size
       expect(await stats()).toEqual({
-        totals: { models: 2, files: 3, bytes_stored: cube.length + gcode.length + bSize, duplicate_uploads: 2, bytes_saved_by_dedup: 2 * cube.length },
+        totals: {
+          models: 2,
+          files: 3,
+          bytes_stored: cube.length + gcode.length + bSize,
+          duplicate_uploads: 2,
+          bytes_saved_by_dedup: 2 * cube.length,
+        },
         by_format: [
           { format: 'gcode', files: 2, models: 2, bytes: gcode.length + bSize },
           { format: 'stl', files: 1, models: 1, bytes: cube.length },
@@ -244,7 +331,13 @@ describe('stats', () => {
 
       await call(fresh.baseUrl, 'DELETE', `/api/v1/models/${b.model.id}`, { token: t })
       const after = await stats()
-      expect(after.totals).toEqual({ models: 1, files: 2, bytes_stored: cube.length + gcode.length, duplicate_uploads: 2, bytes_saved_by_dedup: 2 * cube.length })
+      expect(after.totals).toEqual({
+        models: 1,
+        files: 2,
+        bytes_stored: cube.length + gcode.length,
+        duplicate_uploads: 2,
+        bytes_saved_by_dedup: 2 * cube.length,
+      })
       expect(after.by_collection).toEqual([{ id: collection.id, name: 'Box', models: 0 }])
       expect(after.by_slicer).toEqual([{ slicer: 'PrusaSlicer', files: 1, models: 1 }])
       expect(after.by_format.map((f: { format: string }) => f.format)).toEqual(['gcode', 'stl'])

@@ -21,7 +21,9 @@ beforeEach(async () => {
   drop = test.drop
   const scratchDir = join(dir, 'scratch')
   database =
-    test.kind === 'sqlite' ? openSqliteDatabase(join(dir, 'vault.sqlite'), { scratchDir }) : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
+    test.kind === 'sqlite'
+      ? openSqliteDatabase(join(dir, 'vault.sqlite'), { scratchDir })
+      : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
 })
 afterEach(async () => {
   await database.close()
@@ -42,11 +44,18 @@ describe('schema migrations', () => {
     await migrateToLatest(database.db)
     const tables =
       database.kind === 'sqlite'
-        ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(database.db)
-        : await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(database.db)
+        ? await sql<{
+            name: string
+          }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(database.db)
+        : await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(
+            database.db,
+          )
     // FTS5 keeps its index in shadow tables named after the virtual table; they go with it.
-    const names = tables.rows.map((row) => row.name).filter((name) => !/^model_search_(data|idx|content|docsize|config)$/.test(name))
-    const ofThisKind = database.kind === 'sqlite' ? vaultTables : vaultTables.filter((name) => name !== 'model_search_docs')
+    const names = tables.rows
+      .map((row) => row.name)
+      .filter((name) => !/^model_search_(data|idx|content|docsize|config)$/.test(name))
+    const ofThisKind =
+      database.kind === 'sqlite' ? vaultTables : vaultTables.filter((name) => name !== 'model_search_docs')
     expect(names.sort()).toEqual([...ofThisKind].sort())
   })
 
@@ -60,7 +69,9 @@ describe('schema migrations', () => {
 
   it('refuse a database written by a newer build, and leave it untouched', async () => {
     await migrateToLatest(database.db)
-    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(database.db)
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', '2030-01-01T00:00:00.000Z')`.execute(
+      database.db,
+    )
     await expect(migrateToLatest(database.db)).rejects.toThrow(
       `the database has schema version 9999, newer than this build supports (${latestSchemaVersion}); upgrade model-vault or restore an older backup`,
     )

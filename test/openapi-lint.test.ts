@@ -66,7 +66,9 @@ describe('GET /openapi.json', () => {
     const config = await createConfig({ extends: ['recommended'] })
     const problems = await lintFromString({ source: await fetchText(url()), absoluteRef: url(), config })
     const keyed = problems.map((problem) => ({ problem, key: `${problem.ruleId} ${problem.location[0]?.pointer}` }))
-    const findings = keyed.filter(({ key }) => !acceptedFindings.has(key)).map(({ problem, key }) => `${problem.severity} ${key}: ${problem.message}`)
+    const findings = keyed
+      .filter(({ key }) => !acceptedFindings.has(key))
+      .map(({ problem, key }) => `${problem.severity} ${key}: ${problem.message}`)
     expect(findings).toEqual([])
     // An accepted finding that no longer occurs must leave the list.
     expect(keyed.map(({ key }) => key)).toEqual([...acceptedFindings])

@@ -13,7 +13,12 @@ const fakes: FakePrinter[] = []
 const secret = 'super-secret-api-key-0123456789'
 
 beforeAll(async () => {
-  vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_TIMEOUT_MS: '400', VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '600' })
+  vault = await startTestVault({
+    ...adminEnv,
+    VAULT_PRINTER_TIMEOUT_MS: '400',
+    VAULT_PRINTER_STATUS_TTL_MS: '0',
+    VAULT_PRINTER_CONFIRM_MS: '600',
+  })
   token = (await signIn(vault.baseUrl, admin)).access_token
   userToken = (await newAccount(vault.baseUrl, token)).token
   const shape = sliceShape('box')
@@ -28,17 +33,28 @@ afterEach(async () => {
 async function register(provider: string, fake: FakePrinter | string, credentials?: Record<string, string>) {
   const reply = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
     token,
-    json: { name: `${provider}-${crypto.randomUUID().slice(0, 6)}`, provider, address: typeof fake === 'string' ? fake : fake.url, ...(credentials ? { credentials } : {}) },
+    json: {
+      name: `${provider}-${crypto.randomUUID().slice(0, 6)}`,
+      provider,
+      address: typeof fake === 'string' ? fake : fake.url,
+      ...(credentials ? { credentials } : {}),
+    },
   })
   expect(reply.status, JSON.stringify(reply.body)).toBe(201)
   return reply.body
 }
-const send = (id: string, body: unknown) => call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, { token: userToken, json: body })
+const send = (id: string, body: unknown) =>
+  call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, { token: userToken, json: body })
 
 describe.each([
   ['moonraker', () => fakeMoonraker(secret), { api_key: secret }, { progress: 0.25 }],
   ['octoprint', () => fakeOctoPrint(secret), { api_key: secret }, { progress: 0.425 }],
-  ['prusalink', () => fakePrusaLink({ username: 'maker', password: secret }), { username: 'maker', password: secret }, { progress: 0.12 }],
+  [
+    'prusalink',
+    () => fakePrusaLink({ username: 'maker', password: secret }),
+    { username: 'maker', password: secret },
+    { progress: 0.12 },
+  ],
 ] as const)('%s', (provider, start, credentials, expected) => {
   it('shows an idle printer with temperatures, sends real G-code, starts it and confirms it prints', async () => {
     const fake = await start()
@@ -50,11 +66,24 @@ describe.each([
 
     const reply = await send(printer.id, { file_id: gcodeId, start: true })
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
-    expect(reply.body).toMatchObject({ outcome: 'confirmed', uploaded: true, started: true, confirmed: true, remote_name: 'box.gcode', start_requested: true })
+    expect(reply.body).toMatchObject({
+      outcome: 'confirmed',
+      uploaded: true,
+      started: true,
+      confirmed: true,
+      remote_name: 'box.gcode',
+      start_requested: true,
+    })
     expect(fake.files.get('box.gcode')).toBeGreaterThan(1000)
 
-    const listed = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })).body.items.find((p: { id: string }) => p.id === printer.id)
-    expect(listed.status).toMatchObject({ state: 'printing', ready: false, job: { file_name: 'box.gcode', progress: expected.progress } })
+    const listed = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })).body.items.find(
+      (p: { id: string }) => p.id === printer.id,
+    )
+    expect(listed.status).toMatchObject({
+      state: 'printing',
+      ready: false,
+      job: { file_name: 'box.gcode', progress: expected.progress },
+    })
 
     const again = await send(printer.id, { file_id: gcodeId, start: true })
     const problem = expectProblem(again, 409, 'printer_not_ready')
@@ -79,7 +108,9 @@ describe.each([
     const reply = await send(printer.id, { file_id: gcodeId, start: true })
     expect(reply.status).toBe(502)
     expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false, confirmed: false })
-    const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/dispatches`, { token: userToken })
+    const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/dispatches`, {
+      token: userToken,
+    })
     expect(dispatches.body.items[0]).toMatchObject({ outcome: 'start_refused', file_id: gcodeId })
   })
 
@@ -96,10 +127,16 @@ describe.each([
   it('is offline with an authentication reason when the credentials are wrong', async () => {
     const fake = await start()
     fakes.push(fake)
-    const printer = await register(provider, fake, provider === 'prusalink' ? { username: 'maker', password: 'wrong' } : { api_key: 'wrong' })
+    const printer = await register(
+      provider,
+      fake,
+      provider === 'prusalink' ? { username: 'maker', password: 'wrong' } : { api_key: 'wrong' },
+    )
     expect(printer.status).toMatchObject({ state: 'offline', ready: false })
     expect(printer.status.reason).toMatch(/refused our credentials \(HTTP 40[13]\)/)
-    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token: userToken })
+    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, {
+      token: userToken,
+    })
     expect(diagnostics.body).toMatchObject({ reachable: true, authenticated: false })
     expect(diagnostics.body.checks.find((c: { name: string }) => c.name === 'authentication').result).toBe('fail')
     expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
@@ -126,7 +163,12 @@ describe.each([
     const printer = await register(provider, fake, credentials)
     const reply = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token: userToken })
     expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({ reachable: true, authenticated: true, firmware_link: true, capabilities: { upload: true, start: true } })
+    expect(reply.body).toMatchObject({
+      reachable: true,
+      authenticated: true,
+      firmware_link: true,
+      capabilities: { upload: true, start: true },
+    })
     expect(reply.body.latency_ms).toBeGreaterThanOrEqual(0)
     expect(reply.body.identity.version).toBeTruthy()
     expect(reply.body.checks.find((c: { name: string }) => c.name === 'ready').result).toBe('pass')
@@ -173,24 +215,40 @@ describe('credentials', () => {
       await call(vault.baseUrl, 'GET', '/api/v1/printers', { token }),
       await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}`, { token }),
       await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token }),
-      await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${printer.id}`, { token, json: { name: `renamed-${printer.id.slice(0, 6)}` } }),
+      await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${printer.id}`, {
+        token,
+        json: { name: `renamed-${printer.id.slice(0, 6)}` },
+      }),
       await call(vault.baseUrl, 'GET', '/api/v1/dispatches', { token }),
       await call(vault.baseUrl, 'GET', '/api/v1/health'),
     ]
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(secret)
     expect(JSON.stringify(vault.logs)).not.toContain(secret)
-    const row = await vault.deps.database.db.selectFrom('printers').select('credentials').where('id', '=', printer.id).executeTakeFirstOrThrow()
+    const row = await vault.deps.database.db
+      .selectFrom('printers')
+      .select('credentials')
+      .where('id', '=', printer.id)
+      .executeTakeFirstOrThrow()
     expect(row.credentials).toMatch(/^v1\./)
     expect(row.credentials).not.toContain(secret)
     expect(fake.requests.every((r) => r.headers['x-api-key'] === secret)).toBe(true)
   })
 
   it('only admins register printers, and addresses cannot carry credentials', async () => {
-    const denied = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token: userToken, json: { name: 'x', provider: 'virtual', address: 'virtual://x' } })
+    const denied = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token: userToken,
+      json: { name: 'x', provider: 'virtual', address: 'virtual://x' },
+    })
     expectProblem(denied, 403, 'insufficient_role')
-    const bad = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'y', provider: 'octoprint', address: 'http://user:pw@host' } })
+    const bad = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'y', provider: 'octoprint', address: 'http://user:pw@host' },
+    })
     expectProblem(bad, 422, 'validation_failed')
-    const unknown = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'z', provider: 'bambu', address: 'http://host' } })
+    const unknown = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'z', provider: 'bambu', address: 'http://host' },
+    })
     expectProblem(unknown, 422, 'validation_failed')
   })
 })

@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(async () => vault?.close())
 
 const raw = (path: string, body: string) =>
-  fetch(`${vault.baseUrl}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' }, body }).then(async (res) => ({
+  fetch(`${vault.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/plain' },
+    body,
+  }).then(async (res) => ({
     status: res.status,
     headers: res.headers,
     body: await res.json(),
@@ -25,13 +29,31 @@ const raw = (path: string, body: string) =>
 
 describe('the virtual printer, end to end through the API', () => {
   it('registers, shows idle, takes real sliced G-code, heats, prints with progress and finishes', async () => {
-    const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'Bench', provider: 'virtual', address: 'virtual://bench?heat_seconds=0.3&print_seconds=1.2' } })
+    const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Bench', provider: 'virtual', address: 'virtual://bench?heat_seconds=0.3&print_seconds=1.2' },
+    })
     expect(created.status).toBe(201)
     expect(created.body.status).toMatchObject({ state: 'idle', ready: true, job: null })
-    const sent = await call(vault.baseUrl, 'POST', `/api/v1/printers/${created.body.id}/send`, { token, json: { file_id: gcodeId, start: true } })
+    const sent = await call(vault.baseUrl, 'POST', `/api/v1/printers/${created.body.id}/send`, {
+      token,
+      json: { file_id: gcodeId, start: true },
+    })
     expect(sent.status, JSON.stringify(sent.body)).toBe(201)
-    expect(sent.body).toMatchObject({ outcome: 'confirmed', uploaded: true, started: true, confirmed: true, remote_name: 'pyramid.gcode' })
-    expect(sent.body.steps.map((s: { step: string }) => s.step)).toEqual(['check', 'upload', 'recheck', 'start', 'confirm'])
+    expect(sent.body).toMatchObject({
+      outcome: 'confirmed',
+      uploaded: true,
+      started: true,
+      confirmed: true,
+      remote_name: 'pyramid.gcode',
+    })
+    expect(sent.body.steps.map((s: { step: string }) => s.step)).toEqual([
+      'check',
+      'upload',
+      'recheck',
+      'start',
+      'confirm',
+    ])
 
     await new Promise((resolve) => setTimeout(resolve, 700))
     const printing = (await call(vault.baseUrl, 'GET', `/api/v1/printers/${created.body.id}`, { token })).body.status
@@ -41,7 +63,9 @@ describe('the virtual printer, end to end through the API', () => {
     expect(printing.temperatures.nozzle.target).toBe(215)
 
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    const done = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token })).body.items.find((p: { id: string }) => p.id === created.body.id).status
+    const done = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token })).body.items.find(
+      (p: { id: string }) => p.id === created.body.id,
+    ).status
     expect(done).toMatchObject({ state: 'idle', ready: true, job: { progress: 1, file_name: 'pyramid.gcode' } })
 
     const all = await call(vault.baseUrl, 'GET', '/api/v1/dispatches', { token })
@@ -49,7 +73,10 @@ describe('the virtual printer, end to end through the API', () => {
   })
 
   it('health counts reachable printers and names the failing ones', async () => {
-    await call(vault.baseUrl, 'POST', '/api/v1/printers', { token, json: { name: 'Gone', provider: 'octoprint', address: 'http://127.0.0.1:9' } })
+    await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Gone', provider: 'octoprint', address: 'http://127.0.0.1:9' },
+    })
     const health = (await call(vault.baseUrl, 'GET', '/api/v1/health')).body.components['printer-provider']
     expect(health).toMatchObject({ status: 'warn', required: false, details: { printers: 2, reachable: 1 } })
     expect(health.reason).toContain('unreachable: Gone (')
@@ -73,7 +100,15 @@ describe('status mapping tables', () => {
     expect(mapOctoPrintFlags({ closedOrError: true, error: true }).state).toBe('error')
     expect(mapOctoPrintFlags({}).state).toBe('unknown')
     expect(Object.fromEntries(Object.entries(prusalinkStates).map(([word, mapped]) => [word, mapped.state]))).toEqual({
-      IDLE: 'idle', READY: 'idle', FINISHED: 'idle', STOPPED: 'idle', BUSY: 'busy', PRINTING: 'printing', PAUSED: 'paused', ATTENTION: 'error', ERROR: 'error',
+      IDLE: 'idle',
+      READY: 'idle',
+      FINISHED: 'idle',
+      STOPPED: 'idle',
+      BUSY: 'busy',
+      PRINTING: 'printing',
+      PAUSED: 'paused',
+      ATTENTION: 'error',
+      ERROR: 'error',
     })
   })
 })
@@ -90,7 +125,9 @@ describe('presets', () => {
     const list = (await call(vault.baseUrl, 'GET', '/api/v1/printer-profiles', { token })).body.items
     expect(list.length).toBe(printers.body.created)
     expect(list.every((p: { bed_x_mm: number | null }) => p.bed_x_mm === null || p.bed_x_mm > 50)).toBe(true)
-    const pla = (await call(vault.baseUrl, 'GET', '/api/v1/filament-profiles?q=PLA', { token })).body.items.find((p: { material: string }) => p.material === 'PLA')
+    const pla = (await call(vault.baseUrl, 'GET', '/api/v1/filament-profiles?q=PLA', { token })).body.items.find(
+      (p: { material: string }) => p.material === 'PLA',
+    )
     expect(pla).toMatchObject({ material: 'PLA', source: 'prusaslicer' })
     expect(pla.density_g_cm3).toBeCloseTo(1.24)
     expect(pla.nozzle_temperature_c).toBeGreaterThan(150)
@@ -102,8 +139,19 @@ describe('presets', () => {
     const xml = readFileSync('/usr/share/cura/resources/materials/generic_pla_175.xml.fdm_material', 'utf8')
     const reply = await raw('/api/v1/filament-profiles/import', xml)
     expect(reply.status).toBe(200)
-    const profile = (await call(vault.baseUrl, 'GET', `/api/v1/filament-profiles/${reply.body.items[0].id}`, { token })).body
-    expect(profile).toMatchObject({ name: 'Generic PLA 1.75mm', material: 'PLA', vendor: 'Generic', color: '#ffc924', diameter_mm: 1.75, density_g_cm3: 1.24, nozzle_temperature_c: 200, bed_temperature_c: 60, source: 'cura' })
+    const profile = (await call(vault.baseUrl, 'GET', `/api/v1/filament-profiles/${reply.body.items[0].id}`, { token }))
+      .body
+    expect(profile).toMatchObject({
+      name: 'Generic PLA 1.75mm',
+      material: 'PLA',
+      vendor: 'Generic',
+      color: '#ffc924',
+      diameter_mm: 1.75,
+      density_g_cm3: 1.24,
+      nozzle_temperature_c: 200,
+      bed_temperature_c: 60,
+      source: 'cura',
+    })
     expectProblem(await raw('/api/v1/printer-profiles/import', xml), 422, 'unsupported_preset_file')
     expectProblem(await raw('/api/v1/filament-profiles/import', 'hello'), 422, 'unsupported_preset_file')
   })
@@ -114,18 +162,41 @@ describe('presets', () => {
     const printerName = 'Original Prusa MK4 0.4 nozzle'
     const named = `${sliceShape('box').gcode.toString('utf8')}\n; filament_settings_id = "${filamentName}"\n; printer_settings_id = ${printerName}\n`
     const linkedId = (await upload(vault.baseUrl, token, 'named.gcode', named)).body.file.id
-    const filament = await call(vault.baseUrl, 'POST', '/api/v1/filament-profiles', { token, json: { name: filamentName, material: 'PLA', cost_per_kg: 25 } })
+    const filament = await call(vault.baseUrl, 'POST', '/api/v1/filament-profiles', {
+      token,
+      json: { name: filamentName, material: 'PLA', cost_per_kg: 25 },
+    })
     expect(filament.status, JSON.stringify(filament.body)).toBe(201)
-    const printer = await call(vault.baseUrl, 'POST', '/api/v1/printer-profiles', { token, json: { name: printerName, bed_x_mm: 250, bed_y_mm: 210, firmware_provider: 'prusalink' } })
+    const printer = await call(vault.baseUrl, 'POST', '/api/v1/printer-profiles', {
+      token,
+      json: { name: printerName, bed_x_mm: 250, bed_y_mm: 210, firmware_provider: 'prusalink' },
+    })
     expect(printer.status).toBe(201)
-    expectProblem(await call(vault.baseUrl, 'POST', '/api/v1/printer-profiles', { token, json: { name: printerName } }), 409, 'name_taken')
-    expectProblem(await call(vault.baseUrl, 'POST', '/api/v1/filament-profiles', { token, json: { name: 'x', diameter_mm: -1 } }), 422, 'validation_failed')
+    expectProblem(
+      await call(vault.baseUrl, 'POST', '/api/v1/printer-profiles', { token, json: { name: printerName } }),
+      409,
+      'name_taken',
+    )
+    expectProblem(
+      await call(vault.baseUrl, 'POST', '/api/v1/filament-profiles', { token, json: { name: 'x', diameter_mm: -1 } }),
+      422,
+      'validation_failed',
+    )
     const linked = await call(vault.baseUrl, 'GET', `/api/v1/files/${linkedId}/presets`, { token })
     expect(linked.body.filament_profiles.map((p: { id: string }) => p.id)).toEqual([filament.body.id])
     expect(linked.body.printer_profiles.map((p: { id: string }) => p.id)).toEqual([printer.body.id])
-    const edited = await call(vault.baseUrl, 'PATCH', `/api/v1/filament-profiles/${filament.body.id}`, { token, json: { color: 'Galaxy Black' } })
+    const edited = await call(vault.baseUrl, 'PATCH', `/api/v1/filament-profiles/${filament.body.id}`, {
+      token,
+      json: { color: 'Galaxy Black' },
+    })
     expect(edited.body).toMatchObject({ color: 'Galaxy Black', cost_per_kg: 25 })
-    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/filament-profiles/${filament.body.id}`, { token })).status).toBe(204)
-    expectProblem(await call(vault.baseUrl, 'GET', `/api/v1/filament-profiles/${filament.body.id}`, { token }), 404, 'not_found')
+    expect(
+      (await call(vault.baseUrl, 'DELETE', `/api/v1/filament-profiles/${filament.body.id}`, { token })).status,
+    ).toBe(204)
+    expectProblem(
+      await call(vault.baseUrl, 'GET', `/api/v1/filament-profiles/${filament.body.id}`, { token }),
+      404,
+      'not_found',
+    )
   })
 })

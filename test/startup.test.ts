@@ -22,7 +22,10 @@ interface Run {
 }
 
 function run(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, entry, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, entry, {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const result: Run = { child, stdout: [], stderr: '', exit: new Promise((resolve) => child.on('exit', resolve)) }
   let partial = ''
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -58,7 +61,9 @@ describe('starting and stopping the service', () => {
     const health = await fetch(`${url}/api/v1/health`)
     expect(health.status).toBe(200)
     expect((await health.json()).components.database.details.kind).toBe(database.kind)
-    expect(r.stdout.map((l) => JSON.parse(l))).toContainEqual(expect.objectContaining({ msg: 'database ready', schema_version: latestSchemaVersion }))
+    expect(r.stdout.map((l) => JSON.parse(l))).toContainEqual(
+      expect.objectContaining({ msg: 'database ready', schema_version: latestSchemaVersion }),
+    )
 
     r.child.kill('SIGTERM')
     expect(await r.exit).toBe(0)

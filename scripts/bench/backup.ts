@@ -41,7 +41,16 @@ async function main(): Promise<void> {
   const part = join(work, 'part.gcode')
   for (let i = 0; i < sizeMiB / fileMiB; i++) {
     writeFileSync(part, gcode(fileMiB, i))
-    execFileSync('curl', ['-sf', '-o', '/dev/null', '-H', `Authorization: ${auth.Authorization}`, '-T', part, `${url}/api/v1/ingest/part-${i}.gcode`])
+    execFileSync('curl', [
+      '-sf',
+      '-o',
+      '/dev/null',
+      '-H',
+      `Authorization: ${auth.Authorization}`,
+      '-T',
+      part,
+      `${url}/api/v1/ingest/part-${i}.gcode`,
+    ])
   }
   rmSync(part)
   execFileSync('sync')
@@ -54,7 +63,9 @@ async function main(): Promise<void> {
   rmSync(join(work, 'baseline.tar.gz'))
 
   const measured = await sampleRss(service, async () => {
-    const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as { id: string }
+    const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as {
+      id: string
+    }
     let backup: { id: string; status: string; size: number; file_name: string }
     do {
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -82,7 +93,10 @@ async function main(): Promise<void> {
   copyFileSync(archive, join(freshDir, 'backups', backup.file_name))
   execFileSync('sync')
   const restored = await sampleRss(fresh, async () => {
-    const response = await fetch(`${fresh.url}/api/v1/backups/${backup.id}/restore`, { method: 'POST', headers: { Authorization: fresh.authorization } })
+    const response = await fetch(`${fresh.url}/api/v1/backups/${backup.id}/restore`, {
+      method: 'POST',
+      headers: { Authorization: fresh.authorization },
+    })
     const body = (await response.json()) as Record<string, unknown>
     if (response.status !== 200) throw new Error(`restore answered ${response.status}: ${JSON.stringify(body)}`)
     execFileSync('sync')
@@ -91,21 +105,31 @@ async function main(): Promise<void> {
   fresh.stop()
 
   const mibs = (s: number) => (sizeMiB / s).toFixed(0)
-  const row = (what: string, seconds: number, baseline: number) => `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} |`
-  console.log(`\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; node ${process.version}, ${new Date().toISOString()})\n`)
-  console.log(`Archives: tar -czf ${(tarBytes / 1048576).toFixed(0)} MiB, backup ${(backup.size / 1048576).toFixed(0)} MiB.\n`)
+  const row = (what: string, seconds: number, baseline: number) =>
+    `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} |`
+  console.log(
+    `\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; node ${process.version}, ${new Date().toISOString()})\n`,
+  )
+  console.log(
+    `Archives: tar -czf ${(tarBytes / 1048576).toFixed(0)} MiB, backup ${(backup.size / 1048576).toFixed(0)} MiB.\n`,
+  )
   console.log('| measure | seconds | vault MiB/s | ratio to baseline |')
   console.log('|---|---|---|---|')
   console.log(row('tar -czf of db, blobs, thumbs (baseline)', tarSeconds, tarSeconds))
   console.log(row('POST /api/v1/backups until complete', measured.seconds, tarSeconds))
   console.log(row('tar -xzf of the archive, then sync (baseline)', untarSeconds, untarSeconds))
   console.log(row('POST /api/v1/backups/{id}/restore onto a fresh install, then sync', restored.seconds, untarSeconds))
-  console.log(`\nService RSS: backup ${measured.before.toFixed(0)} → peak ${measured.peak.toFixed(0)} MiB; restore ${restored.before.toFixed(0)} → peak ${restored.peak.toFixed(0)} MiB.`)
+  console.log(
+    `\nService RSS: backup ${measured.before.toFixed(0)} → peak ${measured.peak.toFixed(0)} MiB; restore ${restored.before.toFixed(0)} → peak ${restored.peak.toFixed(0)} MiB.`,
+  )
   rmSync(work, { recursive: true, force: true })
 }
 
 /** Runs `work`, timing it and sampling the service's RSS every 50 ms. */
-async function sampleRss<T>(service: BuiltService, work: () => Promise<T>): Promise<{ result: T; seconds: number; before: number; peak: number }> {
+async function sampleRss<T>(
+  service: BuiltService,
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; before: number; peak: number }> {
   const before = service.rssMiB()
   let peak = before
   const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 50)

@@ -18,7 +18,13 @@ export interface BuiltService {
 export async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
   const admin = { username: 'bench', password: 'bench-password-123' }
   const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
-    env: { ...process.env, VAULT_PORT: '0', VAULT_ADMIN_USERNAME: admin.username, VAULT_ADMIN_PASSWORD: admin.password, ...env },
+    env: {
+      ...process.env,
+      VAULT_PORT: '0',
+      VAULT_ADMIN_USERNAME: admin.username,
+      VAULT_ADMIN_PASSWORD: admin.password,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let out = ''
@@ -30,7 +36,11 @@ export async function startBuiltService(env: Record<string, string>): Promise<Bu
       if (match) resolve(match[1]!)
     })
   })
-  const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(admin) })
+  const login = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(admin),
+  })
   const { access_token } = (await login.json()) as { access_token: string }
   const pid = child.pid!
   return {

@@ -41,7 +41,9 @@ async function timedUpload(service: BuiltService, args: string[]): Promise<{ sec
   let peak = service.rssMiB()
   const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 20)
   await new Promise<void>((resolve, reject) =>
-    spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`curl exited ${code}`)))),
+    spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`curl exited ${code}`)),
+    ),
   )
   clearInterval(sampler)
   return { seconds: seconds(started), peakMiB: Math.max(peak, service.rssMiB()) }
@@ -89,7 +91,9 @@ async function main(): Promise<void> {
   const vaultRate = await small(vault.url, '/api/v1/ingest/small-', { Authorization: vault.authorization })
   vault.stop()
 
-  const bare = new Hono().put('/small/:name', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }, 201))
+  const bare = new Hono().put('/small/:name', async (c) =>
+    c.json({ bytes: (await c.req.arrayBuffer()).byteLength }, 201),
+  )
   const bareServer = serve({ fetch: bare.fetch, hostname: '127.0.0.1', port: 0 })
   await new Promise((resolve) => bareServer.once('listening', resolve))
   const barePort = (bareServer.address() as { port: number }).port
@@ -104,11 +108,20 @@ async function main(): Promise<void> {
   console.log(`| sha256sum | ${sha.toFixed(2)} | ${mibs(sha)} | |`)
   console.log(`| cp | ${copy.toFixed(2)} | ${mibs(copy)} | |`)
   console.log(`| sha256sum + cp (baseline) | ${baseline.toFixed(2)} | ${mibs(baseline)} | 1.00 |`)
-  for (const [name, run] of [['PUT /api/v1/ingest/{name} (curl -T)', put], ['POST /api/v1/ingest multipart (curl -F)', multipart]] as const) {
-    console.log(`| ${name} | ${run.seconds.toFixed(2)} | ${mibs(run.seconds)} | ${(run.seconds / baseline).toFixed(2)} |`)
+  for (const [name, run] of [
+    ['PUT /api/v1/ingest/{name} (curl -T)', put],
+    ['POST /api/v1/ingest multipart (curl -F)', multipart],
+  ] as const) {
+    console.log(
+      `| ${name} | ${run.seconds.toFixed(2)} | ${mibs(run.seconds)} | ${(run.seconds / baseline).toFixed(2)} |`,
+    )
   }
-  console.log(`\nServer RSS: ${idleRss.toFixed(0)} MiB before; peak during the PUT ${put.peakMiB.toFixed(0)} MiB, during the multipart upload ${multipart.peakMiB.toFixed(0)} MiB.`)
-  console.log(`\nSmall uploads (1 KiB, 8 concurrent, 400 each): vault ${vaultRate.toFixed(0)}/s; bare Hono PUT route ${bareRate.toFixed(0)}/s; ratio ${(bareRate / vaultRate).toFixed(1)}x.`)
+  console.log(
+    `\nServer RSS: ${idleRss.toFixed(0)} MiB before; peak during the PUT ${put.peakMiB.toFixed(0)} MiB, during the multipart upload ${multipart.peakMiB.toFixed(0)} MiB.`,
+  )
+  console.log(
+    `\nSmall uploads (1 KiB, 8 concurrent, 400 each): vault ${vaultRate.toFixed(0)}/s; bare Hono PUT route ${bareRate.toFixed(0)}/s; ratio ${(bareRate / vaultRate).toFixed(1)}x.`,
+  )
   rmSync(work, { recursive: true, force: true })
 }
 

@@ -40,7 +40,8 @@ const { values: args } = parseArgs({
   },
 })
 const kinds: DatabaseKind[] = args.database === 'both' ? ['sqlite', 'postgres'] : [args.database as DatabaseKind]
-if (!kinds.every((kind) => kind === 'sqlite' || kind === 'postgres')) throw new Error('--database must be sqlite, postgres or both')
+if (!kinds.every((kind) => kind === 'sqlite' || kind === 'postgres'))
+  throw new Error('--database must be sqlite, postgres or both')
 const modelCount = Number(args.models)
 const requests = Number(args.requests)
 const admin = { username: 'bench', password: 'bench-password-123' }
@@ -61,7 +62,8 @@ function prng(seed: number) {
 const random = prng(5)
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!
 const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1))
-const logUniform = (min: number, max: number) => Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))))
+const logUniform = (min: number, max: number) =>
+  Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))))
 const capitalised = (word: string) => word[0]!.toUpperCase() + word.slice(1)
 
 const realWords = `bracket mount holder case box clip hook gear knob stand cover lid base plate adapter spacer organizer
@@ -73,7 +75,32 @@ const realWords = `bracket mount holder case box clip hook gear knob stand cover
   comb toothbrush soap dish hanger towel bottle opener funnel scoop measuring spoon bowl pot ring bracelet pendant earring`
   .split(/\s+/)
   .filter(Boolean)
-const syllables = ['ka', 'ro', 'mi', 'ten', 'lo', 'vu', 'zar', 'fi', 'nel', 'qua', 'dre', 'sto', 'pi', 'gar', 'wen', 'ul', 'bri', 'mo', 'tas', 'xen', 'ly', 'cor', 'fe', 'han']
+const syllables = [
+  'ka',
+  'ro',
+  'mi',
+  'ten',
+  'lo',
+  'vu',
+  'zar',
+  'fi',
+  'nel',
+  'qua',
+  'dre',
+  'sto',
+  'pi',
+  'gar',
+  'wen',
+  'ul',
+  'bri',
+  'mo',
+  'tas',
+  'xen',
+  'ly',
+  'cor',
+  'fe',
+  'han',
+]
 /** ~3,000 distinct words, real ones first; drawn with a Zipf–Mandelbrot law (rank r ∝ 1/(r + 10)). */
 const vocabulary = (() => {
   const words = new Set(realWords)
@@ -103,7 +130,9 @@ const words = (min: number, max: number) => Array.from({ length: between(min, ma
 const commonWord = vocabulary[0]!
 const rareWord = vocabulary[vocabulary.length - 1]!
 
-const tagNames = [...new Set(vocabulary.slice(40))].slice(0, 500).map((name, i) => (i % 3 === 0 ? capitalised(name) : name))
+const tagNames = [...new Set(vocabulary.slice(40))]
+  .slice(0, 500)
+  .map((name, i) => (i % 3 === 0 ? capitalised(name) : name))
 const tagRank = zipfSampler(tagNames.length, 5)
 /** A mid-popularity tag (rank 20 of 500): the filtered list measured. */
 const filterTag = tagNames[19]!
@@ -116,7 +145,15 @@ const slicers = [
   { name: 'Cura', version: '5.7.2' },
   { name: 'SuperSlicer', version: '2.5.59' },
 ]
-const printers = ['Original Prusa MK4S', 'Original Prusa MK3S', 'Bambu Lab X1 Carbon', 'Bambu Lab P1S', 'Voron 2.4 350', 'Creality Ender-3 Pro', 'Ultimaker S5']
+const printers = [
+  'Original Prusa MK4S',
+  'Original Prusa MK3S',
+  'Bambu Lab X1 Carbon',
+  'Bambu Lab P1S',
+  'Voron 2.4 350',
+  'Creality Ender-3 Pro',
+  'Ultimaker S5',
+]
 const filaments = [
   { type: 'PLA', name: 'Prusament PLA Galaxy Black' },
   { type: 'PETG', name: 'Prusament PETG Jet Black' },
@@ -138,9 +175,24 @@ const pickFormat = () => {
 }
 
 function meshMetadata() {
-  const size = [random() * 200, random() * 200, random() * 200].map((v) => Math.round(v * 100) / 100) as [number, number, number]
+  const size = [random() * 200, random() * 200, random() * 200].map((v) => Math.round(v * 100) / 100) as [
+    number,
+    number,
+    number,
+  ]
   const triangles = logUniform(12, 2_000_000)
-  return { triangles, size, volume: Math.round(size[0] * size[1] * size[2] * 0.3), mesh: { triangles, bbox: { min: [0, 0, 0], max: size }, size, volume: size[0] * size[1] * size[2] * 0.3, manifold: true } }
+  return {
+    triangles,
+    size,
+    volume: Math.round(size[0] * size[1] * size[2] * 0.3),
+    mesh: {
+      triangles,
+      bbox: { min: [0, 0, 0], max: size },
+      size,
+      volume: size[0] * size[1] * size[2] * 0.3,
+      manifold: true,
+    },
+  }
 }
 
 function fileRow(modelId: string, modelName: string, createdAt: string): Insertable<FilesTable> {
@@ -173,21 +225,53 @@ function fileRow(modelId: string, modelName: string, createdAt: string): Inserta
       const printer = pick(printers)
       const layer = pick([0.1, 0.15, 0.2, 0.28])
       const config: Record<string, string> = {
-        printer_model: printer, layer_height: String(layer), first_layer_height: '0.2', nozzle_diameter: '0.4', filament_type: filament.type,
-        filament_settings_id: filament.name, perimeters: String(between(2, 4)), fill_density: `${between(10, 40)}%`, fill_pattern: pick(['gyroid', 'grid', 'cubic']),
-        support_material: pick(['0', '1']), temperature: String(between(200, 250)), bed_temperature: String(between(55, 100)), travel_speed: '200',
-        perimeter_speed: '45', infill_speed: '80', retract_length: '0.8', brim_width: '0', skirts: '1', top_solid_layers: '5', bottom_solid_layers: '4',
+        printer_model: printer,
+        layer_height: String(layer),
+        first_layer_height: '0.2',
+        nozzle_diameter: '0.4',
+        filament_type: filament.type,
+        filament_settings_id: filament.name,
+        perimeters: String(between(2, 4)),
+        fill_density: `${between(10, 40)}%`,
+        fill_pattern: pick(['gyroid', 'grid', 'cubic']),
+        support_material: pick(['0', '1']),
+        temperature: String(between(200, 250)),
+        bed_temperature: String(between(55, 100)),
+        travel_speed: '200',
+        perimeter_speed: '45',
+        infill_speed: '80',
+        retract_length: '0.8',
+        brim_width: '0',
+        skirts: '1',
+        top_solid_layers: '5',
+        bottom_solid_layers: '4',
       }
       return {
         ...base,
         ...name('gcode'),
         metadata: JSON.stringify({
           gcode: {
-            slicer, estimated_time_s: between(300, 80_000),
-            filament: { type: filament.type, name: filament.name, length_mm: between(500, 90_000), weight_g: between(2, 900), per_extruder: [] },
-            layer_height_mm: layer, first_layer_height_mm: 0.2, layer_count: between(20, 1500), nozzle_diameter_mm: 0.4, printer_model: printer,
-            objects: [stem, ...(random() < 0.3 ? [`${word()}_${word()}`] : [])], nozzle_temperature: Number(config.temperature), bed_temperature: Number(config.bed_temperature),
-            max_layer_z: between(5, 250), config, thumbnails: [{ width: 220, height: 124, content_type: 'image/png' }], warnings: [],
+            slicer,
+            estimated_time_s: between(300, 80_000),
+            filament: {
+              type: filament.type,
+              name: filament.name,
+              length_mm: between(500, 90_000),
+              weight_g: between(2, 900),
+              per_extruder: [],
+            },
+            layer_height_mm: layer,
+            first_layer_height_mm: 0.2,
+            layer_count: between(20, 1500),
+            nozzle_diameter_mm: 0.4,
+            printer_model: printer,
+            objects: [stem, ...(random() < 0.3 ? [`${word()}_${word()}`] : [])],
+            nozzle_temperature: Number(config.temperature),
+            bed_temperature: Number(config.bed_temperature),
+            max_layer_z: between(5, 250),
+            config,
+            thumbnails: [{ width: 220, height: 124, content_type: 'image/png' }],
+            warnings: [],
           },
         }),
       }
@@ -195,7 +279,14 @@ function fileRow(modelId: string, modelName: string, createdAt: string): Inserta
     case 'stl':
     case '3mf': {
       const mesh = meshMetadata()
-      const extra = kind.format === '3mf' ? { objects: [{ name: capitalised(word()) }, { name: capitalised(word()) }], model: { title: modelName, designer: capitalised(word()), description: words(4, 10).join(' ') }, slicer_config: null } : {}
+      const extra =
+        kind.format === '3mf'
+          ? {
+              objects: [{ name: capitalised(word()) }, { name: capitalised(word()) }],
+              model: { title: modelName, designer: capitalised(word()), description: words(4, 10).join(' ') },
+              slicer_config: null,
+            }
+          : {}
       return {
         ...base,
         ...name(kind.format),
@@ -213,8 +304,14 @@ function fileRow(modelId: string, modelName: string, createdAt: string): Inserta
         ...name('step'),
         metadata: JSON.stringify({
           step: {
-            description: [words(3, 6).join(' ')], name: stem, timestamp: createdAt, author: [capitalised(word())], organization: [`${capitalised(word())} Works`],
-            preprocessor: 'ST-DEVELOPER v20', originating_system: pick(['SOLIDWORKS 2024', 'Autodesk Fusion', 'FreeCAD 0.21', 'Onshape']), schema: ['AUTOMOTIVE_DESIGN'],
+            description: [words(3, 6).join(' ')],
+            name: stem,
+            timestamp: createdAt,
+            author: [capitalised(word())],
+            organization: [`${capitalised(word())} Works`],
+            preprocessor: 'ST-DEVELOPER v20',
+            originating_system: pick(['SOLIDWORKS 2024', 'Autodesk Fusion', 'FreeCAD 0.21', 'Onshape']),
+            schema: ['AUTOMOTIVE_DESIGN'],
           },
         }),
       }
@@ -225,8 +322,17 @@ const start = Date.parse('2023-11-21T00:00:00Z')
 const span = Date.parse('2026-11-20T00:00:00Z') - start
 
 /** Inserts rows in chunks small enough for SQLite's bound-parameter limit. */
-async function insertChunked<T extends keyof Database>(trx: Kysely<Database>, table: T, rows: Insertable<Database[T]>[], chunk = 400): Promise<void> {
-  for (let i = 0; i < rows.length; i += chunk) await trx.insertInto(table).values(rows.slice(i, i + chunk) as never).execute()
+async function insertChunked<T extends keyof Database>(
+  trx: Kysely<Database>,
+  table: T,
+  rows: Insertable<Database[T]>[],
+  chunk = 400,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += chunk)
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + chunk) as never)
+      .execute()
 }
 
 /**
@@ -239,14 +345,25 @@ async function generate(database: VaultDatabase): Promise<{ files: number; secon
   const { db, kind } = database
   const now = new Date().toISOString()
   const tagIds = tagNames.map(() => crypto.randomUUID())
-  await insertChunked(db, 'tags', tagNames.map((name, i) => ({ id: tagIds[i]!, name, name_key: name.toLowerCase(), created_at: now })))
+  await insertChunked(
+    db,
+    'tags',
+    tagNames.map((name, i) => ({ id: tagIds[i]!, name, name_key: name.toLowerCase(), created_at: now })),
+  )
   const collectionIds = Array.from({ length: collectionCount }, () => crypto.randomUUID())
   await insertChunked(
     db,
     'collections',
     collectionIds.map((id, i) => {
       const name = `${capitalised(word())} ${capitalised(word())} ${i + 1}`
-      return { id, name, name_key: name.toLowerCase(), description: words(3, 8).join(' '), created_at: now, updated_at: now }
+      return {
+        id,
+        name,
+        name_key: name.toLowerCase(),
+        description: words(3, 8).join(' '),
+        created_at: now,
+        updated_at: now,
+      }
     }),
   )
   const collectionRank = zipfSampler(collectionCount, 20)
@@ -279,9 +396,11 @@ async function generate(database: VaultDatabase): Promise<{ files: number; secon
           updated_at: updatedAt,
         })
         for (let f = 0; f < counts[j]!; f++) fileRows.push(fileRow(id, name, createdAt))
-        for (const t of new Set(Array.from({ length: between(0, 5) }, tagRank))) modelTags.push({ model_id: id, tag_id: tagIds[t]! })
+        for (const t of new Set(Array.from({ length: between(0, 5) }, tagRank)))
+          modelTags.push({ model_id: id, tag_id: tagIds[t]! })
         const inCollections = random() < 0.6 ? (random() < 0.25 ? 2 : 1) : 0
-        for (const c of new Set(Array.from({ length: inCollections }, collectionRank))) memberships.push({ collection_id: collectionIds[c]!, model_id: id, added_at: updatedAt })
+        for (const c of new Set(Array.from({ length: inCollections }, collectionRank)))
+          memberships.push({ collection_id: collectionIds[c]!, model_id: id, added_at: updatedAt })
       }
     }
     await db.transaction().execute(async (trx) => {
@@ -296,7 +415,9 @@ async function generate(database: VaultDatabase): Promise<{ files: number; secon
     if (performance.now() - reported > 5000 || total === modelCount) {
       reported = performance.now()
       const rate = total / ((reported - began) / 1000)
-      console.log(`  [${kind}] ${total.toLocaleString('en')} / ${modelCount.toLocaleString('en')} models, ${files.toLocaleString('en')} files, ${Math.round(rate)} models/s, ~${Math.round((modelCount - total) / rate)} s left`)
+      console.log(
+        `  [${kind}] ${total.toLocaleString('en')} / ${modelCount.toLocaleString('en')} models, ${files.toLocaleString('en')} files, ${Math.round(rate)} models/s, ~${Math.round((modelCount - total) / rate)} s left`,
+      )
     }
   }
   return { files, seconds: (performance.now() - began) / 1000 }
@@ -327,7 +448,10 @@ async function waitForListening(child: ChildProcess, pattern: RegExp): Promise<s
 }
 
 /** The built service, as `npm start` runs it. */
-async function startVault(dataDir: string, databaseUrl?: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+async function startVault(
+  dataDir: string,
+  databaseUrl?: string,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
     env: {
       ...process.env,
@@ -353,7 +477,9 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** The baseline: @hono/node-server in its own process, one route returning a fixed page of 50 items. */
 async function startBareRoute(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/library.ts', '--bare-route'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/library.ts', '--bare-route'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const url = await waitForListening(child, /^listening (\S+)$/m)
   return { url, stop: () => stopChild(child) }
 }
@@ -371,12 +497,15 @@ function serveBareRoute(): void {
     file_summary: { count: 3, formats: ['3mf', 'gcode', 'stl'], total_size: 12_345_678 },
   }))
   const app = new Hono().get('/page', (c) => c.json({ items, next_cursor: null }))
-  serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log(`listening http://127.0.0.1:${info.port}`))
+  serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+    console.log(`listening http://127.0.0.1:${info.port}`),
+  )
 }
 
 // ---------------------------------------------------------------- measuring
 
-const rssMiB = (pid: number, field = 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const rssMiB = (pid: number, field = 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 
 interface Timing {
   n: number
@@ -439,12 +568,28 @@ async function measureExport(url: string, token: string, pid: number): Promise<E
   }
   const elapsed = performance.now() - began
   clearInterval(sampler)
-  const quarters = [0, 1, 2, 3].map((q) => Math.max(0, ...samples.filter((s) => s.at >= (q * elapsed) / 4 && s.at < ((q + 1) * elapsed) / 4).map((s) => s.rss)))
-  return { seconds: elapsed / 1000, mib: bytes / 1024 / 1024, rows: rows - 1, rssBefore, rssPeak: Math.max(...samples.map((s) => s.rss)), rssQuarters: quarters }
+  const quarters = [0, 1, 2, 3].map((q) =>
+    Math.max(
+      0,
+      ...samples.filter((s) => s.at >= (q * elapsed) / 4 && s.at < ((q + 1) * elapsed) / 4).map((s) => s.rss),
+    ),
+  )
+  return {
+    seconds: elapsed / 1000,
+    mib: bytes / 1024 / 1024,
+    rows: rows - 1,
+    rssBefore,
+    rssPeak: Math.max(...samples.map((s) => s.rss)),
+    rssQuarters: quarters,
+  }
 }
 
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(admin) })
+  const res = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(admin),
+  })
   if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`)
   return ((await res.json()) as { access_token: string }).access_token
 }
@@ -465,7 +610,9 @@ interface DatabaseResult {
 async function countMatches(database: VaultDatabase, term: string): Promise<number> {
   const query =
     database.kind === 'postgres'
-      ? sql<{ n: number }>`select count(*) as n from model_search where document @@ to_tsquery('simple', ${`${term}:*`})`
+      ? sql<{
+          n: number
+        }>`select count(*) as n from model_search where document @@ to_tsquery('simple', ${`${term}:*`})`
       : sql<{ n: number }>`select count(*) as n from model_search where model_search match ${`"${term}"*`}`
   return Number((await query.execute(database.db)).rows[0]!.n)
 }
@@ -496,7 +643,9 @@ async function benchDatabase(work: string, kind: DatabaseKind): Promise<Database
         .where('tags.name_key', '=', filterTag.toLowerCase())
         .executeTakeFirstOrThrow()
       counts.push(Number(tagCount.n))
-      version = postgres ? postgres.version : `SQLite ${(await sql<{ v: string }>`select sqlite_version() as v`.execute(database.db)).rows[0]!.v}`
+      version = postgres
+        ? postgres.version
+        : `SQLite ${(await sql<{ v: string }>`select sqlite_version() as v`.execute(database.db)).rows[0]!.v}`
     } finally {
       await database.close()
     }
@@ -509,7 +658,9 @@ async function benchDatabase(work: string, kind: DatabaseKind): Promise<Database
       const rows: { label: string; timing: Timing }[] = []
       const run = async (label: string, url: string) => {
         const timing = await measure(url, token)
-        console.log(`  [${kind}] ${label}: p50 ${timing.p50.toFixed(1)} ms, p95 ${timing.p95.toFixed(1)} ms, max ${timing.max.toFixed(1)} ms (n=${timing.n})`)
+        console.log(
+          `  [${kind}] ${label}: p50 ${timing.p50.toFixed(1)} ms, p95 ${timing.p95.toFixed(1)} ms, max ${timing.max.toFixed(1)} ms (n=${timing.n})`,
+        )
         rows.push({ label, timing })
       }
       const bareTiming = await measure(`${bare.url}/page`)
@@ -530,7 +681,9 @@ async function benchDatabase(work: string, kind: DatabaseKind): Promise<Database
       const exports: ExportRun[] = []
       for (let i = 0; i < 3; i++) {
         const result = await measureExport(vault.url, token, vault.pid)
-        console.log(`  [${kind}] CSV export: ${result.seconds.toFixed(1)} s, ${result.mib.toFixed(1)} MiB, ${result.rows} rows, RSS ${result.rssBefore.toFixed(0)} → peak ${result.rssPeak.toFixed(0)} MiB (quarters ${result.rssQuarters.map((q) => q.toFixed(0)).join('/')})`)
+        console.log(
+          `  [${kind}] CSV export: ${result.seconds.toFixed(1)} s, ${result.mib.toFixed(1)} MiB, ${result.rows} rows, RSS ${result.rssBefore.toFixed(0)} → peak ${result.rssPeak.toFixed(0)} MiB (quarters ${result.rssQuarters.map((q) => q.toFixed(0)).join('/')})`,
+        )
         exports.push(result)
       }
       // A second bare-route pass after the load: the ratio uses the better of the two.
@@ -583,17 +736,37 @@ function report(results: DatabaseResult[], command: string): string {
       '| Request | n | p50 ms | p95 ms | max ms | p95 × bare |',
       '|---|---:|---:|---:|---:|---:|',
       `| Bare Hono route, fixed 50-item page | ${result.bare.n} | ${ms(result.bare.p50)} | ${ms(result.bare.p95)} | ${ms(result.bare.max)} | 1 |`,
-      ...result.rows.map(({ label, timing }) => `| ${label} | ${timing.n} | ${ms(timing.p50)} | ${ms(timing.p95)} | ${ms(timing.max)} | ${(timing.p95 / result.bare.p95).toFixed(1)} |`),
+      ...result.rows.map(
+        ({ label, timing }) =>
+          `| ${label} | ${timing.n} | ${ms(timing.p50)} | ${ms(timing.p95)} | ${ms(timing.max)} | ${(timing.p95 / result.bare.p95).toFixed(1)} |`,
+      ),
       '',
       '| Full CSV export | time to last byte | size | rows | service RSS before | peak | peak per quarter of the download |',
       '|---|---:|---:|---:|---:|---:|---|',
-      ...result.exports.map((run, i) => `| run ${i + 1} | ${run.seconds.toFixed(1)} s | ${run.mib.toFixed(0)} MiB | ${run.rows.toLocaleString('en')} | ${run.rssBefore.toFixed(0)} MiB | ${run.rssPeak.toFixed(0)} MiB | ${run.rssQuarters.map((q) => q.toFixed(0)).join(' / ')} MiB |`),
+      ...result.exports.map(
+        (run, i) =>
+          `| run ${i + 1} | ${run.seconds.toFixed(1)} s | ${run.mib.toFixed(0)} MiB | ${run.rows.toLocaleString('en')} | ${run.rssBefore.toFixed(0)} MiB | ${run.rssPeak.toFixed(0)} MiB | ${run.rssQuarters.map((q) => q.toFixed(0)).join(' / ')} MiB |`,
+      ),
     )
   }
-  lines.push('', '### Goals', '', '| Goal | ' + results.map((r) => (r.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL')).join(' | ') + ' |', '|---|' + results.map(() => '---|').join(''))
-  const p95 = (result: DatabaseResult, prefix: string) => result.rows.find((row) => row.label.startsWith(prefix))!.timing.p95
+  lines.push(
+    '',
+    '### Goals',
+    '',
+    '| Goal | ' + results.map((r) => (r.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL')).join(' | ') + ' |',
+    '|---|' + results.map(() => '---|').join(''),
+  )
+  const p95 = (result: DatabaseResult, prefix: string) =>
+    result.rows.find((row) => row.label.startsWith(prefix))!.timing.p95
   const goal = (name: string, check: (r: DatabaseResult) => [boolean, string]) =>
-    lines.push(`| ${name} | ${results.map((r) => { const [ok, detail] = check(r); return `${met(ok)} (${detail})` }).join(' | ')} |`)
+    lines.push(
+      `| ${name} | ${results
+        .map((r) => {
+          const [ok, detail] = check(r)
+          return `${met(ok)} (${detail})`
+        })
+        .join(' | ')} |`,
+    )
   goal('First page p95 < 50 ms', (r) => [p95(r, 'First page') < 50, `${ms(p95(r, 'First page'))} ms`])
   goal('Search p95 < 50 ms (common and rare word)', (r) => {
     const [common, rare] = [p95(r, 'Search, common'), p95(r, 'Search, rare')]
@@ -614,7 +787,7 @@ function report(results: DatabaseResult[], command: string): string {
     '',
     '- PostgreSQL is `VACUUM ANALYZE`d after the load, which autovacuum would otherwise do in the middle of the measurements.',
     '- SQLite search: `+models.id in (matches)` (src/core/library/search-index-sqlite.ts) makes SQLite walk the sort index and test each model against the matches, instead of fetching and sorting every match (before: p50 98 ms, p95 155 ms for the common word over HTTP, in a run shared with another benchmark; `EXPLAIN QUERY PLAN` showed `SEARCH models USING INDEX sqlite_autoindex_models_1 (id=?)` plus `USE TEMP B-TREE FOR ORDER BY`).',
-    '- Stats: the file and byte totals are summed from the format breakdown instead of a pass over all model rows, and tag and collection counts are grouped over the link tables\' indexes before the join (15–25 % less, measured in-process). What remains is one pass over the files index for `count(distinct model_id)` per format (about 100 ms on PostgreSQL, 60 ms on SQLite at 300,000 files): the cost grows with the library; counters kept on write would remove it.',
+    "- Stats: the file and byte totals are summed from the format breakdown instead of a pass over all model rows, and tag and collection counts are grouped over the link tables' indexes before the join (15–25 % less, measured in-process). What remains is one pass over the files index for `count(distinct model_id)` per format (about 100 ms on PostgreSQL, 60 ms on SQLite at 300,000 files): the cost grows with the library; counters kept on write would remove it.",
     '- Not measured: a tag on few models, or a search for a rare word combined with other filters, walks the sort index until a page is full, so it costs up to one pass over the index (100,000 entries) per page.',
   )
   return `${lines.join('\n')}\n`

@@ -26,7 +26,10 @@ export function sphere(rings: number, segments: number): TriangleSource {
       const [s0, z0] = ring(i)
       const [s1, z1] = ring(i + 1)
       for (let j = 0; j < segments; j++) {
-        const c0 = cos[j]!, n0 = sin[j]!, c1 = cos[j + 1]!, n1 = sin[j + 1]!
+        const c0 = cos[j]!,
+          n0 = sin[j]!,
+          c1 = cos[j + 1]!,
+          n1 = sin[j + 1]!
         sink.triangle(s0 * c0, s0 * n0, z0, s1 * c0, s1 * n0, z1, s1 * c1, s1 * n1, z1)
         sink.triangle(s0 * c0, s0 * n0, z0, s1 * c1, s1 * n1, z1, s0 * c1, s0 * n1, z0)
       }
@@ -45,7 +48,9 @@ async function main(args: string[]) {
   const png = await renderThumbnail(sphere(rings, segments), unitSphereBox)
   const ms = performance.now() - started
   const count = rings * segments * 2
-  console.log(`sphere: ${count} triangles in ${ms.toFixed(0)} ms = ${((count / ms) * 1000 / 1e6).toFixed(2)} M triangles/s, PNG ${png.bytes.length} bytes`)
+  console.log(
+    `sphere: ${count} triangles in ${ms.toFixed(0)} ms = ${(((count / ms) * 1000) / 1e6).toFixed(2)} M triangles/s, PNG ${png.bytes.length} bytes`,
+  )
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`)
   if (outAt < 0) return
   const dir = args[outAt + 1]!

@@ -37,13 +37,17 @@ export const unprocessable = (detail: string, fieldErrors: FieldError[]) =>
  */
 export const unauthorized = (code: string, detail: string) =>
   new VaultError(401, code, 'Unauthorized', detail, undefined, {
-    'WWW-Authenticate': code === 'invalid_token' ? 'Bearer realm="model-vault", error="invalid_token"' : 'Bearer realm="model-vault"',
+    'WWW-Authenticate':
+      code === 'invalid_token' ? 'Bearer realm="model-vault", error="invalid_token"' : 'Bearer realm="model-vault"',
   })
 
 export const forbidden = (code: string, detail: string) => new VaultError(403, code, 'Forbidden', detail)
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new VaultError(429, 'too_many_attempts', 'Too Many Requests', detail, undefined, { 'Retry-After': String(retryAfterSeconds) })
+  new VaultError(429, 'too_many_attempts', 'Too Many Requests', detail, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  })
 
 /** 507: the disk (or quota) is full; nothing was stored. */
-export const insufficientStorage = (detail: string) => new VaultError(507, 'insufficient_storage', 'Insufficient Storage', detail)
+export const insufficientStorage = (detail: string) =>
+  new VaultError(507, 'insufficient_storage', 'Insufficient Storage', detail)

@@ -20,7 +20,12 @@ export interface StoredKeys {
 }
 
 /** The token-signing keys and the printer-credentials cipher, from configuration or the database. */
-export async function loadStoredKeys(db: Kysely<Database>, configured: ConfiguredKeys, createSha256: CreateSha256, clock: Clock): Promise<StoredKeys> {
+export async function loadStoredKeys(
+  db: Kysely<Database>,
+  configured: ConfiguredKeys,
+  createSha256: CreateSha256,
+  clock: Clock,
+): Promise<StoredKeys> {
   return {
     signingKeys: await loadSigningKeys(db, configured.jwtSecrets, createSha256, clock),
     credentials: await loadCredentialCipher(db, configured.printerCredentialsKey, clock),
@@ -32,7 +37,9 @@ export async function loadStoredKeys(db: Kysely<Database>, configured: Configure
  * credentials are sealed with the restored key, and tokens must be signed with it so they
  * still verify after the next start.
  */
-export async function reloadStoredKeys(deps: Pick<Deps, 'database' | 'configuredKeys' | 'createSha256' | 'clock' | 'auth' | 'printers'>): Promise<void> {
+export async function reloadStoredKeys(
+  deps: Pick<Deps, 'database' | 'configuredKeys' | 'createSha256' | 'clock' | 'auth' | 'printers'>,
+): Promise<void> {
   const keys = await loadStoredKeys(deps.database.db, deps.configuredKeys, deps.createSha256, deps.clock)
   deps.auth.signingKeys = keys.signingKeys
   deps.printers.credentials = keys.credentials

@@ -19,7 +19,10 @@ export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(c.req.header('authorization') ?? '')
     if (!match) {
-      throw unauthorized('missing_token', 'This endpoint needs an `Authorization: Bearer <access token>` header; get a token from POST /api/v1/auth/login.')
+      throw unauthorized(
+        'missing_token',
+        'This endpoint needs an `Authorization: Bearer <access token>` header; get a token from POST /api/v1/auth/login.',
+      )
     }
     const principal = await authenticate(c.var.deps, match[1]!)
     if (!hasRole(principal.role, role)) {
@@ -47,7 +50,9 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     responses: {
       ...config.responses,
       401: problemResponse('No token, or a token that is invalid, expired or of an ended session.'),
-      ...(access === 'user' ? {} : { 403: problemResponse(`The token is valid but the user lacks the \`${access}\` role.`) }),
+      ...(access === 'user'
+        ? {}
+        : { 403: problemResponse(`The token is valid but the user lacks the \`${access}\` role.`) }),
     },
   }) as R
 }

@@ -31,7 +31,8 @@ export async function blobResponse(c: Context, options: BlobResponseOptions): Pr
 
   const rangeHeader = c.req.header('range')
   const ifRange = c.req.header('if-range')
-  const ranges = rangeHeader && (!ifRange || ifRange === etag) ? parseRange(options.size, rangeHeader, { combine: true }) : undefined
+  const ranges =
+    rangeHeader && (!ifRange || ifRange === etag) ? parseRange(options.size, rangeHeader, { combine: true }) : undefined
   if (ranges === -1) {
     return c.body(null, 416, { ...headers, 'Content-Range': `bytes */${options.size}` })
   }
@@ -49,7 +50,10 @@ export async function blobResponse(c: Context, options: BlobResponseOptions): Pr
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
-  return header !== undefined && (header.trim() === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag))
+  return (
+    header !== undefined &&
+    (header.trim() === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag))
+  )
 }
 
 /** RFC 6266: an ASCII fallback plus the exact UTF-8 name for clients that read `filename*`. */

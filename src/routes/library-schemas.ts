@@ -15,7 +15,9 @@ export const FileSchema = z
       description:
         'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]".',
     }),
-    parse_warnings: z.array(z.string()).openapi({ description: 'What could not be read. A file that could not be parsed is still stored, as opaque.' }),
+    parse_warnings: z
+      .array(z.string())
+      .openapi({ description: 'What could not be read. A file that could not be parsed is still stored, as opaque.' }),
     has_thumbnail: z.boolean(),
     uploaded_by: z.string().nullable(),
     created_at: z.string().openapi({ format: 'date-time' }),
@@ -44,7 +46,12 @@ export function apiBase(c: Context): string {
 
 export function presentFile(c: Context, file: FileRecord): z.infer<typeof FileSchema> {
   const base = `${apiBase(c)}/files/${file.id}`
-  return { ...file, format: file.format as z.infer<typeof FileSchema>['format'], download_url: `${base}/content`, thumbnail_url: file.has_thumbnail ? `${base}/thumbnail` : null }
+  return {
+    ...file,
+    format: file.format as z.infer<typeof FileSchema>['format'],
+    download_url: `${base}/content`,
+    thumbnail_url: file.has_thumbnail ? `${base}/thumbnail` : null,
+  }
 }
 
 export function presentModel(c: Context, model: ModelRecord): z.infer<typeof ModelSchema> {

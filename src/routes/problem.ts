@@ -80,13 +80,18 @@ export function handleError(error: Error, c: Context): Response {
   // Refused before its body was read (or while reading it): the rest of the body is still on
   // the wire, so the connection cannot carry another request. Saying so stops clients from
   // reusing it and failing their next request with "other side closed".
-  if (response.status === 413 || (c.req.raw.body !== null && !c.req.raw.bodyUsed)) response.headers.set('Connection', 'close')
+  if (response.status === 413 || (c.req.raw.body !== null && !c.req.raw.bodyUsed))
+    response.headers.set('Connection', 'close')
   return response
 }
 
 function answerError(error: Error, c: Context): Response {
   if (error instanceof VaultError) {
-    return problem(c, { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors }, error.headers)
+    return problem(
+      c,
+      { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors },
+      error.headers,
+    )
   }
   if (error instanceof HTTPException && error.status < 500) {
     const [code, title] = httpExceptionCodes[error.status] ?? ['client_error', 'Client Error']
@@ -133,7 +138,12 @@ export function validationHook(
 }
 
 export function routeNotFound(c: Context): Response {
-  return problem(c, { status: 404, code: 'not_found', title: 'Not Found', detail: `No route matches ${c.req.method} ${c.req.path}.` })
+  return problem(c, {
+    status: 404,
+    code: 'not_found',
+    title: 'Not Found',
+    detail: `No route matches ${c.req.method} ${c.req.path}.`,
+  })
 }
 
 export function methodNotAllowedProblem(c: Context, methods: string[]): Response {

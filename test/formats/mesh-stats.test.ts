@@ -43,13 +43,25 @@ async function unitCube(): Promise<number[][]> {
   return triangles
 }
 
-const moved = (triangles: number[][], dx: number, dy: number) => triangles.map((t) => t.map((v, i) => v + (i % 3 === 0 ? dx : i % 3 === 1 ? dy : 0)))
+const moved = (triangles: number[][], dx: number, dy: number) =>
+  triangles.map((t) => t.map((v, i) => v + (i % 3 === 0 ? dx : i % 3 === 1 ? dy : 0)))
 
 describe('mesh figures', () => {
   it('agree with prusa-slicer --info on every shape in its gallery and on real files from stl-models', async () => {
     const files = [
-      ...readdirSync(SHAPES).filter((name) => name.endsWith('.stl')).map((name) => join(SHAPES, name)),
-      ...['polytopes/cube.ascii.stl', 'polytopes/tetrahedronMinusZero.bin.stl', 'polytopes/tetrahedronIrregular.bin.stl', 'objects/gearwheel.bin.stl', 'objects/gearwheel.ascii.stl', 'objects/bunny.bin.stl', 'broken/missingFace.ascii.stl', 'broken/wrongNormals.ascii.stl'].map((name) => join(STL_MODELS, name)),
+      ...readdirSync(SHAPES)
+        .filter((name) => name.endsWith('.stl'))
+        .map((name) => join(SHAPES, name)),
+      ...[
+        'polytopes/cube.ascii.stl',
+        'polytopes/tetrahedronMinusZero.bin.stl',
+        'polytopes/tetrahedronIrregular.bin.stl',
+        'objects/gearwheel.bin.stl',
+        'objects/gearwheel.ascii.stl',
+        'objects/bunny.bin.stl',
+        'broken/missingFace.ascii.stl',
+        'broken/wrongNormals.ascii.stl',
+      ].map((name) => join(STL_MODELS, name)),
     ]
     expect(files.length).toBeGreaterThanOrEqual(21)
     const prusa = prusaInfo(files)
@@ -64,7 +76,10 @@ describe('mesh figures', () => {
       expect(Math.abs(stats.size[2] - Number(expected!.size_z)), context).toBeLessThan(0.01)
       expect(stats.manifold, context).toBe(expected!.manifold === 'yes')
       // An open mesh encloses no definite volume; PrusaSlicer repairs it before measuring.
-      if (stats.manifold) expect(Math.abs(stats.volume - Number(expected!.volume)), context).toBeLessThanOrEqual(Number(expected!.volume) * 0.001)
+      if (stats.manifold)
+        expect(Math.abs(stats.volume - Number(expected!.volume)), context).toBeLessThanOrEqual(
+          Number(expected!.volume) * 0.001,
+        )
     }
   })
 
@@ -107,15 +122,20 @@ describe('mesh figures', () => {
   })
 
   it('check a closed torus of 180,000 triangles exactly, however often the tables grow', () => {
-    const around = 300, tube = 300
+    const around = 300,
+      tube = 300
     const point = (i: number, j: number) => {
-      const u = ((i % around) / around) * 2 * Math.PI, v = ((j % tube) / tube) * 2 * Math.PI
+      const u = ((i % around) / around) * 2 * Math.PI,
+        v = ((j % tube) / tube) * 2 * Math.PI
       return [(20 + 5 * Math.cos(v)) * Math.cos(u), (20 + 5 * Math.cos(v)) * Math.sin(u), 5 * Math.sin(v)]
     }
     const triangles: number[][] = []
     for (let i = 0; i < around; i++) {
       for (let j = 0; j < tube; j++) {
-        triangles.push([...point(i, j), ...point(i + 1, j), ...point(i + 1, j + 1)], [...point(i, j), ...point(i + 1, j + 1), ...point(i, j + 1)])
+        triangles.push(
+          [...point(i, j), ...point(i + 1, j), ...point(i + 1, j + 1)],
+          [...point(i, j), ...point(i + 1, j + 1), ...point(i, j + 1)],
+        )
       }
     }
     const stats = statsOfTriangles(triangles)
@@ -126,6 +146,13 @@ describe('mesh figures', () => {
   })
 
   it('give an empty mesh zero figures and call it not manifold', () => {
-    expect(createMeshStats().finish()).toEqual({ triangles: 0, bbox: { min: [0, 0, 0], max: [0, 0, 0] }, size: [0, 0, 0], volume: 0, area: 0, manifold: false })
+    expect(createMeshStats().finish()).toEqual({
+      triangles: 0,
+      bbox: { min: [0, 0, 0], max: [0, 0, 0] },
+      size: [0, 0, 0],
+      volume: 0,
+      area: 0,
+      manifold: false,
+    })
   })
 })

@@ -40,7 +40,14 @@ describe('OBJ reading', () => {
 
   it('fans polygons into triangles: a cube of six quads is 12 triangles, 1 mm³, closed', async () => {
     const { stats, info } = await read(cube((index) => index))
-    expect(stats).toEqual({ triangles: 12, bbox: { min: [0, 0, 0], max: [1, 1, 1] }, size: [1, 1, 1], volume: 1, area: 6, manifold: true })
+    expect(stats).toEqual({
+      triangles: 12,
+      bbox: { min: [0, 0, 0], max: [1, 1, 1] },
+      size: [1, 1, 1],
+      volume: 1,
+      area: 6,
+      manifold: true,
+    })
     expect(info.objects).toEqual([])
   })
 
@@ -52,7 +59,18 @@ describe('OBJ reading', () => {
   })
 
   it('lists the names of its objects and groups once each, in order', async () => {
-    const obj = ['o Gear wheel', 'g body', ...CUBE_VERTICES, 'f 1 2 3', 'g lid', 'f 1 3 4', 'g body', 'o Gear wheel', 'g', 'f 5 6 7'].join('\n')
+    const obj = [
+      'o Gear wheel',
+      'g body',
+      ...CUBE_VERTICES,
+      'f 1 2 3',
+      'g lid',
+      'f 1 3 4',
+      'g body',
+      'o Gear wheel',
+      'g',
+      'f 5 6 7',
+    ].join('\n')
     expect((await read(obj)).info.objects).toEqual(['Gear wheel', 'body', 'lid'])
   })
 
@@ -75,10 +93,18 @@ describe('OBJ reading', () => {
 
   it('explains why a malformed file cannot be read', async () => {
     const cases: [string, string, RegExp][] = [
-      ['index past the vertices', `${CUBE_VERTICES.join('\n')}\nf 1 2 9`, /Line 9: face refers to vertex 9, but 8 vertices are defined before it/],
+      [
+        'index past the vertices',
+        `${CUBE_VERTICES.join('\n')}\nf 1 2 9`,
+        /Line 9: face refers to vertex 9, but 8 vertices are defined before it/,
+      ],
       ['index zero', `${CUBE_VERTICES.join('\n')}\nf 0 1 2`, /refers to vertex 0/],
       ['negative index too far back', `${CUBE_VERTICES.join('\n')}\nf -1 -2 -9`, /refers to vertex -9/],
-      ['face before its vertices', `f 1 2 3\n${CUBE_VERTICES.join('\n')}`, /Line 1: face refers to vertex 1, but 0 vertices/],
+      [
+        'face before its vertices',
+        `f 1 2 3\n${CUBE_VERTICES.join('\n')}`,
+        /Line 1: face refers to vertex 1, but 0 vertices/,
+      ],
       ['word for an index', `${CUBE_VERTICES.join('\n')}\nf 1 2 three`, /"three" does not start with a vertex number/],
       ['missing index', `${CUBE_VERTICES.join('\n')}\nf 1 2 /3`, /"\/3" does not start with a vertex number/],
       ['word for a coordinate', 'v 1 zero 0', /Line 1: "zero" is not a finite number/],
@@ -88,7 +114,10 @@ describe('OBJ reading', () => {
       ['not an OBJ at all', '\u0000\u0001binary junk', /contains no faces/],
     ]
     for (const [what, obj, message] of cases) {
-      const error = await read(obj).then(() => undefined, (thrown: unknown) => thrown)
+      const error = await read(obj).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
       expect(error, what).toBeInstanceOf(FormatError)
       expect((error as FormatError).kind, what).toBe('malformed')
       expect((error as FormatError).message, what).toMatch(message)

@@ -29,11 +29,14 @@ async function failure(bytes: Uint8Array): Promise<FormatError> {
 function asAscii(binary: Uint8Array, quirks: number): string {
   const data = new DataView(binary.buffer, binary.byteOffset, binary.byteLength)
   const eol = quirks % 2 === 0 ? '\r\n' : '\n'
-  const number = (value: number, index: number) => (index % 2 === 0 ? value.toExponential(8).toUpperCase() : value.toPrecision(9))
+  const number = (value: number, index: number) =>
+    index % 2 === 0 ? value.toExponential(8).toUpperCase() : value.toPrecision(9)
   const lines = [`SOLID  converted${eol}`]
   for (let facet = 0; facet < data.getUint32(80, true); facet++) {
     const at = 84 + facet * 50
-    lines.push(quirks % 3 === 0 ? `\tFACET NORMAL 0 0 0${eol}\t\tOUTER LOOP${eol}` : `facet normal 0 0 0${eol}outer loop${eol}`)
+    lines.push(
+      quirks % 3 === 0 ? `\tFACET NORMAL 0 0 0${eol}\t\tOUTER LOOP${eol}` : `facet normal 0 0 0${eol}outer loop${eol}`,
+    )
     for (let corner = 0; corner < 3; corner++) {
       const [x, y, z] = [0, 1, 2].map((axis) => data.getFloat32(at + 12 + corner * 12 + axis * 4, true))
       lines.push(`\t  vertex  ${number(x!, facet)}\t${number(y!, facet + 1)} ${number(z!, facet)}   ${eol}`)
@@ -49,7 +52,9 @@ function binaryStl(header: string, triangles: number[][]): Uint8Array {
   bytes.set(text(header).subarray(0, 80))
   const data = new DataView(bytes.buffer)
   data.setUint32(80, triangles.length, true)
-  triangles.forEach((corners, facet) => corners.forEach((value, index) => data.setFloat32(84 + facet * 50 + 12 + index * 4, value, true)))
+  triangles.forEach((corners, facet) =>
+    corners.forEach((value, index) => data.setFloat32(84 + facet * 50 + 12 + index * 4, value, true)),
+  )
   return bytes
 }
 
@@ -119,8 +124,13 @@ describe('STL reading', () => {
   })
 
   it('names the solid of an ASCII file, with all the words of its name', async () => {
-    expect((await read(readFileSync(join(STL_MODELS, 'misc/multiWordName.ascii.stl')))).info).toEqual({ encoding: 'ascii', solidName: 'Model with a multi word name' })
-    expect((await read(readFileSync(join(STL_MODELS, 'misc/namelessSolid.ascii.stl')))).info).toEqual({ encoding: 'ascii' })
+    expect((await read(readFileSync(join(STL_MODELS, 'misc/multiWordName.ascii.stl')))).info).toEqual({
+      encoding: 'ascii',
+      solidName: 'Model with a multi word name',
+    })
+    expect((await read(readFileSync(join(STL_MODELS, 'misc/namelessSolid.ascii.stl')))).info).toEqual({
+      encoding: 'ascii',
+    })
   })
 
   it('accepts an ASCII file without endsolid, with a UTF-8 byte order mark, or without a final newline', async () => {
@@ -130,14 +140,15 @@ describe('STL reading', () => {
     expect((await read(text(ASCII_TETRAHEDRON.trimEnd()))).stats).toEqual(tetrahedron)
   })
 
-  it('either reads or rejects as malformed every file in stl-models\' broken folder, never failing otherwise', async () => {
+  it("either reads or rejects as malformed every file in stl-models' broken folder, never failing otherwise", async () => {
     const broken = readdirSync(join(STL_MODELS, 'broken'))
     expect(broken.length).toBeGreaterThanOrEqual(14)
     const outcomes: Record<string, string> = {}
     for (const name of broken) {
       outcomes[name] = await read(readFileSync(join(STL_MODELS, 'broken', name))).then(
         ({ stats }) => `${stats.triangles} triangles`,
-        (error: unknown) => (error instanceof FormatError && error.kind === 'malformed' ? 'malformed' : `unexpected ${String(error)}`),
+        (error: unknown) =>
+          error instanceof FormatError && error.kind === 'malformed' ? 'malformed' : `unexpected ${String(error)}`,
       )
     }
     expect(outcomes).toEqual({
@@ -162,19 +173,55 @@ describe('STL reading', () => {
     const binary = readFileSync(join(SHAPES, 'pyramid.stl'))
     const cases: [string, Uint8Array, RegExp][] = [
       ['empty', new Uint8Array(0), /empty/],
-      ['truncated binary', binary.subarray(0, binary.length - 10), /declares 6 triangles, which take 384 bytes, but it has 374 bytes/],
+      [
+        'truncated binary',
+        binary.subarray(0, binary.length - 10),
+        /declares 6 triangles, which take 384 bytes, but it has 374 bytes/,
+      ],
       ['too short for binary', new Uint8Array(40).fill(7), /too short/],
       ['binary without triangles', binaryStl('', []), /no triangles/],
-      ['binary NaN', binaryStl('', [[0, 0, 0, NaN, 0, 0, 0, 1, 0]]), /Triangle 1 has a coordinate that is not a finite number/],
+      [
+        'binary NaN',
+        binaryStl('', [[0, 0, 0, NaN, 0, 0, 0, 1, 0]]),
+        /Triangle 1 has a coordinate that is not a finite number/,
+      ],
       ['ASCII NaN', text(ASCII_TETRAHEDRON.replace('vertex 1 0 0', 'vertex NaN 0 0')), /"NaN" is not a finite number/],
-      ['ASCII word for a number', text(ASCII_TETRAHEDRON.replace('vertex 1 0 0', 'vertex one 0 0')), /"one" is not a finite number/],
-      ['ASCII vertex with two coordinates', text(ASCII_TETRAHEDRON.replace('vertex 1 0 0', 'vertex 1 0')), /exactly three coordinates/],
-      ['ends inside a facet', text(ASCII_TETRAHEDRON.slice(0, ASCII_TETRAHEDRON.lastIndexOf('endloop'))), /ends inside the facet starting on line 23/],
+      [
+        'ASCII word for a number',
+        text(ASCII_TETRAHEDRON.replace('vertex 1 0 0', 'vertex one 0 0')),
+        /"one" is not a finite number/,
+      ],
+      [
+        'ASCII vertex with two coordinates',
+        text(ASCII_TETRAHEDRON.replace('vertex 1 0 0', 'vertex 1 0')),
+        /exactly three coordinates/,
+      ],
+      [
+        'ends inside a facet',
+        text(ASCII_TETRAHEDRON.slice(0, ASCII_TETRAHEDRON.lastIndexOf('endloop'))),
+        /ends inside the facet starting on line 23/,
+      ],
       ['no triangles', readFileSync(join(STL_MODELS, 'misc/faceless.ascii.stl')), /contains no triangles/],
-      ['stray keyword', text(ASCII_TETRAHEDRON.replace('outer loop', 'inner loop')), /Line 3: "inner" is not expected inside the facet starting on line 2/],
-      ['vertex outside a facet', text('solid x\nvertex 0 0 0\nendsolid x\n'), /Line 2: "vertex" is not expected between facets/],
-      ['corrupted binary', readFileSync(join(STL_MODELS, 'misc/multiWordName.bin.stl')), /declares 4 triangles, which take 284 bytes, but it has 333 bytes/],
-      ['binary cut-off ASCII look-alike', new Uint8Array([...text('solid x'), 0, ...new Uint8Array(100)]), /not a binary STL/],
+      [
+        'stray keyword',
+        text(ASCII_TETRAHEDRON.replace('outer loop', 'inner loop')),
+        /Line 3: "inner" is not expected inside the facet starting on line 2/,
+      ],
+      [
+        'vertex outside a facet',
+        text('solid x\nvertex 0 0 0\nendsolid x\n'),
+        /Line 2: "vertex" is not expected between facets/,
+      ],
+      [
+        'corrupted binary',
+        readFileSync(join(STL_MODELS, 'misc/multiWordName.bin.stl')),
+        /declares 4 triangles, which take 284 bytes, but it has 333 bytes/,
+      ],
+      [
+        'binary cut-off ASCII look-alike',
+        new Uint8Array([...text('solid x'), 0, ...new Uint8Array(100)]),
+        /not a binary STL/,
+      ],
       ['a very long line', text(`solid x\n${'9'.repeat(200_000)}\n`), /longer than 65536 characters/],
     ]
     for (const [what, bytes, message] of cases) {

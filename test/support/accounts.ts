@@ -48,10 +48,18 @@ export const getMe = (baseUrl: string, token: string) => call(baseUrl, 'GET', '/
 export async function signIn(baseUrl: string, body: Record<string, unknown>) {
   const reply = await login(baseUrl, body)
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
-  return reply.body as { access_token: string; refresh_token: string; user: { id: string; username: string; role: string } }
+  return reply.body as {
+    access_token: string
+    refresh_token: string
+    user: { id: string; username: string; role: string }
+  }
 }
 
-export async function createUserAs(baseUrl: string, superToken: string, input: { username: string; password: string; role?: string }) {
+export async function createUserAs(
+  baseUrl: string,
+  superToken: string,
+  input: { username: string; password: string; role?: string },
+) {
   const reply = await call(baseUrl, 'POST', '/api/v1/admin/users', { token: superToken, json: input })
   expect(reply.status, JSON.stringify(reply.body)).toBe(201)
   return reply.body as { id: string; username: string; role: string }
@@ -107,8 +115,14 @@ export interface Operation {
 /** Every operation of the live OpenAPI document. */
 export async function listOperations(baseUrl: string): Promise<Operation[]> {
   const document = (await call(baseUrl, 'GET', '/openapi.json')).body
-  return Object.entries<Record<string, { security?: unknown[]; 'x-required-role'?: string }>>(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, op]) => ({ method: method.toUpperCase(), path, security: op.security, role: op['x-required-role'] })),
+  return Object.entries<Record<string, { security?: unknown[]; 'x-required-role'?: string }>>(document.paths).flatMap(
+    ([path, operations]) =>
+      Object.entries(operations).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        security: op.security,
+        role: op['x-required-role'],
+      })),
   )
 }
 

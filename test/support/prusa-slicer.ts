@@ -13,6 +13,10 @@ export function prusaSlicer(...args: string[]): string {
     return execFileSync('prusa-slicer', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-    throw new Error(missing ? 'prusa-slicer is not installed; these tests need it: apt-get install -y prusa-slicer' : `prusa-slicer failed (${String(error)})`)
+    throw new Error(
+      missing
+        ? 'prusa-slicer is not installed; these tests need it: apt-get install -y prusa-slicer'
+        : `prusa-slicer failed (${String(error)})`,
+    )
   }
 }

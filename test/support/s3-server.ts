@@ -41,7 +41,14 @@ export async function startS3Server(): Promise<S3TestServer> {
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
-  const configFor = (bucket: string): S3Config => ({ endpoint, region: 'us-east-1', bucket, prefix: '', credentials, forcePathStyle: true })
+  const configFor = (bucket: string): S3Config => ({
+    endpoint,
+    region: 'us-east-1',
+    bucket,
+    prefix: '',
+    credentials,
+    forcePathStyle: true,
+  })
   const client = createS3Client(configFor(''))
   return {
     endpoint,

@@ -6,7 +6,9 @@ import { inject } from 'vitest'
  * new database on the suite's PostgreSQL server in the project `postgres`.
  * Returns the `VAULT_DATABASE_URL` to use and a function that drops it.
  */
-export async function createTestDatabase(dataDir: string): Promise<{ url: string; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> }> {
+export async function createTestDatabase(
+  dataDir: string,
+): Promise<{ url: string; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> }> {
   if (inject('databaseKind') === 'sqlite') {
     return { url: `sqlite:${dataDir}/db/vault.sqlite`, kind: 'sqlite', drop: async () => {} }
   }
@@ -18,7 +20,8 @@ export async function createTestDatabase(dataDir: string): Promise<{ url: string
   return {
     url: url.toString(),
     kind: 'postgres',
-    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+    drop: () =>
+      withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   }
 }
 

@@ -28,7 +28,10 @@ export interface TestVault {
  * `env` adds or overrides `VAULT_*` variables; `shareWith` starts another instance of an
  * existing test vault (same data directory and database), as a second process would be.
  */
-export async function startTestVault(env: Record<string, string> = {}, options: { shareWith?: TestVault } = {}): Promise<TestVault> {
+export async function startTestVault(
+  env: Record<string, string> = {},
+  options: { shareWith?: TestVault } = {},
+): Promise<TestVault> {
   const shared = options.shareWith
   const dataDir = shared?.dataDir ?? (await mkdtemp(join(tmpdir(), 'vault-test-')))
   // A second vault on the same data directory and database: another process of one install.
@@ -36,7 +39,12 @@ export async function startTestVault(env: Record<string, string> = {}, options: 
   const logs: Record<string, unknown>[] = []
   const logger: Logger = createJsonLogger((line) => void logs.push(JSON.parse(line)), { level: 'debug' })
   const config = parseConfig({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
-  const service = { name: 'model-vault', version: '0.0.0-test', instanceId: crypto.randomUUID(), startedAt: new Date().toISOString() }
+  const service = {
+    name: 'model-vault',
+    version: '0.0.0-test',
+    instanceId: crypto.randomUUID(),
+    startedAt: new Date().toISOString(),
+  }
   const { deps, close } = await createNodeDeps(config, { logger, service })
   await ensureFirstSuperuser(deps, logger, config.admin)
   const app = createApp(deps)
@@ -57,7 +65,9 @@ export async function startTestVault(env: Record<string, string> = {}, options: 
   }
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{ server: ServerType; port: number }> {
+function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve) => {
     const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve({ server, port: info.port }))
   })

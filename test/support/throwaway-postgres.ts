@@ -32,8 +32,15 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const dataDir = join(dir, 'data')
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'])
   run('pg_ctl', [
-    '-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60',
-    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+    '-D',
+    dataDir,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
     'start',
   ])
   return {
@@ -49,7 +56,8 @@ function findPostgresBin(): string {
   const root = '/usr/lib/postgresql'
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : []
   const bin = versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')))
-  if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install -y postgresql')
+  if (!bin)
+    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: apt-get install -y postgresql')
   return bin
 }
 

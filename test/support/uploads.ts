@@ -5,17 +5,33 @@ import { call, type Reply } from './accounts.js'
 import { prusaSlicer, SHAPES } from './prusa-slicer.js'
 
 /** Uploads `bytes` as multipart field `file` (plus text fields), the way the web UI does. */
-export async function upload(baseUrl: string, token: string, name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}): Promise<Reply> {
+export async function upload(
+  baseUrl: string,
+  token: string,
+  name: string,
+  bytes: Uint8Array | string,
+  fields: Record<string, string> = {},
+): Promise<Reply> {
   const form = new FormData()
   for (const [key, value] of Object.entries(fields)) form.append(key, value)
   form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name)
-  const res = await fetch(`${baseUrl}/api/v1/ingest`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form })
+  const res = await fetch(`${baseUrl}/api/v1/ingest`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  })
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers }
 }
 
 /** Uploads `bytes` as a raw PUT body, the way `curl -T` does. */
-export function putRaw(baseUrl: string, token: string, name: string, bytes: Uint8Array | string, query = ''): Promise<Reply> {
+export function putRaw(
+  baseUrl: string,
+  token: string,
+  name: string,
+  bytes: Uint8Array | string,
+  query = '',
+): Promise<Reply> {
   return call(baseUrl, 'PUT', `/api/v1/ingest/${encodeURIComponent(name)}${query}`, {
     token,
     body: typeof bytes === 'string' ? bytes : (new Uint8Array(bytes) as unknown as string),
@@ -29,14 +45,17 @@ export function binaryCube(size = 20, offset = 0): Uint8Array {
   const bytes = new Uint8Array(84 + 50 * triangles.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, triangles.length, true)
-  triangles.forEach((triangle, i) => triangle.flat().forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)))
+  triangles.forEach((triangle, i) =>
+    triangle.flat().forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)),
+  )
   return bytes
 }
 
 /** The same cube as ASCII STL. */
 export function asciiCube(size = 20, offset = 0): string {
   const facets = cubeTriangles(size, offset).map(
-    (triangle) => `facet normal 0 0 0\n outer loop\n${triangle.map((v) => `  vertex ${v.join(' ')}`).join('\n')}\n endloop\nendfacet`,
+    (triangle) =>
+      `facet normal 0 0 0\n outer loop\n${triangle.map((v) => `  vertex ${v.join(' ')}`).join('\n')}\n endloop\nendfacet`,
   )
   return `solid cube\n${facets.join('\n')}\nendsolid cube\n`
 }

@@ -64,7 +64,11 @@ export async function createFsBackupSink(dir: string): Promise<BackupSink> {
         await unlink(probe)
         return { status: 'pass', details: { directory_writable: true } }
       } catch (error) {
-        return { status: 'fail', reason: `backup directory is not writable (${errorCode(error)})`, details: { directory_writable: false } }
+        return {
+          status: 'fail',
+          reason: `backup directory is not writable (${errorCode(error)})`,
+          details: { directory_writable: false },
+        }
       }
     },
   }

@@ -41,7 +41,11 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         },
       })
       try {
-        await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), counter, createWriteStream(tempPath, { flush: true }))
+        await pipeline(
+          Readable.fromWeb(body as import('node:stream/web').ReadableStream),
+          counter,
+          createWriteStream(tempPath, { flush: true }),
+        )
       } catch (error) {
         await rm(tempPath, { force: true })
         throw diskFullOr(error)
@@ -93,12 +97,20 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         await handle.close()
         await unlink(probe)
       } catch (error) {
-        return { status: 'fail', reason: `storage directory is not writable (${errorCode(error)})`, details: { kind: 'local' } }
+        return {
+          status: 'fail',
+          reason: `storage directory is not writable (${errorCode(error)})`,
+          details: { kind: 'local' },
+        }
       }
       const disk = await statfs(root)
       const freeBytes = disk.bavail * disk.bsize
       return freeBytes < lowDiskBytes
-        ? { status: 'warn', reason: 'less than 1 GiB of disk space left', details: { kind: 'local', free_bytes: freeBytes } }
+        ? {
+            status: 'warn',
+            reason: 'less than 1 GiB of disk space left',
+            details: { kind: 'local', free_bytes: freeBytes },
+          }
         : { status: 'pass', details: { kind: 'local', free_bytes: freeBytes } }
     },
   }
@@ -134,7 +146,9 @@ async function removeStaleStagingFiles(stagingDir: string): Promise<void> {
 /** A full disk or quota as the domain's 507; any other error as it is. */
 export function diskFullOr(error: unknown): unknown {
   const code = errorCode(error)
-  return code === 'ENOSPC' || code === 'EDQUOT' ? insufficientStorage(`The disk is full (${code}); nothing was stored.`) : error
+  return code === 'ENOSPC' || code === 'EDQUOT'
+    ? insufficientStorage(`The disk is full (${code}); nothing was stored.`)
+    : error
 }
 
 export function errorCode(error: unknown): string {

@@ -27,7 +27,11 @@ export async function writeScratchFile(dir: string, suffix: string, body: Readab
 }
 
 /** A finished scratch file presented as a database snapshot. */
-export async function snapshotFromFile(path: string, fileName: string, counts: SnapshotCounts): Promise<DatabaseSnapshot> {
+export async function snapshotFromFile(
+  path: string,
+  fileName: string,
+  counts: SnapshotCounts,
+): Promise<DatabaseSnapshot> {
   const { size } = await stat(path)
   return {
     fileName,

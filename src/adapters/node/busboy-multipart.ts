@@ -6,7 +6,8 @@ import type { MultipartFile, MultipartUpload, ReadMultipart } from '../../core/i
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
 
 const malformed = (detail: string) => new VaultError(400, 'malformed_multipart', 'Bad Request', detail)
-const badField = (detail: string) => new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
+const badField = (detail: string) =>
+  new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
 
 /**
  * Streams a multipart body through busboy: the file part is handed over as a web stream

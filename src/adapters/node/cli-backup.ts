@@ -21,7 +21,9 @@ export async function runBackupCommand(deps: Deps, command: string, argument: st
     const rows = await deps.database.db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').execute()
     for (const backup of rows.map(toBackupRecord)) {
       const s3 = backup.locations.find((l) => l.kind === 's3')
-      console.log(`${backup.started_at}\t${backup.status}\t${backup.size === null ? '-' : mib(backup.size)}\t${backup.file_name}${s3 ? `\ts3:${s3.status}` : ''}`)
+      console.log(
+        `${backup.started_at}\t${backup.status}\t${backup.size === null ? '-' : mib(backup.size)}\t${backup.file_name}${s3 ? `\ts3:${s3.status}` : ''}`,
+      )
     }
     return
   }
@@ -37,7 +39,9 @@ export async function runBackupCommand(deps: Deps, command: string, argument: st
   const finished = await done.finally(() => clearInterval(progress))
   if (finished.status !== 'complete') exitWith(`Backup failed: ${finished.error}`)
   const s3 = finished.locations.find((l) => l.kind === 's3')
-  console.log(`Complete: ${mib(finished.size ?? 0)}, sha256 ${finished.sha256}${s3 ? `; S3 copy ${s3.status}${s3.error ? ` (${s3.error})` : ''}` : ''}`)
+  console.log(
+    `Complete: ${mib(finished.size ?? 0)}, sha256 ${finished.sha256}${s3 ? `; S3 copy ${s3.status}${s3.error ? ` (${s3.error})` : ''}` : ''}`,
+  )
   if (s3?.status === 'failed') process.exitCode = 1
 }
 
@@ -46,9 +50,10 @@ export async function runBackupCommand(deps: Deps, command: string, argument: st
  * database or a running service, e.g. before restoring onto a fresh machine.
  */
 export async function verifyArchiveFile(path: string): Promise<void> {
-  const manifest = await verifyArchive({ createSha256: createNativeSha256, compression: zlibCompression }, readFileStream(path)).catch(
-    (error: Error) => exitWith(`${path}: ${error.message}`),
-  )
+  const manifest = await verifyArchive(
+    { createSha256: createNativeSha256, compression: zlibCompression },
+    readFileStream(path),
+  ).catch((error: Error) => exitWith(`${path}: ${error.message}`))
   const { counts } = manifest
   console.log(
     `OK: backup ${manifest.backup_id} of ${manifest.created_at}, model-vault ${manifest.app_version}, schema ${manifest.schema_version}, ` +
@@ -75,7 +80,11 @@ async function restoreFromShell(deps: Deps, target: string): Promise<void> {
   console.log(`Restoring from ${target}`)
   const result = await restoreArchive(deps, findSource, (current) => (latest = current))
     .catch((error: Error) =>
-      exitWith(error instanceof VaultError && error.code === 'restore_unfinished' ? error.message : `Restore failed, nothing was changed: ${error.message}`),
+      exitWith(
+        error instanceof VaultError && error.code === 'restore_unfinished'
+          ? error.message
+          : `Restore failed, nothing was changed: ${error.message}`,
+      ),
     )
     .finally(() => clearInterval(progress))
   const { counts } = result.manifest
@@ -93,5 +102,12 @@ async function restoreFromShell(deps: Deps, target: string): Promise<void> {
 
 async function fileSource(path: string): Promise<ArchiveSource> {
   const info = await stat(path).catch(() => exitWith(`${path}: no such file`))
-  return { location: 'file', fileName: basename(path), size: info.size, expectedSha256: null, knownManifest: null, open: async () => readFileStream(path) }
+  return {
+    location: 'file',
+    fileName: basename(path),
+    size: info.size,
+    expectedSha256: null,
+    knownManifest: null,
+    open: async () => readFileStream(path),
+  }
 }

@@ -31,14 +31,17 @@ export async function runUsersCommand(
   if (!user) exitWith(`No user is named "${username}".`)
   await setPassword(deps, user.id, password).catch(failWithDetail)
   if (options.enable && user.disabled_at !== null) await updateUser(deps, user.id, { disabled: false })
-  const disabledNote = user.disabled_at !== null && !options.enable ? '\nThe account is disabled; add --enable to re-enable it.' : ''
+  const disabledNote =
+    user.disabled_at !== null && !options.enable ? '\nThe account is disabled; add --enable to re-enable it.' : ''
   console.log(`Reset the password of "${user.username}" and ended their sessions.${show}${disabledNote}`)
 }
 
 async function readPasswordFromStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
 }
 
 /** Domain errors (taken username, short password) carry a sentence meant for people. */
@@ -46,4 +49,3 @@ function failWithDetail(error: unknown): never {
   if (error instanceof Error && 'code' in error) exitWith(error.message)
   throw error
 }
-

@@ -24,7 +24,10 @@ Without --password-stdin a strong password is generated and printed once.
 reset-password ends the user's sessions and clears their failed sign-ins;
 --enable also re-enables a disabled account.`
 
-const commands = { users: ['list', 'create', 'reset-password'], backup: ['create', 'list', 'verify', 'restore'] } as const
+const commands = {
+  users: ['list', 'create', 'reset-password'],
+  backup: ['create', 'list', 'verify', 'restore'],
+} as const
 
 /**
  * Administration from the shell, for when the API cannot help: users, passwords, backups.

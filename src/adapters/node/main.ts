@@ -28,10 +28,15 @@ async function main(): Promise<void> {
 
   const app = createApp(opened.deps)
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
-    logger.info('listening', { url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`, version: service.version })
+    logger.info('listening', {
+      url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
+      version: service.version,
+    })
   })
   server.on('error', (error: NodeJS.ErrnoException) => {
-    exitWith(`Cannot listen on ${config.host}:${config.port} (${error.code ?? error.message}); set VAULT_HOST / VAULT_PORT.`)
+    exitWith(
+      `Cannot listen on ${config.host}:${config.port} (${error.code ?? error.message}); set VAULT_HOST / VAULT_PORT.`,
+    )
   })
 
   let stopping = false

@@ -9,10 +9,15 @@ export function readNodeConfig(env: NodeJS.ProcessEnv): Config {
   return {
     ...config,
     dataDir: resolve(config.dataDir),
-    database: config.database.kind === 'sqlite' ? { kind: 'sqlite', file: resolve(config.database.file) } : config.database,
+    database:
+      config.database.kind === 'sqlite' ? { kind: 'sqlite', file: resolve(config.database.file) } : config.database,
     storage:
       config.storage.kind === 'local'
-        ? { kind: 'local', blobDir: resolve(config.storage.blobDir), thumbnailDir: resolve(config.storage.thumbnailDir) }
+        ? {
+            kind: 'local',
+            blobDir: resolve(config.storage.blobDir),
+            thumbnailDir: resolve(config.storage.thumbnailDir),
+          }
         : config.storage,
     backup: { ...config.backup, dir: resolve(config.backup.dir) },
   }
@@ -29,7 +34,12 @@ export function readNodeConfigOrExit(env: NodeJS.ProcessEnv): Config {
 }
 
 export function nodeServiceIdentity(): ServiceIdentity {
-  return { name: 'model-vault', version: packageJson.version, instanceId: crypto.randomUUID(), startedAt: new Date().toISOString() }
+  return {
+    name: 'model-vault',
+    version: packageJson.version,
+    instanceId: crypto.randomUUID(),
+    startedAt: new Date().toISOString(),
+  }
 }
 
 const filesystemErrors = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EEXIST', 'EISDIR'])

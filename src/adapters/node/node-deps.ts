@@ -39,7 +39,10 @@ export interface NodeDepsOptions {
  * Builds every adapter the configuration asks for, creates the data directories and brings
  * the database schema up to date. Returns the deps and a `close` that releases them.
  */
-export async function createNodeDeps(config: Config, options: NodeDepsOptions): Promise<{ deps: Deps; close: () => Promise<void> }> {
+export async function createNodeDeps(
+  config: Config,
+  options: NodeDepsOptions,
+): Promise<{ deps: Deps; close: () => Promise<void> }> {
   const scratchDir = join(config.backup.dir, '.scratch')
   const database = await openDatabase(config, scratchDir, options.logger)
   try {
@@ -49,11 +52,18 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
     // Database snapshots and staged restores live in scratch only while a backup or restore
     // holds the lock; with none running, whatever is there was left by a killed process.
     if (!(await isMaintenanceRunning(database.db, clock.now()))) await rm(scratchDir, { recursive: true, force: true })
-    options.logger.info('database ready', { kind: database.kind, schema_version: schemaVersion, installation_id: installationId })
+    options.logger.info('database ready', {
+      kind: database.kind,
+      schema_version: schemaVersion,
+      installation_id: installationId,
+    })
     const indexed = await indexPendingModels(database, () => clock.now().toISOString())
     if (indexed > 0) options.logger.info('search index caught up', { models: indexed })
     const passwordHasher = createScryptPasswordHasher()
-    const configuredKeys = { jwtSecrets: await configuredJwtSecrets(config), printerCredentialsKey: config.printers.credentialsKey }
+    const configuredKeys = {
+      jwtSecrets: await configuredJwtSecrets(config),
+      printerCredentialsKey: config.printers.credentialsKey,
+    }
     const keys = await loadStoredKeys(database.db, configuredKeys, createNativeSha256, clock)
     const deps: Deps = {
       service: options.service,
@@ -103,7 +113,10 @@ export async function createNodeDeps(config: Config, options: NodeDepsOptions): 
 async function configuredJwtSecrets(config: Config): Promise<string[]> {
   if (config.jwt.secret) return [config.jwt.secret]
   if (!config.jwt.keyFile) return []
-  const lines = (await readFile(config.jwt.keyFile, 'utf8')).split('\n').map((line) => line.trim()).filter(Boolean)
+  const lines = (await readFile(config.jwt.keyFile, 'utf8'))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
   if (lines.length === 0 || lines.some((line) => new TextEncoder().encode(line).length < 32)) {
     throw new Error('VAULT_JWT_KEY_FILE must hold one or more secrets, one per line, each at least 32 bytes long')
   }

@@ -42,9 +42,13 @@ export async function pgDumpSnapshot(url: string, db: Kysely<Database>, scratchD
       .execute(async (trx) => {
         const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx)
         const counted = await countSnapshotRows(trx)
-        await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.id}`, `--file=${path}`], {
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
-        })
+        await run(
+          'pg_dump',
+          ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.id}`, `--file=${path}`],
+          {
+            env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
+          },
+        )
         return counted
       })
     return await snapshotFromFile(path, snapshotFileNames.postgres, counts)

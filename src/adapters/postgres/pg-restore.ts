@@ -14,13 +14,20 @@ const run = promisify(execFile)
  * Stages a `pg_dump --format=custom` file for a restore. `pg_restore --list` reads its
  * table of contents first, so a file that is no dump fails here, before any swap.
  */
-export async function stagePgRestore(url: string, db: Kysely<Database>, scratchDir: string, body: ReadableStream<Uint8Array>): Promise<StagedDatabase> {
+export async function stagePgRestore(
+  url: string,
+  db: Kysely<Database>,
+  scratchDir: string,
+  body: ReadableStream<Uint8Array>,
+): Promise<StagedDatabase> {
   const path = await writeScratchFile(scratchDir, '.pgdump', body)
   try {
     await run('pg_restore', ['--list', path], { env: clientEnvironment(url) })
   } catch (error) {
     await rm(path, { force: true })
-    throw invalidArchive(`its database dump cannot be read by pg_restore (${lastLine((error as { stderr?: string }).stderr)}).`)
+    throw invalidArchive(
+      `its database dump cannot be read by pg_restore (${lastLine((error as { stderr?: string }).stderr)}).`,
+    )
   }
   return {
     async swapIn(statements) {
@@ -41,15 +48,26 @@ export async function stagePgRestore(url: string, db: Kysely<Database>, scratchD
  * and `COMMIT` only once `pg_restore` has finished cleanly. If this process dies first,
  * psql's input ends without `COMMIT` and PostgreSQL rolls everything back.
  */
-async function swapInDump(url: string, db: Kysely<Database>, dumpPath: string, statements: RestoreStatements): Promise<void> {
+async function swapInDump(
+  url: string,
+  db: Kysely<Database>,
+  dumpPath: string,
+  statements: RestoreStatements,
+): Promise<void> {
   const finalSql = statements(db).map((statement) => {
     const compiled = statement.compile()
     if (compiled.parameters.length > 0) throw new Error(`restore statements must use literal values: ${compiled.sql}`)
     return `${compiled.sql};\n`
   })
   const env = clientEnvironment(url)
-  const psql = spawn('psql', ['--no-psqlrc', '--quiet', '--set=ON_ERROR_STOP=1'], { env, stdio: ['pipe', 'ignore', 'pipe'] })
-  const pgRestore = spawn('pg_restore', ['--no-owner', '--no-privileges', '--file=-', dumpPath], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const psql = spawn('psql', ['--no-psqlrc', '--quiet', '--set=ON_ERROR_STOP=1'], {
+    env,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  })
+  const pgRestore = spawn('pg_restore', ['--no-owner', '--no-privileges', '--file=-', dumpPath], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const psqlExit = exitOf(psql)
   const pgRestoreExit = exitOf(pgRestore)
   // psql stops reading when a statement fails; its exit code reports that, not this EPIPE.

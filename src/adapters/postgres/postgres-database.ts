@@ -18,7 +18,10 @@ const types = {
  * an idle client's error goes to `onIdleError` instead of crashing the process. Snapshots
  * are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in one transaction.
  */
-export function openPostgresDatabase(url: string, options: { scratchDir: string; onIdleError: (error: Error) => void }): VaultDatabase {
+export function openPostgresDatabase(
+  url: string,
+  options: { scratchDir: string; onIdleError: (error: Error) => void },
+): VaultDatabase {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, types })
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })

@@ -1,4 +1,9 @@
-import { PrinterError, type PrinterCapabilities, type PrinterDiagnostics, type PrinterStatus } from '../../core/printers/provider.js'
+import {
+  PrinterError,
+  type PrinterCapabilities,
+  type PrinterDiagnostics,
+  type PrinterStatus,
+} from '../../core/printers/provider.js'
 import { statusOrOffline } from './status-or-offline.js'
 
 /**
@@ -29,10 +34,18 @@ export async function diagnose(
       diagnostics.reachable = true
       diagnostics.authenticated = false
     }
-    diagnostics.checks.push({ name: failure.kind === 'auth' ? 'authentication' : 'reachable', result: 'fail', detail: failure.message })
+    diagnostics.checks.push({
+      name: failure.kind === 'auth' ? 'authentication' : 'reachable',
+      result: 'fail',
+      detail: failure.message,
+    })
   }
   const status = await statusOrOffline(readStatus)
-  diagnostics.checks.push({ name: 'ready', result: status.state === 'idle' ? 'pass' : 'warn', detail: `${status.state}${status.reason ? ` (${status.reason})` : ''}` })
+  diagnostics.checks.push({
+    name: 'ready',
+    result: status.state === 'idle' ? 'pass' : 'warn',
+    detail: `${status.state}${status.reason ? ` (${status.reason})` : ''}`,
+  })
   return diagnostics
 }
 
@@ -41,7 +54,11 @@ export async function diagnose(
  * reachable and authenticated (passing `reachable` and `authentication` checks, the latter
  * with `authDetail`). A failure propagates for `diagnose` to record.
  */
-export async function firstAnswer<T>(diagnostics: PrinterDiagnostics, call: () => Promise<T>, authDetail: string): Promise<T> {
+export async function firstAnswer<T>(
+  diagnostics: PrinterDiagnostics,
+  call: () => Promise<T>,
+  authDetail: string,
+): Promise<T> {
   const started = performance.now()
   const value = await call()
   const ms = Math.round((performance.now() - started) * 10) / 10

@@ -13,9 +13,17 @@ export interface HttpAnswer {
 }
 
 export interface PrinterHttp {
-  request(method: string, path: string, init?: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number }): Promise<HttpAnswer>
+  request(
+    method: string,
+    path: string,
+    init?: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number },
+  ): Promise<HttpAnswer>
   /** Like `request`, then demands a 2xx answer with a JSON object body. */
-  json(method: string, path: string, init?: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number }): Promise<Record<string, unknown>>
+  json(
+    method: string,
+    path: string,
+    init?: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number },
+  ): Promise<Record<string, unknown>>
 }
 
 export interface HttpAuth {
@@ -37,10 +45,20 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
     const ha1 = md5(`${username}:${challenge.realm}:${password}`)
     const ha2 = md5(`${method}:${uri}`)
     const parts = [`username="${username}"`, `realm="${challenge.realm}"`, `nonce="${challenge.nonce}"`, `uri="${uri}"`]
-    if (challenge.qop?.split(',').map((q) => q.trim()).includes('auth')) {
+    if (
+      challenge.qop
+        ?.split(',')
+        .map((q) => q.trim())
+        .includes('auth')
+    ) {
       const nc = (++nonceCount).toString(16).padStart(8, '0')
       const cnonce = crypto.randomUUID().replace(/-/g, '')
-      parts.push('qop=auth', `nc=${nc}`, `cnonce="${cnonce}"`, `response="${md5(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:auth:${ha2}`)}"`)
+      parts.push(
+        'qop=auth',
+        `nc=${nc}`,
+        `cnonce="${cnonce}"`,
+        `response="${md5(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:auth:${ha2}`)}"`,
+      )
     } else {
       parts.push(`response="${md5(`${ha1}:${challenge.nonce}:${ha2}`)}"`)
     }
@@ -48,13 +66,22 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
     return `Digest ${parts.join(', ')}`
   }
 
-  const send = async (method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number }) => {
+  const send = async (
+    method: string,
+    path: string,
+    init: { body?: BodyInit; headers?: Record<string, string>; timeoutMs?: number },
+  ) => {
     const limit = init.timeoutMs ?? timeoutMs
     const authorization = digestHeader(method, path)
     try {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { Accept: 'application/json', ...(auth.apiKey ? { 'X-Api-Key': auth.apiKey } : {}), ...(authorization ? { Authorization: authorization } : {}), ...init.headers },
+        headers: {
+          Accept: 'application/json',
+          ...(auth.apiKey ? { 'X-Api-Key': auth.apiKey } : {}),
+          ...(authorization ? { Authorization: authorization } : {}),
+          ...init.headers,
+        },
         ...(init.body !== undefined ? { body: init.body, duplex: 'half' } : {}),
         redirect: 'manual',
         signal: AbortSignal.timeout(limit),
@@ -77,7 +104,10 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
       if (retry && replayable) answer = await send(method, path, init)
     }
     if (answer.status === 401 || answer.status === 403) {
-      throw new PrinterError('auth', `the printer refused our credentials (HTTP ${answer.status}); check the API key or user name and password`)
+      throw new PrinterError(
+        'auth',
+        `the printer refused our credentials (HTTP ${answer.status}); check the API key or user name and password`,
+      )
     }
     return answer
   }
@@ -86,7 +116,8 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
     request,
     async json(method, path, init) {
       const answer = await request(method, path, init)
-      if (answer.status < 200 || answer.status > 299) throw new PrinterError('protocol', `${method} ${path} answered HTTP ${answer.status}`)
+      if (answer.status < 200 || answer.status > 299)
+        throw new PrinterError('protocol', `${method} ${path} answered HTTP ${answer.status}`)
       return parseJsonObject(answer.text, `${method} ${path}`)
     },
   }
@@ -99,22 +130,26 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
   } catch {
     throw new PrinterError('protocol', `${what} answered something that is not JSON`)
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new PrinterError('protocol', `${what} answered JSON that is not an object`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new PrinterError('protocol', `${what} answered JSON that is not an object`)
   return value as Record<string, unknown>
 }
 
 function parseChallenge(header: string): Record<string, string> {
   const fields: Record<string, string> = {}
-  for (const match of header.replace(/^digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g)) fields[match[1]!.toLowerCase()] = match[2] ?? match[3] ?? ''
+  for (const match of header.replace(/^digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g))
+    fields[match[1]!.toLowerCase()] = match[2] ?? match[3] ?? ''
   return fields
 }
 
 function toPrinterError(error: unknown, timeoutMs: number): PrinterError {
   if (error instanceof PrinterError) return error
   const name = (error as { name?: string })?.name
-  if (name === 'TimeoutError' || name === 'AbortError') return new PrinterError('timeout', `no answer within ${timeoutMs} ms`)
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new PrinterError('timeout', `no answer within ${timeoutMs} ms`)
   const code = (error as { cause?: { code?: unknown } })?.cause?.code
-  if (typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)) return new PrinterError('unreachable', `the printer could not be reached (${code})`)
+  if (typeof code === 'string' && /^[A-Z0-9_]+$/.test(code))
+    return new PrinterError('unreachable', `the printer could not be reached (${code})`)
   return new PrinterError('unreachable', 'the printer could not be reached')
 }
 
@@ -126,10 +161,17 @@ export const uploadTimeoutMs = (timeoutMs: number): number => Math.max(timeoutMs
  * `fields`) with the upload timeout. Throws `refused` unless the printer answers 200 or 201,
  * and `protocol` unless that answer is a JSON object, which it returns.
  */
-export async function postMultipart(http: PrinterHttp, path: string, fields: Record<string, string>, file: FileToSend, timeoutMs: number): Promise<Record<string, unknown>> {
+export async function postMultipart(
+  http: PrinterHttp,
+  path: string,
+  fields: Record<string, string>,
+  file: FileToSend,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const { body, headers } = multipartBody(fields, { field: 'file', ...file })
   const answer = await http.request('POST', path, { body, headers, timeoutMs: uploadTimeoutMs(timeoutMs) })
-  if (answer.status !== 201 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+  if (answer.status !== 201 && answer.status !== 200)
+    throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
   return parseJsonObject(answer.text, 'the upload')
 }
 
@@ -169,11 +211,16 @@ function multipartBody(
   })
   return {
     body,
-    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.byteLength + file.size + tail.byteLength) },
+    headers: {
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      'Content-Length': String(head.byteLength + file.size + tail.byteLength),
+    },
   }
 }
 
 /** Finite numbers only; anything else is null. */
-export const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
-export const obj = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+export const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null
+export const obj = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 export const str = (value: unknown): string | null => (typeof value === 'string' ? value : null)

@@ -11,7 +11,12 @@ const queueSize = 4
  * completes. On failure the upload is aborted and any object removed, and the error that
  * broke it is rethrown (not a failed abort's).
  */
-export async function uploadStream(client: S3Client, bucket: string, key: string, body: ReadableStream<Uint8Array>): Promise<number> {
+export async function uploadStream(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  body: ReadableStream<Uint8Array>,
+): Promise<number> {
   let size = 0
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -35,7 +40,8 @@ export async function uploadStream(client: S3Client, bucket: string, key: string
     // When S3 failed first, stop reading the caller's body, as a failed pipeline would.
     cancelBody.abort()
     await Promise.allSettled([
-      upload.uploadId && client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: upload.uploadId })),
+      upload.uploadId &&
+        client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: upload.uploadId })),
       client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })),
     ])
     throw error

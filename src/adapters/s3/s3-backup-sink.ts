@@ -31,7 +31,9 @@ export function createS3BackupSink(config: S3Config): BackupSink {
       }),
     read: (name) =>
       inBucket(async () => {
-        const object = await nullWhenMissing(client.send(new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` })))
+        const object = await nullWhenMissing(
+          client.send(new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` })),
+        )
         return object?.Body ? (object.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null
       }),
     list: () =>

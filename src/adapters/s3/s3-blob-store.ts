@@ -52,7 +52,13 @@ export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions
         size,
         async commit(key) {
           // Same content under the same key: replacing it is harmless. One CopyObject copies at most 5 GiB.
-          await client.send(new CopyObjectCommand({ Bucket: bucket, Key: objectKeyOf(key), CopySource: copySource(bucket, stagingKey) }))
+          await client.send(
+            new CopyObjectCommand({
+              Bucket: bucket,
+              Key: objectKeyOf(key),
+              CopySource: copySource(bucket, stagingKey),
+            }),
+          )
           await deleteObject(stagingKey)
         },
         discard: () => deleteObject(stagingKey),
@@ -60,7 +66,11 @@ export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions
     },
 
     async get(key, range) {
-      const request = new GetObjectCommand({ Bucket: bucket, Key: objectKeyOf(key), Range: range && `bytes=${range.start}-${range.end}` })
+      const request = new GetObjectCommand({
+        Bucket: bucket,
+        Key: objectKeyOf(key),
+        Range: range && `bytes=${range.start}-${range.end}`,
+      })
       const object = await nullWhenMissing(client.send(request))
       if (!object) return null
       return {
@@ -103,4 +113,3 @@ const shardPath = (key: string) => `${key.slice(0, 2)}/${key}`
 
 /** `x-amz-copy-source` is `<bucket>/<key>`, URL-encoded. */
 const copySource = (bucket: string, key: string) => [bucket, ...key.split('/')].map(encodeURIComponent).join('/')
-

@@ -2,7 +2,14 @@ import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { rm } from 'node:fs/promises'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
-import { countSnapshotRows, createVaultDatabase, snapshotFileNames, type SnapshotCounts, type StagedDatabase, type VaultDatabase } from '../../core/db/database.js'
+import {
+  countSnapshotRows,
+  createVaultDatabase,
+  snapshotFileNames,
+  type SnapshotCounts,
+  type StagedDatabase,
+  type VaultDatabase,
+} from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 
@@ -43,7 +50,8 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
  * would leave open connections on the old file and race the WAL.
  */
 function stagedSqlite(stagedPath: string, liveFile: string): StagedDatabase {
-  const removeStaged = () => Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${stagedPath}${suffix}`, { force: true })))
+  const removeStaged = () =>
+    Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${stagedPath}${suffix}`, { force: true })))
   return {
     async swapIn(statements) {
       const staged = new SQLite(stagedPath)
@@ -73,7 +81,8 @@ const busyTimeoutMs = 30_000
 async function copyInto(staged: SQLite.Database, liveFile: string): Promise<void> {
   const deadline = Date.now() + busyTimeoutMs
   while ((await staged.backup(liveFile)).totalPages === 0) {
-    if (Date.now() > deadline) throw new Error(`the live database stayed write-locked for ${busyTimeoutMs / 1000} s; nothing was changed`)
+    if (Date.now() > deadline)
+      throw new Error(`the live database stayed write-locked for ${busyTimeoutMs / 1000} s; nothing was changed`)
     await new Promise((resolve) => setTimeout(resolve, busyRetryMs))
   }
 }

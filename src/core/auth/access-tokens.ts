@@ -12,7 +12,12 @@ export interface AccessClaims {
   sid: string
 }
 
-export async function signAccessToken(keys: SigningKeys, claims: AccessClaims, now: Date, ttlSeconds: number): Promise<string> {
+export async function signAccessToken(
+  keys: SigningKeys,
+  claims: AccessClaims,
+  now: Date,
+  ttlSeconds: number,
+): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000)
   return new SignJWT({ sid: claims.sid })
     .setProtectedHeader({ alg: algorithm, kid: keys.current.kid, typ: 'JWT' })

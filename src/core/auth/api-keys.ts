@@ -31,10 +31,16 @@ export const toPublicApiKey = (row: ApiKeysTable): PublicApiKey => ({
   revoked_at: row.revoked_at,
 })
 
-export async function createApiKey(deps: AccountsDeps, userId: string, name: string): Promise<PublicApiKey & { key: string }> {
+export async function createApiKey(
+  deps: AccountsDeps,
+  userId: string,
+  name: string,
+): Promise<PublicApiKey & { key: string }> {
   const trimmed = name.trim()
   if (trimmed.length === 0 || trimmed.length > 100) {
-    throw unprocessable('The name must be 1-100 characters.', [{ path: 'body.name', message: 'must be 1-100 characters' }])
+    throw unprocessable('The name must be 1-100 characters.', [
+      { path: 'body.name', message: 'must be 1-100 characters' },
+    ])
   }
   const { db } = deps.database
   const clash = await db
@@ -62,7 +68,13 @@ export async function createApiKey(deps: AccountsDeps, userId: string, name: str
 }
 
 export async function listApiKeys(db: Kysely<Database>, userId: string): Promise<PublicApiKey[]> {
-  const rows = await db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute()
+  const rows = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
   return rows.map(toPublicApiKey)
 }
 
@@ -70,7 +82,12 @@ export async function listApiKeys(db: Kysely<Database>, userId: string): Promise
 export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: string): Promise<PublicApiKey> {
   const now = deps.clock.now()
   return deps.database.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst()
+    const row = await trx
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', keyId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
     if (!row) throw notFound(`You have no API key with the id ${keyId}.`)
     const revokedAt = row.revoked_at ?? now.toISOString()
     await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).execute()
@@ -84,6 +101,11 @@ export async function findLiveApiKey(deps: AccountsDeps, key: string): Promise<A
   const hash = sha256Hex(deps.createSha256, key)
   const prefix = keyPattern.exec(key)?.[1]
   if (!prefix) return undefined
-  const row = await deps.database.db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst()
+  const row = await deps.database.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('prefix', '=', prefix)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   return row && constantTimeEqual(row.key_hash, hash) ? row : undefined
 }

@@ -23,7 +23,11 @@ const maxLockMs = 15 * 60 * 1000
  * against the address only: a 256-bit key cannot be guessed, and counting them against the
  * account would let anyone lock a slicer hook out by failing the account's password.
  */
-export function throttleKeys(credential: 'password' | 'api_key', usernameKey: string, clientAddress: string | undefined): ThrottleKey[] {
+export function throttleKeys(
+  credential: 'password' | 'api_key',
+  usernameKey: string,
+  clientAddress: string | undefined,
+): ThrottleKey[] {
   return [
     ...(credential === 'password' ? [{ key: `account:${usernameKey}`, threshold: 5 }] : []),
     ...(clientAddress ? [{ key: `address:${clientAddress}`, threshold: 20 }] : []),
@@ -35,12 +39,19 @@ export async function assertNotThrottled(db: Kysely<Database>, keys: ThrottleKey
   const rows = await db
     .selectFrom('login_failures')
     .select('locked_until')
-    .where('key', 'in', keys.map((k) => k.key))
+    .where(
+      'key',
+      'in',
+      keys.map((k) => k.key),
+    )
     .where('locked_until', '>', now.toISOString())
     .execute()
   if (rows.length === 0) return
   const until = Math.max(...rows.map((row) => Date.parse(row.locked_until!)))
-  throw tooManyRequests('Too many failed sign-in attempts; wait before trying again.', Math.ceil((until - now.getTime()) / 1000))
+  throw tooManyRequests(
+    'Too many failed sign-in attempts; wait before trying again.',
+    Math.ceil((until - now.getTime()) / 1000),
+  )
 }
 
 /** Counts one failure for each key (one atomic upsert each, so concurrent failures all count). */

@@ -21,7 +21,11 @@ export async function login(
 ): Promise<TokenPair & { user: PublicUser }> {
   const { db } = deps.database
   const now = deps.clock.now()
-  const keys = throttleKeys('password' in credentials ? 'password' : 'api_key', usernameKey(credentials.username), clientAddress)
+  const keys = throttleKeys(
+    'password' in credentials ? 'password' : 'api_key',
+    usernameKey(credentials.username),
+    clientAddress,
+  )
   await assertNotThrottled(db, keys, now)
 
   const user = await findUserByName(db, credentials.username)
@@ -29,7 +33,9 @@ export async function login(
   let valid: boolean
   if ('password' in credentials) {
     const { passwordHasher, decoyPasswordHash } = deps.auth
-    valid = (await passwordHasher.verify(credentials.password, user?.password_hash ?? decoyPasswordHash)) && user !== undefined
+    valid =
+      (await passwordHasher.verify(credentials.password, user?.password_hash ?? decoyPasswordHash)) &&
+      user !== undefined
   } else {
     const key = await findLiveApiKey(deps, credentials.api_key)
     valid = key !== undefined && key.user_id === user?.id
@@ -45,7 +51,8 @@ export async function login(
     const upgraded = await deps.auth.passwordHasher.hash(credentials.password)
     await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute()
   }
-  if (apiKeyId) await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', apiKeyId).execute()
+  if (apiKeyId)
+    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', apiKeyId).execute()
   return { ...(await openSession(deps, user.id, apiKeyId)), user: toPublicUser(user) }
 }
 

@@ -87,7 +87,10 @@ export async function refreshSession(deps: AccountsDeps, refreshToken: string): 
     return { kind: 'ok' as const, sessionId: row.session_id, userId: row.user_id }
   })
   if (outcome.kind === 'reused') {
-    throw unauthorized('refresh_token_reused', 'This refresh token was already used; the session has been revoked. Sign in again.')
+    throw unauthorized(
+      'refresh_token_reused',
+      'This refresh token was already used; the session has been revoked. Sign in again.',
+    )
   }
   if (outcome.kind === 'invalid') throw invalid
   return tokenPair(deps, outcome.userId, outcome.sessionId, next, now)
@@ -122,8 +125,15 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<P
   const claims = await verifyAccessToken(deps.auth.signingKeys, token, now)
   if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
   const row = await liveSession(deps.database.db, claims.sid, now)
-  if (!row || row.user_id !== claims.sub) throw unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
-  return { userId: row.user_id, username: row.username, role: row.role, sessionId: claims.sid, apiKeyId: row.api_key_id }
+  if (!row || row.user_id !== claims.sub)
+    throw unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
+  return {
+    userId: row.user_id,
+    username: row.username,
+    role: row.role,
+    sessionId: claims.sid,
+    apiKeyId: row.api_key_id,
+  }
 }
 
 function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: string, now: Date) {
@@ -140,7 +150,12 @@ function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: st
     .executeTakeFirst()
 }
 
-async function revokeSessionIn(db: Kysely<Database> | Transaction<Database>, sessionId: string, reason: string, now: Date) {
+async function revokeSessionIn(
+  db: Kysely<Database> | Transaction<Database>,
+  sessionId: string,
+  reason: string,
+  now: Date,
+) {
   await db
     .updateTable('sessions')
     .set({ revoked_at: now.toISOString(), revoked_reason: reason })
@@ -149,16 +164,38 @@ async function revokeSessionIn(db: Kysely<Database> | Transaction<Database>, ses
     .execute()
 }
 
-async function insertRefreshToken(trx: Transaction<Database>, deps: AccountsDeps, sessionId: string, token: string, now: Date) {
+async function insertRefreshToken(
+  trx: Transaction<Database>,
+  deps: AccountsDeps,
+  sessionId: string,
+  token: string,
+  now: Date,
+) {
   await trx
     .insertInto('refresh_tokens')
-    .values({ token_hash: sha256Hex(deps.createSha256, token), session_id: sessionId, created_at: now.toISOString(), used_at: null })
+    .values({
+      token_hash: sha256Hex(deps.createSha256, token),
+      session_id: sessionId,
+      created_at: now.toISOString(),
+      used_at: null,
+    })
     .execute()
 }
 
-async function tokenPair(deps: AccountsDeps, userId: string, sessionId: string, refreshToken: string, now: Date): Promise<TokenPair> {
+async function tokenPair(
+  deps: AccountsDeps,
+  userId: string,
+  sessionId: string,
+  refreshToken: string,
+  now: Date,
+): Promise<TokenPair> {
   return {
-    access_token: await signAccessToken(deps.auth.signingKeys, { sub: userId, sid: sessionId }, now, accessTokenTtlSeconds),
+    access_token: await signAccessToken(
+      deps.auth.signingKeys,
+      { sub: userId, sid: sessionId },
+      now,
+      accessTokenTtlSeconds,
+    ),
     token_type: 'Bearer',
     expires_in: accessTokenTtlSeconds,
     refresh_token: refreshToken,

@@ -37,7 +37,11 @@ export async function loadSigningKeys(
     const kid = toKey(secret).kid
     const existing = await db.selectFrom('signing_keys').select('kid').limit(1).execute()
     if (existing.length === 0) {
-      await db.insertInto('signing_keys').values({ kid, secret, created_at: clock.now().toISOString() }).onConflict((oc) => oc.doNothing()).execute()
+      await db
+        .insertInto('signing_keys')
+        .values({ kid, secret, created_at: clock.now().toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
     }
     // Processes that started together may both have inserted; all agree on the oldest.
     const rows = await db.selectFrom('signing_keys').select('secret').orderBy('created_at').orderBy('kid').execute()

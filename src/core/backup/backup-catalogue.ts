@@ -8,7 +8,9 @@ import { parseArchiveFileName } from './manifest.js'
  * complete, their checksum unknown until verified), and copies still `pending` in the
  * restored catalogue get the bucket's answer. Returns how many archives were added.
  */
-export async function reconcileBackupCatalogue(deps: Pick<Deps, 'database' | 'backupSinks' | 'logger'>): Promise<number> {
+export async function reconcileBackupCatalogue(
+  deps: Pick<Deps, 'database' | 'backupSinks' | 'logger'>,
+): Promise<number> {
   const { db } = deps.database
   const local = deps.backupSinks.find((sink) => sink.kind === 'local')!
   const bucket = deps.backupSinks.find((sink) => sink.kind === 's3')
@@ -17,16 +19,29 @@ export async function reconcileBackupCatalogue(deps: Pick<Deps, 'database' | 'ba
     try {
       inBucket = new Set((await bucket.list()).map((archive) => archive.name))
     } catch (error) {
-      deps.logger.warn('the bucket could not be listed to rebuild the backup catalogue', { error: error instanceof Error ? error.message : String(error) })
+      deps.logger.warn('the bucket could not be listed to rebuild the backup catalogue', {
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   }
   const copyStatus = (name: string): { s3_status: BackupCopyStatus; s3_error: string | null } => {
     if (!bucket) return { s3_status: 'not_configured', s3_error: null }
-    if (!inBucket) return { s3_status: 'failed', s3_error: 'The bucket could not be listed when the catalogue was rebuilt after a restore.' }
-    return inBucket.has(name) ? { s3_status: 'uploaded', s3_error: null } : { s3_status: 'failed', s3_error: 'Not in the bucket when the catalogue was rebuilt after a restore.' }
+    if (!inBucket)
+      return {
+        s3_status: 'failed',
+        s3_error: 'The bucket could not be listed when the catalogue was rebuilt after a restore.',
+      }
+    return inBucket.has(name)
+      ? { s3_status: 'uploaded', s3_error: null }
+      : { s3_status: 'failed', s3_error: 'Not in the bucket when the catalogue was rebuilt after a restore.' }
   }
 
-  for (const row of await db.selectFrom('backups').select(['id', 'file_name']).where('s3_status', '=', 'pending').where('status', '!=', 'running').execute()) {
+  for (const row of await db
+    .selectFrom('backups')
+    .select(['id', 'file_name'])
+    .where('s3_status', '=', 'pending')
+    .where('status', '!=', 'running')
+    .execute()) {
     await db.updateTable('backups').set(copyStatus(row.file_name)).where('id', '=', row.id).execute()
   }
   const known = new Set((await db.selectFrom('backups').select('id').execute()).map((row) => row.id))

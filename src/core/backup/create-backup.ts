@@ -8,7 +8,19 @@ import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
 import { writeArchive } from './write-archive.js'
 
-export type BackupDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'clock' | 'logger' | 'backupSinks' | 'service' | 'backupRetentionDays'>
+export type BackupDeps = Pick<
+  Deps,
+  | 'database'
+  | 'blobs'
+  | 'thumbnails'
+  | 'createSha256'
+  | 'compression'
+  | 'clock'
+  | 'logger'
+  | 'backupSinks'
+  | 'service'
+  | 'backupRetentionDays'
+>
 
 const progressEveryMs = 1000
 
@@ -17,7 +29,10 @@ const progressEveryMs = 1000
  * (`done` settles when it ends, for the CLI and tests). The archive streams straight to the
  * backup directory under a temporary name, so memory stays flat at any vault size.
  */
-export async function startBackup(deps: BackupDeps, createdBy: string | null): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
+export async function startBackup(
+  deps: BackupDeps,
+  createdBy: string | null,
+): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
   const { db } = deps.database
   const lock = await takeMaintenanceLock(db, deps.clock, 'backup')
   const startedAt = deps.clock.now()
@@ -41,7 +56,13 @@ export async function startBackup(deps: BackupDeps, createdBy: string | null): P
   return { record: toBackupRecord(await getBackupRow(db, id)), done }
 }
 
-async function runBackup(deps: BackupDeps, id: string, fileName: string, startedAt: Date, lock: HeldLock): Promise<BackupRecord> {
+async function runBackup(
+  deps: BackupDeps,
+  id: string,
+  fileName: string,
+  startedAt: Date,
+  lock: HeldLock,
+): Promise<BackupRecord> {
   const { db } = deps.database
   let outcome: { status: 'complete' | 'failed'; error: string | null }
   try {
@@ -56,17 +77,31 @@ async function runBackup(deps: BackupDeps, id: string, fileName: string, started
       onProgress(bytesDone, bytesTotal) {
         if (Date.now() - lastReport < progressEveryMs) return
         lastReport = Date.now()
-        reported = reported.then(() => db.updateTable('backups').set({ bytes_done: bytesDone, bytes_total: bytesTotal }).where('id', '=', id).execute()).then(
-          () => {},
-          () => {},
-        )
+        reported = reported
+          .then(() =>
+            db
+              .updateTable('backups')
+              .set({ bytes_done: bytesDone, bytes_total: bytesTotal })
+              .where('id', '=', id)
+              .execute(),
+          )
+          .then(
+            () => {},
+            () => {},
+          )
       },
     })
     await reported
     const archived = archive.manifest.entries.reduce((total, entry) => total + entry.size, 0)
     await db
       .updateTable('backups')
-      .set({ bytes_done: archived, bytes_total: archived, size: archive.size, sha256: archive.sha256, manifest: JSON.stringify(archive.manifest) })
+      .set({
+        bytes_done: archived,
+        bytes_total: archived,
+        size: archive.size,
+        sha256: archive.sha256,
+        manifest: JSON.stringify(archive.manifest),
+      })
       .where('id', '=', id)
       .execute()
     deps.logger.info('backup archived', { backup_id: id, file_name: fileName })
@@ -79,8 +114,16 @@ async function runBackup(deps: BackupDeps, id: string, fileName: string, started
     deps.logger.error('backup failed', { backup_id: id, error: outcome.error })
   }
   // Released before the final status shows, so a client that sees it can start the next backup or restore.
-  await lock.release().catch((error: Error) => deps.logger.warn('releasing the backup lock failed; it lapses within a minute', { error: error.message }))
-  await db.updateTable('backups').set({ ...outcome, finished_at: deps.clock.now().toISOString() }).where('id', '=', id).execute()
+  await lock
+    .release()
+    .catch((error: Error) =>
+      deps.logger.warn('releasing the backup lock failed; it lapses within a minute', { error: error.message }),
+    )
+  await db
+    .updateTable('backups')
+    .set({ ...outcome, finished_at: deps.clock.now().toISOString() })
+    .where('id', '=', id)
+    .execute()
   return toBackupRecord(await getBackupRow(db, id))
 }
 
@@ -96,11 +139,16 @@ async function copyToBuckets(deps: BackupDeps, id: string, fileName: string): Pr
     try {
       await sink.write(fileName, (await local.read(fileName))!)
       const copy = await sink.read(fileName)
-      if (!copy || (await hashStream(deps, copy)) !== sha256) throw new Error('the copy in the bucket does not match the archive')
+      if (!copy || (await hashStream(deps, copy)) !== sha256)
+        throw new Error('the copy in the bucket does not match the archive')
       await db.updateTable('backups').set({ s3_status: 'uploaded', s3_error: null }).where('id', '=', id).execute()
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      deps.logger.warn('backup copy to the bucket failed', { backup_id: id, error: message, cause: String((error as Error).cause ?? '') })
+      deps.logger.warn('backup copy to the bucket failed', {
+        backup_id: id,
+        error: message,
+        cause: String((error as Error).cause ?? ''),
+      })
       await db.updateTable('backups').set({ s3_status: 'failed', s3_error: message }).where('id', '=', id).execute()
     }
   }

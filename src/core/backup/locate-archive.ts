@@ -21,7 +21,10 @@ export interface ArchiveSource {
  * catalogue does not know (a fresh install restoring an older one's archive), by the id
  * every archive name carries. The backup directory is searched first, then the bucket.
  */
-export async function locateArchive(deps: Pick<Deps, 'database' | 'backupSinks'>, backupId: string): Promise<ArchiveSource> {
+export async function locateArchive(
+  deps: Pick<Deps, 'database' | 'backupSinks'>,
+  backupId: string,
+): Promise<ArchiveSource> {
   const row = await deps.database.db.selectFrom('backups').selectAll().where('id', '=', backupId).executeTakeFirst()
   const matches = (name: string) => (row ? name === row.file_name : parseArchiveFileName(name)?.backupId === backupId)
   const unreachable: string[] = []
@@ -49,7 +52,12 @@ export async function locateArchive(deps: Pick<Deps, 'database' | 'backupSinks'>
     }
   }
   if (unreachable.length > 0) {
-    throw new VaultError(502, 'backup_location_unreachable', 'Bad Gateway', `The archive of backup ${backupId} is not in the backup directory, and ${unreachable.join('; ')}.`)
+    throw new VaultError(
+      502,
+      'backup_location_unreachable',
+      'Bad Gateway',
+      `The archive of backup ${backupId} is not in the backup directory, and ${unreachable.join('; ')}.`,
+    )
   }
   const places = deps.backupSinks.length > 1 ? 'the backup directory or the bucket' : 'the backup directory'
   throw notFound(`No archive of backup ${backupId} is in ${places}.`)

@@ -9,7 +9,12 @@ export const maintenanceLockName = 'backup-restore'
 
 /** Whether a backup or restore holds the maintenance lock right now. */
 export async function isMaintenanceRunning(db: Kysely<Database>, now: Date): Promise<boolean> {
-  const row = await db.selectFrom('locks').select('name').where('name', '=', maintenanceLockName).where('expires_at', '>', now.toISOString()).executeTakeFirst()
+  const row = await db
+    .selectFrom('locks')
+    .select('name')
+    .where('name', '=', maintenanceLockName)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst()
   return row !== undefined
 }
 
@@ -17,7 +22,11 @@ export async function isMaintenanceRunning(db: Kysely<Database>, now: Date): Pro
  * Takes the maintenance lock for a backup or restore, or refuses with 409. The refusal says
  * when the lock lapses: a process killed mid-backup leaves it held for up to a minute.
  */
-export async function takeMaintenanceLock(db: Kysely<Database>, clock: Clock, purpose: 'backup' | 'restore'): Promise<HeldLock> {
+export async function takeMaintenanceLock(
+  db: Kysely<Database>,
+  clock: Clock,
+  purpose: 'backup' | 'restore',
+): Promise<HeldLock> {
   const lock = await acquireLock(db, clock, maintenanceLockName, purpose)
   if ('held' in lock) return lock.held
   throw conflict(

@@ -39,8 +39,15 @@ export const isAllowedEntryName = (name: string) => entryPattern.test(name)
  * `model-vault-2026-11-21T08-30-00Z-<id>.tar.gz`: sorts by time, names the backup. A restore's
  * safety copy is named `pre-restore-…`, which retention and lookups by id leave alone.
  */
-export function archiveFileName(backupId: string, createdAt: Date, kind: 'model-vault' | 'pre-restore' = 'model-vault'): string {
-  const stamp = createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
+export function archiveFileName(
+  backupId: string,
+  createdAt: Date,
+  kind: 'model-vault' | 'pre-restore' = 'model-vault',
+): string {
+  const stamp = createdAt
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replaceAll(':', '-')
   return `${kind}-${stamp}-${backupId}.tar.gz`
 }
 

@@ -46,7 +46,11 @@ export interface RestoreResult {
 }
 
 /** Restores the install from the archive of a backup in the catalogue, the backup directory or the bucket. */
-export async function restoreBackup(deps: RestoreDeps, backupId: string, onProgress: (progress: RestoreProgress) => void): Promise<RestoreResult> {
+export async function restoreBackup(
+  deps: RestoreDeps,
+  backupId: string,
+  onProgress: (progress: RestoreProgress) => void,
+): Promise<RestoreResult> {
   return restoreArchive(deps, () => locateArchive(deps, backupId), onProgress)
 }
 
@@ -75,7 +79,9 @@ export async function restoreArchive(
     try {
       refuseIncompatible(deps, staged.manifest)
       if (source.expectedSha256 && staged.sha256 !== source.expectedSha256) {
-        throw invalidArchive(`it has changed since the backup was made (SHA-256 ${staged.sha256}, recorded ${source.expectedSha256}).`)
+        throw invalidArchive(
+          `it has changed since the backup was made (SHA-256 ${staged.sha256}, recorded ${source.expectedSha256}).`,
+        )
       }
       onProgress({ phase: 'safety_copy', bytes_done: staged.size, bytes_total: staged.size })
       safetyCopy = await writeSafetyCopy(deps, restoredAt)
@@ -93,24 +99,35 @@ export async function restoreArchive(
     } catch (error) {
       await discardStaged(staged)
       // The swap did not happen, so the copy of the untouched database is not needed either.
-      if (safetyCopy) await localSink(deps).delete(safetyCopy).catch(() => {})
+      if (safetyCopy)
+        await localSink(deps)
+          .delete(safetyCopy)
+          .catch(() => {})
       throw error
     }
-    deps.logger.info('backup restored', { backup_id: staged.manifest.backup_id, file_name: source.fileName, safety_copy: safetyCopy })
-    onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
-    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy: safetyCopy! }).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error)
-      deps.logger.error('restore swapped in, but finishing it failed', { error: message })
-      throw new VaultError(
-        500,
-        'restore_unfinished',
-        'Internal Server Error',
-        `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
-      )
+    deps.logger.info('backup restored', {
+      backup_id: staged.manifest.backup_id,
+      file_name: source.fileName,
+      safety_copy: safetyCopy,
     })
+    onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
+    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy: safetyCopy! }).catch(
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error)
+        deps.logger.error('restore swapped in, but finishing it failed', { error: message })
+        throw new VaultError(
+          500,
+          'restore_unfinished',
+          'Internal Server Error',
+          `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
+        )
+      },
+    )
   } finally {
     // A failed release must not hide the restore's own outcome; the lock lapses within a minute.
-    await lock.release().catch((error: Error) => deps.logger.warn('releasing the restore lock failed', { error: error.message }))
+    await lock
+      .release()
+      .catch((error: Error) => deps.logger.warn('releasing the restore lock failed', { error: error.message }))
   }
 }
 
@@ -123,7 +140,11 @@ interface StagedArchive {
 }
 
 /** Reads the archive once, verifying it whole and staging each entry as it passes. */
-async function stageArchive(deps: RestoreDeps, source: ArchiveSource, onProgress: (progress: RestoreProgress) => void): Promise<StagedArchive> {
+async function stageArchive(
+  deps: RestoreDeps,
+  source: ArchiveSource,
+  onProgress: (progress: RestoreProgress) => void,
+): Promise<StagedArchive> {
   const hash = deps.createSha256()
   let size = 0
   const counted = (await source.open()).pipeThrough(
@@ -138,13 +159,17 @@ async function stageArchive(deps: RestoreDeps, source: ArchiveSource, onProgress
   )
   let database: StagedDatabase | undefined
   const files: StagedArchive['files'] = []
-  const stores: Record<string, [BlobStore, 'blobs' | 'thumbnails']> = { blobs: [deps.blobs, 'blobs'], thumbs: [deps.thumbnails, 'thumbnails'] }
+  const stores: Record<string, [BlobStore, 'blobs' | 'thumbnails']> = {
+    blobs: [deps.blobs, 'blobs'],
+    thumbs: [deps.thumbnails, 'thumbnails'],
+  }
   const expectedDatabase = `db/${snapshotFileNames[deps.database.kind]}`
   try {
     const manifest = await verifyArchive(deps, counted, async (path, body) => {
       const [folder, key] = path.split('/') as [string, string]
       if (folder === 'db') {
-        if (path !== expectedDatabase) throw incompatible(`it holds a database of another kind (${path}); this install uses ${deps.database.kind}.`)
+        if (path !== expectedDatabase)
+          throw incompatible(`it holds a database of another kind (${path}); this install uses ${deps.database.kind}.`)
         database = await deps.database.stageRestore(body)
         return
       }
@@ -166,7 +191,8 @@ async function discardStaged(staged: Partial<Pick<StagedArchive, 'database' | 'f
   for (const file of staged.files ?? []) await file.staged.discard().catch(() => {})
 }
 
-const incompatible = (detail: string) => new VaultError(422, 'incompatible_archive', 'Unprocessable Content', `The backup cannot be restored here: ${detail}`)
+const incompatible = (detail: string) =>
+  new VaultError(422, 'incompatible_archive', 'Unprocessable Content', `The backup cannot be restored here: ${detail}`)
 
 /** Archives from a newer build or schema, or of another database kind, are refused untouched. */
 function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
@@ -174,16 +200,24 @@ function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
     throw incompatible(`it holds a ${manifest.database_kind} database and this install uses ${deps.database.kind}.`)
   }
   if (manifest.schema_version > latestSchemaVersion) {
-    throw incompatible(`it has schema version ${manifest.schema_version}, newer than this build's ${latestSchemaVersion}; upgrade model-vault first.`)
+    throw incompatible(
+      `it has schema version ${manifest.schema_version}, newer than this build's ${latestSchemaVersion}; upgrade model-vault first.`,
+    )
   }
   if (compareVersions(manifest.app_version, deps.service.version) > 0) {
-    throw incompatible(`it was made by model-vault ${manifest.app_version}, newer than this ${deps.service.version}; upgrade model-vault first.`)
+    throw incompatible(
+      `it was made by model-vault ${manifest.app_version}, newer than this ${deps.service.version}; upgrade model-vault first.`,
+    )
   }
 }
 
 /** Compares `major.minor.patch` numerically; a pre-release suffix is ignored. */
 function compareVersions(a: string, b: string): number {
-  const parts = (version: string) => version.split(/[-+]/)[0]!.split('.').map((part) => Number.parseInt(part, 10) || 0)
+  const parts = (version: string) =>
+    version
+      .split(/[-+]/)[0]!
+      .split('.')
+      .map((part) => Number.parseInt(part, 10) || 0)
   const [left, right] = [parts(a), parts(b)]
   for (let i = 0; i < Math.max(left.length, right.length); i++) {
     const difference = (left[i] ?? 0) - (right[i] ?? 0)
@@ -234,7 +268,12 @@ async function finishRestore(
   return {
     backup_id: manifest.backup_id,
     restored_at: done.restoredAt.toISOString(),
-    source: { location: done.source.location, file_name: done.source.fileName, size: done.staged.size, sha256: done.staged.sha256 },
+    source: {
+      location: done.source.location,
+      file_name: done.source.fileName,
+      size: done.staged.size,
+      sha256: done.staged.sha256,
+    },
     manifest,
     schema_version: schemaVersion,
     safety_copy: done.safetyCopy,

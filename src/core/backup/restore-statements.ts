@@ -8,11 +8,17 @@ import type { RestoreStatements } from '../db/database.js'
  * processes that are gone; the backup being restored was `running` in its own snapshot and
  * is complete now, and any other backup that was running never finished.
  */
-export function restoreStatements(restoredAt: Date, backup: { id: string; size: number; sha256: string; manifestJson: string; archivedBytes: number }): RestoreStatements {
+export function restoreStatements(
+  restoredAt: Date,
+  backup: { id: string; size: number; sha256: string; manifestJson: string; archivedBytes: number },
+): RestoreStatements {
   const at = sql.lit(restoredAt.toISOString())
   const running = sql.lit<'running'>('running')
   return (db) => [
-    db.updateTable('sessions').set({ revoked_at: at, revoked_reason: sql.lit('restore') }).where('revoked_at', 'is', null),
+    db
+      .updateTable('sessions')
+      .set({ revoked_at: at, revoked_reason: sql.lit('restore') })
+      .where('revoked_at', 'is', null),
     db.deleteFrom('locks'),
     db
       .updateTable('backups')
@@ -28,7 +34,11 @@ export function restoreStatements(restoredAt: Date, backup: { id: string; size: 
       .where('status', '=', running),
     db
       .updateTable('backups')
-      .set({ status: sql.lit<'failed'>('failed'), error: sql.lit('Interrupted: the process stopped before this backup finished.'), finished_at: at })
+      .set({
+        status: sql.lit<'failed'>('failed'),
+        error: sql.lit('Interrupted: the process stopped before this backup finished.'),
+        finished_at: at,
+      })
       .where('status', '=', running),
   ]
 }

@@ -19,11 +19,15 @@ export async function pruneOldBackups(deps: BackupDeps, keepId: string): Promise
         if (!parsed || parsed.backupId === keepId || parsed.createdAt.getTime() >= cutoff) continue
         await sink.delete(archive.name)
         deps.logger.info('old backup pruned', { file_name: archive.name, sink: sink.kind })
-        if (sink.kind === 'local') await deps.database.db.deleteFrom('backups').where('id', '=', parsed.backupId).execute()
+        if (sink.kind === 'local')
+          await deps.database.db.deleteFrom('backups').where('id', '=', parsed.backupId).execute()
       }
     } catch (error) {
       // An unreachable bucket must not fail the backup that was just made; the next one retries.
-      deps.logger.warn('pruning old backups failed', { sink: sink.kind, error: error instanceof Error ? error.message : String(error) })
+      deps.logger.warn('pruning old backups failed', {
+        sink: sink.kind,
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   }
 }

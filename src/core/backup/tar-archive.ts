@@ -34,7 +34,9 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
       let written = 0
       const reader = source.getReader()
       await new Promise<void>((resolve, reject) => {
-        const entry = pack.entry({ name: path, size, mode: 0o644, mtime, type: 'file' }, (error) => (error ? reject(error) : resolve()))
+        const entry = pack.entry({ name: path, size, mode: 0o644, mtime, type: 'file' }, (error) =>
+          error ? reject(error) : resolve(),
+        )
         void (async () => {
           for (;;) {
             const { value, done } = await reader.read()
@@ -44,7 +46,8 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
             onBytes(value.byteLength)
             if (!entry.write(value)) await drained(entry)
           }
-          if (written !== size) throw new Error(`${path} changed while it was archived (${written} bytes instead of ${size})`)
+          if (written !== size)
+            throw new Error(`${path} changed while it was archived (${written} bytes instead of ${size})`)
           ;(entry as unknown as { end(): void }).end()
         })().catch((error: Error) => {
           reader.cancel(error).catch(() => {})

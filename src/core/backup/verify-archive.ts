@@ -7,7 +7,8 @@ import { drained } from './tar-archive.js'
 
 const maxManifestBytes = 256 * 1024 * 1024
 
-export const invalidArchive = (detail: string) => new VaultError(422, 'invalid_archive', 'Unprocessable Content', `The backup archive is not usable: ${detail}`)
+export const invalidArchive = (detail: string) =>
+  new VaultError(422, 'invalid_archive', 'Unprocessable Content', `The backup archive is not usable: ${detail}`)
 
 /**
  * Reads a whole archive and checks it against its manifest without writing anything: every
@@ -27,9 +28,7 @@ export async function verifyArchive(
   const extract = tar.extract()
   // A read error (a damaged gzip) must end the entry being read too, or its reader waits forever.
   let current: { destroy(error?: Error): void } | undefined
-  const feeding = feed(archive.pipeThrough(compression.gunzip()), extract, (error) =>
-    current?.destroy(error),
-  )
+  const feeding = feed(archive.pipeThrough(compression.gunzip()), extract, (error) => current?.destroy(error))
   // Observed at once: the loop below may be awaiting `onEntry` when the gzip fails, and an
   // unobserved rejection would end the process. The awaits below still see the error.
   feeding.catch(() => {})
@@ -87,7 +86,8 @@ export async function verifyArchive(
   for (const [path, actual] of seen) {
     const expected = listed.get(path)
     if (!expected) throw invalidArchive(`"${path}" is not in the manifest.`)
-    if (expected.size !== actual.size || expected.sha256 !== actual.sha256) throw invalidArchive(`"${path}" does not match the manifest.`)
+    if (expected.size !== actual.size || expected.sha256 !== actual.sha256)
+      throw invalidArchive(`"${path}" does not match the manifest.`)
   }
   const missing = manifest.entries.find((entry) => !seen.has(entry.path))
   if (missing) throw invalidArchive(`"${missing.path}" is listed in the manifest but missing.`)
@@ -121,15 +121,25 @@ function parseManifest(chunks: Uint8Array[]): BackupManifest {
   const entriesValid =
     Array.isArray(parsed.entries) &&
     parsed.entries.every((e) => typeof e?.path === 'string' && Number.isInteger(e.size) && typeof e.sha256 === 'string')
-  if (parsed.format !== 'model-vault-backup' || !entriesValid || typeof parsed.schema_version !== 'number' || typeof parsed.app_version !== 'string') {
+  if (
+    parsed.format !== 'model-vault-backup' ||
+    !entriesValid ||
+    typeof parsed.schema_version !== 'number' ||
+    typeof parsed.app_version !== 'string'
+  ) {
     throw invalidArchive('the manifest is not a model-vault backup manifest.')
   }
-  if (parsed.format_version !== 1) throw invalidArchive(`the manifest has format version ${parsed.format_version}, which this version cannot read.`)
+  if (parsed.format_version !== 1)
+    throw invalidArchive(`the manifest has format version ${parsed.format_version}, which this version cannot read.`)
   return parsed as BackupManifest
 }
 
 /** Writes the decompressed bytes into the extractor, honouring its backpressure. */
-async function feed(stream: ReadableStream<Uint8Array>, extract: tar.Extract, onError: (error: Error) => void): Promise<void> {
+async function feed(
+  stream: ReadableStream<Uint8Array>,
+  extract: tar.Extract,
+  onError: (error: Error) => void,
+): Promise<void> {
   const reader = stream.getReader()
   try {
     for (;;) {

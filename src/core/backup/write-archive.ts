@@ -5,7 +5,10 @@ import type { Deps } from '../deps.js'
 import { manifestPath, type BackupManifest, type ManifestEntry } from './manifest.js'
 import { createTarWriter } from './tar-archive.js'
 
-export type ArchiveDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'backupSinks' | 'service'>
+export type ArchiveDeps = Pick<
+  Deps,
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'backupSinks' | 'service'
+>
 
 export interface WrittenArchive {
   manifest: BackupManifest
@@ -61,7 +64,12 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
     const counts = { blobs: 0, thumbnails: 0 }
     const manifest = await (async () => {
       entries.push(await tar.add(`db/${snapshot.fileName}`, snapshot.size, snapshot.stream()))
-      const stores = options.includeFiles ? ([[deps.blobs, 'blobs', 'blobs'], [deps.thumbnails, 'thumbs', 'thumbnails']] as const) : []
+      const stores = options.includeFiles
+        ? ([
+            [deps.blobs, 'blobs', 'blobs'],
+            [deps.thumbnails, 'thumbs', 'thumbnails'],
+          ] as const)
+        : []
       for (const [store, folder, count] of stores) {
         for await (const blob of store.list()) {
           const body = await store.get(blob.key)
@@ -99,6 +107,9 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
 }
 
 async function storedBytes(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('files').select((eb) => eb.fn.sum<number>('size').as('bytes')).executeTakeFirst()
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+    .executeTakeFirst()
   return Number(row?.bytes ?? 0)
 }

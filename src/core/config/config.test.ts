@@ -36,8 +36,14 @@ describe('configuration from VAULT_* variables', () => {
       kind: 'postgres',
       url: 'postgres://u:p@db:5432/vault',
     })
-    expect(parseConfig({ VAULT_DATABASE_URL: 'sqlite:///srv/vault.db' }).database).toEqual({ kind: 'sqlite', file: '/srv/vault.db' })
-    expect(parseConfig({ VAULT_DATABASE_URL: 'sqlite:vault.db' }).database).toEqual({ kind: 'sqlite', file: 'vault.db' })
+    expect(parseConfig({ VAULT_DATABASE_URL: 'sqlite:///srv/vault.db' }).database).toEqual({
+      kind: 'sqlite',
+      file: '/srv/vault.db',
+    })
+    expect(parseConfig({ VAULT_DATABASE_URL: 'sqlite:vault.db' }).database).toEqual({
+      kind: 'sqlite',
+      file: 'vault.db',
+    })
   })
 
   it('reads S3 storage settings, normalising the prefix', () => {
@@ -65,7 +71,10 @@ describe('configuration from VAULT_* variables', () => {
 
   it('turns on the S3 backup copy only when a backup bucket is named', () => {
     expect(parseConfig({ VAULT_BACKUP_S3_REGION: 'eu-west-1' }).backup.s3).toBeUndefined()
-    expect(parseConfig({ VAULT_BACKUP_S3_BUCKET: 'backups' }).backup.s3).toMatchObject({ bucket: 'backups', prefix: '' })
+    expect(parseConfig({ VAULT_BACKUP_S3_BUCKET: 'backups' }).backup.s3).toMatchObject({
+      bucket: 'backups',
+      prefix: '',
+    })
   })
 
   it('accepts 0 retention days (keep forever)', () => {
@@ -75,16 +84,31 @@ describe('configuration from VAULT_* variables', () => {
   it.each([
     [{ VAULT_PORT: 'eighty' }, 'VAULT_PORT must be a whole number from 0 to 65535 (got "eighty")'],
     [{ VAULT_PORT: '70000' }, 'VAULT_PORT must be a whole number from 0 to 65535 (got "70000")'],
-    [{ VAULT_BACKUP_RETENTION_DAYS: '-1' }, 'VAULT_BACKUP_RETENTION_DAYS must be a whole number from 0 to 36500 (got "-1")'],
+    [
+      { VAULT_BACKUP_RETENTION_DAYS: '-1' },
+      'VAULT_BACKUP_RETENTION_DAYS must be a whole number from 0 to 36500 (got "-1")',
+    ],
     [{ VAULT_STORAGE: 'ftp' }, 'VAULT_STORAGE must be local or s3 (got "ftp")'],
     [{ VAULT_STORAGE: 's3' }, 'VAULT_S3_BUCKET is required when VAULT_STORAGE is s3'],
-    [{ VAULT_DATABASE_URL: 'mysql://root:hunter2@db/vault' }, 'VAULT_DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "mysql://root:***@db/vault")'],
+    [
+      { VAULT_DATABASE_URL: 'mysql://root:hunter2@db/vault' },
+      'VAULT_DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "mysql://root:***@db/vault")',
+    ],
     [{ VAULT_PUBLIC_URL: 'vault.local' }, 'VAULT_PUBLIC_URL must be an http:// or https:// URL (got "vault.local")'],
-    [{ VAULT_STORAGE: 's3', VAULT_S3_BUCKET: 'b', VAULT_S3_FORCE_PATH_STYLE: 'maybe' }, 'VAULT_S3_FORCE_PATH_STYLE must be true or false (got "maybe")'],
+    [
+      { VAULT_STORAGE: 's3', VAULT_S3_BUCKET: 'b', VAULT_S3_FORCE_PATH_STYLE: 'maybe' },
+      'VAULT_S3_FORCE_PATH_STYLE must be true or false (got "maybe")',
+    ],
     [{ VAULT_JWT_SECRET: 'short' }, 'VAULT_JWT_SECRET must be at least 32 bytes long'],
     [{ VAULT_ADMIN_PASSWORD: 'hunter2' }, 'VAULT_ADMIN_PASSWORD must be at least 12 characters long'],
-    [{ VAULT_ADMIN_USERNAME: 'administrator', VAULT_ADMIN_PASSWORD: 'Administrator' }, 'VAULT_ADMIN_PASSWORD must not be the username'],
-    [{ VAULT_ADMIN_USERNAME: 'root user' }, 'VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores'],
+    [
+      { VAULT_ADMIN_USERNAME: 'administrator', VAULT_ADMIN_PASSWORD: 'Administrator' },
+      'VAULT_ADMIN_PASSWORD must not be the username',
+    ],
+    [
+      { VAULT_ADMIN_USERNAME: 'root user' },
+      'VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores',
+    ],
     [{ VAULT_TRUST_PROXY: 'sometimes' }, 'VAULT_TRUST_PROXY must be true or false (got "sometimes")'],
     [
       { VAULT_BACKUP_S3_BUCKET: 'b', VAULT_BACKUP_S3_ACCESS_KEY_ID: 'id' },
@@ -109,7 +133,11 @@ describe('configuration from VAULT_* variables', () => {
   })
 
   it('reads the first superuser and the proxy setting', () => {
-    const config = parseConfig({ VAULT_ADMIN_USERNAME: 'root', VAULT_ADMIN_PASSWORD: ' spaces count too ', VAULT_TRUST_PROXY: 'yes' })
+    const config = parseConfig({
+      VAULT_ADMIN_USERNAME: 'root',
+      VAULT_ADMIN_PASSWORD: ' spaces count too ',
+      VAULT_TRUST_PROXY: 'yes',
+    })
     expect(config.admin).toEqual({ username: 'root', password: ' spaces count too ' })
     expect(config.trustProxy).toBe(true)
     expect(parseConfig({}).trustProxy).toBe(false)

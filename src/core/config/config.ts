@@ -117,7 +117,9 @@ export function parseConfig(env: Env): Config {
     else if (/^sqlite:/.test(databaseUrl) && databaseUrl.replace(/^sqlite:(\/\/)?/, '') !== '') {
       database = { kind: 'sqlite', file: databaseUrl.replace(/^sqlite:(\/\/)?/, '') }
     } else {
-      problems.push(`VAULT_DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${redactUrl(databaseUrl)}")`)
+      problems.push(
+        `VAULT_DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${redactUrl(databaseUrl)}")`,
+      )
     }
   }
 
@@ -144,7 +146,8 @@ export function parseConfig(env: Env): Config {
     problems.push('VAULT_ADMIN_USERNAME must be 1-64 letters, digits, dots, dashes or underscores')
   }
   const adminPassword = env.VAULT_ADMIN_PASSWORD || undefined
-  if (adminPassword !== undefined && adminPassword.length < 12) problems.push('VAULT_ADMIN_PASSWORD must be at least 12 characters long')
+  if (adminPassword !== undefined && adminPassword.length < 12)
+    problems.push('VAULT_ADMIN_PASSWORD must be at least 12 characters long')
   if (adminPassword !== undefined && adminPassword.toLowerCase() === (adminUsername ?? 'admin').toLowerCase()) {
     problems.push('VAULT_ADMIN_PASSWORD must not be the username')
   }

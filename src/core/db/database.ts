@@ -54,7 +54,14 @@ export interface SnapshotCounts {
 /** The rows a backup manifest counts, read through `db` (a snapshot's own view of the data). */
 export async function countSnapshotRows(db: Kysely<Database>): Promise<SnapshotCounts> {
   const count = async (table: 'users' | 'models' | 'files') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   return { users: await count('users'), models: await count('models'), files: await count('files') }
 }
 

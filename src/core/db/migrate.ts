@@ -20,9 +20,12 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<number> {
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
-    throw new Error(`database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    })
+    throw new Error(
+      `database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    )
   }
   return readSchemaVersion(db)
 }

@@ -38,7 +38,10 @@ export function byteSourceFromBytes(bytes: Uint8Array, options: { chunkSize?: nu
 }
 
 /** Feeds every chunk of a stream to `onChunk`, in order; cancels the stream if `onChunk` throws. */
-export async function forEachChunk(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+export async function forEachChunk(
+  stream: ReadableStream<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
   const reader = stream.getReader()
   try {
     for (;;) {
@@ -76,7 +79,10 @@ export async function forEachLine(
     }
     pending = text.slice(start)
     if (pending.length > maxLineLength) {
-      throw new FormatError('malformed', `Line ${lineNumber + 1} is longer than ${maxLineLength} characters; this is not a text file of the expected kind.`)
+      throw new FormatError(
+        'malformed',
+        `Line ${lineNumber + 1} is longer than ${maxLineLength} characters; this is not a text file of the expected kind.`,
+      )
     }
     if (final && pending.length > 0) onLine(pending.endsWith('\r') ? pending.slice(0, -1) : pending, ++lineNumber)
   }

@@ -85,26 +85,57 @@ export async function readGcode(source: ByteSource, options: GcodeReadOptions = 
   const slots = facts.numbers(/^;\s*filament:\s*(.+)$/)?.map((slot) => slot - 1) ?? []
   const firstSlot = slots[0] ?? 0
 
-  const layerHeight = facts.number('layer_height', /^;Layer height:\s*([\d.]+)/, /^;\s*layerHeight,([\d.]+)/, 'max_layer_thickness_mm', /^;\s*z_layer_height_mm\s*:\s*([\d.]+)/, 'sliceHeight')
+  const layerHeight = facts.number(
+    'layer_height',
+    /^;Layer height:\s*([\d.]+)/,
+    /^;\s*layerHeight,([\d.]+)/,
+    'max_layer_thickness_mm',
+    /^;\s*z_layer_height_mm\s*:\s*([\d.]+)/,
+    'sliceHeight',
+  )
   const metadata: GcodeMetadata = {
     slicer: identifySlicer(facts),
     estimated_time_s: estimatedTime(facts),
     filament: filamentUsage(facts, slots, firstSlot),
     layer_height_mm: layerHeight,
     first_layer_height_mm: firstLayerHeight(facts, layerHeight),
-    layer_count: facts.number(/^;\s*total layers count\s*=\s*(\d+)/, /^;\s*total layer number:\s*(\d+)/, /^;LAYER_COUNT:(\d+)/, /^;\s*layer_count\s*:\s*(\d+)/),
-    nozzle_diameter_mm: facts.number('nozzle_diameter', /^;Nozzle diameter\s*=\s*([\d.]+)/, /^;EXTRUDER_TRAIN\.0\.NOZZLE\.DIAMETER:([\d.]+)/, /^;\s*(?:extruderDiameter|nozzleDiameter),([\d.]+)/, /^;\s*nozzle_diameter_mm_0\s*:\s*([\d.]+)/),
+    layer_count: facts.number(
+      /^;\s*total layers count\s*=\s*(\d+)/,
+      /^;\s*total layer number:\s*(\d+)/,
+      /^;LAYER_COUNT:(\d+)/,
+      /^;\s*layer_count\s*:\s*(\d+)/,
+    ),
+    nozzle_diameter_mm: facts.number(
+      'nozzle_diameter',
+      /^;Nozzle diameter\s*=\s*([\d.]+)/,
+      /^;EXTRUDER_TRAIN\.0\.NOZZLE\.DIAMETER:([\d.]+)/,
+      /^;\s*(?:extruderDiameter|nozzleDiameter),([\d.]+)/,
+      /^;\s*nozzle_diameter_mm_0\s*:\s*([\d.]+)/,
+    ),
     printer_model: facts.string('printer_model', /^;PRINTER_MODEL[:=]\s*(.+)$/, /^;TARGET_MACHINE\.NAME:(.+)$/),
     objects: objectNames(comments, commands),
     nozzle_temperature:
-      facts.number(['temperature', firstSlot], ['nozzle_temperature', firstSlot], /^;EXTRUDER_TRAIN\.0\.INITIAL_TEMPERATURE:([\d.]+)/, 'firstLayerNozzleTemp') ??
-      commandValue(commands, /^M10[49]\b(?!.*\bT[1-9])[^;]*\bS(\d+(?:\.\d+)?)/),
+      facts.number(
+        ['temperature', firstSlot],
+        ['nozzle_temperature', firstSlot],
+        /^;EXTRUDER_TRAIN\.0\.INITIAL_TEMPERATURE:([\d.]+)/,
+        'firstLayerNozzleTemp',
+      ) ?? commandValue(commands, /^M10[49]\b(?!.*\bT[1-9])[^;]*\bS(\d+(?:\.\d+)?)/),
     bed_temperature:
-      facts.number(['bed_temperature', firstSlot], [BAMBU_PLATE_TEMPERATURE[facts.setting('curr_bed_type') ?? ''] ?? '', firstSlot], /^;BUILD_PLATE\.INITIAL_TEMPERATURE:([\d.]+)/, 'bed_C', 'firstLayerBedTemp') ??
-      commandValue(commands, /^M1[49]0\b[^;]*\bS(\d+(?:\.\d+)?)/),
+      facts.number(
+        ['bed_temperature', firstSlot],
+        [BAMBU_PLATE_TEMPERATURE[facts.setting('curr_bed_type') ?? ''] ?? '', firstSlot],
+        /^;BUILD_PLATE\.INITIAL_TEMPERATURE:([\d.]+)/,
+        'bed_C',
+        'firstLayerBedTemp',
+      ) ?? commandValue(commands, /^M1[49]0\b[^;]*\bS(\d+(?:\.\d+)?)/),
     max_layer_z:
-      facts.number(/^;\s*max_z_height:\s*([\d.]+)/, /^;MAXZ:([\d.]+)/, /^;PRINT\.SIZE\.MAX\.Z:([\d.]+)/, /^;\s*print_height_mm\s*:\s*([\d.]+)/) ??
-      facts.highest(/^;\s*(?:Z:|Z_HEIGHT:)\s*([\d.]+)\s*$/),
+      facts.number(
+        /^;\s*max_z_height:\s*([\d.]+)/,
+        /^;MAXZ:([\d.]+)/,
+        /^;PRINT\.SIZE\.MAX\.Z:([\d.]+)/,
+        /^;\s*print_height_mm\s*:\s*([\d.]+)/,
+      ) ?? facts.highest(/^;\s*(?:Z:|Z_HEIGHT:)\s*([\d.]+)\s*$/),
     config: redactSettings(Object.fromEntries(settings)),
     thumbnails: rawThumbnails
       .map((raw) => toThumbnail(raw, warnings))
@@ -117,7 +148,8 @@ export async function readGcode(source: ByteSource, options: GcodeReadOptions = 
 
 function windowSize(value: number | undefined, name: string): number {
   if (value === undefined) return MiB
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, not ${value}.`)
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, not ${value}.`)
   return value
 }
 
@@ -154,13 +186,20 @@ function splitLines(bytes: Uint8Array): string[] {
 /** Text G-code has no control characters but tab, line breaks and form feed; binary files are full of them. */
 function assertText(bytes: Uint8Array): void {
   if (bytes[0] === 0x47 && bytes[1] === 0x43 && bytes[2] === 0x44 && bytes[3] === 0x45) {
-    throw new FormatError('malformed', 'This is binary G-code (.bgcode, starts with "GCDE"); only text G-code is read. Export text G-code from the slicer, or convert the file with PrusaSlicer\'s G-code viewer.')
+    throw new FormatError(
+      'malformed',
+      'This is binary G-code (.bgcode, starts with "GCDE"); only text G-code is read. Export text G-code from the slicer, or convert the file with PrusaSlicer\'s G-code viewer.',
+    )
   }
   const sample = bytes.subarray(0, 64 * 1024)
   let control = 0
-  for (const byte of sample) if ((byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13) || byte === 127) control++
+  for (const byte of sample)
+    if ((byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13) || byte === 127) control++
   if (control > sample.length / 100) {
-    throw new FormatError('malformed', `This is not text G-code: ${control} of its first ${sample.length} bytes are control characters such as NUL.`)
+    throw new FormatError(
+      'malformed',
+      `This is not text G-code: ${control} of its first ${sample.length} bytes are control characters such as NUL.`,
+    )
   }
 }
 
@@ -209,7 +248,14 @@ function scanWindow(window: TextWindow, scan: Scan): void {
     }
     const begin = THUMBNAIL_BEGIN.exec(line)
     if (begin) {
-      open = { tag: begin[1]!, width: Number(begin[2]), height: Number(begin[3]), length: Number(begin[4]), base64: '', lines: [] }
+      open = {
+        tag: begin[1]!,
+        width: Number(begin[2]),
+        height: Number(begin[3]),
+        length: Number(begin[4]),
+        base64: '',
+        lines: [],
+      }
     } else if (line.startsWith(';')) {
       scan.comments.push(line)
     } else if (INTERESTING_COMMAND.test(line)) {
@@ -222,7 +268,9 @@ function scanWindow(window: TextWindow, scan: Scan): void {
 /** The lines of a tail window after the rest of a thumbnail that began before it, if one did. */
 function skipCutThumbnail(window: TextWindow, warnings: string[]): string[] {
   if (window.part !== 'tail') return window.lines
-  const firstMarker = window.lines.findIndex((line) => THUMBNAIL_BEGIN.test(line.trim()) || THUMBNAIL_END.test(line.trim()))
+  const firstMarker = window.lines.findIndex(
+    (line) => THUMBNAIL_BEGIN.test(line.trim()) || THUMBNAIL_END.test(line.trim()),
+  )
   if (firstMarker === -1 || !THUMBNAIL_END.test(window.lines[firstMarker]!.trim())) return window.lines
   warnings.push('A thumbnail begins before the part of the end of the file that was read (it is too large); skipped.')
   return window.lines.slice(firstMarker + 1)
@@ -267,7 +315,11 @@ class Facts {
   string(...sources: Source[]): string | null {
     for (const source of sources) {
       const value =
-        source instanceof RegExp ? this.match(source)?.[1]?.trim() : typeof source === 'string' ? this.setting(source)?.replace(/^"(.*)"$/, '$1') : this.list(source[0], ',')[source[1]]
+        source instanceof RegExp
+          ? this.match(source)?.[1]?.trim()
+          : typeof source === 'string'
+            ? this.setting(source)?.replace(/^"(.*)"$/, '$1')
+            : this.list(source[0], ',')[source[1]]
       if (value) return value
     }
     return null
@@ -287,7 +339,10 @@ class Facts {
   }
 
   highest(pattern: RegExp): number | null {
-    return this.all(pattern).reduce<number | null>((highest, match) => Math.max(highest ?? -Infinity, Number(match[1])), null)
+    return this.all(pattern).reduce<number | null>(
+      (highest, match) => Math.max(highest ?? -Infinity, Number(match[1])),
+      null,
+    )
   }
 
   /** A settings list: numbers are separated by ",", strings (filament types, names) by ";". */
@@ -362,7 +417,9 @@ function estimatedTime(facts: Facts): number | null {
 
 /** "1d 2h 3m 4s", "2 hours 5 minutes", "15m 42s" → seconds. */
 function parseDuration(text: string): number | null {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)\s*(d(?:ays?)?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)(?![a-z])/gi)]
+  const parts = [
+    ...text.matchAll(/(\d+(?:\.\d+)?)\s*(d(?:ays?)?|h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?|s(?:ec(?:ond)?s?)?)(?![a-z])/gi),
+  ]
   if (parts.length === 0) return null
   return parts.reduce((total, [, amount, unit]) => total + Number(amount) * DURATION_UNITS[unit![0]!.toLowerCase()]!, 0)
 }
@@ -398,7 +455,12 @@ const USAGE: UsagePattern[] = [
   { quantity: 'weight_g', pattern: /^;\s*total filament weight \[g\]\s*:\s*(.+)$/ },
   // Cura
   { quantity: 'length_mm', pattern: /^;Filament used:\s*(.+)$/, scale: 1000 },
-  { quantity: 'volume_cm3', pattern: /^;EXTRUDER_TRAIN\.(\d+)\.MATERIAL\.VOLUME_USED:\s*([\d.]+)/, perLine: true, scale: 0.001 },
+  {
+    quantity: 'volume_cm3',
+    pattern: /^;EXTRUDER_TRAIN\.(\d+)\.MATERIAL\.VOLUME_USED:\s*([\d.]+)/,
+    perLine: true,
+    scale: 0.001,
+  },
   { quantity: 'weight_g', pattern: /^;Filament weight\s*=\s*\[(.+)\]/ },
   // Simplify3D
   { quantity: 'length_mm', pattern: /^;\s*(?:Filament|Material) length:\s*([\d.]+)\s*mm/i },
@@ -426,8 +488,14 @@ function filamentUsage(facts: Facts, slots: number[], firstSlot: number): GcodeF
       continue
     }
     if (lists.has(usage.quantity)) continue
-    const values = usage.perLine ? facts.all(usage.pattern).map((match) => Number(match[2])) : facts.numbers(usage.pattern)
-    if (values && values.length > 0) lists.set(usage.quantity, values.map((value) => value * scale))
+    const values = usage.perLine
+      ? facts.all(usage.pattern).map((match) => Number(match[2]))
+      : facts.numbers(usage.pattern)
+    if (values && values.length > 0)
+      lists.set(
+        usage.quantity,
+        values.map((value) => value * scale),
+      )
     if (usage.mislabelledMm3 && values) correctMislabelledVolume(facts, lists, slots)
   }
 
@@ -435,14 +503,17 @@ function filamentUsage(facts: Facts, slots: number[], firstSlot: number): GcodeF
   const slotOf = (index: number) => (slots.length === count ? slots[index]! : index)
   const types = statedList(facts, 'filament_type', /^;Filament type\s*=\s*(.+)$/)
   const names = statedList(facts, 'filament_settings_id', /^;Filament name\s*=\s*(.+)$/)
-  const perExtruder = Array.from({ length: count }, (_, index): GcodeExtruderFilament => ({
-    length_mm: round(lists.get('length_mm')?.[index] ?? null),
-    volume_cm3: round(lists.get('volume_cm3')?.[index] ?? null),
-    weight_g: round(lists.get('weight_g')?.[index] ?? null),
-    cost: round(lists.get('cost')?.[index] ?? null),
-    type: types[slotOf(index)] || null,
-    name: names[slotOf(index)] || null,
-  }))
+  const perExtruder = Array.from(
+    { length: count },
+    (_, index): GcodeExtruderFilament => ({
+      length_mm: round(lists.get('length_mm')?.[index] ?? null),
+      volume_cm3: round(lists.get('volume_cm3')?.[index] ?? null),
+      weight_g: round(lists.get('weight_g')?.[index] ?? null),
+      cost: round(lists.get('cost')?.[index] ?? null),
+      type: types[slotOf(index)] || null,
+      name: names[slotOf(index)] || null,
+    }),
+  )
   const inUse = perExtruder.filter((extruder) => extruder.length_mm === null || extruder.length_mm > 0)
   const described = (field: 'type' | 'name', stated: string[]) => {
     const distinct = [...new Set(inUse.map((extruder) => extruder[field]).filter((value) => value !== null))]
@@ -490,7 +561,11 @@ function correctMislabelledVolume(facts: Facts, lists: Map<Quantity, number[]>, 
     const expected = ((lengths[index] ?? 0) * Math.PI * (diameter / 2) ** 2) / 1000
     return expected > 0 && Math.abs(volume / 1000 - expected) < expected * 0.05
   })
-  if (isMm3) lists.set('volume_cm3', volumes.map((volume) => volume / 1000))
+  if (isMm3)
+    lists.set(
+      'volume_cm3',
+      volumes.map((volume) => volume / 1000),
+    )
 }
 
 function sum(values: number[] | undefined): number | null {
@@ -509,7 +584,14 @@ function firstLayerHeight(facts: Facts, layerHeight: number | null): number | nu
     const percent = toNumber(stated)
     return percent !== null && layerHeight !== null ? round((percent / 100) * layerHeight) : null
   }
-  return facts.number('first_layer_height', 'initial_layer_print_height', /^;MINZ:([\d.]+)/, 'first_layer_thickness_mm', /^;\s*z_layer_height_first_layer_mm\s*:\s*([\d.]+)/, 'firstSliceHeight')
+  return facts.number(
+    'first_layer_height',
+    'initial_layer_print_height',
+    /^;MINZ:([\d.]+)/,
+    'first_layer_thickness_mm',
+    /^;\s*z_layer_height_first_layer_mm\s*:\s*([\d.]+)/,
+    'firstSliceHeight',
+  )
 }
 
 /** Bambu Studio keeps one bed temperature per plate type; `curr_bed_type` says which applies. */
@@ -574,17 +656,25 @@ function toThumbnail(raw: RawThumbnail, warnings: string[]): Thumbnail | null {
     warnings.push(`Thumbnail ${label} is not a PNG, JPEG or QOI image; skipped.`)
     return null
   }
-  if (actual !== declared) warnings.push(`Thumbnail ${label} is labelled ${declared.toUpperCase()} but is ${actual.toUpperCase()}.`)
+  if (actual !== declared)
+    warnings.push(`Thumbnail ${label} is labelled ${declared.toUpperCase()} but is ${actual.toUpperCase()}.`)
 
   let thumbnail: Thumbnail | null
   try {
-    thumbnail = actual === 'qoi' ? qoiToPng(bytes) : { ...imageSize(bytes, actual), contentType: actual === 'png' ? 'image/png' : 'image/jpeg', bytes }
+    thumbnail =
+      actual === 'qoi'
+        ? qoiToPng(bytes)
+        : { ...imageSize(bytes, actual), contentType: actual === 'png' ? 'image/png' : 'image/jpeg', bytes }
   } catch (error) {
-    warnings.push(`Thumbnail ${label} cannot be decoded (${error instanceof Error ? error.message : String(error)}); skipped.`)
+    warnings.push(
+      `Thumbnail ${label} cannot be decoded (${error instanceof Error ? error.message : String(error)}); skipped.`,
+    )
     return null
   }
   if (thumbnail.width !== raw.width || thumbnail.height !== raw.height) {
-    warnings.push(`Thumbnail ${label} is ${thumbnail.width}x${thumbnail.height} pixels, not the size its header states.`)
+    warnings.push(
+      `Thumbnail ${label} is ${thumbnail.width}x${thumbnail.height} pixels, not the size its header states.`,
+    )
   }
   return thumbnail
 }
@@ -599,7 +689,13 @@ function imageKind(bytes: Uint8Array): 'png' | 'jpg' | 'qoi' | null {
 
 function qoiToPng(bytes: Uint8Array): Thumbnail {
   const image = decodeQoi(bytes, { maxPixels: 2048 * 2048 })
-  const png = encodePng({ width: image.width, height: image.height, data: image.data, channels: image.channels, depth: 8 })
+  const png = encodePng({
+    width: image.width,
+    height: image.height,
+    data: image.data,
+    channels: image.channels,
+    depth: 8,
+  })
   return { width: image.width, height: image.height, contentType: 'image/png', bytes: png }
 }
 
@@ -607,7 +703,8 @@ function qoiToPng(bytes: Uint8Array): Thumbnail {
 function imageSize(bytes: Uint8Array, kind: 'png' | 'jpg'): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (kind === 'png') {
-    if (bytes.length < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') throw new Error('PNG without an IHDR chunk')
+    if (bytes.length < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR')
+      throw new Error('PNG without an IHDR chunk')
     return { width: view.getUint32(16), height: view.getUint32(20) }
   }
   let offset = 2

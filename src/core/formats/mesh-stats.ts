@@ -28,8 +28,12 @@ const EMPTY = -1
  */
 export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & { finish(): MeshStats } {
   let triangles = 0
-  let minX = Infinity, minY = Infinity, minZ = Infinity
-  let maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity
+  let maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity
   let signedVolume6 = 0
   let area2 = 0
   let edges: EdgeCounter | null = createEdgeCounter(Math.min(options.maxManifoldEdges ?? 6_000_000, MAX_TRACKED - 4))
@@ -45,16 +49,29 @@ export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & 
       maxZ = Math.max(maxZ, az, bz, cz)
 
       signedVolume6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
-      const ux = bx - ax, uy = by - ay, uz = bz - az
-      const vx = cx - ax, vy = cy - ay, vz = cz - az
-      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx
+      const ux = bx - ax,
+        uy = by - ay,
+        uz = bz - az
+      const vx = cx - ax,
+        vy = cy - ay,
+        vz = cz - az
+      const nx = uy * vz - uz * vy,
+        ny = uz * vx - ux * vz,
+        nz = ux * vy - uy * vx
       area2 += Math.sqrt(nx * nx + ny * ny + nz * nz)
 
       if (edges !== null && !edges.addTriangle(ax, ay, az, bx, by, bz, cx, cy, cz)) edges = null
     },
     finish() {
       if (triangles === 0) {
-        return { triangles, bbox: { min: [0, 0, 0], max: [0, 0, 0] }, size: [0, 0, 0], volume: 0, area: 0, manifold: false }
+        return {
+          triangles,
+          bbox: { min: [0, 0, 0], max: [0, 0, 0] },
+          size: [0, 0, 0],
+          volume: 0,
+          area: 0,
+          manifold: false,
+        }
       }
       return {
         triangles,
@@ -70,7 +87,17 @@ export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & 
 
 interface EdgeCounter {
   /** false once the edge budget is exceeded: the counter has then let go of its memory. */
-  addTriangle(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): boolean
+  addTriangle(
+    ax: number,
+    ay: number,
+    az: number,
+    bx: number,
+    by: number,
+    bz: number,
+    cx: number,
+    cy: number,
+    cz: number,
+  ): boolean
   everyEdgeSharedByTwo(): boolean
 }
 
@@ -96,8 +123,10 @@ function createEdgeCounter(maxEdges: number): EdgeCounter {
     hash = Math.imul(hash, 0x846ca68b)
     return (hash ^ (hash >>> 16)) >>> 0
   }
-  const hashVertex = (x: number, y: number, z: number) => finalize(mixCoordinate(mixCoordinate(mixCoordinate(0x2545f491, x), y), z))
-  const hashEdge = (low: number, high: number) => finalize(Math.imul(low, 0x9e3779b1) ^ Math.imul(high ^ 0x2545f491, 0x85ebca77))
+  const hashVertex = (x: number, y: number, z: number) =>
+    finalize(mixCoordinate(mixCoordinate(mixCoordinate(0x2545f491, x), y), z))
+  const hashEdge = (low: number, high: number) =>
+    finalize(Math.imul(low, 0x9e3779b1) ^ Math.imul(high ^ 0x2545f491, 0x85ebca77))
 
   let coords = new Float64Array(3 * 1024)
   let vertexCount = 0

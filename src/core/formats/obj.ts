@@ -28,10 +28,15 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
     const slash = reference.indexOf('/')
     const text = slash === -1 ? reference : reference.slice(0, slash)
     const index = Number(text)
-    if (!Number.isInteger(index) || text === '') throw malformed(`Line ${lineNumber}: face corner "${reference.slice(0, 40)}" does not start with a vertex number.`)
+    if (!Number.isInteger(index) || text === '')
+      throw malformed(
+        `Line ${lineNumber}: face corner "${reference.slice(0, 40)}" does not start with a vertex number.`,
+      )
     const resolved = index < 0 ? vertexCount + index : index - 1
     if (index === 0 || resolved < 0 || resolved >= vertexCount) {
-      throw malformed(`Line ${lineNumber}: face refers to vertex ${index}, but ${vertexCount} vertices are defined before it.`)
+      throw malformed(
+        `Line ${lineNumber}: face refers to vertex ${index}, but ${vertexCount} vertices are defined before it.`,
+      )
     }
     return resolved * 3
   }
@@ -48,7 +53,8 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
       }
       for (let axis = 0; axis < 3; axis++) {
         const value = Number(words[axis + 1])
-        if (!Number.isFinite(value)) throw malformed(`Line ${lineNumber}: "${words[axis + 1]!.slice(0, 40)}" is not a finite number.`)
+        if (!Number.isFinite(value))
+          throw malformed(`Line ${lineNumber}: "${words[axis + 1]!.slice(0, 40)}" is not a finite number.`)
         positions[vertexCount * 3 + axis] = value
       }
       vertexCount++
@@ -58,7 +64,17 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
       let b = cornerIndex(words[2]!, lineNumber)
       for (let corner = 3; corner < words.length; corner++) {
         const c = cornerIndex(words[corner]!, lineNumber)
-        sink.triangle(positions[a]!, positions[a + 1]!, positions[a + 2]!, positions[b]!, positions[b + 1]!, positions[b + 2]!, positions[c]!, positions[c + 1]!, positions[c + 2]!)
+        sink.triangle(
+          positions[a]!,
+          positions[a + 1]!,
+          positions[a + 2]!,
+          positions[b]!,
+          positions[b + 1]!,
+          positions[b + 2]!,
+          positions[c]!,
+          positions[c + 1]!,
+          positions[c + 2]!,
+        )
         triangles++
         b = c
       }
@@ -76,7 +92,8 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
     // A backslash at the end of a line continues the statement on the next one.
     if (line.endsWith('\\')) {
       continued += line.slice(0, -1) + ' '
-      if (continued.length > 64 * 1024) throw malformed(`Line ${lineNumber}: a continued statement is longer than 65536 characters.`)
+      if (continued.length > 64 * 1024)
+        throw malformed(`Line ${lineNumber}: a continued statement is longer than 65536 characters.`)
       return
     }
     const whole = continued + line

@@ -13,18 +13,28 @@ function qoiFile(width: number, height: number, channels: number, chunks: number
 }
 
 const pixelsOf = (data: Uint8Array, channels: number) =>
-  Array.from({ length: data.length / channels }, (_, index) => [...data.subarray(index * channels, (index + 1) * channels)])
+  Array.from({ length: data.length / channels }, (_, index) => [
+    ...data.subarray(index * channels, (index + 1) * channels),
+  ])
 
 describe('QOI decoding', () => {
   it('decodes every chunk type as the specification defines it', () => {
     const image = decodeQoi(
       qoiFile(3, 3, 4, [
-        0xff, 10, 20, 30, 40, // QOI_OP_RGBA
+        0xff,
+        10,
+        20,
+        30,
+        40, // QOI_OP_RGBA
         0x5b, // QOI_OP_DIFF: r -1, g 0, b +1
-        0xa5, 0x5a, // QOI_OP_LUMA: g +5, r-g -3, b-g +2
+        0xa5,
+        0x5a, // QOI_OP_LUMA: g +5, r-g -3, b-g +2
         0xc2, // QOI_OP_RUN of 3
         0x0c, // QOI_OP_INDEX 12: (10*3 + 20*5 + 30*7 + 40*11) % 64
-        0xfe, 255, 0, 128, // QOI_OP_RGB keeps alpha
+        0xfe,
+        255,
+        0,
+        128, // QOI_OP_RGB keeps alpha
         0x72, // QOI_OP_DIFF: r +1, g -2, b 0, wrapping around
       ]),
     )
@@ -68,6 +78,8 @@ describe('QOI decoding', () => {
     expect(malformed(qoiFile(4, 4, 4, [0xc4]))).toMatch(/ends before all 16 pixels/)
     expect(malformed(qoiFile(2, 1, 5, [0xc1]))).toMatch(/channels 5/)
     expect(malformed(qoiFile(100_000, 100_000, 4, [0xfd]))).toMatch(/100000×100000 pixels is outside/)
-    expect(malformed(qoiFile(64, 64, 4, [0xfd, 0xfd]), { maxPixels: 1024 })).toMatch(/outside the accepted 1 to 1024 pixels/)
+    expect(malformed(qoiFile(64, 64, 4, [0xfd, 0xfd]), { maxPixels: 1024 })).toMatch(
+      /outside the accepted 1 to 1024 pixels/,
+    )
   })
 })

@@ -32,11 +32,17 @@ export function decodeQoi(bytes: Uint8Array, options: { maxPixels?: number } = {
   const channels = bytes[12]
   const colorspace = bytes[13]
   if ((channels !== 3 && channels !== 4) || (colorspace !== 0 && colorspace !== 1)) {
-    throw new FormatError('malformed', `QOI header has channels ${channels} and colorspace ${colorspace}; expected 3 or 4 and 0 or 1.`)
+    throw new FormatError(
+      'malformed',
+      `QOI header has channels ${channels} and colorspace ${colorspace}; expected 3 or 4 and 0 or 1.`,
+    )
   }
   const pixels = width * height
   if (pixels === 0 || pixels > maxPixels) {
-    throw new FormatError('malformed', `QOI image of ${width}×${height} pixels is outside the accepted 1 to ${maxPixels} pixels.`)
+    throw new FormatError(
+      'malformed',
+      `QOI image of ${width}×${height} pixels is outside the accepted 1 to ${maxPixels} pixels.`,
+    )
   }
 
   const data = new Uint8Array(pixels * channels)
@@ -49,7 +55,8 @@ export function decodeQoi(bytes: Uint8Array, options: { maxPixels?: number } = {
   let position = headerLength
   const chunksEnd = bytes.length - endMarker.length
   const next = () => {
-    if (position >= chunksEnd) throw new FormatError('malformed', `QOI data ends before all ${pixels} pixels of the image are decoded.`)
+    if (position >= chunksEnd)
+      throw new FormatError('malformed', `QOI data ends before all ${pixels} pixels of the image are decoded.`)
     return bytes[position++]!
   }
 

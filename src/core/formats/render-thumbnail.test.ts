@@ -7,7 +7,14 @@ import type { Thumbnail, TriangleSource, Vec3 } from './types.js'
 /** An axis-aligned box as 12 triangles, wound outwards. */
 function box(min: Vec3, max: Vec3): TriangleSource {
   const corner = (i: number): Vec3 => [i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]]
-  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]]
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ]
   return async (sink) => {
     for (const [a, b, c, d] of quads.map((quad) => quad.map(corner))) {
       sink.triangle(...a!, ...b!, ...c!)
@@ -18,7 +25,8 @@ function box(min: Vec3, max: Vec3): TriangleSource {
 
 function triangles(list: number[][]): TriangleSource {
   return async (sink) => {
-    for (const t of list) sink.triangle(...(t as [number, number, number, number, number, number, number, number, number]))
+    for (const t of list)
+      sink.triangle(...(t as [number, number, number, number, number, number, number, number, number]))
   }
 }
 
@@ -31,11 +39,17 @@ function pixels(thumbnail: Thumbnail) {
 
 /** The smallest rectangle holding every pixel that is not fully transparent, or null. */
 function silhouette(image: ReturnType<typeof pixels>) {
-  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity
+  let left = Infinity,
+    right = -Infinity,
+    top = Infinity,
+    bottom = -Infinity
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       if (image.at(x, y)[3] === 0) continue
-      left = Math.min(left, x), right = Math.max(right, x), top = Math.min(top, y), bottom = Math.max(bottom, y)
+      ;(left = Math.min(left, x)),
+        (right = Math.max(right, x)),
+        (top = Math.min(top, y)),
+        (bottom = Math.max(bottom, y))
     }
   }
   return left > right ? null : { left, right, top, bottom, width: right - left + 1, height: bottom - top + 1 }
@@ -71,7 +85,8 @@ describe('renderThumbnail', () => {
     const top = image.at(Math.round(s.left + s.width / 2), Math.round(s.top + s.height / 4))
     const front = image.at(Math.round(s.left + s.width / 4), Math.round(s.top + s.height * 0.65))
     const right = image.at(Math.round(s.right - s.width / 4), Math.round(s.top + s.height * 0.65))
-    const difference = (a: number[], b: number[]) => Math.abs(a[0]! - b[0]!) + Math.abs(a[1]! - b[1]!) + Math.abs(a[2]! - b[2]!)
+    const difference = (a: number[], b: number[]) =>
+      Math.abs(a[0]! - b[0]!) + Math.abs(a[1]! - b[1]!) + Math.abs(a[2]! - b[2]!)
     for (const colour of [top, front, right]) expect(colour[3]).toBe(255)
     expect(difference(top, front)).toBeGreaterThan(30)
     expect(difference(front, right)).toBeGreaterThan(30)
@@ -79,12 +94,17 @@ describe('renderThumbnail', () => {
   })
 
   it('frames on the bbox, so a model 1000 mm away renders the same', async () => {
-    const far = await renderThumbnail(box([1000, 1000, 1000], [1010, 1010, 1010]), { min: [1000, 1000, 1000], max: [1010, 1010, 1010] })
+    const far = await renderThumbnail(box([1000, 1000, 1000], [1010, 1010, 1010]), {
+      min: [1000, 1000, 1000],
+      max: [1010, 1010, 1010],
+    })
     expect(far.bytes).toEqual((await renderThumbnail(cube, cubeBox)).bytes)
   })
 
   it('keeps the aspect: a tall thin box is taller than it is wide', async () => {
-    const s = silhouette(pixels(await renderThumbnail(box([0, 0, 0], [5, 5, 60]), { min: [0, 0, 0], max: [5, 5, 60] })))!
+    const s = silhouette(
+      pixels(await renderThumbnail(box([0, 0, 0], [5, 5, 60]), { min: [0, 0, 0], max: [5, 5, 60] })),
+    )!
     expect(s.height).toBeGreaterThan(3 * s.width)
   })
 
@@ -92,7 +112,11 @@ describe('renderThumbnail', () => {
     const n = 200
     const vertex = (i: number, j: number) => {
       const inner = i > 0 && i < n && j > 0 && j < n
-      return [i + (inner ? 0.4 * Math.sin(i * 12.9898 + j * 78.233) : 0), j + (inner ? 0.4 * Math.cos(i * 4.1 + j * 7.7) : 0), 0]
+      return [
+        i + (inner ? 0.4 * Math.sin(i * 12.9898 + j * 78.233) : 0),
+        j + (inner ? 0.4 * Math.cos(i * 4.1 + j * 7.7) : 0),
+        0,
+      ]
     }
     const plate: TriangleSource = async (sink) => {
       for (let i = 0; i < n; i++) {
@@ -109,7 +133,8 @@ describe('renderThumbnail', () => {
     // Every pixel well inside the diamond the plate projects to has the plate's one colour.
     for (let y = s.top; y <= s.bottom; y++) {
       for (let x = s.left; x <= s.right; x++) {
-        if (Math.abs(x - 128) / (s.width / 2) + Math.abs(y - 128) / (s.height / 2) < 0.95) expect(image.at(x, y)).toEqual(centre)
+        if (Math.abs(x - 128) / (s.width / 2) + Math.abs(y - 128) / (s.height / 2) < 0.95)
+          expect(image.at(x, y)).toEqual(centre)
       }
     }
   })
@@ -129,9 +154,29 @@ describe('renderThumbnail', () => {
 
   it.each([
     ['an empty mesh', triangles([]), cubeBox],
-    ['degenerate triangles', triangles([[0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 10, 10, 10, 20, 20, 20], [0, 0, 0, 10, 0, 0, 10, 0, 0]]), cubeBox],
-    ['NaN, infinite and overflowing coordinates', triangles([[NaN, 0, 0, 10, 0, 0, 0, 10, 0], [0, 0, 0, Infinity, 0, 0, 0, 10, 0], [1e300, 0, 0, 0, 1, 0, 0, 0, 1]]), cubeBox],
-    ['a point mesh with a zero-size bbox', triangles([[1, 1, 1, 1, 1, 1, 1, 1, 1]]), { min: [1, 1, 1] as Vec3, max: [1, 1, 1] as Vec3 }],
+    [
+      'degenerate triangles',
+      triangles([
+        [0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 10, 10, 10, 20, 20, 20],
+        [0, 0, 0, 10, 0, 0, 10, 0, 0],
+      ]),
+      cubeBox,
+    ],
+    [
+      'NaN, infinite and overflowing coordinates',
+      triangles([
+        [NaN, 0, 0, 10, 0, 0, 0, 10, 0],
+        [0, 0, 0, Infinity, 0, 0, 0, 10, 0],
+        [1e300, 0, 0, 0, 1, 0, 0, 0, 1],
+      ]),
+      cubeBox,
+    ],
+    [
+      'a point mesh with a zero-size bbox',
+      triangles([[1, 1, 1, 1, 1, 1, 1, 1, 1]]),
+      { min: [1, 1, 1] as Vec3, max: [1, 1, 1] as Vec3 },
+    ],
   ])('gives a valid, empty image for %s', async (_, mesh, bbox) => {
     expect(silhouette(pixels(await renderThumbnail(mesh, bbox)))).toBeNull()
   })
@@ -142,12 +187,16 @@ describe('renderThumbnail', () => {
   })
 
   it('draws a flat mesh whose bbox has no height', async () => {
-    const flat = triangles([[0, 0, 0, 10, 0, 0, 10, 10, 0], [0, 0, 0, 10, 10, 0, 0, 10, 0]])
+    const flat = triangles([
+      [0, 0, 0, 10, 0, 0, 10, 10, 0],
+      [0, 0, 0, 10, 10, 0, 0, 10, 0],
+    ])
     expect(silhouette(pixels(await renderThumbnail(flat, { min: [0, 0, 0], max: [10, 10, 0] })))).not.toBeNull()
   })
 
   it('rejects a size that is not a whole number of pixels from 1 to 2048', async () => {
-    for (const size of [0, 2.5, 4096, NaN]) await expect(renderThumbnail(cube, cubeBox, { size })).rejects.toThrow(RangeError)
+    for (const size of [0, 2.5, 4096, NaN])
+      await expect(renderThumbnail(cube, cubeBox, { size })).rejects.toThrow(RangeError)
   })
 
   it('renders a sphere of 1,000,000 triangles as a round silhouette', async () => {

@@ -39,14 +39,20 @@ function dot(a: Vec3, b: Vec3): number {
 }
 
 function combine(...terms: [weight: number, v: Vec3][]): Vec3 {
-  return normalize(terms.reduce<Vec3>((sum, [w, v]) => [sum[0] + w * v[0], sum[1] + w * v[1], sum[2] + w * v[2]], [0, 0, 0]))
+  return normalize(
+    terms.reduce<Vec3>((sum, [w, v]) => [sum[0] + w * v[0], sum[1] + w * v[1], sum[2] + w * v[2]], [0, 0, 0]),
+  )
 }
 
 // The camera looks from front-right-above (azimuth 45°, elevation 30°), Z up, front = -Y, as slicers show a plate.
 const AZIMUTH = Math.PI / 4
 const ELEVATION = Math.PI / 6
 /** Towards the camera. */
-const VIEW: Vec3 = [Math.sin(AZIMUTH) * Math.cos(ELEVATION), -Math.cos(AZIMUTH) * Math.cos(ELEVATION), Math.sin(ELEVATION)]
+const VIEW: Vec3 = [
+  Math.sin(AZIMUTH) * Math.cos(ELEVATION),
+  -Math.cos(AZIMUTH) * Math.cos(ELEVATION),
+  Math.sin(ELEVATION),
+]
 const RIGHT = normalize([-VIEW[1], VIEW[0], 0])
 const UP: Vec3 = [
   VIEW[1] * RIGHT[2] - VIEW[2] * RIGHT[1],
@@ -93,33 +99,49 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
   const k = pixelsPerUnit * SUBPIXEL
   const origin = (side * SUBPIXEL) / 2
   // Screen x runs along RIGHT, screen y down, against UP.
-  const rx = RIGHT[0] * k, ry = RIGHT[1] * k, rz = RIGHT[2] * k
-  const ux = -UP[0] * k, uy = -UP[1] * k, uz = -UP[2] * k
+  const rx = RIGHT[0] * k,
+    ry = RIGHT[1] * k,
+    rz = RIGHT[2] * k
+  const ux = -UP[0] * k,
+    uy = -UP[1] * k,
+    uz = -UP[2] * k
   const [vx, vy, vz] = VIEW
   let budget = OVERDRAW_FRAMES * side * side
 
   return {
     triangle(ax, ay, az, bx, by, bz, qx, qy, qz) {
       // Normal in model space, turned towards the camera: STL winding is often wrong.
-      const e1x = bx - ax, e1y = by - ay, e1z = bz - az
-      const e2x = qx - ax, e2y = qy - ay, e2z = qz - az
-      let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x
+      const e1x = bx - ax,
+        e1y = by - ay,
+        e1z = bz - az
+      const e2x = qx - ax,
+        e2y = qy - ay,
+        e2z = qz - az
+      let nx = e1y * e2z - e1z * e2y,
+        ny = e1z * e2x - e1x * e2z,
+        nz = e1x * e2y - e1y * e2x
       const length = Math.sqrt(nx * nx + ny * ny + nz * nz)
       if (!(length > 0 && length < Infinity)) return // degenerate, NaN or infinite
-      if (nx * vx + ny * vy + nz * vz < 0) nx = -nx, ny = -ny, nz = -nz
+      if (nx * vx + ny * vy + nz * vz < 0) (nx = -nx), (ny = -ny), (nz = -nz)
       const rgb = shade(nx / length, ny / length, nz / length)
 
-      ax -= cx, ay -= cy, az -= cz, bx -= cx, by -= cy, bz -= cz, qx -= cx, qy -= cy, qz -= cz
-      let x0 = Math.round(origin + ax * rx + ay * ry + az * rz), y0 = Math.round(origin + ax * ux + ay * uy + az * uz)
-      let x1 = Math.round(origin + bx * rx + by * ry + bz * rz), y1 = Math.round(origin + bx * ux + by * uy + bz * uz)
-      const x2 = Math.round(origin + qx * rx + qy * ry + qz * rz), y2 = Math.round(origin + qx * ux + qy * uy + qz * uz)
-      let z0 = ax * vx + ay * vy + az * vz, z1 = bx * vx + by * vy + bz * vz
+      ;(ax -= cx), (ay -= cy), (az -= cz), (bx -= cx), (by -= cy), (bz -= cz), (qx -= cx), (qy -= cy), (qz -= cz)
+      let x0 = Math.round(origin + ax * rx + ay * ry + az * rz),
+        y0 = Math.round(origin + ax * ux + ay * uy + az * uz)
+      let x1 = Math.round(origin + bx * rx + by * ry + bz * rz),
+        y1 = Math.round(origin + bx * ux + by * uy + bz * uz)
+      const x2 = Math.round(origin + qx * rx + qy * ry + qz * rz),
+        y2 = Math.round(origin + qx * ux + qy * uy + qz * uz)
+      let z0 = ax * vx + ay * vy + az * vz,
+        z1 = bx * vx + by * vy + bz * vz
       const z2 = qx * vx + qy * vy + qz * vz
       let area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0)
       if (area === 0 || !Number.isFinite(area)) return // edge-on (its neighbours cover the pixels) or out of range
       if (area < 0) {
-        const x = x0, y = y0, z = z0
-        x0 = x1, y0 = y1, z0 = z1, x1 = x, y1 = y, z1 = z
+        const x = x0,
+          y = y0,
+          z = z0
+        ;(x0 = x1), (y0 = y1), (z0 = z1), (x1 = x), (y1 = y), (z1 = z)
         area = -area
       }
 
@@ -134,15 +156,22 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
 
       // Edge functions, each positive inside and zero on its edge, at the first pixel centre;
       // w0 weighs vertex 0 (the edge 1→2), and so on. Every term is an exact integer.
-      const px = left * SUBPIXEL + PIXEL_CENTRE, py = top * SUBPIXEL + PIXEL_CENTRE
+      const px = left * SUBPIXEL + PIXEL_CENTRE,
+        py = top * SUBPIXEL + PIXEL_CENTRE
       let w0Row = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)
       let w1Row = (x0 - x2) * (py - y2) - (y0 - y2) * (px - x2)
       let w2Row = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)
-      const w0dx = -(y2 - y1) * SUBPIXEL, w1dx = -(y0 - y2) * SUBPIXEL, w2dx = -(y1 - y0) * SUBPIXEL
-      const w0dy = (x2 - x1) * SUBPIXEL, w1dy = (x0 - x2) * SUBPIXEL, w2dy = (x1 - x0) * SUBPIXEL
+      const w0dx = -(y2 - y1) * SUBPIXEL,
+        w1dx = -(y0 - y2) * SUBPIXEL,
+        w2dx = -(y1 - y0) * SUBPIXEL
+      const w0dy = (x2 - x1) * SUBPIXEL,
+        w1dy = (x0 - x2) * SUBPIXEL,
+        w2dy = (x1 - x0) * SUBPIXEL
       const zScale = 1 / area
       for (let y = top; y <= bottom; y++) {
-        let w0 = w0Row, w1 = w1Row, w2 = w2Row
+        let w0 = w0Row,
+          w1 = w1Row,
+          w2 = w2Row
         for (let i = y * side + left, end = y * side + right; i <= end; i++) {
           if (w0 >= 0 && w1 >= 0 && w2 >= 0) {
             const z = (w0 * z0 + w1 * z1 + w2 * z2) * zScale
@@ -151,9 +180,9 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
               colour[i] = rgb
             }
           }
-          w0 += w0dx, w1 += w1dx, w2 += w2dx
+          ;(w0 += w0dx), (w1 += w1dx), (w2 += w2dx)
         }
-        w0Row += w0dy, w1Row += w1dy, w2Row += w2dy
+        ;(w0Row += w0dy), (w1Row += w1dy), (w2Row += w2dy)
       }
     },
   }
@@ -165,7 +194,8 @@ function boxFilter(outputs: number, start: number, step: number, sources: number
   const first = new Int32Array(outputs)
   const weights = new Float64Array(outputs * taps)
   for (let o = 0; o < outputs; o++) {
-    const from = start + o * step, to = from + step
+    const from = start + o * step,
+      to = from + step
     first[o] = Math.floor(from)
     for (let t = 0; t < taps; t++) {
       const s = first[o]! + t
@@ -182,7 +212,10 @@ function boxFilter(outputs: number, start: number, step: number, sources: number
  */
 function compose(layer: Layer, size: number, background: [number, number, number, number]): Uint8ClampedArray {
   const { side, colour, depth } = layer
-  let minX = side, minY = side, maxX = -1, maxY = -1
+  let minX = side,
+    minY = side,
+    maxX = -1,
+    maxY = -1
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       if (depth[y * side + x] === -Infinity) continue
@@ -213,7 +246,10 @@ function compose(layer: Layer, size: number, background: [number, number, number
       if (wy === 0) continue
       const row = (rows.first[oy]! + ty) * side
       for (let ox = 0; ox < size; ox++) {
-        let r = 0, g = 0, b = 0, a = 0
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0
         for (let tx = 0; tx < columns.taps; tx++) {
           const w = columns.weights[ox * columns.taps + tx]!
           const i = row + columns.first[ox]! + tx
@@ -263,8 +299,17 @@ export async function renderThumbnail(
     throw new RangeError(`Thumbnail size must be an integer from 1 to ${MAX_SIZE}, not ${size}`)
   }
   const side = size * Math.max(1, Math.min(SUPERSAMPLE, Math.floor(MAX_RENDER_SIZE / size)))
-  const layer: Layer = { side, colour: new Uint32Array(side * side), depth: new Float32Array(side * side).fill(-Infinity) }
+  const layer: Layer = {
+    side,
+    colour: new Uint32Array(side * side),
+    depth: new Float32Array(side * side).fill(-Infinity),
+  }
   await mesh(createRasterizer(layer, bbox))
   const data = compose(layer, size, background)
-  return { width: size, height: size, contentType: 'image/png', bytes: encode({ width: size, height: size, data, channels: 4, depth: 8 }) }
+  return {
+    width: size,
+    height: size,
+    contentType: 'image/png',
+    bytes: encode({ width: size, height: size, data, channels: 4, depth: 8 }),
+  }
 }

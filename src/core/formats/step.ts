@@ -19,7 +19,9 @@ const headerBytes = 64 * 1024
  * 64 KiB. Returns null when the file does not start like a STEP file.
  */
 export async function readStepHeader(source: ByteSource): Promise<StepHeader | null> {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(await source.read(0, Math.min(source.size, headerBytes) - 1))
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(
+    await source.read(0, Math.min(source.size, headerBytes) - 1),
+  )
   if (!/^\s*ISO-10303-21\s*;/.test(text)) return null
   const header = /HEADER\s*;([\s\S]*?)ENDSEC\s*;/.exec(text)?.[1] ?? ''
   const args = (entity: string) => {
@@ -71,5 +73,7 @@ function string(value: string | undefined): string | null {
 function strings(value: string | undefined): string[] {
   if (!value) return []
   const inner = value.trim().replace(/^\(|\)$/g, '')
-  return splitTopLevel(inner).map(string).filter((s): s is string => s !== null)
+  return splitTopLevel(inner)
+    .map(string)
+    .filter((s): s is string => s !== null)
 }

@@ -24,7 +24,8 @@ const FACET_BYTES = 50
 export async function readStl(source: ByteSource, sink: TriangleSink): Promise<StlInfo> {
   if (source.size === 0) throw malformed('The file is empty.')
   const head = await source.read(0, Math.min(source.size, 512) - 1)
-  const declared = source.size >= HEADER_BYTES ? new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true) : -1
+  const declared =
+    source.size >= HEADER_BYTES ? new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true) : -1
   if (declared >= 0 && HEADER_BYTES + FACET_BYTES * declared === source.size) {
     await readBinary(source, declared, sink)
     return { encoding: 'binary' }
@@ -55,9 +56,15 @@ async function readBinary(source: ByteSource, declared: number, sink: TriangleSi
   let emitted = 0
   const emit = (view: DataView, offset: number) => {
     // Each facet: normal (3 float32, ignored), 3 vertices (9 float32), 2 attribute bytes.
-    const ax = view.getFloat32(offset + 12, true), ay = view.getFloat32(offset + 16, true), az = view.getFloat32(offset + 20, true)
-    const bx = view.getFloat32(offset + 24, true), by = view.getFloat32(offset + 28, true), bz = view.getFloat32(offset + 32, true)
-    const cx = view.getFloat32(offset + 36, true), cy = view.getFloat32(offset + 40, true), cz = view.getFloat32(offset + 44, true)
+    const ax = view.getFloat32(offset + 12, true),
+      ay = view.getFloat32(offset + 16, true),
+      az = view.getFloat32(offset + 20, true)
+    const bx = view.getFloat32(offset + 24, true),
+      by = view.getFloat32(offset + 28, true),
+      bz = view.getFloat32(offset + 32, true)
+    const cx = view.getFloat32(offset + 36, true),
+      cy = view.getFloat32(offset + 40, true),
+      cz = view.getFloat32(offset + 44, true)
     const sum = ax + ay + az + bx + by + bz + cx + cy + cz
     if (sum - sum !== 0) throw malformed(`Triangle ${emitted + 1} has a coordinate that is not a finite number.`)
     if (++emitted > declared) throw malformed(`The file holds more than the ${declared} triangles its header declares.`)
@@ -99,7 +106,8 @@ async function readAscii(source: ByteSource, sink: TriangleSink): Promise<StlInf
       if (words.length !== 4) throw malformed(`Line ${lineNumber}: a vertex needs exactly three coordinates.`)
       for (let axis = 0; axis < 3; axis++) {
         const value = Number(words[axis + 1])
-        if (!Number.isFinite(value)) throw malformed(`Line ${lineNumber}: "${words[axis + 1]!.slice(0, 40)}" is not a finite number.`)
+        if (!Number.isFinite(value))
+          throw malformed(`Line ${lineNumber}: "${words[axis + 1]!.slice(0, 40)}" is not a finite number.`)
         corner[vertices * 3 + axis] = Math.fround(value)
       }
       vertices++
@@ -109,8 +117,19 @@ async function readAscii(source: ByteSource, sink: TriangleSink): Promise<StlInf
       facetLine = lineNumber
       vertices = 0
     } else if (keyword === 'endfacet' && inFacet) {
-      if (vertices !== 3) throw malformed(`The facet starting on line ${facetLine} has ${vertices} vertices; an STL facet has exactly 3.`)
-      sink.triangle(corner[0]!, corner[1]!, corner[2]!, corner[3]!, corner[4]!, corner[5]!, corner[6]!, corner[7]!, corner[8]!)
+      if (vertices !== 3)
+        throw malformed(`The facet starting on line ${facetLine} has ${vertices} vertices; an STL facet has exactly 3.`)
+      sink.triangle(
+        corner[0]!,
+        corner[1]!,
+        corner[2]!,
+        corner[3]!,
+        corner[4]!,
+        corner[5]!,
+        corner[6]!,
+        corner[7]!,
+        corner[8]!,
+      )
       triangles++
       facetLine = 0
     } else if (keyword === 'solid' && !inFacet) {
@@ -118,7 +137,9 @@ async function readAscii(source: ByteSource, sink: TriangleSink): Promise<StlInf
     } else if (keyword === 'endsolid' && !inFacet) {
       return
     } else {
-      throw malformed(`Line ${lineNumber}: "${words[0]!.slice(0, 40)}" is not expected ${inFacet ? `inside the facet starting on line ${facetLine}` : 'between facets'}.`)
+      throw malformed(
+        `Line ${lineNumber}: "${words[0]!.slice(0, 40)}" is not expected ${inFacet ? `inside the facet starting on line ${facetLine}` : 'between facets'}.`,
+      )
     }
   })
   if (facetLine !== 0) throw malformed(`The file ends inside the facet starting on line ${facetLine}.`)

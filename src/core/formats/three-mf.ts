@@ -1,6 +1,15 @@
 import { redactSettings } from './redact.js'
 import { FormatError, type ByteSource, type Thumbnail, type TriangleSink, type TriangleSource } from './types.js'
-import { attribute, createXmlTokenizer, decodeEntities, openOnly, parseXml, prefixedAttribute, type XmlAttributes, type XmlHandler } from './xml-tokens.js'
+import {
+  attribute,
+  createXmlTokenizer,
+  decodeEntities,
+  openOnly,
+  parseXml,
+  prefixedAttribute,
+  type XmlAttributes,
+  type XmlHandler,
+} from './xml-tokens.js'
 import { openZip, type ZipEntry, type ZipReader } from './zip-reader.js'
 
 /** How much of an untrusted 3MF package the reader is willing to take on. */
@@ -63,8 +72,25 @@ const unsafe = (message: string) => new FormatError('unsafe', message)
 const malformed = (message: string) => new FormatError('malformed', message)
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel'
 const THUMBNAIL_RELATIONSHIP = 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail'
-const METADATA_NAMES = new Set(['title', 'designer', 'description', 'copyright', 'licenseterms', 'rating', 'creationdate', 'modificationdate', 'application'])
-const UNIT_MILLIMETRES: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 }
+const METADATA_NAMES = new Set([
+  'title',
+  'designer',
+  'description',
+  'copyright',
+  'licenseterms',
+  'rating',
+  'creationdate',
+  'modificationdate',
+  'application',
+])
+const UNIT_MILLIMETRES: Record<string, number> = {
+  micron: 0.001,
+  millimeter: 1,
+  centimeter: 10,
+  inch: 25.4,
+  foot: 304.8,
+  meter: 1000,
+}
 
 /**
  * Reads a 3MF package: its objects, metadata, thumbnail and slicer settings now, and its
@@ -84,7 +110,11 @@ const UNIT_MILLIMETRES: Record<string, number> = { micron: 0.001, millimeter: 1,
  */
 export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}): Promise<ThreeMfContents> {
   const limit = { ...DEFAULT_LIMITS, ...limits }
-  const zip = await openZip(source, { maxEntries: limit.maxEntries, maxEntryBytes: limit.maxModelBytes, maxCompressionRatio: limit.maxCompressionRatio })
+  const zip = await openZip(source, {
+    maxEntries: limit.maxEntries,
+    maxEntryBytes: limit.maxModelBytes,
+    maxCompressionRatio: limit.maxCompressionRatio,
+  })
   const text = async (name: string) => {
     const entry = zip.get(name)
     return entry === undefined ? undefined : new TextDecoder().decode(await zip.readEntry(entry, limit.maxPartBytes))
@@ -104,7 +134,9 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
     buildTriangles += triangles
     const id = item.path === rootPath ? item.objectId : `${item.path}#${item.objectId}`
     if (objects.has(id)) continue
-    const name = parts.get(item.path)!.objects.get(item.objectId)!.name ?? (item.path === rootPath ? names.get(item.objectId) : undefined)
+    const name =
+      parts.get(item.path)!.objects.get(item.objectId)!.name ??
+      (item.path === rootPath ? names.get(item.objectId) : undefined)
     objects.set(id, name === undefined ? { id, triangles } : { id, name, triangles })
   }
   if (buildTriangles > limit.maxTriangles) {
@@ -126,7 +158,10 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
     }
   }
   const prusaConfig = await text('Metadata/Slic3r_PE.config')
-  const slicerConfig = prusaConfig !== undefined ? parsePrusaConfig(prusaConfig) : parseProjectSettings(await text('Metadata/project_settings.config'))
+  const slicerConfig =
+    prusaConfig !== undefined
+      ? parsePrusaConfig(prusaConfig)
+      : parseProjectSettings(await text('Metadata/project_settings.config'))
   if (slicerConfig !== undefined) contents.slicerConfig = redactSettings(slicerConfig)
   return contents
 }
@@ -189,7 +224,11 @@ function parseProjectSettings(json: string | undefined): Record<string, string> 
   }
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return undefined
   const flat = (value: unknown): string =>
-    typeof value === 'string' ? value : Array.isArray(value) && value.every((item) => typeof item !== 'object') ? value.join(',') : JSON.stringify(value)
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value) && value.every((item) => typeof item !== 'object')
+        ? value.join(',')
+        : JSON.stringify(value)
   return Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, flat(value)]))
 }
 
@@ -198,7 +237,9 @@ function parseProjectSettings(json: string | undefined): Record<string, string> 
  * `Metadata/model_settings.config` (Bambu Studio, OrcaSlicer): `<object id>` holding
  * `<metadata key="name" value>`.
  */
-async function objectNamesFromSlicerConfig(text: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
+async function objectNamesFromSlicerConfig(
+  text: (name: string) => Promise<string | undefined>,
+): Promise<Map<string, string>> {
   const names = new Map<string, string>()
   const xml = (await text('Metadata/Slic3r_PE_model.config')) ?? (await text('Metadata/model_settings.config'))
   if (xml === undefined) return names
@@ -207,7 +248,12 @@ async function objectNamesFromSlicerConfig(text: (name: string) => Promise<strin
     xml,
     openOnly((name, attributes, parent) => {
       if (name === 'object') objectId = attribute(attributes, 'id')
-      else if (name === 'metadata' && parent === 'object' && objectId !== undefined && attribute(attributes, 'key') === 'name') {
+      else if (
+        name === 'metadata' &&
+        parent === 'object' &&
+        objectId !== undefined &&
+        attribute(attributes, 'key') === 'name'
+      ) {
         const value = attribute(attributes, 'value')
         if (value) names.set(objectId, value)
       }
@@ -220,7 +266,11 @@ async function objectNamesFromSlicerConfig(text: (name: string) => Promise<strin
 function imageThumbnail(bytes: Uint8Array): Thumbnail | undefined {
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-  if (bytes.length >= 24 && png.every((byte, index) => bytes[index] === byte) && data.getUint32(12) === 0x49484452 /* IHDR */) {
+  if (
+    bytes.length >= 24 &&
+    png.every((byte, index) => bytes[index] === byte) &&
+    data.getUint32(12) === 0x49484452 /* IHDR */
+  ) {
     return sized(data.getUint32(16), data.getUint32(20), 'image/png', bytes)
   }
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined
@@ -240,7 +290,12 @@ function imageThumbnail(bytes: Uint8Array): Thumbnail | undefined {
   return undefined
 }
 
-function sized(width: number, height: number, contentType: Thumbnail['contentType'], bytes: Uint8Array): Thumbnail | undefined {
+function sized(
+  width: number,
+  height: number,
+  contentType: Thumbnail['contentType'],
+  bytes: Uint8Array,
+): Thumbnail | undefined {
   return width > 0 && height > 0 ? { width, height, contentType, bytes } : undefined
 }
 
@@ -273,20 +328,30 @@ interface ModelPart {
 }
 
 /** The root model part and every part its components and build items reach through `p:path`. */
-async function readModelParts(zip: ZipReader, rootPath: string, maxModelBytes: number): Promise<Map<string, ModelPart>> {
+async function readModelParts(
+  zip: ZipReader,
+  rootPath: string,
+  maxModelBytes: number,
+): Promise<Map<string, ModelPart>> {
   const parts = new Map<string, ModelPart>()
   const referenced = new Set([rootPath]) // a Set's iteration also visits what is added during it
   let budget = maxModelBytes
   for (const path of referenced) {
     const entry = zip.get(path)
     if (entry === undefined) {
-      throw malformed(path === rootPath ? `The package has no 3D model part (${path}).` : `A component refers to model part "${path}", which the package does not have.`)
+      throw malformed(
+        path === rootPath
+          ? `The package has no 3D model part (${path}).`
+          : `A component refers to model part "${path}", which the package does not have.`,
+      )
     }
-    if (entry.size > budget) throw unsafe(`The model parts declare more than the limit of ${maxModelBytes} bytes together.`)
+    if (entry.size > budget)
+      throw unsafe(`The model parts declare more than the limit of ${maxModelBytes} bytes together.`)
     budget -= entry.size
     const part = await readModelPart(zip, entry, path)
     parts.set(path, part)
-    for (const object of part.objects.values()) for (const component of object.components) referenced.add(component.path)
+    for (const object of part.objects.values())
+      for (const component of object.components) referenced.add(component.path)
     for (const item of part.build) referenced.add(item.path)
   }
   return parts
@@ -304,12 +369,19 @@ async function readModelPart(zip: ZipReader, entry: ZipEntry, path: string): Pro
     if (objectId === undefined) throw malformed(`A <${element}> in ${path} has no objectid.`)
     const referenced = prefixedAttribute(attributes, 'path')
     const transform = attribute(attributes, 'transform')
-    return { path: referenced === undefined ? path : partName(referenced), objectId, transform: transform === undefined ? undefined : parseTransform(transform) }
+    return {
+      path: referenced === undefined ? path : partName(referenced),
+      objectId,
+      transform: transform === undefined ? undefined : parseTransform(transform),
+    }
   }
   const number = (attributes: XmlAttributes, name: string, element: string): number => {
     const text = attribute(attributes, name)
     const value = text === undefined || text === '' ? NaN : Number(text)
-    if (!Number.isFinite(value)) throw malformed(`A <${element}> in ${path} has ${text === undefined ? `no ${name}` : `${name}="${text.slice(0, 40)}"`}, not a finite number.`)
+    if (!Number.isFinite(value))
+      throw malformed(
+        `A <${element}> in ${path} has ${text === undefined ? `no ${name}` : `${name}="${text.slice(0, 40)}"`}, not a finite number.`,
+      )
     return value
   }
   const corner = (attributes: XmlAttributes, name: string): number => {
@@ -324,20 +396,23 @@ async function readModelPart(zip: ZipReader, entry: ZipEntry, path: string): Pro
     capturingText: false,
     open(name, attributes, parent) {
       if (name === 'vertex' && parent === 'vertices' && object !== undefined) {
-        if (vertexCount * 3 === object.vertices.length) object.vertices = grown(object.vertices, (length) => new Float32Array(length))
+        if (vertexCount * 3 === object.vertices.length)
+          object.vertices = grown(object.vertices, (length) => new Float32Array(length))
         object.vertices[vertexCount * 3] = number(attributes, 'x', name)
         object.vertices[vertexCount * 3 + 1] = number(attributes, 'y', name)
         object.vertices[vertexCount * 3 + 2] = number(attributes, 'z', name)
         vertexCount++
       } else if (name === 'triangle' && parent === 'triangles' && object !== undefined) {
-        if (triangleCount * 3 === object.triangles.length) object.triangles = grown(object.triangles, (length) => new Uint32Array(length))
+        if (triangleCount * 3 === object.triangles.length)
+          object.triangles = grown(object.triangles, (length) => new Uint32Array(length))
         object.triangles[triangleCount * 3] = corner(attributes, 'v1')
         object.triangles[triangleCount * 3 + 1] = corner(attributes, 'v2')
         object.triangles[triangleCount * 3 + 2] = corner(attributes, 'v3')
         triangleCount++
       } else if (name === 'object' && parent === 'resources') {
         const id = attribute(attributes, 'id')
-        if (id === undefined || part.objects.has(id)) throw malformed(`An object in ${path} has ${id === undefined ? 'no id' : `the duplicate id ${id}`}.`)
+        if (id === undefined || part.objects.has(id))
+          throw malformed(`An object in ${path} has ${id === undefined ? 'no id' : `the duplicate id ${id}`}.`)
         const objectName = attribute(attributes, 'name')
         object = { vertices: new Float32Array(3 * 64), triangles: new Uint32Array(3 * 64), components: [] }
         if (objectName) object.name = objectName
@@ -393,7 +468,8 @@ function grown<A extends Float32Array | Uint32Array>(array: A, make: (length: nu
 
 function parseTransform(text: string): Transform {
   const values = text.trim().split(/\s+/).map(Number)
-  if (values.length !== 12 || !values.every(Number.isFinite)) throw malformed(`The transform "${text.slice(0, 80)}" is not 12 numbers.`)
+  if (values.length !== 12 || !values.every(Number.isFinite))
+    throw malformed(`The transform "${text.slice(0, 80)}" is not 12 numbers.`)
   return Float64Array.from(values)
 }
 
@@ -403,7 +479,10 @@ function compose(first: Transform, second: Transform): Transform {
   for (let row = 0; row < 4; row++) {
     for (let column = 0; column < 3; column++) {
       out[row * 3 + column] =
-        first[row * 3]! * second[column]! + first[row * 3 + 1]! * second[3 + column]! + first[row * 3 + 2]! * second[6 + column]! + (row === 3 ? second[9 + column]! : 0)
+        first[row * 3]! * second[column]! +
+        first[row * 3 + 1]! * second[3 + column]! +
+        first[row * 3 + 2]! * second[6 + column]! +
+        (row === 3 ? second[9 + column]! : 0)
     }
   }
   return out
@@ -423,7 +502,8 @@ function countTriangles(parts: Map<string, ModelPart>): (path: string, objectId:
     const known = counted.get(key)
     if (known !== undefined) return known
     const object = parts.get(path)?.objects.get(objectId)
-    if (object === undefined) throw malformed(`A build item or component refers to object ${objectId} in ${path}, which does not exist.`)
+    if (object === undefined)
+      throw malformed(`A build item or component refers to object ${objectId} in ${path}, which does not exist.`)
     if (visiting.has(key)) throw malformed(`Object ${objectId} in ${path} contains itself through its components.`)
     if (depth > MAX_NESTING) throw malformed(`Components nest deeper than ${MAX_NESTING} levels.`)
     visiting.add(key)
@@ -442,28 +522,55 @@ function emitBuild(parts: Map<string, ModelPart>, root: ModelPart, sink: Triangl
     const object = parts.get(path)!.objects.get(objectId)!
     emitMesh(object, transform, sink)
     for (const component of object.components) {
-      emitObject(component.path, component.objectId, component.transform === undefined ? transform : compose(component.transform, transform))
+      emitObject(
+        component.path,
+        component.objectId,
+        component.transform === undefined ? transform : compose(component.transform, transform),
+      )
     }
   }
-  for (const item of root.build) emitObject(item.path, item.objectId, item.transform === undefined ? units : compose(item.transform, units))
+  for (const item of root.build)
+    emitObject(item.path, item.objectId, item.transform === undefined ? units : compose(item.transform, units))
 }
 
 /** Emits a mesh's triangles transformed; a mirroring transform reverses the winding so volumes stay positive. */
 function emitMesh({ vertices, triangles }: ModelObject, m: Transform, sink: TriangleSink): void {
-  const m00 = m[0]!, m01 = m[1]!, m02 = m[2]!, m10 = m[3]!, m11 = m[4]!, m12 = m[5]!
-  const m20 = m[6]!, m21 = m[7]!, m22 = m[8]!, m30 = m[9]!, m31 = m[10]!, m32 = m[11]!
+  const m00 = m[0]!,
+    m01 = m[1]!,
+    m02 = m[2]!,
+    m10 = m[3]!,
+    m11 = m[4]!,
+    m12 = m[5]!
+  const m20 = m[6]!,
+    m21 = m[7]!,
+    m22 = m[8]!,
+    m30 = m[9]!,
+    m31 = m[10]!,
+    m32 = m[11]!
   const mirrored = m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20) < 0
   for (let at = 0; at < triangles.length; at += 3) {
     const a = triangles[at]! * 3
     const b = triangles[mirrored ? at + 2 : at + 1]! * 3
     const c = triangles[mirrored ? at + 1 : at + 2]! * 3
-    const ax = vertices[a]!, ay = vertices[a + 1]!, az = vertices[a + 2]!
-    const bx = vertices[b]!, by = vertices[b + 1]!, bz = vertices[b + 2]!
-    const cx = vertices[c]!, cy = vertices[c + 1]!, cz = vertices[c + 2]!
+    const ax = vertices[a]!,
+      ay = vertices[a + 1]!,
+      az = vertices[a + 2]!
+    const bx = vertices[b]!,
+      by = vertices[b + 1]!,
+      bz = vertices[b + 2]!
+    const cx = vertices[c]!,
+      cy = vertices[c + 1]!,
+      cz = vertices[c + 2]!
     sink.triangle(
-      ax * m00 + ay * m10 + az * m20 + m30, ax * m01 + ay * m11 + az * m21 + m31, ax * m02 + ay * m12 + az * m22 + m32,
-      bx * m00 + by * m10 + bz * m20 + m30, bx * m01 + by * m11 + bz * m21 + m31, bx * m02 + by * m12 + bz * m22 + m32,
-      cx * m00 + cy * m10 + cz * m20 + m30, cx * m01 + cy * m11 + cz * m21 + m31, cx * m02 + cy * m12 + cz * m22 + m32,
+      ax * m00 + ay * m10 + az * m20 + m30,
+      ax * m01 + ay * m11 + az * m21 + m31,
+      ax * m02 + ay * m12 + az * m22 + m32,
+      bx * m00 + by * m10 + bz * m20 + m30,
+      bx * m01 + by * m11 + bz * m21 + m31,
+      bx * m02 + by * m12 + bz * m22 + m32,
+      cx * m00 + cy * m10 + cz * m20 + m30,
+      cx * m01 + cy * m11 + cz * m21 + m31,
+      cx * m02 + cy * m12 + cz * m22 + m32,
     )
   }
 }

@@ -15,7 +15,17 @@ export interface ByteSource {
 
 /** Receives triangles one at a time, so nothing needs the whole mesh in memory. */
 export interface TriangleSink {
-  triangle(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number): void
+  triangle(
+    ax: number,
+    ay: number,
+    az: number,
+    bx: number,
+    by: number,
+    bz: number,
+    cx: number,
+    cy: number,
+    cz: number,
+  ): void
 }
 
 /** Replays a mesh's triangles into a sink, as often as asked (stats, then rendering). */

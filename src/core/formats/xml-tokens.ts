@@ -53,7 +53,10 @@ export function createXmlTokenizer(handler: XmlHandler): XmlTokenizer {
     if (next === 47 /* / */) {
       CLOSE_TAG.lastIndex = lt
       const match = CLOSE_TAG.exec(buffer)
-      if (match === null) return buffer.indexOf('>', lt) === -1 ? INCOMPLETE : fail(`a closing tag is malformed near "${buffer.slice(lt, lt + 40)}"`)
+      if (match === null)
+        return buffer.indexOf('>', lt) === -1
+          ? INCOMPLETE
+          : fail(`a closing tag is malformed near "${buffer.slice(lt, lt + 40)}"`)
       const name = match[1]!
       if (stack.pop() !== name) fail(`</${name}> does not close the open element`)
       handler.close(locals.pop()!)
@@ -64,7 +67,13 @@ export function createXmlTokenizer(handler: XmlHandler): XmlTokenizer {
       if (buffer.startsWith('<!--', lt)) return after(buffer.indexOf('-->', lt), 3)
       if (buffer.startsWith('<![CDATA[', lt)) {
         const end = buffer.indexOf(']]>', lt)
-        if (end !== -1 && handler.capturingText) handler.text(buffer.slice(lt + 9, end).replace(/&/g, '&amp;').replace(/</g, '&lt;'))
+        if (end !== -1 && handler.capturingText)
+          handler.text(
+            buffer
+              .slice(lt + 9, end)
+              .replace(/&/g, '&amp;')
+              .replace(/</g, '&lt;'),
+          )
         return after(end, 3)
       }
       if (buffer.length - lt < 9) return INCOMPLETE
@@ -72,7 +81,10 @@ export function createXmlTokenizer(handler: XmlHandler): XmlTokenizer {
     }
     TAG_NAME.lastIndex = lt + 1
     const nameMatch = TAG_NAME.exec(buffer)
-    if (nameMatch === null) return lt + 1 >= buffer.length ? INCOMPLETE : fail(`"<" is not followed by a name near "${buffer.slice(lt, lt + 40)}"`)
+    if (nameMatch === null)
+      return lt + 1 >= buffer.length
+        ? INCOMPLETE
+        : fail(`"<" is not followed by a name near "${buffer.slice(lt, lt + 40)}"`)
     let at = TAG_NAME.lastIndex
     let selfClosing: boolean
     attributes.count = 0
@@ -82,7 +94,10 @@ export function createXmlTokenizer(handler: XmlHandler): XmlTokenizer {
       while (isSpace(code)) code = buffer.charCodeAt(++at)
       if (code === 62 /* > */ || code === 47 /* / */) {
         selfClosing = code === 47
-        if (selfClosing && buffer.charCodeAt(at + 1) !== 62) return at + 1 >= buffer.length ? INCOMPLETE : fail(`"/" is not followed by ">" near "${buffer.slice(lt, lt + 40)}"`)
+        if (selfClosing && buffer.charCodeAt(at + 1) !== 62)
+          return at + 1 >= buffer.length
+            ? INCOMPLETE
+            : fail(`"/" is not followed by ">" near "${buffer.slice(lt, lt + 40)}"`)
         at += selfClosing ? 2 : 1
         break
       }
@@ -159,7 +174,8 @@ function isName(name: string): boolean {
   if (name === '') return false
   for (let index = 0; index < name.length; index++) {
     const code = name.charCodeAt(index)
-    if (isSpace(code) || code === 34 || code === 39 || code === 60 || code === 62 || code === 47 || code === 61) return false
+    if (isSpace(code) || code === 34 || code === 39 || code === 60 || code === 62 || code === 47 || code === 61)
+      return false
   }
   return true
 }
@@ -174,7 +190,8 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
     if (entity.startsWith('#')) {
-      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
+      const code =
+        entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
       return code <= 0x10ffff ? String.fromCodePoint(code) : whole
     }
     return ENTITIES[entity] ?? whole
@@ -183,13 +200,15 @@ export function decodeEntities(text: string): string {
 
 /** The value of the attribute named exactly `name`, if present. */
 export function attribute(attributes: XmlAttributes, name: string): string | undefined {
-  for (let index = 0; index < attributes.count; index++) if (attributes.names[index] === name) return attributes.values[index]
+  for (let index = 0; index < attributes.count; index++)
+    if (attributes.names[index] === name) return attributes.values[index]
   return undefined
 }
 
 /** An attribute in some extension namespace, whatever prefix the writer chose (e.g. `p:path`). */
 export function prefixedAttribute(attributes: XmlAttributes, localName: string): string | undefined {
-  for (let index = 0; index < attributes.count; index++) if (attributes.names[index]!.endsWith(`:${localName}`)) return attributes.values[index]
+  for (let index = 0; index < attributes.count; index++)
+    if (attributes.names[index]!.endsWith(`:${localName}`)) return attributes.values[index]
   return undefined
 }
 
@@ -201,4 +220,9 @@ export function parseXml(text: string, handler: XmlHandler): void {
 }
 
 /** A handler that only needs opening tags. */
-export const openOnly = (open: XmlHandler['open']): XmlHandler => ({ open, close: () => undefined, capturingText: false, text: () => undefined })
+export const openOnly = (open: XmlHandler['open']): XmlHandler => ({
+  open,
+  close: () => undefined,
+  capturingText: false,
+  text: () => undefined,
+})

@@ -11,7 +11,8 @@ const encode = (text: string) => new TextEncoder().encode(text)
 /** A zip of the given files, deflated unless `level` is 0, as fflate writes it. */
 function zip(files: Record<string, string | Uint8Array>, level: 0 | 6 = 6): Uint8Array {
   const zippable: Zippable = {}
-  for (const [name, content] of Object.entries(files)) zippable[name] = typeof content === 'string' ? encode(content) : content
+  for (const [name, content] of Object.entries(files))
+    zippable[name] = typeof content === 'string' ? encode(content) : content
   return zipSync(zippable, { level })
 }
 
@@ -24,16 +25,24 @@ async function readAll(source: ByteSource, limits = LIMITS): Promise<Record<stri
 }
 
 async function refusal(bytes: Uint8Array, limits = LIMITS): Promise<FormatError> {
-  const error = await readAll(byteSourceFromBytes(bytes), limits).then(() => undefined, (thrown: unknown) => thrown)
+  const error = await readAll(byteSourceFromBytes(bytes), limits).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
   expect(error).toBeInstanceOf(FormatError)
   return error as FormatError
 }
 
 /** Rewrites fields of one entry in both its local header and its central directory record. */
-function patchEntry(zip: Uint8Array, name: string, patch: { flags?: number; method?: number; size?: number }): Uint8Array {
+function patchEntry(
+  zip: Uint8Array,
+  name: string,
+  patch: { flags?: number; method?: number; size?: number },
+): Uint8Array {
   const data = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
   const encoded = new TextEncoder().encode(name)
-  const named = (at: number, nameAt: number, lengthAt: number) => data.getUint16(at + lengthAt, true) === encoded.length && encoded.every((byte, i) => zip[at + nameAt + i] === byte)
+  const named = (at: number, nameAt: number, lengthAt: number) =>
+    data.getUint16(at + lengthAt, true) === encoded.length && encoded.every((byte, i) => zip[at + nameAt + i] === byte)
   const apply = (at: number, flagsAt: number) => {
     if (patch.flags !== undefined) data.setUint16(at + flagsAt, patch.flags, true)
     if (patch.method !== undefined) data.setUint16(at + flagsAt + 2, patch.method, true)
@@ -49,8 +58,17 @@ function patchEntry(zip: Uint8Array, name: string, patch: { flags?: number; meth
 /** Overwrites the first bytes of an entry's compressed data with 0xFF, an invalid deflate block type. */
 function corruptData(zip: Uint8Array, name: string): Uint8Array {
   const data = new DataView(zip.buffer, zip.byteOffset, zip.byteLength)
-  const local = zip.findIndex((_, at) => at + 30 <= zip.length && data.getUint32(at, true) === 0x04034b50 && new TextDecoder().decode(zip.subarray(at + 30, at + 30 + data.getUint16(at + 26, true))) === name)
-  zip.fill(0xff, local + 30 + name.length + data.getUint16(local + 28, true), local + 38 + name.length + data.getUint16(local + 28, true))
+  const local = zip.findIndex(
+    (_, at) =>
+      at + 30 <= zip.length &&
+      data.getUint32(at, true) === 0x04034b50 &&
+      new TextDecoder().decode(zip.subarray(at + 30, at + 30 + data.getUint16(at + 26, true))) === name,
+  )
+  zip.fill(
+    0xff,
+    local + 30 + name.length + data.getUint16(local + 28, true),
+    local + 38 + name.length + data.getUint16(local + 28, true),
+  )
   return zip
 }
 
@@ -63,7 +81,11 @@ function zip64Package(files: Record<string, string>): Uint8Array {
   const u32 = (value: number) => (data.setUint32(at, value, true), (at += 4))
   const u64 = (value: number) => (u32(value), u32(0))
   const put = (content: Uint8Array) => (bytes.set(content, at), (at += content.length))
-  const entries = Object.entries(files).map(([name, text]) => ({ name: new TextEncoder().encode(name), content: new TextEncoder().encode(text), offset: 0 }))
+  const entries = Object.entries(files).map(([name, text]) => ({
+    name: new TextEncoder().encode(name),
+    content: new TextEncoder().encode(text),
+    offset: 0,
+  }))
   for (const entry of entries) {
     entry.offset = at
     ;[0x04034b50, 45, 0, 0, 0, 0].forEach((value, index) => (index === 0 ? u32(value) : u16(value)))
@@ -126,14 +148,28 @@ function deflatedZeros(mebibytes: number): Uint8Array {
 }
 
 /** A zip whose one entry is `mebibytes` MiB of deflated zeros that declares `declared` bytes. */
-const bomb = (mebibytes: number, declared: number) => patchEntry(zip({ 'zeros.bin': deflatedZeros(mebibytes) }, 0), 'zeros.bin', { method: 8, size: declared })
+const bomb = (mebibytes: number, declared: number) =>
+  patchEntry(zip({ 'zeros.bin': deflatedZeros(mebibytes) }, 0), 'zeros.bin', { method: 8, size: declared })
 
 describe('zip reading', () => {
   it('lists its entries and reads each back, stored or deflated, whatever the chunks the store streams in', async () => {
-    const files = { 'a.txt': encode('hello, zip'), 'Dir/B.bin': Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251), 'empty.txt': new Uint8Array(0) }
-    for (const [level, chunkSize] of [[0, 1], [0, 3], [6, 2], [6, 64 * 1024]] as const) {
+    const files = {
+      'a.txt': encode('hello, zip'),
+      'Dir/B.bin': Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251),
+      'empty.txt': new Uint8Array(0),
+    }
+    for (const [level, chunkSize] of [
+      [0, 1],
+      [0, 3],
+      [6, 2],
+      [6, 64 * 1024],
+    ] as const) {
       const source = byteSourceFromBytes(zip(files, level), { chunkSize })
-      expect((await openZip(source, LIMITS)).entries.map(({ name, size }) => [name, size])).toEqual([['a.txt', 10], ['Dir/B.bin', 5000], ['empty.txt', 0]])
+      expect((await openZip(source, LIMITS)).entries.map(({ name, size }) => [name, size])).toEqual([
+        ['a.txt', 10],
+        ['Dir/B.bin', 5000],
+        ['empty.txt', 0],
+      ])
       expect(await readAll(source)).toEqual(files)
     }
   })
@@ -152,11 +188,20 @@ describe('zip reading', () => {
   it('reads an archive written with zip64 records', async () => {
     const files = { '_rels/.rels': '<Relationships/>', '3D/3dmodel.model': '<model/>' }
     const read = await readAll(byteSourceFromBytes(zip64Package(files)))
-    expect(Object.fromEntries(Object.entries(read).map(([name, bytes]) => [name, new TextDecoder().decode(bytes)]))).toEqual(files)
+    expect(
+      Object.fromEntries(Object.entries(read).map(([name, bytes]) => [name, new TextDecoder().decode(bytes)])),
+    ).toEqual(files)
   })
 
   it('refuses entry names that escape the archive', async () => {
-    for (const name of ['../evil', 'Metadata/../../evil', '/etc/passwd', 'C:/Windows/evil', 'Metadata\\evil', 'evil\u0000.png']) {
+    for (const name of [
+      '../evil',
+      'Metadata/../../evil',
+      '/etc/passwd',
+      'C:/Windows/evil',
+      'Metadata\\evil',
+      'evil\u0000.png',
+    ]) {
       const error = await refusal(zip({ [name]: 'x' }))
       expect(error.kind, name).toBe('unsafe')
       expect(error.message, name).toMatch(/absolute or escapes the package/)
@@ -166,16 +211,28 @@ describe('zip reading', () => {
   it('refuses more entries than the limit and two entries whose names differ only in case', async () => {
     const files = { 'a.txt': '', 'b.txt': '', 'c.txt': '' }
     expect(await readAll(byteSourceFromBytes(zip(files)), { ...LIMITS, maxEntries: 3 })).toHaveProperty('c.txt')
-    expect(await refusal(zip(files), { ...LIMITS, maxEntries: 2 })).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/3 entries, more than the limit of 2/) })
-    expect(await refusal(zip({ 'Metadata/a.txt': '', 'Metadata/A.txt': '' }))).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/case-insensitive/) })
+    expect(await refusal(zip(files), { ...LIMITS, maxEntries: 2 })).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/3 entries, more than the limit of 2/),
+    })
+    expect(await refusal(zip({ 'Metadata/a.txt': '', 'Metadata/A.txt': '' }))).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/case-insensitive/),
+    })
   })
 
   it('refuses a zip bomb by its declared size or its compression ratio, without inflating it', async () => {
     const gibibyte = bomb(1024, 1024 * MiB)
     expect(gibibyte.length).toBeLessThan(2 * MiB)
     const started = performance.now()
-    expect(await refusal(gibibyte)).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/declares 1073741824 bytes, more than the limit of 536870912/) })
-    expect(await refusal(gibibyte, { ...LIMITS, maxEntryBytes: 2048 * MiB })).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/ratio above 200:1/) })
+    expect(await refusal(gibibyte)).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/declares 1073741824 bytes, more than the limit of 536870912/),
+    })
+    expect(await refusal(gibibyte, { ...LIMITS, maxEntryBytes: 2048 * MiB })).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/ratio above 200:1/),
+    })
     expect(performance.now() - started).toBeLessThan(1000)
   })
 
@@ -183,7 +240,10 @@ describe('zip reading', () => {
     const archive = await openZip(byteSourceFromBytes(zip({ 'settings.config': 'a = b\n'.repeat(1000) })), LIMITS)
     const entry = archive.get('settings.config')!
     expect(await archive.readEntry(entry, 6000)).toHaveLength(6000)
-    await expect(archive.readEntry(entry, 5999)).rejects.toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/"settings.config" declares 6000 bytes, more than the limit of 5999/) })
+    await expect(archive.readEntry(entry, 5999)).rejects.toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/"settings.config" declares 6000 bytes, more than the limit of 5999/),
+    })
   })
 
   it('stops inflating an entry as soon as it yields more than it declared', async () => {
@@ -206,8 +266,14 @@ describe('zip reading', () => {
         })
       },
     }
-    const error = await readAll(counting).then(() => undefined, (thrown: unknown) => thrown)
-    expect(error).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/inflates to more than the 1048576 bytes it declares/) })
+    const error = await readAll(counting).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(error).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/inflates to more than the 1048576 bytes it declares/),
+    })
     expect(streamed).toBeLessThanOrEqual(256 * 1024)
   })
 
@@ -219,8 +285,16 @@ describe('zip reading', () => {
       ['cut short', valid.subarray(0, valid.length - 30), /no end of central directory|does not fit/],
       ['encrypted', patchEntry(hello(), 'a.txt', { flags: 1 }), /encrypted/],
       ['unsupported compression', patchEntry(hello(), 'a.txt', { method: 12 }), /compression method 12/],
-      ['shorter than declared', patchEntry(hello(), 'a.txt', { size: 50_000 }), /inflates to 600 bytes, not the 50000 it declares/],
-      ['corrupt deflate data', corruptData(hello(), 'a.txt'), /compressed data of entry "a.txt" is corrupt \(invalid block type\)/],
+      [
+        'shorter than declared',
+        patchEntry(hello(), 'a.txt', { size: 50_000 }),
+        /inflates to 600 bytes, not the 50000 it declares/,
+      ],
+      [
+        'corrupt deflate data',
+        corruptData(hello(), 'a.txt'),
+        /compressed data of entry "a.txt" is corrupt \(invalid block type\)/,
+      ],
     ]
     for (const [what, bytes, message] of cases) {
       const error = await refusal(bytes)

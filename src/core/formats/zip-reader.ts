@@ -96,7 +96,10 @@ export async function openZip(source: ByteSource, limits: ZipLimits): Promise<Zi
   }
 }
 
-async function readCentralDirectory(source: ByteSource, limits: ZipLimits): Promise<{ entries: StoredEntry[]; directoryOffset: number }> {
+async function readCentralDirectory(
+  source: ByteSource,
+  limits: ZipLimits,
+): Promise<{ entries: StoredEntry[]; directoryOffset: number }> {
   if (source.size < 22) throw malformed('The file is too short to be a zip package.')
   const tailStart = Math.max(0, source.size - 22 - 0xffff)
   const tail = await source.read(tailStart, source.size - 1)
@@ -118,22 +121,30 @@ async function readCentralDirectory(source: ByteSource, limits: ZipLimits): Prom
   }
   if (entryCount === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
     const locator = eocd - 20
-    if (locator < 0 || tailView.getUint32(locator, true) !== 0x07064b50) throw malformed('The zip64 end of central directory locator is missing.')
+    if (locator < 0 || tailView.getUint32(locator, true) !== 0x07064b50)
+      throw malformed('The zip64 end of central directory locator is missing.')
     const recordOffset = uint64(tailView, locator + 8)
-    if (recordOffset + 56 > tailStart + locator) throw malformed('The zip64 end of central directory record is out of place.')
+    if (recordOffset + 56 > tailStart + locator)
+      throw malformed('The zip64 end of central directory record is out of place.')
     const record = view(await source.read(recordOffset, recordOffset + 55))
-    if (record.getUint32(0, true) !== 0x06064b50) throw malformed('The zip64 end of central directory record is missing.')
+    if (record.getUint32(0, true) !== 0x06064b50)
+      throw malformed('The zip64 end of central directory record is missing.')
     entryCount = uint64(record, 32)
     directorySize = uint64(record, 40)
     directoryOffset = uint64(record, 48)
     directoryLimit = recordOffset
   }
-  if (entryCount > limits.maxEntries) throw unsafe(`The package has ${entryCount} entries, more than the limit of ${limits.maxEntries}.`)
-  if (directorySize > MAX_CENTRAL_DIRECTORY) throw unsafe(`The zip central directory is ${directorySize} bytes, more than the limit of ${MAX_CENTRAL_DIRECTORY}.`)
+  if (entryCount > limits.maxEntries)
+    throw unsafe(`The package has ${entryCount} entries, more than the limit of ${limits.maxEntries}.`)
+  if (directorySize > MAX_CENTRAL_DIRECTORY)
+    throw unsafe(
+      `The zip central directory is ${directorySize} bytes, more than the limit of ${MAX_CENTRAL_DIRECTORY}.`,
+    )
   if (directoryOffset + directorySize > directoryLimit || directorySize < 46 * entryCount) {
     throw malformed('The zip central directory does not fit where the end record places it.')
   }
-  const directory = directorySize === 0 ? new Uint8Array(0) : await source.read(directoryOffset, directoryOffset + directorySize - 1)
+  const directory =
+    directorySize === 0 ? new Uint8Array(0) : await source.read(directoryOffset, directoryOffset + directorySize - 1)
   return { entries: parseCentralDirectory(directory, entryCount, limits), directoryOffset }
 }
 
@@ -144,7 +155,8 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
   const names = new Set<string>()
   let at = 0
   for (let index = 0; index < entryCount; index++) {
-    if (at + 46 > directory.length || dir.getUint32(at, true) !== 0x02014b50) throw malformed(`Zip central directory entry ${index + 1} is corrupt.`)
+    if (at + 46 > directory.length || dir.getUint32(at, true) !== 0x02014b50)
+      throw malformed(`Zip central directory entry ${index + 1} is corrupt.`)
     const nameLength = dir.getUint16(at + 28, true)
     const extraLength = dir.getUint16(at + 30, true)
     const next = at + 46 + nameLength + extraLength + dir.getUint16(at + 32, true)
@@ -163,12 +175,15 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
     }
     readZip64Extra(directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength), entry)
     checkEntryName(name, rawName)
-    if (names.has(name.toLowerCase())) throw unsafe(`The package has two entries named "${name}" (names are case-insensitive).`)
+    if (names.has(name.toLowerCase()))
+      throw unsafe(`The package has two entries named "${name}" (names are case-insensitive).`)
     names.add(name.toLowerCase())
     if (entry.flags & 0x41) throw malformed(`Entry "${name}" is encrypted; encrypted packages are not supported.`)
     checkDeclaredSize(entry, limits.maxEntryBytes)
     if (entry.size > MiB && entry.size > limits.maxCompressionRatio * entry.compressedSize) {
-      throw unsafe(`Entry "${name}" declares ${entry.size} bytes from ${entry.compressedSize} compressed: a ratio above ${limits.maxCompressionRatio}:1.`)
+      throw unsafe(
+        `Entry "${name}" declares ${entry.size} bytes from ${entry.compressedSize} compressed: a ratio above ${limits.maxCompressionRatio}:1.`,
+      )
     }
     entries.push(entry)
     at = next
@@ -196,8 +211,17 @@ function readZip64Extra(extra: Uint8Array, entry: StoredEntry): void {
 }
 
 function checkEntryName(name: string, raw: Uint8Array): void {
-  if (name === '' || raw.includes(0) || name.includes('\\') || name.startsWith('/') || /^[a-z]:/i.test(name) || name.split('/').includes('..')) {
-    throw unsafe(`Entry name "${name.replace(/\0/g, '\\0')}" is absolute or escapes the package; a 3MF's entries stay inside it.`)
+  if (
+    name === '' ||
+    raw.includes(0) ||
+    name.includes('\\') ||
+    name.startsWith('/') ||
+    /^[a-z]:/i.test(name) ||
+    name.split('/').includes('..')
+  ) {
+    throw unsafe(
+      `Entry name "${name.replace(/\0/g, '\\0')}" is absolute or escapes the package; a 3MF's entries stay inside it.`,
+    )
   }
 }
 
@@ -206,7 +230,8 @@ function checkLayout(entries: StoredEntry[], directoryOffset: number): void {
   const byOffset = [...entries].sort((a, b) => a.headerOffset - b.headerOffset)
   byOffset.forEach((entry, index) => {
     entry.end = byOffset[index + 1]?.headerOffset ?? directoryOffset
-    if (entry.headerOffset + 30 + entry.compressedSize > entry.end) throw unsafe(`Entry "${entry.name}" overlaps the next entry or the central directory.`)
+    if (entry.headerOffset + 30 + entry.compressedSize > entry.end)
+      throw unsafe(`Entry "${entry.name}" overlaps the next entry or the central directory.`)
   })
 }
 
@@ -215,14 +240,29 @@ function checkLayout(entries: StoredEntry[], directoryOffset: number): void {
  * even a maximally compressed slice (deflate peaks near 1032:1) cannot overshoot the declared
  * size by more than about a mebibyte before the overshoot is caught.
  */
-async function inflateEntry(source: ByteSource, entry: StoredEntry, maxBytes: number, onData: (chunk: Uint8Array) => void): Promise<void> {
+async function inflateEntry(
+  source: ByteSource,
+  entry: StoredEntry,
+  maxBytes: number,
+  onData: (chunk: Uint8Array) => void,
+): Promise<void> {
   checkDeclaredSize(entry, maxBytes)
-  if (entry.method !== 0 && entry.method !== 8) throw malformed(`Entry "${entry.name}" uses zip compression method ${entry.method}; only stored and deflated entries are supported.`)
-  const headerBytes = await source.read(entry.headerOffset, Math.min(entry.headerOffset + 29 + entry.rawName.length, source.size - 1))
+  if (entry.method !== 0 && entry.method !== 8)
+    throw malformed(
+      `Entry "${entry.name}" uses zip compression method ${entry.method}; only stored and deflated entries are supported.`,
+    )
+  const headerBytes = await source.read(
+    entry.headerOffset,
+    Math.min(entry.headerOffset + 29 + entry.rawName.length, source.size - 1),
+  )
   const header = view(headerBytes)
-  if (header.byteLength < 30 || header.getUint32(0, true) !== 0x04034b50) throw malformed(`The local header of entry "${entry.name}" is missing.`)
+  if (header.byteLength < 30 || header.getUint32(0, true) !== 0x04034b50)
+    throw malformed(`The local header of entry "${entry.name}" is missing.`)
   const localName = headerBytes.subarray(30)
-  if (header.getUint16(26, true) !== entry.rawName.length || !localName.every((byte, index) => byte === entry.rawName[index])) {
+  if (
+    header.getUint16(26, true) !== entry.rawName.length ||
+    !localName.every((byte, index) => byte === entry.rawName[index])
+  ) {
     throw unsafe(`The local header of entry "${entry.name}" names a different file than the central directory.`)
   }
   const dataStart = entry.headerOffset + 30 + header.getUint16(26, true) + header.getUint16(28, true)
@@ -232,10 +272,14 @@ async function inflateEntry(source: ByteSource, entry: StoredEntry, maxBytes: nu
   let produced = 0
   const take = (chunk: Uint8Array) => {
     produced += chunk.length
-    if (produced > entry.size) throw unsafe(`Entry "${entry.name}" inflates to more than the ${entry.size} bytes it declares.`)
+    if (produced > entry.size)
+      throw unsafe(`Entry "${entry.name}" inflates to more than the ${entry.size} bytes it declares.`)
     if (chunk.length > 0) onData(chunk)
   }
-  const raw = entry.compressedSize === 0 ? new ReadableStream<Uint8Array>({ start: (c) => c.close() }) : source.stream(dataStart, dataEnd - 1)
+  const raw =
+    entry.compressedSize === 0
+      ? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
+      : source.stream(dataStart, dataEnd - 1)
   if (entry.method === 0) {
     await forEachChunk(raw, take)
   } else {
@@ -251,14 +295,18 @@ async function inflateEntry(source: ByteSource, entry: StoredEntry, maxBytes: nu
       inflater.push(new Uint8Array(0), true)
     } catch (error) {
       if (error instanceof FormatError) throw error
-      throw malformed(`The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`)
+      throw malformed(
+        `The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`,
+      )
     }
   }
-  if (produced !== entry.size) throw malformed(`Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`)
+  if (produced !== entry.size)
+    throw malformed(`Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`)
 }
 
 function checkDeclaredSize(entry: StoredEntry, maxBytes: number): void {
-  if (entry.size > maxBytes) throw unsafe(`Entry "${entry.name}" declares ${entry.size} bytes, more than the limit of ${maxBytes}.`)
+  if (entry.size > maxBytes)
+    throw unsafe(`Entry "${entry.name}" declares ${entry.size} bytes, more than the limit of ${maxBytes}.`)
 }
 
 function view(bytes: Uint8Array): DataView {

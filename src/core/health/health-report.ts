@@ -51,7 +51,9 @@ async function checkWithin(part: HealthCheckable, timeoutMs: number): Promise<Co
   })
   try {
     return await Promise.race([
-      part.checkHealth().catch((error: unknown): ComponentHealth => ({ status: 'fail', reason: `check failed (${errorKind(error)})` })),
+      part
+        .checkHealth()
+        .catch((error: unknown): ComponentHealth => ({ status: 'fail', reason: `check failed (${errorKind(error)})` })),
       timeout,
     ])
   } finally {
@@ -64,7 +66,9 @@ const severity: Record<HealthStatus, number> = { pass: 0, warn: 1, fail: 2 }
 /** The worst status of the parts, their reasons joined and their details merged. */
 function combine(results: ComponentHealth[]): ComponentHealth {
   if (results.length === 1) return results[0]!
-  const worst = results.reduce((a, b) => (severity[b.status] > severity[a.status] ? b : a), { status: 'pass' } as ComponentHealth)
+  const worst = results.reduce((a, b) => (severity[b.status] > severity[a.status] ? b : a), {
+    status: 'pass',
+  } as ComponentHealth)
   const reasons = results.map((r) => r.reason).filter(Boolean)
   return {
     status: worst.status,

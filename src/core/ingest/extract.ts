@@ -32,9 +32,15 @@ export async function extractFile(format: FileFormat, source: ByteSource): Promi
   try {
     switch (format) {
       case 'stl':
-        return await extractMesh((sink) => readStl(source, sink).then(() => {}), async (sink) => ({ stl: await readStl(source, sink) }))
+        return await extractMesh(
+          (sink) => readStl(source, sink).then(() => {}),
+          async (sink) => ({ stl: await readStl(source, sink) }),
+        )
       case 'obj':
-        return await extractMesh((sink) => readObj(source, sink).then(() => {}), async (sink) => ({ obj: await readObj(source, sink) }))
+        return await extractMesh(
+          (sink) => readObj(source, sink).then(() => {}),
+          async (sink) => ({ obj: await readObj(source, sink) }),
+        )
       case '3mf':
         return await extractThreeMf(source)
       case 'gcode':
@@ -64,7 +70,12 @@ async function extractMesh(
   const stats = createMeshStats()
   const readerMetadata = await readOnce(stats)
   const mesh = stats.finish()
-  return { metadata: { mesh, ...readerMetadata }, warnings: [], mesh, thumbnail: await renderThumbnail(replay, mesh.bbox) }
+  return {
+    metadata: { mesh, ...readerMetadata },
+    warnings: [],
+    mesh,
+    thumbnail: await renderThumbnail(replay, mesh.bbox),
+  }
 }
 
 async function extractThreeMf(source: ByteSource): Promise<Extracted> {
@@ -73,10 +84,17 @@ async function extractThreeMf(source: ByteSource): Promise<Extracted> {
   await contents.forEachTriangle(stats)
   const mesh = stats.finish()
   return {
-    metadata: { mesh, objects: contents.objects, model: contents.metadata, slicer_config: contents.slicerConfig ?? null },
+    metadata: {
+      mesh,
+      objects: contents.objects,
+      model: contents.metadata,
+      slicer_config: contents.slicerConfig ?? null,
+    },
     warnings: [],
     mesh,
-    thumbnail: contents.thumbnail ?? (mesh.triangles > 0 ? await renderThumbnail(contents.forEachTriangle, mesh.bbox) : undefined),
+    thumbnail:
+      contents.thumbnail ??
+      (mesh.triangles > 0 ? await renderThumbnail(contents.forEachTriangle, mesh.bbox) : undefined),
     title: contents.metadata.title,
   }
 }
@@ -84,7 +102,12 @@ async function extractThreeMf(source: ByteSource): Promise<Extracted> {
 async function extractGcode(source: ByteSource): Promise<Extracted> {
   const { thumbnails, warnings, ...gcode } = await readGcode(source)
   return {
-    metadata: { gcode: { ...gcode, thumbnails: thumbnails.map(({ width, height, contentType }) => ({ width, height, content_type: contentType })) } },
+    metadata: {
+      gcode: {
+        ...gcode,
+        thumbnails: thumbnails.map(({ width, height, contentType }) => ({ width, height, content_type: contentType })),
+      },
+    },
     warnings,
     // Slicers write several sizes; the largest looks best in listings.
     thumbnail: thumbnails.at(-1),

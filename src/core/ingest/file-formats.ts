@@ -36,6 +36,11 @@ export const isMeshFormat = (format: FileFormat) => format === 'stl' || format =
  * at most 255 characters. Browsers and slicer hooks send paths on some platforms.
  */
 export function cleanFilename(raw: string): string {
-  const name = raw.split(/[\\/]/).at(-1)?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? ''
+  const name =
+    raw
+      .split(/[\\/]/)
+      .at(-1)
+      ?.replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim() ?? ''
   return name.slice(-255) || 'upload'
 }

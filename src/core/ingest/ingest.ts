@@ -27,11 +27,22 @@ export interface IngestResult {
  * `signal` is the client connection: if it drops, the pipe is torn down and the staged
  * bytes are discarded, so a half upload leaves nothing behind.
  */
-export async function storeUpload(deps: IngestDeps, body: ReadableStream<Uint8Array>, maxBytes: number, signal?: AbortSignal): Promise<StoredContent> {
+export async function storeUpload(
+  deps: IngestDeps,
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<StoredContent> {
   try {
     return await putContentAddressed(deps.blobs, deps.createSha256, body.pipeThrough(limitBytes(maxBytes), { signal }))
   } catch (error) {
-    if (signal?.aborted) throw new VaultError(400, 'upload_aborted', 'Bad Request', 'The client closed the connection before the upload was complete.')
+    if (signal?.aborted)
+      throw new VaultError(
+        400,
+        'upload_aborted',
+        'Bad Request',
+        'The client closed the connection before the upload was complete.',
+      )
     throw error
   }
 }
@@ -90,44 +101,72 @@ export async function registerUpload(
     uploaded_by: upload.uploadedBy,
     created_at: now,
   }
-  const newModel = modelId === undefined ? { id: file.model_id, name: extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename } : undefined
+  const newModel =
+    modelId === undefined
+      ? { id: file.model_id, name: extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename }
+      : undefined
 
-  const inserted = await db.transaction().execute(async (trx) => {
-    if (newModel) {
+  const inserted = await db
+    .transaction()
+    .execute(async (trx) => {
+      if (newModel) {
+        await trx
+          .insertInto('models')
+          .values({
+            id: newModel.id,
+            name: newModel.name,
+            created_by: upload.uploadedBy,
+            created_at: now,
+            updated_at: now,
+            thumbnail_sha256: null,
+            thumbnail_content_type: null,
+          })
+          .execute()
+      }
+      const result = await trx
+        .insertInto('files')
+        .values(file)
+        .onConflict((oc) => oc.column('sha256').doNothing())
+        .executeTakeFirst()
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
       await trx
-        .insertInto('models')
-        .values({ id: newModel.id, name: newModel.name, created_by: upload.uploadedBy, created_at: now, updated_at: now, thumbnail_sha256: null, thumbnail_content_type: null })
+        .updateTable('models')
+        .set({ updated_at: now })
+        .$if(thumbnail !== undefined, (qb) =>
+          qb.set((eb) => ({
+            thumbnail_sha256: eb.fn.coalesce('thumbnail_sha256', eb.val(file.thumbnail_sha256)),
+            thumbnail_content_type: eb.fn.coalesce('thumbnail_content_type', eb.val(file.thumbnail_content_type)),
+          })),
+        )
+        .where('id', '=', file.model_id)
         .execute()
-    }
-    const result = await trx.insertInto('files').values(file).onConflict((oc) => oc.column('sha256').doNothing()).executeTakeFirst()
-    if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
-    await trx
-      .updateTable('models')
-      .set({ updated_at: now })
-      .$if(thumbnail !== undefined, (qb) =>
-        qb.set((eb) => ({
-          thumbnail_sha256: eb.fn.coalesce('thumbnail_sha256', eb.val(file.thumbnail_sha256)),
-          thumbnail_content_type: eb.fn.coalesce('thumbnail_content_type', eb.val(file.thumbnail_content_type)),
-        })),
-      )
-      .where('id', '=', file.model_id)
-      .execute()
-    await refreshModel(trx, deps.database.kind, file.model_id, now)
-    return true
-  }).catch((error: unknown) => {
-    if (error instanceof LostRace) return false
-    throw error
-  })
+      await refreshModel(trx, deps.database.kind, file.model_id, now)
+      return true
+    })
+    .catch((error: unknown) => {
+      if (error instanceof LostRace) return false
+      throw error
+    })
   if (!inserted) return (await findExisting(db, stored.sha256))!
   await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
-  deps.logger.info('file ingested', { file_id: file.id, model_id: file.model_id, format, size: file.size, new_model: newModel !== undefined })
+  deps.logger.info('file ingested', {
+    file_id: file.id,
+    model_id: file.model_id,
+    format,
+    size: file.size,
+    new_model: newModel !== undefined,
+  })
   return { duplicate: false, file: toFileRecord(file), model: toModelRecord(await getModelRow(db, file.model_id)) }
 }
 
 /** Another upload of the same bytes committed its file row first. */
 class LostRace extends Error {}
 
-async function extractOrRefuse(deps: IngestDeps, format: ReturnType<typeof formatOf>, stored: StoredContent): Promise<Extracted> {
+async function extractOrRefuse(
+  deps: IngestDeps,
+  format: ReturnType<typeof formatOf>,
+  stored: StoredContent,
+): Promise<Extracted> {
   try {
     return await extractFile(format, blobByteSource(deps.blobs, stored.sha256, stored.size))
   } catch (error) {
@@ -151,7 +190,8 @@ async function forgetRefusedContent(deps: IngestDeps, stored: StoredContent): Pr
 /** Checks a `model_id` (callers check it before storing anything when they know it up front). */
 export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, modelId: string): Promise<void> {
   const row = await deps.database.db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()
-  if (!row) throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
+  if (!row)
+    throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
 }
 
 async function findExisting(db: Kysely<Database>, sha256: string): Promise<IngestResult | undefined> {

@@ -44,7 +44,11 @@ export const nameKey = (name: string) =>
  * or begins the G-code's own file name (slicers name their output
  * `<object>_<layer height>_<material>_<time>.gcode`). The longest name wins.
  */
-export async function findModelForGcode(db: Kysely<Database>, objectNames: string[], gcodeFilename: string): Promise<string | undefined> {
+export async function findModelForGcode(
+  db: Kysely<Database>,
+  objectNames: string[],
+  gcodeFilename: string,
+): Promise<string | undefined> {
   // Slicers name objects after their file plus an instance suffix: PrusaSlicer writes
   // `box.stl id:0 copy 0` in comments and `box.stl_id_0_copy_0` in firmware labels.
   const keys = new Set(objectNames.map((name) => nameKey(name.replace(/[\s_]id[:_]\d+[\s_]copy[\s_]\d+$/i, ''))))

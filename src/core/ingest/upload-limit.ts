@@ -1,7 +1,12 @@
 import { VaultError } from '../errors.js'
 
 export const payloadTooLarge = (maxBytes: number) =>
-  new VaultError(413, 'payload_too_large', 'Content Too Large', `The upload is larger than the limit of ${maxBytes} bytes (VAULT_MAX_UPLOAD_BYTES).`)
+  new VaultError(
+    413,
+    'payload_too_large',
+    'Content Too Large',
+    `The upload is larger than the limit of ${maxBytes} bytes (VAULT_MAX_UPLOAD_BYTES).`,
+  )
 
 /** Passes bytes through until more than `maxBytes` have gone by, then fails the stream with a 413. */
 export function limitBytes(maxBytes: number): TransformStream<Uint8Array, Uint8Array> {

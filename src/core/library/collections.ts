@@ -15,7 +15,11 @@ export interface CollectionRecord {
 /** Collection names are unique regardless of case. */
 const nameKey = (name: string) => name.toLowerCase()
 
-const nameTaken = (name: string) => conflict('collection_name_taken', `A collection named "${name}" exists already (names are compared regardless of case).`)
+const nameTaken = (name: string) =>
+  conflict(
+    'collection_name_taken',
+    `A collection named "${name}" exists already (names are compared regardless of case).`,
+  )
 
 /** Every collection, by name, with how many models it holds. */
 export async function listCollections(db: Kysely<Database>, id?: string): Promise<CollectionRecord[]> {
@@ -32,7 +36,14 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
           .as('counts'),
       (join) => join.onRef('counts.collection_id', '=', 'collections.id'),
     )
-    .select(['collections.id', 'collections.name', 'collections.description', 'collections.created_at', 'collections.updated_at', 'counts.model_count'])
+    .select([
+      'collections.id',
+      'collections.name',
+      'collections.description',
+      'collections.created_at',
+      'collections.updated_at',
+      'counts.model_count',
+    ])
     .$if(id !== undefined, (qb) => qb.where('collections.id', '=', id!))
     .orderBy('collections.name_key')
     .orderBy('collections.id')
@@ -46,22 +57,43 @@ export async function getCollection(db: Kysely<Database>, id: string): Promise<C
   return collection
 }
 
-export async function createCollection(db: Kysely<Database>, clock: Clock, input: { name: string; description?: string }): Promise<CollectionRecord> {
+export async function createCollection(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { name: string; description?: string },
+): Promise<CollectionRecord> {
   const now = clock.now().toISOString()
   const id = crypto.randomUUID()
   const result = await db
     .insertInto('collections')
-    .values({ id, name: input.name, name_key: nameKey(input.name), description: input.description ?? '', created_at: now, updated_at: now })
+    .values({
+      id,
+      name: input.name,
+      name_key: nameKey(input.name),
+      description: input.description ?? '',
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column('name_key').doNothing())
     .executeTakeFirst()
   if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw nameTaken(input.name)
   return getCollection(db, id)
 }
 
-export async function updateCollection(db: Kysely<Database>, clock: Clock, id: string, changes: { name?: string; description?: string }): Promise<CollectionRecord> {
+export async function updateCollection(
+  db: Kysely<Database>,
+  clock: Clock,
+  id: string,
+  changes: { name?: string; description?: string },
+): Promise<CollectionRecord> {
   await getCollection(db, id)
   if (changes.name !== undefined) {
-    const clash = await db.selectFrom('collections').select('id').where('name_key', '=', nameKey(changes.name)).where('id', '!=', id).executeTakeFirst()
+    const clash = await db
+      .selectFrom('collections')
+      .select('id')
+      .where('name_key', '=', nameKey(changes.name))
+      .where('id', '!=', id)
+      .executeTakeFirst()
     if (clash) throw nameTaken(changes.name)
   }
   try {
@@ -76,7 +108,15 @@ export async function updateCollection(db: Kysely<Database>, clock: Clock, id: s
       .execute()
   } catch (error) {
     // Another rename to the same name committed between the check and the update.
-    if (changes.name !== undefined && (await db.selectFrom('collections').select('id').where('name_key', '=', nameKey(changes.name)).where('id', '!=', id).executeTakeFirst())) {
+    if (
+      changes.name !== undefined &&
+      (await db
+        .selectFrom('collections')
+        .select('id')
+        .where('name_key', '=', nameKey(changes.name))
+        .where('id', '!=', id)
+        .executeTakeFirst())
+    ) {
       throw nameTaken(changes.name)
     }
     throw error
@@ -91,7 +131,12 @@ export async function deleteCollection(db: Kysely<Database>, id: string): Promis
 }
 
 /** Adds a model to a collection; adding it again changes nothing. */
-export async function addToCollection(db: Kysely<Database>, clock: Clock, collectionId: string, modelId: string): Promise<void> {
+export async function addToCollection(
+  db: Kysely<Database>,
+  clock: Clock,
+  collectionId: string,
+  modelId: string,
+): Promise<void> {
   await assertMembershipEnds(db, collectionId, modelId)
   const now = clock.now().toISOString()
   const result = await db
@@ -99,14 +144,29 @@ export async function addToCollection(db: Kysely<Database>, clock: Clock, collec
     .values({ collection_id: collectionId, model_id: modelId, added_at: now })
     .onConflict((oc) => oc.columns(['collection_id', 'model_id']).doNothing())
     .executeTakeFirst()
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) await db.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute()
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0)
+    await db.updateTable('collections').set({ updated_at: now }).where('id', '=', collectionId).execute()
 }
 
 /** Removes a model from a collection; removing one that is not in it changes nothing. */
-export async function removeFromCollection(db: Kysely<Database>, clock: Clock, collectionId: string, modelId: string): Promise<void> {
+export async function removeFromCollection(
+  db: Kysely<Database>,
+  clock: Clock,
+  collectionId: string,
+  modelId: string,
+): Promise<void> {
   await assertMembershipEnds(db, collectionId, modelId)
-  const result = await db.deleteFrom('collection_models').where('collection_id', '=', collectionId).where('model_id', '=', modelId).executeTakeFirst()
-  if (Number(result.numDeletedRows) > 0) await db.updateTable('collections').set({ updated_at: clock.now().toISOString() }).where('id', '=', collectionId).execute()
+  const result = await db
+    .deleteFrom('collection_models')
+    .where('collection_id', '=', collectionId)
+    .where('model_id', '=', modelId)
+    .executeTakeFirst()
+  if (Number(result.numDeletedRows) > 0)
+    await db
+      .updateTable('collections')
+      .set({ updated_at: clock.now().toISOString() })
+      .where('id', '=', collectionId)
+      .execute()
 }
 
 async function assertMembershipEnds(db: Kysely<Database>, collectionId: string, modelId: string): Promise<void> {

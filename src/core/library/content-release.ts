@@ -29,14 +29,20 @@ type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha25
  * A crash between the row deletion and this clean-up leaves unreferenced blobs behind (wasted
  * space, never a dangling row).
  */
-export async function releaseContent(deps: ContentDeps, content: { blobs: string[]; thumbnails: string[] }): Promise<void> {
+export async function releaseContent(
+  deps: ContentDeps,
+  content: { blobs: string[]; thumbnails: string[] },
+): Promise<void> {
   const blobs = [...new Set(content.blobs)]
   const thumbnails = [...new Set(content.thumbnails)]
   if (blobs.length === 0 && thumbnails.length === 0) return
   await deps.database.db.transaction().execute(async (trx) => {
     if (await isMaintenanceRunning(trx, deps.clock.now())) return
     await blockNewFileRows(trx, deps.database.kind)
-    const referencedBlobs = blobs.length === 0 ? [] : await trx.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
+    const referencedBlobs =
+      blobs.length === 0
+        ? []
+        : await trx.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
     const referencedThumbnails =
       thumbnails.length === 0
         ? []
@@ -44,7 +50,9 @@ export async function releaseContent(deps: ContentDeps, content: { blobs: string
             .selectFrom('files')
             .select('thumbnail_sha256 as key')
             .where('thumbnail_sha256', 'in', thumbnails)
-            .union(trx.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails))
+            .union(
+              trx.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails),
+            )
             .execute()
     const keep = new Set([...referencedBlobs, ...referencedThumbnails].map((row) => row.key))
     for (const key of blobs) if (!keep.has(key)) await deps.blobs.delete(key)
@@ -75,10 +83,19 @@ export async function confirmStoredContent(deps: ContentDeps, file: FilesTable, 
     if (left.length === 0) await trx.deleteFrom('models').where('id', '=', file.model_id).execute()
     else await refreshModel(trx, kind, file.model_id, deps.clock.now().toISOString())
   })
-  throw new VaultError(409, 'content_deleted', 'Conflict', 'A model holding the same bytes was deleted while this upload ran, and the bytes with it; upload the file again.')
+  throw new VaultError(
+    409,
+    'content_deleted',
+    'Conflict',
+    'A model holding the same bytes was deleted while this upload ran, and the bytes with it; upload the file again.',
+  )
 }
 
 /** Counts an upload answered as a duplicate: bytes that were not stored again. */
 export async function recordDuplicateUpload(db: Kysely<Database>, bytes: number): Promise<void> {
-  await db.updateTable('dedup_counter').set((eb) => ({ uploads: eb('uploads', '+', 1), bytes: eb('bytes', '+', bytes) })).where('singleton', '=', 1).execute()
+  await db
+    .updateTable('dedup_counter')
+    .set((eb) => ({ uploads: eb('uploads', '+', 1), bytes: eb('bytes', '+', bytes) }))
+    .where('singleton', '=', 1)
+    .execute()
 }

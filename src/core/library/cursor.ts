@@ -24,7 +24,8 @@ export async function encodeCursor(secret: Uint8Array, scope: string, position: 
 
 export async function decodeCursor(secret: Uint8Array, scope: string, cursor: string): Promise<CursorPosition> {
   const [payload, signature, ...rest] = cursor.split('.')
-  if (!payload || !signature || rest.length > 0) throw invalidCursor('The cursor is malformed; use `next_cursor` from a previous page as it is.')
+  if (!payload || !signature || rest.length > 0)
+    throw invalidCursor('The cursor is malformed; use `next_cursor` from a previous page as it is.')
   let given: Uint8Array
   try {
     given = base64url.decode(signature)
@@ -33,18 +34,35 @@ export async function decodeCursor(secret: Uint8Array, scope: string, cursor: st
   }
   const expected = await mac(secret, scope, payload)
   if (!sameBytes(given, expected)) {
-    throw invalidCursor('The cursor was altered, or belongs to a query with other filters, sort or order; start again without `cursor`.')
+    throw invalidCursor(
+      'The cursor was altered, or belongs to a query with other filters, sort or order; start again without `cursor`.',
+    )
   }
   const position = JSON.parse(new TextDecoder().decode(base64url.decode(payload))) as unknown
-  if (!Array.isArray(position) || position.length !== 2 || typeof position[1] !== 'string' || !['string', 'number'].includes(typeof position[0])) {
+  if (
+    !Array.isArray(position) ||
+    position.length !== 2 ||
+    typeof position[1] !== 'string' ||
+    !['string', 'number'].includes(typeof position[0])
+  ) {
     throw invalidCursor('The cursor is malformed.')
   }
   return { value: position[0] as string | number, id: position[1] }
 }
 
 async function mac(secret: Uint8Array, scope: string, payload: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const signed = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`model-vault cursor v1\n${scope}\n${payload}`))
+  const key = await crypto.subtle.importKey(
+    'raw',
+    secret as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  const signed = await crypto.subtle.sign(
+    'HMAC',
+    key,
+    new TextEncoder().encode(`model-vault cursor v1\n${scope}\n${payload}`),
+  )
   return new Uint8Array(signed).slice(0, 16)
 }
 

@@ -83,7 +83,7 @@ export function exportModels(
 function csvCells(model: ModelDetailRecord): (string | number)[] {
   const slicers = new Set(
     model.files.flatMap((file) => {
-      const name = ((file.metadata.gcode as { slicer?: { name?: unknown } } | undefined)?.slicer?.name)
+      const name = (file.metadata.gcode as { slicer?: { name?: unknown } } | undefined)?.slicer?.name
       return typeof name === 'string' ? [name] : []
     }),
   )

@@ -86,13 +86,16 @@ export async function fetchModelPage(
 ): Promise<{ rows: ModelRow[]; more: boolean }> {
   const { db, kind } = database
   const sortValue = sortExpression(kind, query.sort)
-  if (after && (typeof after.value === 'number') !== (query.sort === 'size')) throw invalidCursor('The cursor does not fit this sort.')
+  if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
+    throw invalidCursor('The cursor does not fit this sort.')
   const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
   const rows = await filtered(db, kind, query.filters)
     .selectAll('models')
     .select(sortValue.as('sort_value'))
     .$if(after !== undefined, (qb) =>
-      qb.where(sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after!.value}, ${after!.id})`),
+      qb.where(
+        sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after!.value}, ${after!.id})`,
+      ),
     )
     .orderBy(sql`${sortValue} ${direction}`)
     .orderBy(sql`models.id ${direction}`)
@@ -130,13 +133,23 @@ function filtered(db: Kysely<Database>, kind: DatabaseKind, filters: ModelFilter
   if (filters.formats && filters.formats.length > 0) {
     const formats = filters.formats
     qb = qb.where(({ exists, selectFrom }) =>
-      exists(selectFrom('files').select(sql`1`.as('one')).whereRef('files.model_id', '=', 'models.id').where('files.format', 'in', formats)),
+      exists(
+        selectFrom('files')
+          .select(sql`1`.as('one'))
+          .whereRef('files.model_id', '=', 'models.id')
+          .where('files.format', 'in', formats),
+      ),
     )
   }
   if (filters.hasGcode !== undefined) {
     const hasGcode = filters.hasGcode
     qb = qb.where(({ exists, not, selectFrom }) => {
-      const gcode = exists(selectFrom('files').select(sql`1`.as('one')).whereRef('files.model_id', '=', 'models.id').where('files.format', '=', 'gcode'))
+      const gcode = exists(
+        selectFrom('files')
+          .select(sql`1`.as('one'))
+          .whereRef('files.model_id', '=', 'models.id')
+          .where('files.format', '=', 'gcode'),
+      )
       return hasGcode ? gcode : not(gcode)
     })
   }

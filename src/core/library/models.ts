@@ -29,7 +29,10 @@ export interface ModelChanges {
 }
 
 /** Tags and file formats of many models at once (one query each), for a page of a list. */
-export async function summarizeModels(db: Kysely<Database>, rows: Selectable<ModelsTable>[]): Promise<ModelSummaryRecord[]> {
+export async function summarizeModels(
+  db: Kysely<Database>,
+  rows: Selectable<ModelsTable>[],
+): Promise<ModelSummaryRecord[]> {
   const ids = rows.map((row) => row.id)
   if (ids.length === 0) return []
   const [tags, formats] = await Promise.all([
@@ -40,7 +43,13 @@ export async function summarizeModels(db: Kysely<Database>, rows: Selectable<Mod
       .where('model_tags.model_id', 'in', ids)
       .orderBy('tags.name_key')
       .execute(),
-    db.selectFrom('files').select(['model_id', 'format']).distinct().where('model_id', 'in', ids).orderBy('format').execute(),
+    db
+      .selectFrom('files')
+      .select(['model_id', 'format'])
+      .distinct()
+      .where('model_id', 'in', ids)
+      .orderBy('format')
+      .execute(),
   ])
   return rows.map((row) => ({
     ...toModelRecord(row),
@@ -54,7 +63,10 @@ export async function summarizeModels(db: Kysely<Database>, rows: Selectable<Mod
 }
 
 /** Models by id with all their details, in the order of `rows`. */
-export async function detailModels(db: Kysely<Database>, rows: Selectable<ModelsTable>[]): Promise<ModelDetailRecord[]> {
+export async function detailModels(
+  db: Kysely<Database>,
+  rows: Selectable<ModelsTable>[],
+): Promise<ModelDetailRecord[]> {
   const ids = rows.map((row) => row.id)
   if (ids.length === 0) return []
   const [summaries, collections, files] = await Promise.all([
@@ -121,8 +133,19 @@ async function setTags(trx: Kysely<Database>, modelId: string, names: string[], 
     .values(unique.map(([key, name]) => ({ id: crypto.randomUUID(), name, name_key: key, created_at: now })))
     .onConflict((oc) => oc.column('name_key').doNothing())
     .execute()
-  const tags = await trx.selectFrom('tags').select('id').where('name_key', 'in', unique.map(([key]) => key)).execute()
-  await trx.insertInto('model_tags').values(tags.map((tag) => ({ model_id: modelId, tag_id: tag.id }))).execute()
+  const tags = await trx
+    .selectFrom('tags')
+    .select('id')
+    .where(
+      'name_key',
+      'in',
+      unique.map(([key]) => key),
+    )
+    .execute()
+  await trx
+    .insertInto('model_tags')
+    .values(tags.map((tag) => ({ model_id: modelId, tag_id: tag.id })))
+    .execute()
 }
 
 /**
@@ -134,11 +157,17 @@ export async function deleteModel(deps: LibraryDeps, id: string): Promise<void> 
   const content = await deps.database.db.transaction().execute(async (trx) => {
     const model = await trx.selectFrom('models').select('thumbnail_sha256').where('id', '=', id).executeTakeFirst()
     if (!model) throw notFound(`No model has the id ${id}.`)
-    const files = await trx.selectFrom('files').select(['sha256', 'thumbnail_sha256']).where('model_id', '=', id).execute()
+    const files = await trx
+      .selectFrom('files')
+      .select(['sha256', 'thumbnail_sha256'])
+      .where('model_id', '=', id)
+      .execute()
     await trx.deleteFrom('models').where('id', '=', id).execute()
     return {
       blobs: files.map((file) => file.sha256),
-      thumbnails: [model.thumbnail_sha256, ...files.map((file) => file.thumbnail_sha256)].filter((key): key is string => key !== null),
+      thumbnails: [model.thumbnail_sha256, ...files.map((file) => file.thumbnail_sha256)].filter(
+        (key): key is string => key !== null,
+      ),
     }
   })
   deps.logger.info('model deleted', { model_id: id, files: content.blobs.length })
@@ -150,7 +179,11 @@ export async function listTags(db: Kysely<Database>): Promise<{ name: string; mo
   // Counted over the covering index of model_tags first, then joined: half the time of grouping the join.
   const rows = await db
     .selectFrom((eb) =>
-      eb.selectFrom('model_tags').select(['tag_id', (count) => count.fn.countAll<number>().as('model_count')]).groupBy('tag_id').as('counts'),
+      eb
+        .selectFrom('model_tags')
+        .select(['tag_id', (count) => count.fn.countAll<number>().as('model_count')])
+        .groupBy('tag_id')
+        .as('counts'),
     )
     .innerJoin('tags', 'tags.id', 'counts.tag_id')
     .select(['tags.name', 'counts.model_count'])

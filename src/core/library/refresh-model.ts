@@ -9,8 +9,17 @@ import { normalizeSearchText, searchIndexFor } from './search-index.js'
  * changed the model, after that transaction updated the model's row: on PostgreSQL the row
  * lock serialises concurrent refreshes of one model, so the last one sees every file.
  */
-export async function refreshModel(db: Kysely<Database>, kind: DatabaseKind, modelId: string, now: string): Promise<void> {
-  const model = await db.selectFrom('models').select(['name', 'description']).where('id', '=', modelId).executeTakeFirst()
+export async function refreshModel(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  modelId: string,
+  now: string,
+): Promise<void> {
+  const model = await db
+    .selectFrom('models')
+    .select(['name', 'description'])
+    .where('id', '=', modelId)
+    .executeTakeFirst()
   if (!model) return
   const tags = await db
     .selectFrom('model_tags')
@@ -18,18 +27,27 @@ export async function refreshModel(db: Kysely<Database>, kind: DatabaseKind, mod
     .select('tags.name')
     .where('model_tags.model_id', '=', modelId)
     .execute()
-  const files = await db.selectFrom('files').select(['id', 'original_name', 'size', 'format', 'metadata', 'slicer']).where('model_id', '=', modelId).execute()
+  const files = await db
+    .selectFrom('files')
+    .select(['id', 'original_name', 'size', 'format', 'metadata', 'slicer'])
+    .where('model_id', '=', modelId)
+    .execute()
 
   const words: string[] = [model.name, model.description, ...tags.map((tag) => tag.name)]
   for (const file of files) {
     const metadata = JSON.parse(file.metadata) as Record<string, unknown>
     words.push(file.original_name, ...metadataWords(metadata))
     const slicer = slicerOf(metadata)
-    if (slicer !== (file.slicer ?? null)) await db.updateTable('files').set({ slicer }).where('id', '=', file.id).execute()
+    if (slicer !== (file.slicer ?? null))
+      await db.updateTable('files').set({ slicer }).where('id', '=', file.id).execute()
   }
   await db
     .updateTable('models')
-    .set({ file_count: files.length, total_size: files.reduce((sum, file) => sum + Number(file.size), 0), indexed_at: now })
+    .set({
+      file_count: files.length,
+      total_size: files.reduce((sum, file) => sum + Number(file.size), 0),
+      indexed_at: now,
+    })
     .where('id', '=', modelId)
     .execute()
   await searchIndexFor(kind).put(db, modelId, normalizeSearchText(words.join(' ')))
@@ -42,7 +60,12 @@ export async function refreshModel(db: Kysely<Database>, kind: DatabaseKind, mod
 export async function indexPendingModels(database: VaultDatabase, now: () => string): Promise<number> {
   let done = 0
   for (;;) {
-    const batch = await database.db.selectFrom('models').select('id').where('indexed_at', 'is', null).limit(200).execute()
+    const batch = await database.db
+      .selectFrom('models')
+      .select('id')
+      .where('indexed_at', 'is', null)
+      .limit(200)
+      .execute()
     if (batch.length === 0) return done
     for (const { id } of batch) {
       await database.db.transaction().execute((trx) => refreshModel(trx, database.kind, id, now()))
@@ -52,7 +75,8 @@ export async function indexPendingModels(database: VaultDatabase, now: () => str
 }
 
 const text = (value: unknown): string[] => (typeof value === 'string' && value !== '' ? [value] : [])
-const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 
 function slicerOf(metadata: Record<string, unknown>): string | null {

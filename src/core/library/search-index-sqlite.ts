@@ -9,13 +9,17 @@ import type { SearchIndex } from './search-index.js'
  */
 export const sqliteSearchIndex: SearchIndex = {
   async put(db, modelId, text) {
-    const existing = await sql<{ doc_id: number }>`select doc_id from model_search_docs where model_id = ${modelId}`.execute(db)
+    const existing = await sql<{
+      doc_id: number
+    }>`select doc_id from model_search_docs where model_id = ${modelId}`.execute(db)
     const docId = existing.rows[0]?.doc_id
     if (docId !== undefined) {
       await sql`update model_search set body = ${text} where rowid = ${docId}`.execute(db)
       return
     }
-    const inserted = await sql<{ doc_id: number }>`insert into model_search_docs (model_id) values (${modelId}) returning doc_id`.execute(db)
+    const inserted = await sql<{
+      doc_id: number
+    }>`insert into model_search_docs (model_id) values (${modelId}) returning doc_id`.execute(db)
     await sql`insert into model_search (rowid, body) values (${inserted.rows[0]!.doc_id}, ${text})`.execute(db)
   },
   // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.

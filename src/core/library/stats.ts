@@ -27,17 +27,29 @@ export interface LibraryStats {
  */
 export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> {
   const [totals, dedup, formats, slicers, tags, collections] = await Promise.all([
-    db.selectFrom('models').select((eb) => eb.fn.countAll<number>().as('models')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('models')
+      .select((eb) => eb.fn.countAll<number>().as('models'))
+      .executeTakeFirstOrThrow(),
     db.selectFrom('dedup_counter').select(['uploads', 'bytes']).executeTakeFirst(),
     db
       .selectFrom('files')
-      .select((eb) => ['format', eb.fn.countAll<number>().as('files'), eb.fn.count<number>('model_id').distinct().as('models'), eb.fn.sum<number>('size').as('bytes')])
+      .select((eb) => [
+        'format',
+        eb.fn.countAll<number>().as('files'),
+        eb.fn.count<number>('model_id').distinct().as('models'),
+        eb.fn.sum<number>('size').as('bytes'),
+      ])
       .groupBy('format')
       .orderBy('format')
       .execute(),
     db
       .selectFrom('files')
-      .select((eb) => ['slicer', eb.fn.countAll<number>().as('files'), eb.fn.count<number>('model_id').distinct().as('models')])
+      .select((eb) => [
+        'slicer',
+        eb.fn.countAll<number>().as('files'),
+        eb.fn.count<number>('model_id').distinct().as('models'),
+      ])
       .where('slicer', 'is not', null)
       .groupBy('slicer')
       .orderBy('slicer')
@@ -45,7 +57,12 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
     listTags(db),
     listCollections(db),
   ])
-  const byFormat = formats.map((row) => ({ format: row.format, files: Number(row.files), models: Number(row.models), bytes: Number(row.bytes) }))
+  const byFormat = formats.map((row) => ({
+    format: row.format,
+    files: Number(row.files),
+    models: Number(row.models),
+    bytes: Number(row.bytes),
+  }))
   return {
     totals: {
       models: Number(totals.models),
@@ -56,7 +73,11 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
     },
     by_format: byFormat,
     by_tag: tags.map((tag) => ({ tag: tag.name, models: tag.model_count })),
-    by_collection: collections.map((collection) => ({ id: collection.id, name: collection.name, models: collection.model_count })),
+    by_collection: collections.map((collection) => ({
+      id: collection.id,
+      name: collection.name,
+      models: collection.model_count,
+    })),
     by_slicer: slicers.map((row) => ({ slicer: row.slicer!, files: Number(row.files), models: Number(row.models) })),
   }
 }

@@ -7,7 +7,9 @@ import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.j
  */
 
 /** A preset as read from a file: its profile row's fields without the row's bookkeeping, settings as an object. */
-type Preset<Row> = Omit<Row, 'id' | 'source' | 'settings' | 'created_at' | 'updated_at'> & { settings: Record<string, string> }
+type Preset<Row> = Omit<Row, 'id' | 'source' | 'settings' | 'created_at' | 'updated_at'> & {
+  settings: Record<string, string>
+}
 export type FilamentPreset = Preset<FilamentProfilesTable>
 export type PrinterPreset = Preset<PrinterProfilesTable>
 
@@ -39,11 +41,18 @@ function parseIni(text: string): Sections {
 }
 
 /** The section's own keys over its parents' (later parents override earlier ones). */
-function resolve(kind: Map<string, Record<string, string>>, name: string, seen: Set<string> = new Set()): Record<string, string> {
+function resolve(
+  kind: Map<string, Record<string, string>>,
+  name: string,
+  seen: Set<string> = new Set(),
+): Record<string, string> {
   const own = kind.get(name)
   if (!own || seen.has(name)) return {}
   seen.add(name)
-  const parents = (own.inherits ?? '').split(';').map((p) => p.trim().replace(/^"|"$/g, '')).filter(Boolean)
+  const parents = (own.inherits ?? '')
+    .split(';')
+    .map((p) => p.trim().replace(/^"|"$/g, ''))
+    .filter(Boolean)
   const merged: Record<string, string> = {}
   for (const parent of parents) Object.assign(merged, resolve(kind, parent, seen))
   const { inherits: _ignored, ...rest } = own
@@ -61,13 +70,20 @@ const text = (value: string | undefined): string | null => {
   return first ? first : null
 }
 
-const hostProviders: Record<string, string> = { octoprint: 'octoprint', prusalink: 'prusalink', moonraker: 'moonraker', klipper: 'moonraker' }
+const hostProviders: Record<string, string> = {
+  octoprint: 'octoprint',
+  prusalink: 'prusalink',
+  moonraker: 'moonraker',
+  klipper: 'moonraker',
+}
 
 export function readPrusaSlicerBundle(content: string): { filaments: FilamentPreset[]; printers: PrinterPreset[] } {
   const sections = parseIni(content)
-  if (!sections.has('filament') && !sections.has('printer')) throw new PresetFormatError('This is not a PrusaSlicer bundle: it has no [filament:…] or [printer:…] sections.')
+  if (!sections.has('filament') && !sections.has('printer'))
+    throw new PresetFormatError('This is not a PrusaSlicer bundle: it has no [filament:…] or [printer:…] sections.')
   const vendorName = text(sections.get('vendor')?.get('')?.name)
-  const concrete = (kind: string) => [...(sections.get(kind)?.keys() ?? [])].filter((name) => name !== '' && !/^\*.*\*$/.test(name))
+  const concrete = (kind: string) =>
+    [...(sections.get(kind)?.keys() ?? [])].filter((name) => name !== '' && !/^\*.*\*$/.test(name))
   const filamentKind = sections.get('filament') ?? new Map()
   const printerKind = sections.get('printer') ?? new Map()
   const filaments = concrete('filament').map((name): FilamentPreset => {
@@ -107,11 +123,18 @@ export function readPrusaSlicerBundle(content: string): { filaments: FilamentPre
 }
 
 const decodeXml = (value: string) =>
-  value.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim()
+  value
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim()
 
 /** A Cura material file: name from brand, material and colour; settings outside `<machine>` only. */
 export function readCuraMaterial(content: string): FilamentPreset {
-  if (!/<fdmmaterial[\s>]/.test(content)) throw new PresetFormatError('This is not a Cura material file: it has no <fdmmaterial> element.')
+  if (!/<fdmmaterial[\s>]/.test(content))
+    throw new PresetFormatError('This is not a Cura material file: it has no <fdmmaterial> element.')
   const tag = (name: string, within = content) => {
     const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(within)
     return match ? decodeXml(match[1]!) : null
@@ -123,7 +146,8 @@ export function readCuraMaterial(content: string): FilamentPreset {
   const label = tag('label', nameBlock)
   const settingsBlock = (tag('settings') ?? '').replace(/<machine[\s>][\s\S]*?<\/machine>/g, '')
   const settings: Record<string, string> = {}
-  for (const match of settingsBlock.matchAll(/<setting key="([^"]+)">([^<]*)<\/setting>/g)) settings[match[1]!] = decodeXml(match[2]!)
+  for (const match of settingsBlock.matchAll(/<setting key="([^"]+)">([^<]*)<\/setting>/g))
+    settings[match[1]!] = decodeXml(match[2]!)
   const guid = tag('GUID')
   if (guid) settings.guid = guid
   const colorCode = tag('color_code')

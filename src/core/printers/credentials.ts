@@ -22,7 +22,9 @@ export class CredentialKeyError extends Error {
 const encoder = new TextEncoder()
 
 async function deriveKey(secret: string): Promise<{ kid: string; key: CryptoKey }> {
-  const material = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`model-vault printer credentials\0${secret}`)))
+  const material = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', encoder.encode(`model-vault printer credentials\0${secret}`)),
+  )
   const kidBytes = new Uint8Array(await crypto.subtle.digest('SHA-256', material))
   const kid = [...kidBytes.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('')
   const key = await crypto.subtle.importKey('raw', material, 'AES-GCM', false, ['encrypt', 'decrypt'])
@@ -35,16 +37,24 @@ export async function createCredentialCipher(secret: string): Promise<Credential
     async seal(credentials) {
       const iv = crypto.getRandomValues(new Uint8Array(12))
       const data = encoder.encode(JSON.stringify(credentials))
-      const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(kid) }, key, data))
+      const sealed = new Uint8Array(
+        await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(kid) }, key, data),
+      )
       return `v1.${kid}.${base64url.encode(iv)}.${base64url.encode(sealed)}`
     },
     async open(sealed) {
       const [version, sealedKid, iv, data] = sealed.split('.')
       if (version !== 'v1' || !iv || !data) throw new CredentialKeyError('stored printer credentials are malformed')
       if (sealedKid !== kid) {
-        throw new CredentialKeyError('stored printer credentials were encrypted with another key; restore VAULT_PRINTER_CREDENTIALS_KEY or enter the credentials again')
+        throw new CredentialKeyError(
+          'stored printer credentials were encrypted with another key; restore VAULT_PRINTER_CREDENTIALS_KEY or enter the credentials again',
+        )
       }
-      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: new Uint8Array(base64url.decode(iv)), additionalData: encoder.encode(kid) }, key, new Uint8Array(base64url.decode(data)))
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: new Uint8Array(base64url.decode(iv)), additionalData: encoder.encode(kid) },
+        key,
+        new Uint8Array(base64url.decode(data)),
+      )
       return JSON.parse(new TextDecoder().decode(plain)) as PrinterCredentials
     },
   }
@@ -55,7 +65,11 @@ export async function createCredentialCipher(secret: string): Promise<Credential
  * in the database (as the JWT signing key is), so every process of the install agrees; set
  * the variable to keep the key out of the database and its backups.
  */
-export async function loadCredentialCipher(db: Kysely<Database>, configured: string | undefined, clock: Clock): Promise<CredentialCipher> {
+export async function loadCredentialCipher(
+  db: Kysely<Database>,
+  configured: string | undefined,
+  clock: Clock,
+): Promise<CredentialCipher> {
   if (configured) return createCredentialCipher(configured)
   const existing = await db.selectFrom('printer_credential_keys').select('kid').limit(1).execute()
   if (existing.length === 0) {
@@ -67,6 +81,12 @@ export async function loadCredentialCipher(db: Kysely<Database>, configured: str
       .execute()
   }
   // Processes that started together may both have inserted; all agree on the oldest.
-  const row = await db.selectFrom('printer_credential_keys').select('secret').orderBy('created_at').orderBy('kid').limit(1).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('printer_credential_keys')
+    .select('secret')
+    .orderBy('created_at')
+    .orderBy('kid')
+    .limit(1)
+    .executeTakeFirstOrThrow()
   return createCredentialCipher(row.secret)
 }

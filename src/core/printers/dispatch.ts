@@ -13,7 +13,14 @@ import { PrinterError, type PrinterStatus } from './provider.js'
  * start. `not_confirmed`: stored and the start was accepted, but the printer never showed
  * that it prints. `confirmed`: printing, seen with our own eyes.
  */
-export type DispatchOutcome = 'refused' | 'upload_failed' | 'uploaded' | 'not_ready_after_upload' | 'start_refused' | 'not_confirmed' | 'confirmed'
+export type DispatchOutcome =
+  | 'refused'
+  | 'upload_failed'
+  | 'uploaded'
+  | 'not_ready_after_upload'
+  | 'start_refused'
+  | 'not_confirmed'
+  | 'confirmed'
 
 export interface DispatchStep {
   step: 'check' | 'upload' | 'recheck' | 'start' | 'confirm'
@@ -23,7 +30,10 @@ export interface DispatchStep {
 }
 
 /** A dispatch as the API shows it: the row, with booleans, its outcome and its steps decoded. */
-export type DispatchRecord = Omit<Selectable<DispatchesTable>, 'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps'> & {
+export type DispatchRecord = Omit<
+  Selectable<DispatchesTable>,
+  'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps'
+> & {
   outcome: DispatchOutcome
   start_requested: boolean
   uploaded: boolean
@@ -44,7 +54,11 @@ export const toDispatchRecord = (row: Selectable<DispatchesTable>): DispatchReco
 
 /** A file name any of the providers stores as it is. */
 export function remoteFileName(name: string): string {
-  const base = name.replace(/^.*[\\/]/, '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'vault-file'
+  const base =
+    name
+      .replace(/^.*[\\/]/, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '') || 'vault-file'
   return /\.(gcode|gco|g)$/i.test(base) ? base : `${base}.gcode`
 }
 
@@ -63,22 +77,43 @@ export interface SendResult {
  * again; the start is asked for; and the printer must then show that it prints, because
  * providers can answer success without starting. Every attempt is recorded.
  */
-export async function sendToPrinter(deps: Deps, principal: Principal, printerId: string, input: { file_id: string; start: boolean }): Promise<SendResult> {
+export async function sendToPrinter(
+  deps: Deps,
+  principal: Principal,
+  printerId: string,
+  input: { file_id: string; start: boolean },
+): Promise<SendResult> {
   const { db } = deps.database
   const printer = await getPrinterRow(deps, printerId)
-  const file = await db.selectFrom('files').select(['id', 'original_name', 'format', 'sha256', 'size']).where('id', '=', input.file_id).executeTakeFirst()
-  if (!file) throw unprocessable('No stored file has this id.', [{ path: 'body.file_id', message: 'no stored file has this id' }])
-  if (file.format !== 'gcode') {
-    throw new VaultError(422, 'not_gcode', 'Unprocessable Content', `${file.original_name} is a ${file.format} file; only G-code can be sent to a printer. Slice it first.`, [
-      { path: 'body.file_id', message: `is a ${file.format} file, not G-code` },
+  const file = await db
+    .selectFrom('files')
+    .select(['id', 'original_name', 'format', 'sha256', 'size'])
+    .where('id', '=', input.file_id)
+    .executeTakeFirst()
+  if (!file)
+    throw unprocessable('No stored file has this id.', [
+      { path: 'body.file_id', message: 'no stored file has this id' },
     ])
+  if (file.format !== 'gcode') {
+    throw new VaultError(
+      422,
+      'not_gcode',
+      'Unprocessable Content',
+      `${file.original_name} is a ${file.format} file; only G-code can be sent to a printer. Slice it first.`,
+      [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }],
+    )
   }
 
   const steps: DispatchStep[] = []
   const createdAt = deps.clock.now().toISOString()
-  const step = (name: DispatchStep['step'], ok: boolean, detail: string) => steps.push({ step: name, ok, detail, at: deps.clock.now().toISOString() })
+  const step = (name: DispatchStep['step'], ok: boolean, detail: string) =>
+    steps.push({ step: name, ok, detail, at: deps.clock.now().toISOString() })
   const facts = { uploaded: false, started: false, confirmed: false, remote_name: null as string | null }
-  const finish = async (outcome: DispatchOutcome, detail: string, httpStatus: SendResult['httpStatus']): Promise<SendResult> => {
+  const finish = async (
+    outcome: DispatchOutcome,
+    detail: string,
+    httpStatus: SendResult['httpStatus'],
+  ): Promise<SendResult> => {
     const row: Selectable<DispatchesTable> = {
       id: crypto.randomUUID(),
       printer_id: printer.id,
@@ -98,7 +133,13 @@ export async function sendToPrinter(deps: Deps, principal: Principal, printerId:
       finished_at: deps.clock.now().toISOString(),
     }
     await db.insertInto('dispatches').values(row).execute()
-    deps.logger.info('printer dispatch', { dispatch_id: row.id, printer_id: printer.id, file_id: file.id, user_id: principal.userId, outcome })
+    deps.logger.info('printer dispatch', {
+      dispatch_id: row.id,
+      printer_id: printer.id,
+      file_id: file.id,
+      user_id: principal.userId,
+      outcome,
+    })
     return { dispatch: toDispatchRecord(row), httpStatus }
   }
 
@@ -106,21 +147,35 @@ export async function sendToPrinter(deps: Deps, principal: Principal, printerId:
   step('check', before.ready, describe(before))
   if (!before.ready) {
     const { dispatch } = await finish('refused', `The printer is ${describe(before)}; nothing was sent.`, 409)
-    throw new VaultError(409, 'printer_not_ready', 'Conflict', `${printer.name} is not ready: it is ${describe(before)}. Nothing was sent (dispatch ${dispatch.id}).`, [
-      { path: 'printer.state', message: before.state },
-      ...(before.reason ? [{ path: 'printer.reason', message: before.reason }] : []),
-    ])
+    throw new VaultError(
+      409,
+      'printer_not_ready',
+      'Conflict',
+      `${printer.name} is not ready: it is ${describe(before)}. Nothing was sent (dispatch ${dispatch.id}).`,
+      [
+        { path: 'printer.state', message: before.state },
+        ...(before.reason ? [{ path: 'printer.reason', message: before.reason }] : []),
+      ],
+    )
   }
 
   const provider = await connectPrinter(deps, printer)
   const blob = await deps.blobs.get(file.sha256)
   if (!blob) throw notFound(`The content of ${file.original_name} is missing from storage.`)
   try {
-    const uploaded = await provider.upload({ name: remoteFileName(file.original_name), size: blob.size, stream: blob.stream })
+    const uploaded = await provider.upload({
+      name: remoteFileName(file.original_name),
+      size: blob.size,
+      stream: blob.stream,
+    })
     facts.uploaded = true
     facts.remote_name = uploaded.remote_name
     facts.started = uploaded.started
-    step('upload', true, `stored as ${uploaded.remote_name}${uploaded.started ? '; the printer started it on its own' : ''}`)
+    step(
+      'upload',
+      true,
+      `stored as ${uploaded.remote_name}${uploaded.started ? '; the printer started it on its own' : ''}`,
+    )
   } catch (error) {
     await blob.stream.cancel().catch(() => {})
     if (!(error instanceof PrinterError)) throw error
@@ -133,7 +188,12 @@ export async function sendToPrinter(deps: Deps, principal: Principal, printerId:
   if (!facts.started) {
     const again = await printerStatus(deps, printer, { fresh: true })
     step('recheck', again.ready, describe(again))
-    if (!again.ready) return finish('not_ready_after_upload', `Stored as ${remote}, but the printer became ${describe(again)}; not started.`, 409)
+    if (!again.ready)
+      return finish(
+        'not_ready_after_upload',
+        `Stored as ${remote}, but the printer became ${describe(again)}; not started.`,
+        409,
+      )
     try {
       await provider.start(remote)
       facts.started = true
@@ -153,7 +213,11 @@ export async function sendToPrinter(deps: Deps, principal: Principal, printerId:
   }
   if (!printsFile(seen, remote)) {
     step('confirm', false, describe(seen))
-    return finish('not_confirmed', `Stored as ${remote} and the start was accepted, but the printer is ${describe(seen)}, not printing it.`, 502)
+    return finish(
+      'not_confirmed',
+      `Stored as ${remote} and the start was accepted, but the printer is ${describe(seen)}, not printing it.`,
+      502,
+    )
   }
   facts.confirmed = true
   step('confirm', true, describe(seen))
@@ -168,11 +232,15 @@ function printsFile(status: PrinterStatus, remote: string): boolean {
 }
 
 export async function listDispatches(deps: Deps, printerId?: string, limit = 100): Promise<DispatchRecord[]> {
-  let query = deps.database.db.selectFrom('dispatches').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit)
+  let query = deps.database.db
+    .selectFrom('dispatches')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
   if (printerId) {
     await getPrinterRow(deps, printerId)
     query = query.where('printer_id', '=', printerId)
   }
   return (await query.execute()).map(toDispatchRecord)
 }
-

@@ -48,10 +48,14 @@ export async function getPrinterRow(deps: Deps, id: string): Promise<PrinterRow>
   return row
 }
 
-export const listPrinterRows = (deps: Deps) => deps.database.db.selectFrom('printers').selectAll().orderBy('name').orderBy('id').execute()
+export const listPrinterRows = (deps: Deps) =>
+  deps.database.db.selectFrom('printers').selectAll().orderBy('name').orderBy('id').execute()
 
 function checkAddress(provider: string, address: string): string | null {
-  if (provider === 'virtual') return /^virtual:/.test(address) ? null : 'a virtual printer\'s address starts with "virtual:" (e.g. virtual://bench?print_seconds=60)'
+  if (provider === 'virtual')
+    return /^virtual:/.test(address)
+      ? null
+      : 'a virtual printer\'s address starts with "virtual:" (e.g. virtual://bench?print_seconds=60)'
   if (!URL.canParse(address)) return 'must be an http:// or https:// URL'
   const url = new URL(address)
   if (!/^https?:$/.test(url.protocol)) return 'must be an http:// or https:// URL'
@@ -69,23 +73,34 @@ async function validate(deps: Deps, input: PrinterInput, current?: PrinterRow): 
   const addressProblem = checkAddress(provider, address)
   if (addressProblem) errors.push({ path: 'body.address', message: addressProblem })
   if (input.printer_profile_id) {
-    const profile = await deps.database.db.selectFrom('printer_profiles').select('id').where('id', '=', input.printer_profile_id).executeTakeFirst()
+    const profile = await deps.database.db
+      .selectFrom('printer_profiles')
+      .select('id')
+      .where('id', '=', input.printer_profile_id)
+      .executeTakeFirst()
     if (!profile) errors.push({ path: 'body.printer_profile_id', message: 'no printer profile has this id' })
   }
-  if (errors.length > 0) throw unprocessable(`The printer is not valid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors)
+  if (errors.length > 0)
+    throw unprocessable(`The printer is not valid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors)
 }
 
 const nameTaken = (name: string) => conflict('name_taken', `A printer named ${JSON.stringify(name)} exists already.`)
 
 async function sealOrNull(deps: Deps, credentials: PrinterCredentials | null | undefined): Promise<string | null> {
-  const present = Object.fromEntries(Object.entries(credentials ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''))
+  const present = Object.fromEntries(
+    Object.entries(credentials ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''),
+  )
   return Object.keys(present).length > 0 ? deps.printers.credentials.seal(present) : null
 }
 
-export async function createPrinter(deps: Deps, input: Required<Pick<PrinterInput, 'name' | 'provider' | 'address'>> & PrinterInput): Promise<PrinterRow> {
+export async function createPrinter(
+  deps: Deps,
+  input: Required<Pick<PrinterInput, 'name' | 'provider' | 'address'>> & PrinterInput,
+): Promise<PrinterRow> {
   await validate(deps, input)
   const { db } = deps.database
-  if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst()) throw nameTaken(input.name)
+  if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst())
+    throw nameTaken(input.name)
   const now = deps.clock.now().toISOString()
   const row: PrinterRow = {
     id: crypto.randomUUID(),
@@ -100,7 +115,8 @@ export async function createPrinter(deps: Deps, input: Required<Pick<PrinterInpu
   try {
     await db.insertInto('printers').values(row).execute()
   } catch (error) {
-    if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst()) throw nameTaken(input.name)
+    if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst())
+      throw nameTaken(input.name)
     throw error
   }
   deps.logger.info('printer registered', { printer_id: row.id, provider: row.provider })
@@ -112,7 +128,8 @@ export async function updatePrinter(deps: Deps, id: string, input: PrinterInput)
   await validate(deps, input, current)
   const { db } = deps.database
   if (input.name !== undefined && input.name !== current.name) {
-    if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst()) throw nameTaken(input.name)
+    if (await db.selectFrom('printers').select('id').where('name', '=', input.name).executeTakeFirst())
+      throw nameTaken(input.name)
   }
   const changes: Partial<PrinterRow> = { updated_at: deps.clock.now().toISOString() }
   if (input.name !== undefined) changes.name = input.name
@@ -164,7 +181,13 @@ async function poll(deps: Deps, row: PrinterRow): Promise<CacheEntry> {
     const status = await Promise.race([
       connectPrinter(deps, row)
         .then((provider) => provider.status())
-        .catch((error: unknown) => offlineStatus(error instanceof Error && error.name === 'CredentialKeyError' ? error.message : 'the status could not be read')),
+        .catch((error: unknown) =>
+          offlineStatus(
+            error instanceof Error && error.name === 'CredentialKeyError'
+              ? error.message
+              : 'the status could not be read',
+          ),
+        ),
       timeout,
     ])
     return { status, observedAt: deps.clock.now().getTime() }
@@ -182,7 +205,11 @@ const staleWaitMs = 300
  * within `staleWaitMs` the last status is served marked stale while the poll goes on, so a
  * list never waits long for an unreachable printer.
  */
-export async function printerStatus(deps: Deps, row: PrinterRow, options: { fresh?: boolean } = {}): Promise<ObservedStatus> {
+export async function printerStatus(
+  deps: Deps,
+  row: PrinterRow,
+  options: { fresh?: boolean } = {},
+): Promise<ObservedStatus> {
   const cache = statusCache(deps)
   const now = deps.clock.now().getTime()
   const cached = cache.get(row.id)
@@ -192,7 +219,9 @@ export async function printerStatus(deps: Deps, row: PrinterRow, options: { fres
       if (cache.get(row.id) === pending) cache.set(row.id, entry)
       return entry
     })
-    const pending: CacheEntry = cached ? { ...cached, polling } : { status: offlineStatus('not polled yet'), observedAt: 0, polling }
+    const pending: CacheEntry = cached
+      ? { ...cached, polling }
+      : { status: offlineStatus('not polled yet'), observedAt: 0, polling }
     cache.set(row.id, pending)
     return polling
   }
@@ -205,7 +234,10 @@ export async function printerStatus(deps: Deps, row: PrinterRow, options: { fres
     if (now - cached.observedAt <= deps.printers.statusTtlMs) return present(cached, false)
     // Wait briefly for the refresh; a printer slower than that is shown as last seen, stale.
     let timer: ReturnType<typeof setTimeout> | undefined
-    const fresh = await Promise.race([refresh(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWaitMs)))])
+    const fresh = await Promise.race([
+      refresh(),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWaitMs))),
+    ])
     clearTimeout(timer)
     return fresh ? present(fresh, false) : present(cached, true)
   }
@@ -213,7 +245,12 @@ export async function printerStatus(deps: Deps, row: PrinterRow, options: { fres
 }
 
 function present(entry: CacheEntry, stale: boolean): ObservedStatus {
-  return { ...entry.status, ready: isReady(entry.status) && !stale, observed_at: new Date(entry.observedAt).toISOString(), stale }
+  return {
+    ...entry.status,
+    ready: isReady(entry.status) && !stale,
+    observed_at: new Date(entry.observedAt).toISOString(),
+    stale,
+  }
 }
 
 /** Health of the printer fleet: how many are reachable, naming those that are not. */
@@ -221,7 +258,8 @@ export function printerFleetHealth(deps: Deps): HealthCheckable {
   return {
     async checkHealth() {
       const rows = await listPrinterRows(deps)
-      if (rows.length === 0) return { status: 'pass', reason: 'no printers registered', details: { printers: 0, reachable: 0 } }
+      if (rows.length === 0)
+        return { status: 'pass', reason: 'no printers registered', details: { printers: 0, reachable: 0 } }
       const statuses = await Promise.all(rows.map(async (row) => ({ row, status: await printerStatus(deps, row) })))
       const failing = statuses.filter(({ status }) => status.state === 'offline')
       const details = { printers: rows.length, reachable: rows.length - failing.length }

@@ -133,4 +133,5 @@ export const isReady = (status: PrinterStatus): boolean => status.state === 'idl
 export const fraction = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null
 
-export const finiteOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+export const finiteOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null

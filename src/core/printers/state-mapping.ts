@@ -31,7 +31,16 @@ export const moonrakerPrintStates: Record<string, MappedState> = {
   error: { state: 'error', reason: 'the last job ended with an error' },
 }
 
-export type OctoPrintFlag = 'operational' | 'paused' | 'printing' | 'pausing' | 'cancelling' | 'sdReady' | 'error' | 'ready' | 'closedOrError'
+export type OctoPrintFlag =
+  | 'operational'
+  | 'paused'
+  | 'printing'
+  | 'pausing'
+  | 'cancelling'
+  | 'sdReady'
+  | 'error'
+  | 'ready'
+  | 'closedOrError'
 
 /**
  * OctoPrint reports boolean `state.flags`; the first rule whose flags all match wins.
@@ -45,7 +54,11 @@ export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boo
   { when: { paused: true }, state: 'paused', reason: null },
   { when: { printing: true }, state: 'printing', reason: null },
   { when: { operational: true, ready: true }, state: 'idle', reason: null },
-  { when: { operational: true }, state: 'busy', reason: 'operational but not ready (a transfer to the SD card may be running)' },
+  {
+    when: { operational: true },
+    state: 'busy',
+    reason: 'operational but not ready (a transfer to the SD card may be running)',
+  },
 ]
 
 /**
@@ -64,17 +77,23 @@ export const prusalinkStates: Record<string, MappedState> = {
   ERROR: { state: 'error', reason: 'the printer reports an error' },
 }
 
-export const unknownState = (word: unknown): MappedState => ({ state: 'unknown', reason: `unrecognised provider state ${JSON.stringify(word)}` })
+export const unknownState = (word: unknown): MappedState => ({
+  state: 'unknown',
+  reason: `unrecognised provider state ${JSON.stringify(word)}`,
+})
 
 export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>): MappedState {
-  const rule = octoprintFlagRules.find((candidate) => Object.entries(candidate.when).every(([flag, value]) => flags[flag as OctoPrintFlag] === value))
+  const rule = octoprintFlagRules.find((candidate) =>
+    Object.entries(candidate.when).every(([flag, value]) => flags[flag as OctoPrintFlag] === value),
+  )
   return rule ? { state: rule.state, reason: rule.reason } : unknownState(flags)
 }
 
 export function mapMoonraker(klippy: unknown, printStats: unknown, message?: string): MappedState {
   const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
   if (byKlippy === undefined) return unknownState(klippy)
-  if (byKlippy !== 'use_print_stats') return message ? { state: byKlippy.state, reason: `${byKlippy.reason}: ${message}` } : byKlippy
+  if (byKlippy !== 'use_print_stats')
+    return message ? { state: byKlippy.state, reason: `${byKlippy.reason}: ${message}` } : byKlippy
   const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
   return mapped ?? unknownState(printStats)
 }

@@ -32,7 +32,13 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
     const status = async (): Promise<PrinterStatus> => {
       const job = machine.job
       if (!job) {
-        return { state: 'idle', reason: null, temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } }, job: null, raw: { phase: 'standby' } }
+        return {
+          state: 'idle',
+          reason: null,
+          temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } },
+          job: null,
+          raw: { phase: 'standby' },
+        }
       }
       const elapsed = clock.now().getTime() - job.startedAt
       if (elapsed >= heatMs + printMs) {
@@ -72,8 +78,20 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           firmware_link: true,
           latency_ms: 0,
           identity: { software: 'model-vault virtual printer', version: null, api_version: null, hostname: null },
-          capabilities: { upload: true, start: true, accepted_extensions: ['.gcode'], storages: ['memory'], live_push: 'none' },
-          checks: [{ name: 'simulation', result: 'pass', detail: `heats for ${heatMs / 1000} s, prints for ${printMs / 1000} s` }],
+          capabilities: {
+            upload: true,
+            start: true,
+            accepted_extensions: ['.gcode'],
+            storages: ['memory'],
+            live_push: 'none',
+          },
+          checks: [
+            {
+              name: 'simulation',
+              result: 'pass',
+              detail: `heats for ${heatMs / 1000} s, prints for ${printMs / 1000} s`,
+            },
+          ],
         }
       },
       async upload(file) {
@@ -84,8 +102,10 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
         return { remote_name: file.name, started: false }
       },
       async start(remoteName) {
-        if (!machine.files.has(remoteName)) throw new PrinterError('refused', `the virtual printer has no file ${remoteName}`)
-        if ((await status()).state !== 'idle') throw new PrinterError('refused', 'the virtual printer is already printing')
+        if (!machine.files.has(remoteName))
+          throw new PrinterError('refused', `the virtual printer has no file ${remoteName}`)
+        if ((await status()).state !== 'idle')
+          throw new PrinterError('refused', 'the virtual printer is already printing')
         machine.job = { name: remoteName, startedAt: clock.now().getTime() }
       },
     }

@@ -30,11 +30,20 @@ export async function acquireLock(
     .onConflict((oc) => oc.column('name').doNothing())
     .executeTakeFirst()
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-    const holder = await db.selectFrom('locks').select(['purpose', 'expires_at']).where('name', '=', name).executeTakeFirst()
+    const holder = await db
+      .selectFrom('locks')
+      .select(['purpose', 'expires_at'])
+      .where('name', '=', name)
+      .executeTakeFirst()
     return { heldBy: holder?.purpose ?? 'another operation', expiresAt: holder?.expires_at ?? expiry() }
   }
   const heartbeat = setInterval(() => {
-    db.updateTable('locks').set({ expires_at: expiry() }).where('name', '=', name).where('owner', '=', owner).execute().catch(() => {})
+    db.updateTable('locks')
+      .set({ expires_at: expiry() })
+      .where('name', '=', name)
+      .where('owner', '=', owner)
+      .execute()
+      .catch(() => {})
   }, heartbeatMs)
   return {
     held: {

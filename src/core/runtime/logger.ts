@@ -21,10 +21,12 @@ export function createJsonLogger(
 ): Logger {
   const min = rank[options.level ?? 'info']
   const now = options.now ?? (() => new Date())
-  const log = (level: LogLevel) => (msg: string, fields: LogFields = {}) => {
-    if (rank[level] < min) return
-    write(`${JSON.stringify({ time: now().toISOString(), level, msg, ...fields })}\n`)
-  }
+  const log =
+    (level: LogLevel) =>
+    (msg: string, fields: LogFields = {}) => {
+      if (rank[level] < min) return
+      write(`${JSON.stringify({ time: now().toISOString(), level, msg, ...fields })}\n`)
+    }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }
 

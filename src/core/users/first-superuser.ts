@@ -26,9 +26,12 @@ export async function ensureFirstSuperuser(
   }
   if (configured.password) logger.info('created the first superuser', { username })
   else {
-    logger.warn('created the first superuser with a generated password; it is shown only this once: sign in and change it', {
-      username,
-      password,
-    })
+    logger.warn(
+      'created the first superuser with a generated password; it is shown only this once: sign in and change it',
+      {
+        username,
+        password,
+      },
+    )
   }
 }

@@ -42,7 +42,10 @@ export function assertAcceptablePassword(password: string, username: string, fie
   if (problem) throw unprocessable(`The ${field} ${problem}.`, [{ path: `body.${field}`, message: problem }])
 }
 
-export async function createUser(deps: AccountsDeps, input: { username: string; password: string; role: Role }): Promise<PublicUser> {
+export async function createUser(
+  deps: AccountsDeps,
+  input: { username: string; password: string; role: Role },
+): Promise<PublicUser> {
   if (!usernamePattern.test(input.username)) {
     const message = 'must be 1-64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
     throw unprocessable(`The username ${message}.`, [{ path: 'body.username', message }])
@@ -59,8 +62,13 @@ export async function createUser(deps: AccountsDeps, input: { username: string; 
     created_at: now,
     updated_at: now,
   }
-  const inserted = await deps.database.db.insertInto('users').values(row).onConflict((oc) => oc.column('username_key').doNothing()).executeTakeFirst()
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict('username_taken', `The username "${input.username}" is taken.`)
+  const inserted = await deps.database.db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.column('username_key').doNothing())
+    .executeTakeFirst()
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+    throw conflict('username_taken', `The username "${input.username}" is taken.`)
   return toPublicUser(row)
 }
 
@@ -84,12 +92,18 @@ async function getUser(db: Kysely<Database>, id: string): Promise<UsersTable> {
  * The last active superuser can be neither demoted nor disabled: someone must be able to
  * administer the vault.
  */
-export async function updateUser(deps: AccountsDeps, id: string, change: { role?: Role; disabled?: boolean }): Promise<PublicUser> {
+export async function updateUser(
+  deps: AccountsDeps,
+  id: string,
+  change: { role?: Role; disabled?: boolean },
+): Promise<PublicUser> {
   const now = deps.clock.now()
   return deps.database.db.transaction().execute(async (trx) => {
     const user = await getUser(trx, id)
     const losesSuperuser =
-      user.role === 'superuser' && user.disabled_at === null && ((change.role && change.role !== 'superuser') || change.disabled === true)
+      user.role === 'superuser' &&
+      user.disabled_at === null &&
+      ((change.role && change.role !== 'superuser') || change.disabled === true)
     if (losesSuperuser) {
       const others = await trx
         .selectFrom('users')
@@ -98,11 +112,26 @@ export async function updateUser(deps: AccountsDeps, id: string, change: { role?
         .where('disabled_at', 'is', null)
         .where('id', '!=', id)
         .executeTakeFirstOrThrow()
-      if (Number(others.n) === 0) throw conflict('last_superuser', 'This is the last active superuser; make another user superuser first.')
+      if (Number(others.n) === 0)
+        throw conflict('last_superuser', 'This is the last active superuser; make another user superuser first.')
     }
-    const disabledAt = change.disabled === undefined ? user.disabled_at : change.disabled ? (user.disabled_at ?? now.toISOString()) : null
-    const updated: UsersTable = { ...user, role: change.role ?? user.role, disabled_at: disabledAt, updated_at: now.toISOString() }
-    await trx.updateTable('users').set({ role: updated.role, disabled_at: updated.disabled_at, updated_at: updated.updated_at }).where('id', '=', id).execute()
+    const disabledAt =
+      change.disabled === undefined
+        ? user.disabled_at
+        : change.disabled
+          ? (user.disabled_at ?? now.toISOString())
+          : null
+    const updated: UsersTable = {
+      ...user,
+      role: change.role ?? user.role,
+      disabled_at: disabledAt,
+      updated_at: now.toISOString(),
+    }
+    await trx
+      .updateTable('users')
+      .set({ role: updated.role, disabled_at: updated.disabled_at, updated_at: updated.updated_at })
+      .where('id', '=', id)
+      .execute()
     if (change.disabled) await revokeSessionsWhere(trx, { userId: id }, 'user_disabled', now)
     return toPublicUser(updated)
   })
@@ -125,7 +154,11 @@ export async function setPassword(
   const now = deps.clock.now()
   const passwordHash = await deps.auth.passwordHasher.hash(password)
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now.toISOString() }).where('id', '=', id).execute()
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute()
     await trx
       .updateTable('sessions')
       .set({ revoked_at: now.toISOString(), revoked_reason: 'password_changed' })

@@ -5,7 +5,9 @@ import { createUserRoute, listUsersRoute, resetPasswordRoute, updateUserRoute } 
 export const adminUsersRouter = createRouter()
   .openapi(listUsersRoute, async (c) => c.json({ items: await listUsers(c.var.deps.database.db) }, 200))
   .openapi(createUserRoute, async (c) => c.json(await createUser(c.var.deps, c.req.valid('json')), 201))
-  .openapi(updateUserRoute, async (c) => c.json(await updateUser(c.var.deps, c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(updateUserRoute, async (c) =>
+    c.json(await updateUser(c.var.deps, c.req.valid('param').id, c.req.valid('json')), 200),
+  )
   .openapi(resetPasswordRoute, async (c) => {
     await setPassword(c.var.deps, c.req.valid('param').id, c.req.valid('json').password)
     return c.body(null, 204)

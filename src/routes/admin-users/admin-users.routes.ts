@@ -4,7 +4,9 @@ import { IdParamSchema, passwordField, RoleSchema, UserSchema, usernameField } f
 import { problemResponse } from '../problem.js'
 
 const tags = ['User administration']
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
+const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+})
 
 export const listUsersRoute = defineRoute('superuser', {
   method: 'get',
@@ -13,7 +15,10 @@ export const listUsersRoute = defineRoute('superuser', {
   tags,
   summary: 'All users',
   responses: {
-    200: { description: 'Every user, by username.', content: { 'application/json': { schema: z.object({ items: z.array(UserSchema) }) } } },
+    200: {
+      description: 'Every user, by username.',
+      content: { 'application/json': { schema: z.object({ items: z.array(UserSchema) }) } },
+    },
   },
 })
 
@@ -23,9 +28,13 @@ export const createUserRoute = defineRoute('superuser', {
   operationId: 'createUser',
   tags,
   summary: 'Create a user',
-  description: 'Usernames are 1-64 letters, digits, `.`, `-` or `_`, unique regardless of case. Passwords need at least 12 characters.',
+  description:
+    'Usernames are 1-64 letters, digits, `.`, `-` or `_`, unique regardless of case. Passwords need at least 12 characters.',
   request: jsonBody(
-    z.object({ username: usernameField, password: passwordField, role: RoleSchema.default('user') }).strict().openapi('CreateUserRequest'),
+    z
+      .object({ username: usernameField, password: passwordField, role: RoleSchema.default('user') })
+      .strict()
+      .openapi('CreateUserRequest'),
   ),
   responses: {
     201: { description: 'Created.', content: { 'application/json': { schema: UserSchema } } },
@@ -41,7 +50,8 @@ export const updateUserRoute = defineRoute('superuser', {
   operationId: 'updateUser',
   tags,
   summary: "Change a user's role, or disable or enable them",
-  description: 'Disabling ends all of the user\'s sessions at once. The last active superuser cannot be demoted or disabled (409 `last_superuser`).',
+  description:
+    "Disabling ends all of the user's sessions at once. The last active superuser cannot be demoted or disabled (409 `last_superuser`).",
   request: {
     params: IdParamSchema,
     ...jsonBody(
@@ -67,8 +77,12 @@ export const resetPasswordRoute = defineRoute('superuser', {
   operationId: 'resetUserPassword',
   tags,
   summary: "Reset a user's password",
-  description: 'Sets a new password, ends every session of the user and clears their failed sign-in count. Their API keys keep working.',
-  request: { params: IdParamSchema, ...jsonBody(z.object({ password: passwordField }).strict().openapi('ResetPasswordRequest')) },
+  description:
+    'Sets a new password, ends every session of the user and clears their failed sign-in count. Their API keys keep working.',
+  request: {
+    params: IdParamSchema,
+    ...jsonBody(z.object({ password: passwordField }).strict().openapi('ResetPasswordRequest')),
+  },
   responses: {
     204: { description: 'Reset.' },
     400: problemResponse('The body is not valid JSON.'),

@@ -12,21 +12,34 @@ export const authRouter = createRouter()
   .openapi(loginRoute, async (c) => {
     const body = c.req.valid('json')
     const credentials =
-      body.password !== undefined ? { username: body.username, password: body.password } : { username: body.username, api_key: body.api_key! }
+      body.password !== undefined
+        ? { username: body.username, password: body.password }
+        : { username: body.username, api_key: body.api_key! }
     return c.json(await login(c.var.deps, credentials, c.var.deps.getClientAddress(c)), 200, noStore)
   })
-  .openapi(refreshRoute, async (c) => c.json(await refreshSession(c.var.deps, c.req.valid('json').refresh_token), 200, noStore))
+  .openapi(refreshRoute, async (c) =>
+    c.json(await refreshSession(c.var.deps, c.req.valid('json').refresh_token), 200, noStore),
+  )
   .openapi(logoutRoute, async (c) => {
     await revokeSession(c.var.deps, c.var.principal.sessionId, 'logout')
     return c.body(null, 204)
   })
   .openapi(getMeRoute, async (c) => {
     const { principal, deps } = c.var
-    const user = await deps.database.db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow()
+    const user = await deps.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', principal.userId)
+      .executeTakeFirstOrThrow()
     return c.json({ user: toPublicUser(user), session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
   })
   .openapi(changePasswordRoute, async (c) => {
     const { current_password, new_password } = c.req.valid('json')
-    await changeOwnPassword(c.var.deps, c.var.principal, { current: current_password, next: new_password }, c.var.deps.getClientAddress(c))
+    await changeOwnPassword(
+      c.var.deps,
+      c.var.principal,
+      { current: current_password, next: new_password },
+      c.var.deps.getClientAddress(c),
+    )
     return c.body(null, 204)
   })

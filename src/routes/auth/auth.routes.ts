@@ -10,7 +10,12 @@ export const LoginRequestSchema = z
   .object({
     username: usernameField,
     password: passwordField.optional(),
-    api_key: z.string().min(1).max(200).optional().openapi({ description: 'An API key of this user (`mvk_…`).', example: 'mvk_0123456789ab_…' }),
+    api_key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: 'An API key of this user (`mvk_…`).', example: 'mvk_0123456789ab_…' }),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -28,12 +33,20 @@ export const LoginRequestSchema = z
 const TokenPairSchema = z.object({
   access_token: z.string().openapi({ description: 'A JWT for `Authorization: Bearer …`.' }),
   token_type: z.literal('Bearer'),
-  expires_in: z.number().int().openapi({ description: 'Seconds the access token is valid.', example: accessTokenTtlSeconds }),
-  refresh_token: z.string().openapi({ description: 'Single use: exchange it at /auth/refresh for a new pair. Store it securely.' }),
+  expires_in: z
+    .number()
+    .int()
+    .openapi({ description: 'Seconds the access token is valid.', example: accessTokenTtlSeconds }),
+  refresh_token: z
+    .string()
+    .openapi({ description: 'Single use: exchange it at /auth/refresh for a new pair. Store it securely.' }),
   refresh_expires_in: z
     .number()
     .int()
-    .openapi({ description: 'Seconds until the session ends unless refreshed; every refresh extends it.', example: sessionIdleSeconds }),
+    .openapi({
+      description: 'Seconds until the session ends unless refreshed; every refresh extends it.',
+      example: sessionIdleSeconds,
+    }),
 })
 
 export const TokenResponseSchema = TokenPairSchema.extend({ user: UserSchema }).openapi('TokenResponse')
@@ -78,9 +91,19 @@ export const refreshRoute = defineRoute('public', {
     'it means a copy of the token exists somewhere. Clients that refresh from several places at once must serialise',
     'their refreshes.',
   ].join('\n'),
-  request: { body: json(z.object({ refresh_token: z.string().min(1).max(200) }).strict().openapi('RefreshRequest')) },
+  request: {
+    body: json(
+      z
+        .object({ refresh_token: z.string().min(1).max(200) })
+        .strict()
+        .openapi('RefreshRequest'),
+    ),
+  },
   responses: {
-    200: { description: 'A new pair; the presented refresh token is now used up.', content: { 'application/json': { schema: RefreshResponseSchema } } },
+    200: {
+      description: 'A new pair; the presented refresh token is now used up.',
+      content: { 'application/json': { schema: RefreshResponseSchema } },
+    },
     400: problemResponse('The body is not valid JSON.'),
     401: problemResponse('Unknown, expired or reused refresh token, or a session that has ended.'),
     422: problemResponse('Malformed body.'),
@@ -93,6 +116,7 @@ export const logoutRoute = defineRoute('user', {
   operationId: 'logout',
   tags,
   summary: 'End this session',
-  description: 'Revokes the session of the presented access token: its refresh token and every access token of the session stop working.',
+  description:
+    'Revokes the session of the presented access token: its refresh token and every access token of the session stop working.',
   responses: { 204: { description: 'Signed out.' } },
 })

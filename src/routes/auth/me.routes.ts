@@ -20,7 +20,10 @@ export const getMeRoute = defineRoute('user', {
             .object({
               user: UserSchema,
               session_id: z.string(),
-              api_key_id: z.string().nullable().openapi({ description: 'Set when this session was opened with an API key.' }),
+              api_key_id: z
+                .string()
+                .nullable()
+                .openapi({ description: 'Set when this session was opened with an API key.' }),
             })
             .openapi('Me'),
         },
@@ -42,7 +45,10 @@ export const changePasswordRoute = defineRoute('user', {
       required: true,
       content: {
         'application/json': {
-          schema: z.object({ current_password: passwordField, new_password: passwordField }).strict().openapi('ChangePasswordRequest'),
+          schema: z
+            .object({ current_password: passwordField, new_password: passwordField })
+            .strict()
+            .openapi('ChangePasswordRequest'),
         },
       },
     },

@@ -12,7 +12,12 @@ export const backupsRouter = createRouter()
     return c.json(record, 202, { Location: `${apiBase(c)}/backups/${record.id}` })
   })
   .openapi(listBackupsRoute, async (c) => {
-    const rows = await c.var.deps.database.db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id').execute()
+    const rows = await c.var.deps.database.db
+      .selectFrom('backups')
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('id')
+      .execute()
     return c.json({ items: rows.map(toBackupRecord) }, 200)
   })
   .openapi(getBackupRoute, async (c) => {

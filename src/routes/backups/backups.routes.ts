@@ -15,27 +15,50 @@ const ManifestSchema = z
     database_kind: z.enum(['sqlite', 'postgres']),
     storage_kind: z.string(),
     installation_id: z.string(),
-    counts: z.object({ users: z.number().int(), models: z.number().int(), files: z.number().int(), blobs: z.number().int(), thumbnails: z.number().int() }),
+    counts: z.object({
+      users: z.number().int(),
+      models: z.number().int(),
+      files: z.number().int(),
+      blobs: z.number().int(),
+      thumbnails: z.number().int(),
+    }),
     entries: z.array(z.object({ path: z.string(), size: z.number().int(), sha256: z.string() })),
   })
-  .openapi('BackupManifest', { description: 'The archive\'s last entry, `manifest.json`: what it holds, with a size and SHA-256 for every entry.' })
+  .openapi('BackupManifest', {
+    description: "The archive's last entry, `manifest.json`: what it holds, with a size and SHA-256 for every entry.",
+  })
 
 export const BackupSchema = z
   .object({
     id: z.string(),
     status: z.enum(['running', 'complete', 'failed']),
-    file_name: z.string().openapi({ example: 'model-vault-2026-11-21T08-30-00Z-3f1c2a9e-7d4b-4e8a-9c1f-5b6d7e8f9a0b.tar.gz' }),
+    file_name: z
+      .string()
+      .openapi({ example: 'model-vault-2026-11-21T08-30-00Z-3f1c2a9e-7d4b-4e8a-9c1f-5b6d7e8f9a0b.tar.gz' }),
     created_by: z.string().nullable(),
     started_at: z.string().openapi({ format: 'date-time' }),
     finished_at: z.string().nullable().openapi({ format: 'date-time' }),
-    progress: z.number().min(0).max(1).openapi({ description: 'Share of the expected bytes archived; 1 when complete.' }),
+    progress: z
+      .number()
+      .min(0)
+      .max(1)
+      .openapi({ description: 'Share of the expected bytes archived; 1 when complete.' }),
     bytes_done: z.number().int(),
     size: z.number().int().nullable().openapi({ description: 'Bytes of the .tar.gz.' }),
     sha256: z.string().nullable().openapi({ description: 'SHA-256 of the .tar.gz.' }),
     error: z.string().nullable(),
     locations: z
-      .array(z.object({ kind: z.enum(['local', 's3']), status: z.enum(['stored', 'pending', 'uploaded', 'failed', 'not_configured']), error: z.string().nullable() }))
-      .openapi({ description: 'Where the archive is: the backup directory, and the S3 bucket when configured (`uploaded` once read back and checked).' }),
+      .array(
+        z.object({
+          kind: z.enum(['local', 's3']),
+          status: z.enum(['stored', 'pending', 'uploaded', 'failed', 'not_configured']),
+          error: z.string().nullable(),
+        }),
+      )
+      .openapi({
+        description:
+          'Where the archive is: the backup directory, and the S3 bucket when configured (`uploaded` once read back and checked).',
+      }),
     manifest: ManifestSchema.nullable(),
   })
   .openapi('Backup')
@@ -46,30 +69,49 @@ const RestoreProgressSchema = z
     bytes_done: z.number().int().openapi({ description: 'Archive bytes read and checked so far.' }),
     bytes_total: z.number().int().nullable().openapi({ description: 'Bytes of the archive, when known.' }),
   })
-  .openapi('RestoreProgress', { description: 'Sent as `restore` in the 503 problem every other request gets while a restore runs.' })
+  .openapi('RestoreProgress', {
+    description: 'Sent as `restore` in the 503 problem every other request gets while a restore runs.',
+  })
 
-const RestoreInProgressSchema = ProblemSchema.extend({ restore: RestoreProgressSchema }).openapi('RestoreInProgressProblem')
+const RestoreInProgressSchema = ProblemSchema.extend({ restore: RestoreProgressSchema }).openapi(
+  'RestoreInProgressProblem',
+)
 
 const RestoreResultSchema = z
   .object({
     backup_id: z.string(),
     restored_at: z.string().openapi({ format: 'date-time' }),
     source: z.object({
-      location: z.string().openapi({ description: 'Where the archive was read from: `local` (the backup directory) or `s3`.', example: 'local' }),
+      location: z
+        .string()
+        .openapi({
+          description: 'Where the archive was read from: `local` (the backup directory) or `s3`.',
+          example: 'local',
+        }),
       file_name: z.string(),
       size: z.number().int(),
       sha256: z.string(),
     }),
     manifest: ManifestSchema.omit({ entries: true }),
-    schema_version: z.number().int().openapi({ description: 'The schema version after migrations ran on the restored data.' }),
+    schema_version: z
+      .number()
+      .int()
+      .openapi({ description: 'The schema version after migrations ran on the restored data.' }),
     safety_copy: z.string().openapi({
-      description: 'File name, in the backup directory, of the database as it was before the restore (a database-only archive; `backup restore <file>` on the CLI puts it back). Never pruned.',
+      description:
+        'File name, in the backup directory, of the database as it was before the restore (a database-only archive; `backup restore <file>` on the CLI puts it back). Never pruned.',
       example: 'pre-restore-2026-11-21T10-00-00Z-0b5d1f7e-1c2a-4f5b-9d3e-6a7b8c9d0e1f.tar.gz',
     }),
     added: z
       .object({ blobs: z.number().int(), thumbnails: z.number().int() })
-      .openapi({ description: 'Stored files the archive brought that the stores did not have. A restore never deletes stored files.' }),
-    sessions_revoked: z.number().int().openapi({ description: 'Sessions in the restored data that were ended; everyone signs in again.' }),
+      .openapi({
+        description:
+          'Stored files the archive brought that the stores did not have. A restore never deletes stored files.',
+      }),
+    sessions_revoked: z
+      .number()
+      .int()
+      .openapi({ description: 'Sessions in the restored data that were ended; everyone signs in again.' }),
     api_keys: z
       .array(
         z.object({
@@ -82,12 +124,27 @@ const RestoreResultSchema = z
           revoked_at: z.string().nullable(),
         }),
       )
-      .openapi({ description: 'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.' }),
-    backups_registered: z.number().int().openapi({ description: 'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.' }),
+      .openapi({
+        description:
+          'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.',
+      }),
+    backups_registered: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.',
+      }),
   })
   .openapi('RestoreResult')
 
-const IdParams = z.object({ id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' } }) })
+const IdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+})
 
 export const createBackupRoute = defineRoute('admin', {
   method: 'post',
@@ -107,7 +164,10 @@ export const createBackupRoute = defineRoute('admin', {
     'Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.',
   ].join(' '),
   responses: {
-    202: { description: 'Started. `Location` names the record.', content: { 'application/json': { schema: BackupSchema } } },
+    202: {
+      description: 'Started. `Location` names the record.',
+      content: { 'application/json': { schema: BackupSchema } },
+    },
     409: problemResponse('A backup or restore is already running (`maintenance_in_progress`).'),
   },
 })
@@ -118,7 +178,12 @@ export const listBackupsRoute = defineRoute('admin', {
   operationId: 'listBackups',
   tags,
   summary: 'Backups, newest first',
-  responses: { 200: { description: 'Every backup the vault knows of.', content: { 'application/json': { schema: z.object({ items: z.array(BackupSchema) }) } } } },
+  responses: {
+    200: {
+      description: 'Every backup the vault knows of.',
+      content: { 'application/json': { schema: z.object({ items: z.array(BackupSchema) }) } },
+    },
+  },
 })
 
 export const getBackupRoute = defineRoute('admin', {
@@ -141,7 +206,7 @@ export const restoreBackupRoute = defineRoute('admin', {
   tags,
   summary: 'Restore the whole install from a backup',
   description: [
-    'Replaces the database and adds the stored files of the backup\'s archive, found by id in the catalogue, the backup',
+    "Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup",
     'directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request',
     'body. The call answers when the restore is done; meanwhile every other request gets 503 `restore_in_progress` with',
     '`Retry-After` and the progress under `restore`.',
@@ -152,19 +217,30 @@ export const restoreBackupRoute = defineRoute('admin', {
     'deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API;',
     'PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it',
     'was. Afterwards migrations run, and the service serves the restored data at once.',
-    '\n\n**After a restore**: every session ends, the caller\'s too, so everyone signs in again, with the restored',
+    "\n\n**After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored",
     'passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again.',
     'Only one backup or restore runs at a time (409).',
   ].join(' '),
-  request: { params: z.object({ backup_id: z.string().min(1).max(100).openapi({ param: { name: 'backup_id', in: 'path' } }) }) },
+  request: {
+    params: z.object({
+      backup_id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: 'backup_id', in: 'path' } }),
+    }),
+  },
   responses: {
     200: { description: 'Restored.', content: { 'application/json': { schema: RestoreResultSchema } } },
     404: problemResponse('No archive of that backup in the backup directory or the bucket.'),
     409: problemResponse('A backup or restore is already running (`maintenance_in_progress`).'),
-    422: problemResponse('The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed.'),
+    422: problemResponse(
+      'The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed.',
+    ),
     502: problemResponse('The archive is not in the backup directory and the bucket cannot be reached.'),
     503: {
-      description: 'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
+      description:
+        'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
       content: { 'application/problem+json': { schema: RestoreInProgressSchema } },
     },
     507: problemResponse('Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed.'),

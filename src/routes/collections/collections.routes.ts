@@ -12,7 +12,9 @@ export const CollectionSchema = z
     description: z.string(),
     model_count: z.number().int().openapi({ description: 'Models in it.' }),
     created_at: z.string().openapi({ format: 'date-time' }),
-    updated_at: z.string().openapi({ format: 'date-time', description: 'Last rename, description change, or model added or removed.' }),
+    updated_at: z
+      .string()
+      .openapi({ format: 'date-time', description: 'Last rename, description change, or model added or removed.' }),
     url: z.string(),
     models_url: z.string().openapi({ description: 'Its models: the model list filtered by `collection`.' }),
   })
@@ -27,15 +29,31 @@ const name = z
   .openapi({ description: '1-100 characters, trimmed; unique regardless of case.' })
 const description = z.string().max(10_000)
 
-const json = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
-const collectionAnswer = (text: string) => ({ description: text, content: { 'application/json': { schema: CollectionSchema } } })
+const json = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+})
+const collectionAnswer = (text: string) => ({
+  description: text,
+  content: { 'application/json': { schema: CollectionSchema } },
+})
 /** What adding and removing a model share: the path, its parameters and the failure. */
 const membership = {
   path: '/api/v1/collections/{id}/models/{model_id}',
   tags,
-  request: { params: IdParamSchema.extend({ model_id: z.string().min(1).max(100).openapi({ param: { name: 'model_id', in: 'path' } }) }) },
+  request: {
+    params: IdParamSchema.extend({
+      model_id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: 'model_id', in: 'path' } }),
+    }),
+  },
 }
-const membershipAnswer = (done: string) => ({ 204: { description: done }, 404: problemResponse('No such collection or model.') })
+const membershipAnswer = (done: string) => ({
+  204: { description: done },
+  404: problemResponse('No such collection or model.'),
+})
 
 export const listCollectionsRoute = defineRoute('user', {
   method: 'get',
@@ -45,7 +63,12 @@ export const listCollectionsRoute = defineRoute('user', {
   summary: 'All collections with their model counts',
   description: 'Every collection, by name (ignoring case). Collections are shared by all users of the vault.',
   responses: {
-    200: { description: 'The collections.', content: { 'application/json': { schema: z.object({ items: z.array(CollectionSchema) }).openapi('CollectionList') } } },
+    200: {
+      description: 'The collections.',
+      content: {
+        'application/json': { schema: z.object({ items: z.array(CollectionSchema) }).openapi('CollectionList') },
+      },
+    },
   },
 })
 
@@ -86,7 +109,9 @@ export const updateCollectionRoute = defineRoute('user', {
       z
         .object({ name: name.optional(), description: description.optional() })
         .strict()
-        .refine((body) => body.name !== undefined || body.description !== undefined, { message: 'give name or description' })
+        .refine((body) => body.name !== undefined || body.description !== undefined, {
+          message: 'give name or description',
+        })
         .openapi('UpdateCollectionRequest'),
     ),
   },
@@ -115,7 +140,8 @@ export const addCollectionModelRoute = defineRoute('user', {
   method: 'put',
   operationId: 'addModelToCollection',
   summary: 'Add a model to a collection',
-  description: 'Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.',
+  description:
+    'Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.',
   responses: membershipAnswer('The model is in the collection.'),
 })
 
@@ -124,6 +150,7 @@ export const removeCollectionModelRoute = defineRoute('user', {
   method: 'delete',
   operationId: 'removeModelFromCollection',
   summary: 'Remove a model from a collection',
-  description: 'Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.',
+  description:
+    'Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.',
   responses: membershipAnswer('The model is not in the collection.'),
 })

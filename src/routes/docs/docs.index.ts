@@ -25,7 +25,8 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'An access token from POST /api/v1/auth/login (or /auth/refresh). In Swagger UI: log in, copy `access_token`, press Authorize.',
+    description:
+      'An access token from POST /api/v1/auth/login (or /auth/refresh). In Swagger UI: log in, copy `access_token`, press Authorize.',
   })
 
   app.get('/openapi.json', (c) => {
@@ -48,14 +49,26 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
         { name: 'Account', description: 'The signed-in user.' },
         { name: 'API keys', description: 'Keys for scripts and slicer hooks (Settings → Access).' },
         { name: 'User administration', description: 'Superusers manage accounts.' },
-        { name: 'Ingest', description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.' },
+        {
+          name: 'Ingest',
+          description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.',
+        },
         { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
         { name: 'Models', description: 'Models and their files.' },
         { name: 'Collections', description: 'Named groups of models; a model can be in several.' },
         { name: 'Tags', description: 'Labels on models, set per model.' },
-        { name: 'Backups', description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).' },
-        { name: 'Printers', description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.' },
-        { name: 'Presets', description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.' },
+        {
+          name: 'Backups',
+          description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).',
+        },
+        {
+          name: 'Printers',
+          description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
+        },
+        {
+          name: 'Presets',
+          description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.',
+        },
       ],
     })
     return c.json(document)

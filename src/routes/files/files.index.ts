@@ -14,10 +14,18 @@ async function getFileRow(deps: Deps, id: string) {
 }
 
 export const filesRouter = createRouter()
-  .openapi(getFileRoute, async (c) => c.json(presentFile(c, toFileRecord(await getFileRow(c.var.deps, c.req.valid('param').id))), 200))
+  .openapi(getFileRoute, async (c) =>
+    c.json(presentFile(c, toFileRecord(await getFileRow(c.var.deps, c.req.valid('param').id))), 200),
+  )
   .openapi(downloadFileRoute, async (c) => {
     const file = await getFileRow(c.var.deps, c.req.valid('param').id)
-    return blobResponse(c, { store: c.var.deps.blobs, key: file.sha256, size: file.size, contentType: file.content_type, downloadName: file.original_name })
+    return blobResponse(c, {
+      store: c.var.deps.blobs,
+      key: file.sha256,
+      size: file.size,
+      contentType: file.content_type,
+      downloadName: file.original_name,
+    })
   })
   .openapi(fileThumbnailRoute, async (c) => {
     const file = await getFileRow(c.var.deps, c.req.valid('param').id)

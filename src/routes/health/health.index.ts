@@ -19,7 +19,12 @@ export const healthRouter = createRouter().openapi(getHealth, async (c) => {
   )
   const body = {
     status: report.status,
-    service: { name: service.name, version: service.version, instance_id: service.instanceId, started_at: service.startedAt },
+    service: {
+      name: service.name,
+      version: service.version,
+      instance_id: service.instanceId,
+      started_at: service.startedAt,
+    },
     checked_at: clock.now().toISOString(),
     components: report.components,
   }

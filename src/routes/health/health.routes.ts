@@ -7,7 +7,10 @@ const ComponentSchema = z
   .object({
     status: StatusSchema,
     required: z.boolean().openapi({ description: 'When a required component fails, the service answers 503.' }),
-    reason: z.string().optional().openapi({ description: 'Why the component is not `pass` (or what it has not got yet).' }),
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why the component is not `pass` (or what it has not got yet).' }),
     details: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
       .optional()
@@ -18,17 +21,26 @@ const ComponentSchema = z
 export const HealthReportSchema = z
   .object({
     status: StatusSchema.openapi({
-      description: '`pass`: every component passes. `warn`: something needs attention but the service works. `fail`: a required component is down.',
+      description:
+        '`pass`: every component passes. `warn`: something needs attention but the service works. `fail`: a required component is down.',
     }),
     service: z.object({
       name: z.string().openapi({ example: 'model-vault' }),
       version: z.string().openapi({ example: '0.1.0' }),
-      instance_id: z.string().openapi({ description: 'Random per process: tells replicas apart.', example: '0f8e7c1a-5b2d-4c3e-9a7f-2d1b6e4c8a90' }),
+      instance_id: z
+        .string()
+        .openapi({
+          description: 'Random per process: tells replicas apart.',
+          example: '0f8e7c1a-5b2d-4c3e-9a7f-2d1b6e4c8a90',
+        }),
       started_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T08:00:00.000Z' }),
     }),
     checked_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' }),
     components: z.object(
-      Object.fromEntries(componentNames.map((name) => [name, ComponentSchema])) as Record<(typeof componentNames)[number], typeof ComponentSchema>,
+      Object.fromEntries(componentNames.map((name) => [name, ComponentSchema])) as Record<
+        (typeof componentNames)[number],
+        typeof ComponentSchema
+      >,
     ),
   })
   .openapi('HealthReport')
@@ -51,6 +63,9 @@ export const getHealth = createRoute({
   security: [],
   responses: {
     200: { description: 'The service is ready.', content: { 'application/json': { schema: HealthReportSchema } } },
-    503: { description: 'A required component is down; the report names it.', content: { 'application/json': { schema: HealthReportSchema } } },
+    503: {
+      description: 'A required component is down; the report names it.',
+      content: { 'application/json': { schema: HealthReportSchema } },
+    },
   },
 })

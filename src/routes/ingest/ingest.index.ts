@@ -24,25 +24,44 @@ export const ingestRouter = createRouter()
   .openapi(ingestRoute, async (c) => {
     const { deps, principal } = c.var
     if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
-      throw new VaultError(415, 'unsupported_media_type', 'Unsupported Media Type', 'Send the file as multipart/form-data in the field "file" (or PUT the raw bytes to /api/v1/ingest/{filename}).')
+      throw new VaultError(
+        415,
+        'unsupported_media_type',
+        'Unsupported Media Type',
+        'Send the file as multipart/form-data in the field "file" (or PUT the raw bytes to /api/v1/ingest/{filename}).',
+      )
     }
     refuseDeclaredOversize(c, multipartOverheadBytes)
     const upload = deps.readMultipart(c.req.raw, { maxFileBytes: deps.maxUploadBytes })
     const file = await upload.file
     if (!file) {
       await upload.fields
-      throw unprocessable('No file: send one in the multipart field "file".', [{ path: 'body.file', message: 'is required' }])
+      throw unprocessable('No file: send one in the multipart field "file".', [
+        { path: 'body.file', message: 'is required' },
+      ])
     }
     if (file.fieldsBefore.model_id) await assertModelExists(deps, file.fieldsBefore.model_id)
     const stored = await storeUpload(deps, file.stream, deps.maxUploadBytes, c.req.raw.signal)
     const fields = await upload.fields
-    return answer(c, await registerUpload(deps, stored, { filename: file.filename, modelId: fields.model_id || undefined, uploadedBy: principal.userId }))
+    return answer(
+      c,
+      await registerUpload(deps, stored, {
+        filename: file.filename,
+        modelId: fields.model_id || undefined,
+        uploadedBy: principal.userId,
+      }),
+    )
   })
   .openapi(ingestRawRoute, async (c) => {
     const { deps, principal } = c.var
     const body = c.req.raw.body
     if (!body || (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined)) {
-      throw new VaultError(411, 'length_required', 'Length Required', 'Send the file as the request body, with Content-Length.')
+      throw new VaultError(
+        411,
+        'length_required',
+        'Length Required',
+        'Send the file as the request body, with Content-Length.',
+      )
     }
     refuseDeclaredOversize(c, 0)
     const { model_id: modelId } = c.req.valid('query')

@@ -7,21 +7,34 @@ const tags = ['Ingest']
 
 export const IngestResultSchema = z
   .object({
-    duplicate: z.boolean().openapi({ description: 'True when the vault already held these exact bytes: nothing new was stored.' }),
+    duplicate: z
+      .boolean()
+      .openapi({ description: 'True when the vault already held these exact bytes: nothing new was stored.' }),
     file: FileSchema,
     model: ModelSchema,
   })
   .openapi('IngestResult')
 
 const answers = {
-  200: { description: 'Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model.', content: { 'application/json': { schema: IngestResultSchema } } },
-  201: { description: 'Stored as a new file, attached to an existing or new model.', content: { 'application/json': { schema: IngestResultSchema } } },
+  200: {
+    description:
+      'Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model.',
+    content: { 'application/json': { schema: IngestResultSchema } },
+  },
+  201: {
+    description: 'Stored as a new file, attached to an existing or new model.',
+    content: { 'application/json': { schema: IngestResultSchema } },
+  },
   400: problemResponse('The multipart body is malformed or was cut off (`malformed_multipart`).'),
   411: problemResponse('PUT without `Content-Length` or chunked body.'),
   413: problemResponse('The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored.'),
-  409: problemResponse('A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again.'),
+  409: problemResponse(
+    'A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again.',
+  ),
   415: problemResponse('Not `multipart/form-data` (`unsupported_media_type`).'),
-  422: problemResponse('No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks).'),
+  422: problemResponse(
+    'No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks).',
+  ),
 } as const
 
 const description = [
@@ -54,7 +67,11 @@ export const ingestRoute = defineRoute('user', {
             type: 'object',
             required: ['file'],
             properties: {
-              file: { type: 'string', format: 'binary', description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).' },
+              file: {
+                type: 'string',
+                format: 'binary',
+                description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).',
+              },
               model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
             },
           },
@@ -73,8 +90,16 @@ export const ingestRawRoute = defineRoute('user', {
   summary: 'Upload a file (raw body)',
   description: `${description}\n\nThe body is the file itself; the path names it. For scripts: \`curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode\``,
   request: {
-    params: z.object({ filename: z.string().min(1).max(255).openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }) }),
-    query: z.object({ model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }) }),
+    params: z.object({
+      filename: z
+        .string()
+        .min(1)
+        .max(255)
+        .openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }),
+    }),
+    query: z.object({
+      model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }),
+    }),
     body: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
   },
   responses: answers,

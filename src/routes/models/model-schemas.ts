@@ -20,7 +20,9 @@ export const ModelSummarySchema = ModelSchema.extend({
   file_summary: FileSummarySchema,
 }).openapi('ModelSummary')
 
-export const CollectionRefSchema = z.object({ id: z.string(), name: z.string(), url: z.string() }).openapi('CollectionRef')
+export const CollectionRefSchema = z
+  .object({ id: z.string(), name: z.string(), url: z.string() })
+  .openapi('CollectionRef')
 
 export const ModelDetailSchema = ModelSummarySchema.extend({
   collections: z.array(CollectionRefSchema).openapi({ description: 'The collections it is in, by name.' }),
@@ -36,7 +38,10 @@ export function presentDetail(c: Context, model: ModelDetailRecord): z.infer<typ
   const { collections, files, ...rest } = model
   return {
     ...presentSummary(c, rest),
-    collections: collections.map((collection) => ({ ...collection, url: `${apiBase(c)}/collections/${collection.id}` })),
+    collections: collections.map((collection) => ({
+      ...collection,
+      url: `${apiBase(c)}/collections/${collection.id}`,
+    })),
     files: files.map((file) => presentFile(c, file)),
   }
 }
@@ -63,9 +68,20 @@ export const modelFilterParams = {
       'Full-text search over the model name, description, tags, file names and extracted metadata (slicer, printer model, filament type and name, G-code object names, 3MF title, designer and description, STEP header). Case and accents are ignored; punctuation separates words; every word must match the start of a word (`cal cub` finds "Calibration Cube"). Results keep the `sort` order (no relevance ranking, so paging is stable). A query without letters or digits matches everything.',
     example: 'benchy prusa',
   }),
-  tag: repeatable(z.string().min(1).max(64), 'Only models with this tag (any case). Repeat for models with all of them.'),
-  collection: z.string().min(1).max(100).optional().openapi({ description: 'Only models in the collection with this id (an unknown id matches nothing).' }),
-  file_format: repeatable(z.enum(formats), 'Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.)'),
+  tag: repeatable(
+    z.string().min(1).max(64),
+    'Only models with this tag (any case). Repeat for models with all of them.',
+  ),
+  collection: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: 'Only models in the collection with this id (an unknown id matches nothing).' }),
+  file_format: repeatable(
+    z.enum(formats),
+    'Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.)',
+  ),
   has_gcode: z
     .enum(['true', 'false'])
     .optional()
@@ -76,9 +92,13 @@ export const modelFilterParams = {
   updated_from: instant('Updated at or after this instant.'),
   updated_to: instant('Updated before this instant.'),
   sort: z.enum(sortKeys).default('updated').openapi({
-    description: '`name` (ignoring ASCII case), `created`, `updated` (last change: edit or new file) or `size` (bytes of all its files). Ties are broken by id.',
+    description:
+      '`name` (ignoring ASCII case), `created`, `updated` (last change: edit or new file) or `size` (bytes of all its files). Ties are broken by id.',
   }),
-  order: z.enum(['asc', 'desc']).optional().openapi({ description: 'Default: `asc` for `name`, `desc` for the others (newest, largest first).' }),
+  order: z
+    .enum(['asc', 'desc'])
+    .optional()
+    .openapi({ description: 'Default: `asc` for `name`, `desc` for the others (newest, largest first).' }),
 }
 
 interface FilterParams {

@@ -8,7 +8,15 @@ import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
 import { presentDetail, presentSummary, toModelQuery } from './model-schemas.js'
-import { deleteModelRoute, exportModelsRoute, getModelRoute, listModelsRoute, modelStatsRoute, modelThumbnailRoute, updateModelRoute } from './models.routes.js'
+import {
+  deleteModelRoute,
+  exportModelsRoute,
+  getModelRoute,
+  listModelsRoute,
+  modelStatsRoute,
+  modelThumbnailRoute,
+  updateModelRoute,
+} from './models.routes.js'
 
 async function getModelRow(deps: Deps, id: string) {
   const row = await deps.database.db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
@@ -23,7 +31,10 @@ export const modelsRouter = createRouter()
     const { deps } = c.var
     const { format, ...params } = c.req.valid('query')
     const exportedAt = deps.clock.now().toISOString()
-    const stream = exportModels(deps.database, toModelQuery(params), format, { exportedAt, present: (model) => presentDetail(c, model) })
+    const stream = exportModels(deps.database, toModelQuery(params), format, {
+      exportedAt,
+      present: (model) => presentDetail(c, model),
+    })
     return c.body(stream, 200, {
       'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8; header=present',
       'Content-Disposition': `attachment; filename="model-vault-models-${exportedAt.slice(0, 10)}.${format}"`,
@@ -41,10 +52,13 @@ export const modelsRouter = createRouter()
     const page = await fetchModelPage(deps.database, query, limit, after)
     const last = page.rows.at(-1)
     const items = (await summarizeModels(deps.database.db, page.rows)).map((model) => presentSummary(c, model))
-    const nextCursor = page.more && last ? await encodeCursor(secret, scope, { value: last.sort_value, id: last.id }) : null
+    const nextCursor =
+      page.more && last ? await encodeCursor(secret, scope, { value: last.sort_value, id: last.id }) : null
     return c.json({ items, next_cursor: nextCursor }, 200)
   })
-  .openapi(getModelRoute, async (c) => c.json(presentDetail(c, await getModelDetail(c.var.deps.database.db, c.req.valid('param').id)), 200))
+  .openapi(getModelRoute, async (c) =>
+    c.json(presentDetail(c, await getModelDetail(c.var.deps.database.db, c.req.valid('param').id)), 200),
+  )
   .openapi(updateModelRoute, async (c) => {
     const model = await updateModel(c.var.deps, c.req.valid('param').id, c.req.valid('json'))
     return c.json(presentDetail(c, model), 200)

@@ -9,7 +9,9 @@ const tags = ['Models']
 export const maxPageSize = 200
 export const defaultPageSize = 50
 
-const invalidQuery = problemResponse('A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`).')
+const invalidQuery = problemResponse(
+  'A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`).',
+)
 
 export const listModelsRoute = defineRoute('user', {
   method: 'get',
@@ -35,7 +37,9 @@ export const listModelsRoute = defineRoute('user', {
         .min(1)
         .max(maxPageSize)
         .default(defaultPageSize)
-        .openapi({ description: `Models per page: ${defaultPageSize} by default, at most ${maxPageSize} (more answers 422).` }),
+        .openapi({
+          description: `Models per page: ${defaultPageSize} by default, at most ${maxPageSize} (more answers 422).`,
+        }),
       cursor: z.string().min(1).max(2000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
     }),
   },
@@ -47,7 +51,10 @@ export const listModelsRoute = defineRoute('user', {
           schema: z
             .object({
               items: z.array(ModelSummarySchema),
-              next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+              next_cursor: z
+                .string()
+                .nullable()
+                .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
             })
             .openapi('ModelPage'),
         },
@@ -90,7 +97,14 @@ export const modelStatsRoute = defineRoute('user', {
                 duplicate_uploads: z.number().int(),
                 bytes_saved_by_dedup: z.number().int(),
               }),
-              by_format: z.array(z.object({ format: z.string(), files: z.number().int(), models: z.number().int(), bytes: z.number().int() })),
+              by_format: z.array(
+                z.object({
+                  format: z.string(),
+                  files: z.number().int(),
+                  models: z.number().int(),
+                  bytes: z.number().int(),
+                }),
+              ),
               by_tag: z.array(z.object({ tag: z.string(), models: z.number().int() })),
               by_collection: z.array(z.object({ id: z.string(), name: z.string(), models: z.number().int() })),
               by_slicer: z.array(z.object({ slicer: z.string(), files: z.number().int(), models: z.number().int() })),
@@ -123,7 +137,7 @@ export const exportModelsRoute = defineRoute('user', {
     'quoted and quotes doubled), one row per model with the columns `id, name, description, tags, collections, file_count,',
     'total_size, formats, files, slicers, created_at, updated_at`. Cells with several values (tags, collections, formats, file',
     'names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,',
-    '`-`, `@`, tab or carriage return) get a leading `\'` so they show as text.',
+    "`-`, `@`, tab or carriage return) get a leading `'` so they show as text.",
   ].join('\n'),
   request: {
     query: z.object({
@@ -160,7 +174,10 @@ export const getModelRoute = defineRoute('user', {
   summary: 'A model with all its files, their metadata, its tags and collections',
   request: { params: IdParamSchema },
   responses: {
-    200: { description: 'The model; files oldest first.', content: { 'application/json': { schema: ModelDetailSchema } } },
+    200: {
+      description: 'The model; files oldest first.',
+      content: { 'application/json': { schema: ModelDetailSchema } },
+    },
     404: problemResponse('No such model.'),
   },
 })
@@ -179,7 +196,7 @@ export const updateModelRoute = defineRoute('user', {
   tags,
   summary: "Edit a model's name, description or tags",
   description: [
-    'Changes the fields given; `tags` replaces all of the model\'s tags (`[]` removes them). Tags are 1-64 characters',
+    "Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters",
     'without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a',
     'tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.',
   ].join(' '),
@@ -220,7 +237,7 @@ export const deleteModelRoute = defineRoute('user', {
   summary: 'Delete a model and its files',
   description: [
     'Deletes the model, its files, tags and collection memberships at once. Then the stored bytes and thumbnails that',
-    'nothing else references are removed from storage (each content is stored once, so a file\'s bytes go with it; a',
+    "nothing else references are removed from storage (each content is stored once, so a file's bytes go with it; a",
     'thumbnail shared with another file stays).',
     '',
     'An upload of the same bytes running at that moment is handled safely: the check for remaining references and the',

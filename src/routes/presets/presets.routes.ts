@@ -4,8 +4,13 @@ import { IdParamSchema } from '../auth/account-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Presets']
-const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } })
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
+const json = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+})
 const nullableNumber = z.number().positive().max(100_000).nullable()
 const common = {
   id: z.string(),
@@ -34,14 +39,22 @@ const printerFields = {
   max_height_mm: nullableNumber,
   nozzle_diameter_mm: nullableNumber,
   gcode_flavor: z.string().max(50).nullable().openapi({ example: 'marlin2' }),
-  firmware_provider: z.string().max(50).nullable().openapi({ description: 'Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).' }),
+  firmware_provider: z
+    .string()
+    .max(50)
+    .nullable()
+    .openapi({ description: 'Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).' }),
 }
 
 export const FilamentProfileSchema = z.object({ ...common, ...filamentFields }).openapi('FilamentProfile')
 export const PrinterProfileSchema = z.object({ ...common, ...printerFields }).openapi('PrinterProfile')
 
 const ImportResultSchema = z
-  .object({ created: z.number().int(), updated: z.number().int(), items: z.array(z.object({ id: z.string(), name: z.string(), created: z.boolean() })) })
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    items: z.array(z.object({ id: z.string(), name: z.string(), created: z.boolean() })),
+  })
   .openapi('PresetImportResult')
 
 function crud<const P extends string>(
@@ -53,7 +66,9 @@ function crud<const P extends string>(
   importNote: string,
 ) {
   const opName = kind === 'filament' ? 'FilamentProfile' : 'PrinterProfile'
-  const createShape = Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, key === 'name' ? field : field.optional().default(null)]))
+  const createShape = Object.fromEntries(
+    Object.entries(fields).map(([key, field]) => [key, key === 'name' ? field : field.optional().default(null)]),
+  )
   const updateShape = Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.optional()]))
   return {
     list: defineRoute('user', {
@@ -119,7 +134,12 @@ function crud<const P extends string>(
       tags,
       summary: `Import ${title.toLowerCase()}s`,
       description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced.`,
-      request: { body: { required: true, content: { 'text/plain': { schema: z.string() }, 'application/octet-stream': { schema: z.string() } } } },
+      request: {
+        body: {
+          required: true,
+          content: { 'text/plain': { schema: z.string() }, 'application/octet-stream': { schema: z.string() } },
+        },
+      },
       responses: {
         200: json('What was created and updated.', ImportResultSchema),
         413: problemResponse('Larger than 32 MiB.'),
@@ -152,7 +172,8 @@ export const filePresetsRoute = defineRoute('user', {
   operationId: 'getFilePresets',
   tags,
   summary: 'The presets a G-code file was sliced with',
-  description: 'Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.',
+  description:
+    'Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.',
   request: { params: IdParamSchema },
   responses: {
     200: json(

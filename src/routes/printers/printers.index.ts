@@ -1,6 +1,15 @@
 import type { Deps } from '../../core/deps.js'
 import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
-import { connectPrinter, createPrinter, deletePrinter, getPrinterRow, listPrinterRows, printerStatus, updatePrinter, type PrinterRow } from '../../core/printers/printers.js'
+import {
+  connectPrinter,
+  createPrinter,
+  deletePrinter,
+  getPrinterRow,
+  listPrinterRows,
+  printerStatus,
+  updatePrinter,
+  type PrinterRow,
+} from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
 import {
   createPrinterRoute,
@@ -34,10 +43,17 @@ export const printersRouter = createRouter()
     const rows = await listPrinterRows(c.var.deps)
     return c.json({ items: await Promise.all(rows.map((row) => presentPrinter(c.var.deps, row))) }, 200)
   })
-  .openapi(getPrinterRoute, async (c) => c.json(await presentPrinter(c.var.deps, await getPrinterRow(c.var.deps, c.req.valid('param').id)), 200))
-  .openapi(createPrinterRoute, async (c) => c.json(await presentPrinter(c.var.deps, await createPrinter(c.var.deps, c.req.valid('json'))), 201))
+  .openapi(getPrinterRoute, async (c) =>
+    c.json(await presentPrinter(c.var.deps, await getPrinterRow(c.var.deps, c.req.valid('param').id)), 200),
+  )
+  .openapi(createPrinterRoute, async (c) =>
+    c.json(await presentPrinter(c.var.deps, await createPrinter(c.var.deps, c.req.valid('json'))), 201),
+  )
   .openapi(updatePrinterRoute, async (c) =>
-    c.json(await presentPrinter(c.var.deps, await updatePrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json'))), 200),
+    c.json(
+      await presentPrinter(c.var.deps, await updatePrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json'))),
+      200,
+    ),
   )
   .openapi(deletePrinterRoute, async (c) => {
     await deletePrinter(c.var.deps, c.req.valid('param').id)
@@ -47,13 +63,23 @@ export const printersRouter = createRouter()
     const { deps } = c.var
     const row = await getPrinterRow(deps, c.req.valid('param').id)
     const diagnostics = await (await connectPrinter(deps, row)).diagnostics()
-    return c.json({ printer_id: row.id, provider: row.provider, ...diagnostics, checked_at: deps.clock.now().toISOString() }, 200)
+    return c.json(
+      { printer_id: row.id, provider: row.provider, ...diagnostics, checked_at: deps.clock.now().toISOString() },
+      200,
+    )
   })
   .openapi(sendRoute, async (c) => {
-    const { dispatch, httpStatus } = await sendToPrinter(c.var.deps, c.var.principal, c.req.valid('param').id, c.req.valid('json'))
+    const { dispatch, httpStatus } = await sendToPrinter(
+      c.var.deps,
+      c.var.principal,
+      c.req.valid('param').id,
+      c.req.valid('json'),
+    )
     return c.json(dispatch, httpStatus)
   })
   .openapi(printerDispatchesRoute, async (c) =>
     c.json({ items: await listDispatches(c.var.deps, c.req.valid('param').id, c.req.valid('query').limit) }, 200),
   )
-  .openapi(dispatchesRoute, async (c) => c.json({ items: await listDispatches(c.var.deps, undefined, c.req.valid('query').limit) }, 200))
+  .openapi(dispatchesRoute, async (c) =>
+    c.json({ items: await listDispatches(c.var.deps, undefined, c.req.valid('query').limit) }, 200),
+  )

@@ -4,15 +4,23 @@ import { IdParamSchema } from '../auth/account-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Printers']
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } })
-const json = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } })
+const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { 'application/json': { schema } } },
+})
+const json = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema } },
+})
 
 const TemperatureSchema = z.object({ actual: z.number().nullable(), target: z.number().nullable() }).nullable()
 
 export const PrinterStatusSchema = z
   .object({
     state: z.enum(['offline', 'idle', 'busy', 'printing', 'paused', 'error', 'unknown']),
-    reason: z.string().nullable().openapi({ description: 'Why, e.g. `no answer within 2500 ms` for an unreachable printer.' }),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why, e.g. `no answer within 2500 ms` for an unreachable printer.' }),
     ready: z.boolean().openapi({ description: 'Idle and freshly observed: the only state a job is sent to.' }),
     observed_at: z.string().openapi({ format: 'date-time' }),
     stale: z.boolean().openapi({ description: 'Older than the cache lifetime; a refresh is under way.' }),
@@ -43,18 +51,38 @@ export const PrinterSchema = z
   })
   .openapi('Printer')
 
-const providerField = z.enum(['moonraker', 'octoprint', 'prusalink', 'virtual']).openapi({ description: 'Which protocol the printer speaks.' })
+const providerField = z
+  .enum(['moonraker', 'octoprint', 'prusalink', 'virtual'])
+  .openapi({ description: 'Which protocol the printer speaks.' })
 const CredentialsSchema = z
   .object({
-    api_key: z.string().min(1).max(500).optional().openapi({ description: 'Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`.' }),
-    username: z.string().min(1).max(200).optional().openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
+    api_key: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ description: 'Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`.' }),
+    username: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
     password: z.string().min(1).max(500).optional(),
   })
   .strict()
   .openapi('PrinterCredentials')
 
 const nameField = z.string().trim().min(1).max(100)
-const addressField = z.string().trim().min(1).max(2000).openapi({ description: 'Base URL of the printer\'s API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.' })
+const addressField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .openapi({
+    description:
+      "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
+  })
 
 export const listPrintersRoute = defineRoute('user', {
   method: 'get',
@@ -62,7 +90,8 @@ export const listPrintersRoute = defineRoute('user', {
   operationId: 'listPrinters',
   tags,
   summary: 'Printers with live status',
-  description: 'Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.',
+  description:
+    'Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.',
   responses: { 200: json('Every printer, by name.', z.object({ items: z.array(PrinterSchema) })) },
 })
 
@@ -84,7 +113,13 @@ export const createPrinterRoute = defineRoute('admin', {
   summary: 'Register a printer',
   request: jsonBody(
     z
-      .object({ name: nameField, provider: providerField, address: addressField, credentials: CredentialsSchema.optional(), printer_profile_id: z.string().nullable().optional() })
+      .object({
+        name: nameField,
+        provider: providerField,
+        address: addressField,
+        credentials: CredentialsSchema.optional(),
+        printer_profile_id: z.string().nullable().optional(),
+      })
       .strict()
       .openapi('CreatePrinterRequest'),
   ),
@@ -107,7 +142,13 @@ export const updatePrinterRoute = defineRoute('admin', {
     params: IdParamSchema,
     ...jsonBody(
       z
-        .object({ name: nameField.optional(), provider: providerField.optional(), address: addressField.optional(), credentials: CredentialsSchema.nullable().optional(), printer_profile_id: z.string().nullable().optional() })
+        .object({
+          name: nameField.optional(),
+          provider: providerField.optional(),
+          address: addressField.optional(),
+          credentials: CredentialsSchema.nullable().optional(),
+          printer_profile_id: z.string().nullable().optional(),
+        })
         .strict()
         .openapi('UpdatePrinterRequest'),
     ),
@@ -140,9 +181,17 @@ export const DiagnosticsSchema = z
     provider: z.string(),
     reachable: z.boolean(),
     authenticated: z.boolean().nullable(),
-    firmware_link: z.boolean().nullable().openapi({ description: 'Whether the host talks to the firmware (Klippy ready, serial connected…).' }),
+    firmware_link: z
+      .boolean()
+      .nullable()
+      .openapi({ description: 'Whether the host talks to the firmware (Klippy ready, serial connected…).' }),
     latency_ms: z.number().nullable(),
-    identity: z.object({ software: z.string().nullable(), version: z.string().nullable(), api_version: z.string().nullable(), hostname: z.string().nullable() }),
+    identity: z.object({
+      software: z.string().nullable(),
+      version: z.string().nullable(),
+      api_version: z.string().nullable(),
+      hostname: z.string().nullable(),
+    }),
     capabilities: z.object({
       upload: z.boolean(),
       start: z.boolean(),
@@ -161,7 +210,8 @@ export const diagnosticsRoute = defineRoute('user', {
   operationId: 'getPrinterDiagnostics',
   tags,
   summary: 'Why a printer is or is not ready',
-  description: 'Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).',
+  description:
+    'Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).',
   request: { params: IdParamSchema },
   responses: { 200: json('The diagnosis.', DiagnosticsSchema), 404: problemResponse('No such printer.') },
 })
@@ -175,7 +225,15 @@ export const DispatchSchema = z
     file_name: z.string(),
     user_id: z.string().nullable(),
     start_requested: z.boolean(),
-    outcome: z.enum(['refused', 'upload_failed', 'uploaded', 'not_ready_after_upload', 'start_refused', 'not_confirmed', 'confirmed']),
+    outcome: z.enum([
+      'refused',
+      'upload_failed',
+      'uploaded',
+      'not_ready_after_upload',
+      'start_refused',
+      'not_confirmed',
+      'confirmed',
+    ]),
     uploaded: z.boolean(),
     started: z.boolean().openapi({ description: 'The printer accepted the start command.' }),
     confirmed: z.boolean().openapi({ description: 'We then saw the printer printing this file.' }),
@@ -197,15 +255,24 @@ export const sendRoute = defineRoute('user', {
     'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start; with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
   request: {
     params: IdParamSchema,
-    ...jsonBody(z.object({ file_id: z.string().min(1).max(100), start: z.boolean().default(false) }).strict().openapi('SendToPrinterRequest')),
+    ...jsonBody(
+      z
+        .object({ file_id: z.string().min(1).max(100), start: z.boolean().default(false) })
+        .strict()
+        .openapi('SendToPrinterRequest'),
+    ),
   },
   responses: {
     201: json('Done as asked: `uploaded` (start false) or `confirmed`.', DispatchSchema),
     400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such printer.'),
     409: {
-      description: 'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
-      content: { 'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() }, 'application/json': { schema: DispatchSchema } },
+      description:
+        'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
+      content: {
+        'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() },
+        'application/json': { schema: DispatchSchema },
+      },
     },
     422: problemResponse('No stored file has this id, or it is not G-code (`not_gcode`).'),
     502: json('The printer let us down: outcome `upload_failed`, `start_refused` or `not_confirmed`.', DispatchSchema),
@@ -221,7 +288,10 @@ export const printerDispatchesRoute = defineRoute('user', {
   tags,
   summary: "A printer's dispatches, newest first",
   request: { params: IdParamSchema, query: LimitQuery },
-  responses: { 200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })), 404: problemResponse('No such printer.') },
+  responses: {
+    200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })),
+    404: problemResponse('No such printer.'),
+  },
 })
 
 export const dispatchesRoute = defineRoute('user', {

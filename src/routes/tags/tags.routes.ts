@@ -18,6 +18,9 @@ export const listTagsRoute = defineRoute('user', {
   description:
     'Every tag at least one model carries, by name (ignoring case). Tags are set per model with `PATCH /api/v1/models/{id}`; a tag exists while a model carries it.',
   responses: {
-    200: { description: 'The tags.', content: { 'application/json': { schema: z.object({ items: z.array(TagSchema) }).openapi('TagList') } } },
+    200: {
+      description: 'The tags.',
+      content: { 'application/json': { schema: z.object({ items: z.array(TagSchema) }).openapi('TagList') } },
+    },
   },
 })

@@ -33,9 +33,17 @@ export interface Behaviour {
   noSelect?: boolean
 }
 
-type Handler = (req: IncomingMessage, url: URL, body: Buffer, fake: FakePrinter) => { status: number; json?: unknown; headers?: Record<string, string> }
+type Handler = (
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  fake: FakePrinter,
+) => { status: number; json?: unknown; headers?: Record<string, string> }
 
-async function startFake(handle: Handler, authorize: (req: IncomingMessage) => { status: number; headers?: Record<string, string> } | null): Promise<FakePrinter> {
+async function startFake(
+  handle: Handler,
+  authorize: (req: IncomingMessage) => { status: number; headers?: Record<string, string> } | null,
+): Promise<FakePrinter> {
   const fake = { requests: [], files: new Map(), state: { printing: null }, behaviour: {} } as unknown as FakePrinter
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake')
@@ -49,10 +57,14 @@ async function startFake(handle: Handler, authorize: (req: IncomingMessage) => {
         res.writeHead(denied.status, denied.headers).end('{"error":"unauthorized"}')
         return
       }
-      if (fake.behaviour.garbage) return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>not json')
+      if (fake.behaviour.garbage)
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>not json')
       if (fake.behaviour.status) return void res.writeHead(fake.behaviour.status).end()
       const answer = handle(req, url, Buffer.concat(chunks), fake)
-      res.writeHead(answer.status, { ...(answer.json !== undefined ? { 'Content-Type': 'application/json' } : {}), ...answer.headers })
+      res.writeHead(answer.status, {
+        ...(answer.json !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...answer.headers,
+      })
       res.end(answer.json !== undefined ? JSON.stringify(answer.json) : undefined)
     })
   })
@@ -66,7 +78,10 @@ async function startFake(handle: Handler, authorize: (req: IncomingMessage) => {
 }
 
 /** The file part of a multipart body: its name and size. */
-function multipartFile(body: Buffer, contentType: string): { name: string; size: number; fields: Record<string, string> } {
+function multipartFile(
+  body: Buffer,
+  contentType: string,
+): { name: string; size: number; fields: Record<string, string> } {
   const boundary = /boundary=(.+)$/.exec(contentType)![1]!
   const parts = body.toString('latin1').split(`--${boundary}`).slice(1, -1)
   const fields: Record<string, string> = {}
@@ -82,91 +97,149 @@ function multipartFile(body: Buffer, contentType: string): { name: string; size:
   return { ...file, fields }
 }
 
-const apiKeyCheck = (key: string | undefined, status: number) => (req: IncomingMessage) => (key && req.headers['x-api-key'] !== key ? { status } : null)
+const apiKeyCheck = (key: string | undefined, status: number) => (req: IncomingMessage) =>
+  key && req.headers['x-api-key'] !== key ? { status } : null
 
 /** Moonraker: `{result: …}` envelopes; print_stats.state standby/printing; progress 0..1. */
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
-  return startFake((req, url, body, fake) => {
-    const path = url.pathname
-    if (path === '/server/info') return { status: 200, json: { result: { klippy_connected: true, klippy_state: 'ready', moonraker_version: 'v0.9.3', api_version_string: '1.5.0' } } }
-    if (path === '/printer/info') return { status: 200, json: { result: { state: 'ready', hostname: 'voron', software_version: 'v0.12.0' } } }
-    if (path === '/printer/objects/query') {
-      const printing = fake.state.printing
-      return {
-        status: 200,
-        json: {
-          result: {
-            eventtime: 1,
-            status: {
-              webhooks: { state: 'ready', state_message: 'Printer is ready' },
-              print_stats: { state: printing ? 'printing' : 'standby', filename: printing ?? '', print_duration: printing ? 60 : 0, message: '' },
-              virtual_sdcard: { progress: printing ? 0.25 : 0, is_active: !!printing },
-              extruder: { temperature: 210.4, target: 215 },
-              heater_bed: { temperature: 59.8, target: 60 },
+  return startFake(
+    (req, url, body, fake) => {
+      const path = url.pathname
+      if (path === '/server/info')
+        return {
+          status: 200,
+          json: {
+            result: {
+              klippy_connected: true,
+              klippy_state: 'ready',
+              moonraker_version: 'v0.9.3',
+              api_version_string: '1.5.0',
             },
           },
-        },
+        }
+      if (path === '/printer/info')
+        return { status: 200, json: { result: { state: 'ready', hostname: 'voron', software_version: 'v0.12.0' } } }
+      if (path === '/printer/objects/query') {
+        const printing = fake.state.printing
+        return {
+          status: 200,
+          json: {
+            result: {
+              eventtime: 1,
+              status: {
+                webhooks: { state: 'ready', state_message: 'Printer is ready' },
+                print_stats: {
+                  state: printing ? 'printing' : 'standby',
+                  filename: printing ?? '',
+                  print_duration: printing ? 60 : 0,
+                  message: '',
+                },
+                virtual_sdcard: { progress: printing ? 0.25 : 0, is_active: !!printing },
+                extruder: { temperature: 210.4, target: 215 },
+                heater_bed: { temperature: 59.8, target: 60 },
+              },
+            },
+          },
+        }
       }
-    }
-    if (path === '/server/files/upload' && req.method === 'POST') {
-      const file = multipartFile(body, String(req.headers['content-type']))
-      fake.files.set(file.name, file.size)
-      const start = file.fields.print === 'true'
-      return { status: 201, json: { item: { path: file.name, root: 'gcodes', size: file.size }, print_started: start && !fake.behaviour.silentStart, print_queued: false, action: 'create_file' } }
-    }
-    if (path === '/printer/print/start' && req.method === 'POST') {
-      if (fake.behaviour.refuseStart) return { status: 400, json: { error: { code: 400, message: 'Klippy not ready' } } }
-      if (!fake.behaviour.silentStart) fake.state.printing = url.searchParams.get('filename')
-      return { status: 200, json: { result: 'ok' } }
-    }
-    return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
-  }, apiKeyCheck(apiKey, 401))
+      if (path === '/server/files/upload' && req.method === 'POST') {
+        const file = multipartFile(body, String(req.headers['content-type']))
+        fake.files.set(file.name, file.size)
+        const start = file.fields.print === 'true'
+        return {
+          status: 201,
+          json: {
+            item: { path: file.name, root: 'gcodes', size: file.size },
+            print_started: start && !fake.behaviour.silentStart,
+            print_queued: false,
+            action: 'create_file',
+          },
+        }
+      }
+      if (path === '/printer/print/start' && req.method === 'POST') {
+        if (fake.behaviour.refuseStart)
+          return { status: 400, json: { error: { code: 400, message: 'Klippy not ready' } } }
+        if (!fake.behaviour.silentStart) fake.state.printing = url.searchParams.get('filename')
+        return { status: 200, json: { result: 'ok' } }
+      }
+      return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
+    },
+    apiKeyCheck(apiKey, 401),
+  )
 }
 
 /** OctoPrint: state flags, completion in percent, effectiveSelect/effectivePrint on upload. */
 export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter> {
   let selected: string | null = null
-  return startFake((req, url, body, fake) => {
-    const path = url.pathname
-    const printing = fake.state.printing
-    if (path === '/api/version') return { status: 200, json: { api: '0.1', server: '1.10.2', text: 'OctoPrint 1.10.2' } }
-    if (path === '/api/connection') return { status: 200, json: { current: { state: 'Operational', port: '/dev/ttyACM0' } } }
-    if (path === '/api/printer') {
-      return {
-        status: 200,
-        json: {
-          temperature: { tool0: { actual: 214.8, target: 215 }, bed: { actual: 60.1, target: 60 } },
-          state: {
-            text: printing ? 'Printing' : 'Operational',
-            flags: { operational: true, paused: false, printing: !!printing, pausing: false, cancelling: false, sdReady: true, error: false, ready: !printing, closedOrError: false },
+  return startFake(
+    (req, url, body, fake) => {
+      const path = url.pathname
+      const printing = fake.state.printing
+      if (path === '/api/version')
+        return { status: 200, json: { api: '0.1', server: '1.10.2', text: 'OctoPrint 1.10.2' } }
+      if (path === '/api/connection')
+        return { status: 200, json: { current: { state: 'Operational', port: '/dev/ttyACM0' } } }
+      if (path === '/api/printer') {
+        return {
+          status: 200,
+          json: {
+            temperature: { tool0: { actual: 214.8, target: 215 }, bed: { actual: 60.1, target: 60 } },
+            state: {
+              text: printing ? 'Printing' : 'Operational',
+              flags: {
+                operational: true,
+                paused: false,
+                printing: !!printing,
+                pausing: false,
+                cancelling: false,
+                sdReady: true,
+                error: false,
+                ready: !printing,
+                closedOrError: false,
+              },
+            },
           },
-        },
+        }
       }
-    }
-    if (path === '/api/job' && req.method === 'GET') {
-      return {
-        status: 200,
-        json: {
-          job: { file: { name: printing ?? selected, origin: 'local' }, estimatedPrintTime: 1200 },
-          progress: { completion: printing ? 42.5 : null, printTime: printing ? 510 : null, printTimeLeft: printing ? 690 : null },
-          state: printing ? 'Printing' : 'Operational',
-        },
+      if (path === '/api/job' && req.method === 'GET') {
+        return {
+          status: 200,
+          json: {
+            job: { file: { name: printing ?? selected, origin: 'local' }, estimatedPrintTime: 1200 },
+            progress: {
+              completion: printing ? 42.5 : null,
+              printTime: printing ? 510 : null,
+              printTimeLeft: printing ? 690 : null,
+            },
+            state: printing ? 'Printing' : 'Operational',
+          },
+        }
       }
-    }
-    if (path === '/api/files/local' && req.method === 'POST') {
-      const file = multipartFile(body, String(req.headers['content-type']))
-      fake.files.set(file.name, file.size)
-      const select = file.fields.select === 'true' && !fake.behaviour.noSelect
-      if (select) selected = file.name
-      return { status: 201, json: { files: { local: { name: file.name, path: file.name, origin: 'local' } }, done: true, effectiveSelect: select, effectivePrint: false } }
-    }
-    if (path === '/api/job' && req.method === 'POST') {
-      if (fake.behaviour.refuseStart || printing) return { status: 409, json: { error: 'Printer is not operational or already printing' } }
-      if (!fake.behaviour.silentStart) fake.state.printing = selected
-      return { status: 204 }
-    }
-    return { status: 404, json: { error: 'Not found' } }
-  }, apiKeyCheck(apiKey, 403))
+      if (path === '/api/files/local' && req.method === 'POST') {
+        const file = multipartFile(body, String(req.headers['content-type']))
+        fake.files.set(file.name, file.size)
+        const select = file.fields.select === 'true' && !fake.behaviour.noSelect
+        if (select) selected = file.name
+        return {
+          status: 201,
+          json: {
+            files: { local: { name: file.name, path: file.name, origin: 'local' } },
+            done: true,
+            effectiveSelect: select,
+            effectivePrint: false,
+          },
+        }
+      }
+      if (path === '/api/job' && req.method === 'POST') {
+        if (fake.behaviour.refuseStart || printing)
+          return { status: 409, json: { error: 'Printer is not operational or already printing' } }
+        if (!fake.behaviour.silentStart) fake.state.printing = selected
+        return { status: 204 }
+      }
+      return { status: 404, json: { error: 'Not found' } }
+    },
+    apiKeyCheck(apiKey, 403),
+  )
 }
 
 /** PrusaLink v1 with HTTP Digest (realm "Printer API", no qop, as the Buddy firmware answers). */
@@ -178,21 +251,44 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
     const header = req.headers.authorization ?? ''
     const fields = Object.fromEntries([...header.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
     const md5 = (v: string) => createHash('md5').update(v).digest('hex')
-    const expected = md5(`${md5(`${user.username}:${realm}:${user.password}`)}:${nonce}:${md5(`${req.method}:${fields.uri}`)}`)
-    if (header.startsWith('Digest ') && fields.username === user.username && fields.nonce === nonce && fields.response === expected) return null
+    const expected = md5(
+      `${md5(`${user.username}:${realm}:${user.password}`)}:${nonce}:${md5(`${req.method}:${fields.uri}`)}`,
+    )
+    if (
+      header.startsWith('Digest ') &&
+      fields.username === user.username &&
+      fields.nonce === nonce &&
+      fields.response === expected
+    )
+      return null
     return { status: 401, headers: { 'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}", stale=false` } }
   }
   return startFake((req, url, body, fake) => {
     const path = decodeURIComponent(url.pathname)
     const printing = fake.state.printing
-    if (path === '/api/version') return { status: 200, json: { api: '2.0.0', server: '2.1.2', text: 'PrusaLink', hostname: 'mk4', firmware: '6.1.3' } }
-    if (path === '/api/v1/info') return { status: 200, json: { nozzle_diameter: 0.4, hostname: 'mk4', serial: 'SN123' } }
-    if (path === '/api/v1/storage') return { status: 200, json: { storage_list: [{ name: 'usb', type: 'USB', path: '/usb/', read_only: false, available: true }] } }
+    if (path === '/api/version')
+      return {
+        status: 200,
+        json: { api: '2.0.0', server: '2.1.2', text: 'PrusaLink', hostname: 'mk4', firmware: '6.1.3' },
+      }
+    if (path === '/api/v1/info')
+      return { status: 200, json: { nozzle_diameter: 0.4, hostname: 'mk4', serial: 'SN123' } }
+    if (path === '/api/v1/storage')
+      return {
+        status: 200,
+        json: { storage_list: [{ name: 'usb', type: 'USB', path: '/usb/', read_only: false, available: true }] },
+      }
     if (path === '/api/v1/status') {
       return {
         status: 200,
         json: {
-          printer: { state: printing ? 'PRINTING' : 'IDLE', temp_nozzle: 214.9, target_nozzle: printing ? 215 : 0, temp_bed: 59.7, target_bed: printing ? 60 : 0 },
+          printer: {
+            state: printing ? 'PRINTING' : 'IDLE',
+            temp_nozzle: 214.9,
+            target_nozzle: printing ? 215 : 0,
+            temp_bed: 59.7,
+            target_bed: printing ? 60 : 0,
+          },
           ...(printing ? { job: { id: 7, progress: 12, time_remaining: 3000, time_printing: 400 } } : {}),
           storage: { path: '/usb/', name: 'usb', read_only: false },
         },
@@ -200,7 +296,17 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
     }
     if (path === '/api/v1/job') {
       if (!printing) return { status: 204 }
-      return { status: 200, json: { id: 7, state: 'PRINTING', progress: 12, time_remaining: 3000, time_printing: 400, file: { name: printing, display_name: printing, path: '/usb' } } }
+      return {
+        status: 200,
+        json: {
+          id: 7,
+          state: 'PRINTING',
+          progress: 12,
+          time_remaining: 3000,
+          time_printing: 400,
+          file: { name: printing, display_name: printing, path: '/usb' },
+        },
+      }
     }
     const file = /^\/api\/v1\/files\/usb\/(.+)$/.exec(path)
     if (file && req.method === 'PUT') {
@@ -209,7 +315,8 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       return { status: 201 }
     }
     if (file && req.method === 'POST') {
-      if (fake.behaviour.refuseStart || !fake.files.has(file[1]!)) return { status: 409, json: { title: 'Conflict', message: 'Printer is not ready' } }
+      if (fake.behaviour.refuseStart || !fake.files.has(file[1]!))
+        return { status: 409, json: { title: 'Conflict', message: 'Printer is not ready' } }
       if (!fake.behaviour.silentStart) fake.state.printing = file[1]!
       return { status: 204 }
     }

@@ -1,4 +1,10 @@
-import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import {
+  fraction,
+  PrinterError,
+  type PrinterDiagnostics,
+  type PrinterProviderFactory,
+  type PrinterStatus,
+} from '../../../core/printers/provider.js'
 import { mapMoonraker } from '../../../core/printers/state-mapping.js'
 import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
@@ -14,13 +20,20 @@ const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard
  */
 export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
   const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
-  const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) => obj((await http.json(method, path, init)).result)
+  const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) =>
+    obj((await http.json(method, path, init)).result)
 
   const readStatus = async (): Promise<PrinterStatus> => {
     const answer = await http.request('GET', objectsQuery)
     if (answer.status === 503 || answer.status === 400) {
       // Moonraker answers this way while Klippy is not connected.
-      return { state: 'offline', reason: 'Moonraker is not connected to Klipper', temperatures: { nozzle: null, bed: null }, job: null, raw: { http_status: answer.status } }
+      return {
+        state: 'offline',
+        reason: 'Moonraker is not connected to Klipper',
+        temperatures: { nozzle: null, bed: null },
+        job: null,
+        raw: { http_status: answer.status },
+      }
     }
     if (answer.status !== 200) throw new PrinterError('protocol', `the status query answered HTTP ${answer.status}`)
     const status = obj(obj(parseJsonObject(answer.text, 'the status query').result).status)
@@ -44,11 +57,18 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
             file_name: str(printStats.filename),
             progress: active || printStats.state === 'complete' ? progress : null,
             // Moonraker gives no estimate; extrapolate from file progress and print time.
-            time_left_s: active && progress && progress > 0 && elapsed !== null ? Math.round((elapsed / progress) * (1 - progress)) : null,
+            time_left_s:
+              active && progress && progress > 0 && elapsed !== null
+                ? Math.round((elapsed / progress) * (1 - progress))
+                : null,
             elapsed_s: elapsed,
           }
         : null,
-      raw: { klippy_state: webhooks.state ?? null, print_state: printStats.state ?? null, message: printStats.message ?? null },
+      raw: {
+        klippy_state: webhooks.state ?? null,
+        print_state: printStats.state ?? null,
+        message: printStats.message ?? null,
+      },
     }
   }
 
@@ -56,9 +76,22 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        { software: 'Moonraker', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'], storages: ['gcodes'], live_push: 'websocket' } },
+        {
+          software: 'Moonraker',
+          capabilities: {
+            upload: true,
+            start: true,
+            accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'],
+            storages: ['gcodes'],
+            live_push: 'websocket',
+          },
+        },
         async (diagnostics) => {
-          const info = await firstAnswer(diagnostics, () => result('GET', '/server/info'), connection.credentials.api_key ? 'the API key was accepted' : 'no API key needed')
+          const info = await firstAnswer(
+            diagnostics,
+            () => result('GET', '/server/info'),
+            connection.credentials.api_key ? 'the API key was accepted' : 'no API key needed',
+          )
           diagnostics.identity.version = str(info.moonraker_version)
           diagnostics.identity.api_version = str(info.api_version_string)
           diagnostics.firmware_link = info.klippy_state === 'ready'
@@ -69,13 +102,24 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
           })
           const printer = await result('GET', '/printer/info').catch(() => ({}) as Record<string, unknown>)
           diagnostics.identity.hostname = str(printer.hostname)
-          if (str(printer.software_version)) diagnostics.checks.push({ name: 'klipper', result: 'pass', detail: `Klipper ${String(printer.software_version)}` })
+          if (str(printer.software_version))
+            diagnostics.checks.push({
+              name: 'klipper',
+              result: 'pass',
+              detail: `Klipper ${String(printer.software_version)}`,
+            })
         },
         readStatus,
       )
     },
     async upload(file) {
-      const reply = await postMultipart(http, '/server/files/upload', { root: 'gcodes', print: 'false' }, file, connection.timeoutMs)
+      const reply = await postMultipart(
+        http,
+        '/server/files/upload',
+        { root: 'gcodes', print: 'false' },
+        file,
+        connection.timeoutMs,
+      )
       const item = obj(reply.item ?? obj(reply.result).item)
       const path = str(item.path)
       if (!path) throw new PrinterError('protocol', 'the upload answer names no stored file')

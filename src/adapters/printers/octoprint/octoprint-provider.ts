@@ -1,4 +1,10 @@
-import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import {
+  fraction,
+  PrinterError,
+  type PrinterDiagnostics,
+  type PrinterProviderFactory,
+  type PrinterStatus,
+} from '../../../core/printers/provider.js'
 import { mapOctoPrintFlags } from '../../../core/printers/state-mapping.js'
 import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
@@ -17,9 +23,16 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
   const readStatus = async (): Promise<PrinterStatus> => {
     const [printerAnswer, job] = await Promise.all([http.request('GET', '/api/printer'), http.json('GET', '/api/job')])
     if (printerAnswer.status === 409) {
-      return { state: 'offline', reason: 'OctoPrint is not connected to the printer', temperatures: { nozzle: null, bed: null }, job: null, raw: { job_state: job.state ?? null } }
+      return {
+        state: 'offline',
+        reason: 'OctoPrint is not connected to the printer',
+        temperatures: { nozzle: null, bed: null },
+        job: null,
+        raw: { job_state: job.state ?? null },
+      }
     }
-    if (printerAnswer.status !== 200) throw new PrinterError('protocol', `GET /api/printer answered HTTP ${printerAnswer.status}`)
+    if (printerAnswer.status !== 200)
+      throw new PrinterError('protocol', `GET /api/printer answered HTTP ${printerAnswer.status}`)
     const printer = parseJsonObject(printerAnswer.text, 'GET /api/printer')
     const state = obj(printer.state)
     const flags = obj(state.flags)
@@ -37,7 +50,12 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
         bed: bed ? { actual: num(bed.actual), target: num(bed.target) } : null,
       },
       job: str(file.name)
-        ? { file_name: str(file.name), progress: completion === null ? null : fraction(completion / 100), time_left_s: num(progress.printTimeLeft), elapsed_s: num(progress.printTime) }
+        ? {
+            file_name: str(file.name),
+            progress: completion === null ? null : fraction(completion / 100),
+            time_left_s: num(progress.printTimeLeft),
+            elapsed_s: num(progress.printTime),
+          }
         : null,
       raw: { state_text: state.text ?? null, flags, job_state: job.state ?? null },
     }
@@ -47,9 +65,22 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        { software: 'OctoPrint', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.gco', '.g'], storages: ['local'], live_push: 'websocket' } },
+        {
+          software: 'OctoPrint',
+          capabilities: {
+            upload: true,
+            start: true,
+            accepted_extensions: ['.gcode', '.gco', '.g'],
+            storages: ['local'],
+            live_push: 'websocket',
+          },
+        },
         async (diagnostics) => {
-          const version = await firstAnswer(diagnostics, () => http.json('GET', '/api/version'), 'the API key was accepted')
+          const version = await firstAnswer(
+            diagnostics,
+            () => http.json('GET', '/api/version'),
+            'the API key was accepted',
+          )
           diagnostics.identity.version = str(version.server)
           diagnostics.identity.api_version = str(version.api)
           diagnostics.identity.software = str(version.text) ?? 'OctoPrint'
@@ -66,17 +97,28 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
       )
     },
     async upload(file) {
-      const reply = await postMultipart(http, '/api/files/local', { select: 'true', print: 'false' }, file, connection.timeoutMs)
+      const reply = await postMultipart(
+        http,
+        '/api/files/local',
+        { select: 'true', print: 'false' },
+        file,
+        connection.timeoutMs,
+      )
       const stored = obj(obj(reply.files).local)
       const name = str(stored.path) ?? str(stored.name)
       if (!name) throw new PrinterError('protocol', 'the upload answer names no stored file')
       // `start` prints the selected file, so a file OctoPrint did not select must not be started.
-      if (reply.effectiveSelect === false) throw new PrinterError('refused', `OctoPrint stored ${name} but did not select it (effectiveSelect: false)`)
+      if (reply.effectiveSelect === false)
+        throw new PrinterError('refused', `OctoPrint stored ${name} but did not select it (effectiveSelect: false)`)
       return { remote_name: name, started: reply.effectivePrint === true }
     },
     async start() {
-      const answer = await http.request('POST', '/api/job', { body: JSON.stringify({ command: 'start' }), headers: { 'Content-Type': 'application/json' } })
-      if (answer.status !== 204 && answer.status !== 200) throw new PrinterError('refused', `the start command answered HTTP ${answer.status}`)
+      const answer = await http.request('POST', '/api/job', {
+        body: JSON.stringify({ command: 'start' }),
+        headers: { 'Content-Type': 'application/json' },
+      })
+      if (answer.status !== 204 && answer.status !== 200)
+        throw new PrinterError('refused', `the start command answered HTTP ${answer.status}`)
     },
   }
 }

@@ -1,4 +1,10 @@
-import { fraction, PrinterError, type PrinterDiagnostics, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import {
+  fraction,
+  PrinterError,
+  type PrinterDiagnostics,
+  type PrinterProviderFactory,
+  type PrinterStatus,
+} from '../../../core/printers/provider.js'
 import { prusalinkStates, unknownState } from '../../../core/printers/state-mapping.js'
 import { createPrinterHttp, num, obj, parseJsonObject, str, uploadTimeoutMs } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
@@ -23,7 +29,9 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     if (storage) return storage
     const answer = await http.request('GET', '/api/v1/storage')
     const list = answer.status === 200 ? parseJsonObject(answer.text, 'GET /api/v1/storage').storage_list : null
-    const usable = Array.isArray(list) ? list.map(obj).find((entry) => entry.available !== false && entry.read_only !== true && str(entry.path)) : undefined
+    const usable = Array.isArray(list)
+      ? list.map(obj).find((entry) => entry.available !== false && entry.read_only !== true && str(entry.path))
+      : undefined
     storage = usable ? str(usable.path)!.replace(/^\/+|\/+$/g, '') : 'usb'
     return storage
   }
@@ -32,7 +40,10 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     const status = await http.json('GET', '/api/v1/status')
     const printer = obj(status.printer)
     const jobSummary = status.job ? obj(status.job) : null
-    const mapped = typeof printer.state === 'string' ? (prusalinkStates[printer.state] ?? unknownState(printer.state)) : unknownState(printer.state)
+    const mapped =
+      typeof printer.state === 'string'
+        ? (prusalinkStates[printer.state] ?? unknownState(printer.state))
+        : unknownState(printer.state)
     let fileName: string | null = null
     if (jobSummary) {
       const answer = await http.request('GET', '/api/v1/job')
@@ -46,7 +57,8 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
       state: mapped.state,
       reason: mapped.state === 'error' && message ? `${mapped.reason}: ${message}` : mapped.reason,
       temperatures: {
-        nozzle: 'temp_nozzle' in printer ? { actual: num(printer.temp_nozzle), target: num(printer.target_nozzle) } : null,
+        nozzle:
+          'temp_nozzle' in printer ? { actual: num(printer.temp_nozzle), target: num(printer.target_nozzle) } : null,
         bed: 'temp_bed' in printer ? { actual: num(printer.temp_bed), target: num(printer.target_bed) } : null,
       },
       job: jobSummary
@@ -65,9 +77,22 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(
-        { software: 'PrusaLink', capabilities: { upload: true, start: true, accepted_extensions: ['.gcode', '.bgcode'], storages: [], live_push: 'none' } },
+        {
+          software: 'PrusaLink',
+          capabilities: {
+            upload: true,
+            start: true,
+            accepted_extensions: ['.gcode', '.bgcode'],
+            storages: [],
+            live_push: 'none',
+          },
+        },
         async (diagnostics) => {
-          const version = await firstAnswer(diagnostics, () => http.json('GET', '/api/version'), username ? 'digest credentials accepted' : 'the API key was accepted')
+          const version = await firstAnswer(
+            diagnostics,
+            () => http.json('GET', '/api/version'),
+            username ? 'digest credentials accepted' : 'the API key was accepted',
+          )
           diagnostics.identity.software = str(version.text) ?? 'PrusaLink'
           diagnostics.identity.version = str(version.server) ?? str(version.firmware)
           diagnostics.identity.api_version = str(version.api)
@@ -75,7 +100,11 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
           diagnostics.capabilities.storages = [await writableStorage()]
           const info = await http.request('GET', '/api/v1/info')
           diagnostics.firmware_link = info.status === 200
-          diagnostics.checks.push({ name: 'printer link', result: info.status === 200 ? 'pass' : 'warn', detail: `GET /api/v1/info answered HTTP ${info.status}` })
+          diagnostics.checks.push({
+            name: 'printer link',
+            result: info.status === 200 ? 'pass' : 'warn',
+            detail: `GET /api/v1/info answered HTTP ${info.status}`,
+          })
         },
         readStatus,
       )
@@ -86,16 +115,30 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
       if (username && password) await http.request('GET', '/api/version')
       const answer = await http.request('PUT', target, {
         body: file.stream,
-        headers: { 'Content-Type': 'text/x.gcode', 'Content-Length': String(file.size), 'Print-After-Upload': '?0', Overwrite: '?1' },
+        headers: {
+          'Content-Type': 'text/x.gcode',
+          'Content-Length': String(file.size),
+          'Print-After-Upload': '?0',
+          Overwrite: '?1',
+        },
         timeoutMs: uploadTimeoutMs(connection.timeoutMs),
       })
-      if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200) throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+      if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200)
+        throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
       return { remote_name: file.name, started: false }
     },
     async start(remoteName) {
-      const answer = await http.request('POST', `/api/v1/files/${await writableStorage()}/${encodeURIComponent(remoteName)}`)
+      const answer = await http.request(
+        'POST',
+        `/api/v1/files/${await writableStorage()}/${encodeURIComponent(remoteName)}`,
+      )
       if (answer.status !== 204 && answer.status !== 200) {
-        throw new PrinterError('refused', answer.status === 409 ? 'the printer stored the file but refused to print it (HTTP 409)' : `the start command answered HTTP ${answer.status}`)
+        throw new PrinterError(
+          'refused',
+          answer.status === 409
+            ? 'the printer stored the file but refused to print it (HTTP 409)'
+            : `the start command answered HTTP ${answer.status}`,
+        )
       }
     },
   }

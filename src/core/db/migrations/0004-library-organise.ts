@@ -12,8 +12,14 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter
 
-  await db.schema.alterTable('models').addColumn('file_count', 'integer', (col) => col.notNull().defaultTo(0)).execute()
-  await db.schema.alterTable('models').addColumn('total_size', 'bigint', (col) => col.notNull().defaultTo(0)).execute()
+  await db.schema
+    .alterTable('models')
+    .addColumn('file_count', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute()
+  await db.schema
+    .alterTable('models')
+    .addColumn('total_size', 'bigint', (col) => col.notNull().defaultTo(0))
+    .execute()
   // Null until the search index has seen the model; backfill picks those up.
   await db.schema.alterTable('models').addColumn('indexed_at', 'text').execute()
   await db.schema.alterTable('files').addColumn('slicer', 'text').execute()
@@ -62,7 +68,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('added_at', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('collection_models_pk', ['collection_id', 'model_id'])
     .execute()
-  await db.schema.createIndex('collection_models_by_model').on('collection_models').columns(['model_id', 'collection_id']).execute()
+  await db.schema
+    .createIndex('collection_models_by_model')
+    .on('collection_models')
+    .columns(['model_id', 'collection_id'])
+    .execute()
 
   await db.schema
     .createTable('dedup_counter')
@@ -72,16 +82,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await sql`insert into dedup_counter (singleton, uploads, bytes) values (1, 0, 0)`.execute(db)
 
-  await sql`update models set file_count = (select count(*) from files where files.model_id = models.id), total_size = coalesce((select sum(size) from files where files.model_id = models.id), 0)`.execute(db)
+  await sql`update models set file_count = (select count(*) from files where files.model_id = models.id), total_size = coalesce((select sum(size) from files where files.model_id = models.id), 0)`.execute(
+    db,
+  )
 
   if (postgres) {
-    await sql`create table model_search (model_id text primary key references models(id) on delete cascade, document tsvector not null)`.execute(db)
+    await sql`create table model_search (model_id text primary key references models(id) on delete cascade, document tsvector not null)`.execute(
+      db,
+    )
     await sql`create index model_search_document on model_search using gin (document)`.execute(db)
   } else {
-    await sql`create virtual table model_search using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db)
-    await sql`create table model_search_docs (doc_id integer primary key, model_id text not null unique references models(id) on delete cascade)`.execute(db)
+    await sql`create virtual table model_search using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(
+      db,
+    )
+    await sql`create table model_search_docs (doc_id integer primary key, model_id text not null unique references models(id) on delete cascade)`.execute(
+      db,
+    )
     // Foreign-key cascades fire triggers in SQLite, so deleting a model empties its FTS row too.
-    await sql`create trigger model_search_docs_delete after delete on model_search_docs begin delete from model_search where rowid = old.doc_id; end`.execute(db)
+    await sql`create trigger model_search_docs_delete after delete on model_search_docs begin delete from model_search where rowid = old.doc_id; end`.execute(
+      db,
+    )
   }
 }
 
@@ -92,10 +112,20 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     await db.schema.dropTable('model_search_docs').execute()
   }
   await db.schema.dropTable('model_search').execute()
-  for (const table of ['dedup_counter', 'collection_models', 'collections', 'model_tags', 'tags']) await db.schema.dropTable(table).execute()
-  for (const index of ['models_by_name', 'models_by_created', 'models_by_updated', 'models_by_size', 'models_unindexed', 'files_by_format', 'files_by_slicer']) {
+  for (const table of ['dedup_counter', 'collection_models', 'collections', 'model_tags', 'tags'])
+    await db.schema.dropTable(table).execute()
+  for (const index of [
+    'models_by_name',
+    'models_by_created',
+    'models_by_updated',
+    'models_by_size',
+    'models_unindexed',
+    'files_by_format',
+    'files_by_slicer',
+  ]) {
     await db.schema.dropIndex(index).execute()
   }
   await db.schema.alterTable('files').dropColumn('slicer').execute()
-  for (const column of ['indexed_at', 'total_size', 'file_count']) await db.schema.alterTable('models').dropColumn(column).execute()
+  for (const column of ['indexed_at', 'total_size', 'file_count'])
+    await db.schema.alterTable('models').dropColumn(column).execute()
 }
