@@ -1,0 +1,74 @@
+/**
+ * Import rules for model-vault, checked by `npm run lint:imports` (part of `npm test`).
+ * The layers: adapters → app → routes → core; core and routes stay runtime-free.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-file-circles',
+      comment: 'No file may reach itself through its imports, type-only imports included.',
+      severity: 'error',
+      from: { path: '^(src|web/src)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-folders-form-a-dag',
+      comment: 'The feature folders of src/core depend on each other in one direction only.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/core/' },
+      to: { path: '^src/core/', circular: true },
+    },
+    {
+      name: 'core-is-the-bottom-layer',
+      comment: 'src/core knows nothing of routes, adapters, the app or any entry point.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(routes|adapters|app\\.ts)' },
+    },
+    {
+      name: 'routes-do-not-reach-adapters',
+      comment: 'Routes get backends through injected ports, never by import.',
+      severity: 'error',
+      from: { path: '^src/(routes/|app\\.ts)' },
+      to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'core-and-routes-stay-runtime-free',
+      comment: 'Node built-ins and Node-only packages belong in src/adapters/<backend>.',
+      severity: 'error',
+      from: { path: '^src/(core|routes)/|^src/app\\.ts$' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: '^(node:|fs$|path$|better-sqlite3|pg$|pg-|@hono/node-server|busboy|@aws-sdk/|tar-stream)',
+      },
+    },
+    {
+      name: 'core-and-routes-no-node-builtins',
+      severity: 'error',
+      from: { path: '^src/(core|routes)/|^src/app\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'web-features-stay-apart',
+      comment: 'A web feature uses shared code below it (api/, ui/), never another feature.',
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
+    },
+    {
+      name: 'web-shared-code-does-not-reach-up',
+      severity: 'error',
+      from: { path: '^web/src/(api|ui)/' },
+      to: { path: '^web/src/features/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+}
