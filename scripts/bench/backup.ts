@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBuiltService, type BuiltService } from './built-service.js'
+import { type BuiltService, startBuiltService } from './built-service.js'
 
 const sizeMiB = Number(process.argv[2] ?? 2048)
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))

@@ -7,14 +7,15 @@
  *    @hono/node-server that only reads the body, in the same run.
  * Prints a Markdown table for docs/benchmarks.md.
  */
-import { serve } from '@hono/node-server'
+
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { startBuiltService, type BuiltService } from './built-service.js'
+import { type BuiltService, startBuiltService } from './built-service.js'
 
 const sizeMiB = Number(process.argv[2] ?? 1024)
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))

@@ -10,15 +10,16 @@
  * next to a bare Hono route returning a fixed 50-item JSON page. Prints a Markdown section
  * and writes it into docs/benchmarks.md under "## Library (issue 5)".
  */
-import { serve } from '@hono/node-server'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { type Insertable, type Kysely, sql } from 'kysely'
 import { openPostgresDatabase } from '../../src/adapters/postgres/postgres-database.js'
 import { openSqliteDatabase } from '../../src/adapters/sqlite/sqlite-database.js'
 import type { DatabaseKind, VaultDatabase } from '../../src/core/db/database.js'
@@ -110,7 +111,10 @@ const vocabulary = (() => {
 function zipfSampler(size: number, shift: number) {
   const cumulative: number[] = []
   let total = 0
-  for (let rank = 1; rank <= size; rank++) cumulative.push((total += 1 / (rank + shift)))
+  for (let rank = 1; rank <= size; rank++) {
+    total += 1 / (rank + shift)
+    cumulative.push(total)
+  }
   return () => {
     const target = random() * total
     let low = 0
@@ -170,7 +174,10 @@ const formats = [
 ] as const
 const pickFormat = () => {
   let roll = random() * 100
-  for (const entry of formats) if ((roll -= entry.weight) < 0) return entry
+  for (const entry of formats) {
+    roll -= entry.weight
+    if (roll < 0) return entry
+  }
   return formats[0]
 }
 
@@ -753,8 +760,8 @@ function report(results: DatabaseResult[], command: string): string {
     '',
     '### Goals',
     '',
-    '| Goal | ' + results.map((r) => (r.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL')).join(' | ') + ' |',
-    '|---|' + results.map(() => '---|').join(''),
+    `| Goal | ${results.map((r) => (r.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL')).join(' | ')} |`,
+    `|---|${results.map(() => '---|').join('')}`,
   )
   const p95 = (result: DatabaseResult, prefix: string) =>
     result.rows.find((row) => row.label.startsWith(prefix))!.timing.p95

@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
 import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
 import { readStl } from '../../src/core/formats/stl.js'
 import type { MeshStats } from '../../src/core/formats/types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 
 const STL_MODELS = join(import.meta.dirname, '../../node_modules/stl-models')
 
@@ -16,8 +16,10 @@ function prusaInfo(files: string[]): Map<string, Record<string, string>> {
   for (const line of prusaSlicer('--info', ...files).split('\n')) {
     const header = /^\[(.+)\]$/.exec(line)
     const field = /^(\w+) = +(.+)$/.exec(line)
-    if (header !== null) sections.set(header[1]!, (current = {}))
-    else if (field !== null) current[field[1]!] = field[2]!
+    if (header !== null) {
+      current = {}
+      sections.set(header[1]!, current)
+    } else if (field !== null) current[field[1]!] = field[2]!
   }
   return sections
 }

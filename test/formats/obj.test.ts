@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
 import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
 import { readObj } from '../../src/core/formats/obj.js'
 import { readStl } from '../../src/core/formats/stl.js'
 import { FormatError } from '../../src/core/formats/types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 
 async function read(obj: string | Uint8Array, chunkSize?: number) {
   const stats = createMeshStats()
@@ -33,7 +33,9 @@ describe('OBJ reading', () => {
       const expected = fromStl.finish()
       expect(fromObj.triangles, shape).toBe(expected.triangles)
       expect(fromObj.manifold, shape).toBe(expected.manifold)
-      fromObj.size.forEach((size, axis) => expect(Math.abs(size - expected.size[axis]!), shape).toBeLessThan(0.01))
+      fromObj.size.forEach((size, axis) => {
+        expect(Math.abs(size - expected.size[axis]!), shape).toBeLessThan(0.01)
+      })
       expect(Math.abs(fromObj.volume - expected.volume), shape).toBeLessThan(expected.volume * 0.001)
     }
   })

@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SHAPES } from '../support/prusa-slicer.js'
 import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
 import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
 import { readStl } from '../../src/core/formats/stl.js'
-import { FormatError, type ByteSource, type MeshStats } from '../../src/core/formats/types.js'
+import { type ByteSource, FormatError, type MeshStats } from '../../src/core/formats/types.js'
+import { SHAPES } from '../support/prusa-slicer.js'
 
 const STL_MODELS = join(import.meta.dirname, '../../node_modules/stl-models')
 const text = (value: string) => new TextEncoder().encode(value)
@@ -52,9 +52,9 @@ function binaryStl(header: string, triangles: number[][]): Uint8Array {
   bytes.set(text(header).subarray(0, 80))
   const data = new DataView(bytes.buffer)
   data.setUint32(80, triangles.length, true)
-  triangles.forEach((corners, facet) =>
-    corners.forEach((value, index) => data.setFloat32(84 + facet * 50 + 12 + index * 4, value, true)),
-  )
+  for (const [facet, corners] of triangles.entries()) {
+    for (const [index, value] of corners.entries()) data.setFloat32(84 + facet * 50 + 12 + index * 4, value, true)
+  }
   return bytes
 }
 

@@ -1,14 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { zipSync, type Zippable } from 'fflate'
+import { type Zippable, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
-import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 import { byteSourceFromBytes } from '../../src/core/formats/byte-source.js'
 import { createMeshStats } from '../../src/core/formats/mesh-stats.js'
 import { readStl } from '../../src/core/formats/stl.js'
 import { readThreeMf, type ThreeMfContents, type ThreeMfLimits } from '../../src/core/formats/three-mf.js'
 import { FormatError } from '../../src/core/formats/types.js'
+import { prusaSlicer, SHAPES } from '../support/prusa-slicer.js'
 
 const MiB = 1024 * 1024
 const scratch = mkdtempSync(join(tmpdir(), 'three-mf-'))
@@ -81,7 +81,9 @@ describe('3MF reading', () => {
       const actual = await figures(contents)
       expect(actual.triangles, shape).toBe(expected.triangles)
       expect(actual.manifold, shape).toBe(expected.manifold)
-      actual.size.forEach((size, axis) => expect(Math.abs(size - expected.size[axis]!), shape).toBeLessThan(0.01))
+      actual.size.forEach((size, axis) => {
+        expect(Math.abs(size - expected.size[axis]!), shape).toBeLessThan(0.01)
+      })
       expect(Math.abs(actual.volume - expected.volume), shape).toBeLessThan(expected.volume * 0.001)
       expect(contents.objects).toEqual([{ id: '1', name: `${shape}.stl`, triangles: expected.triangles }])
       expect(contents.metadata).toMatchObject({ title: shape, application: expect.stringMatching(/^PrusaSlicer-/) })

@@ -45,9 +45,9 @@ export function binaryCube(size = 20, offset = 0): Uint8Array {
   const bytes = new Uint8Array(84 + 50 * triangles.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, triangles.length, true)
-  triangles.forEach((triangle, i) =>
-    triangle.flat().forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)),
-  )
+  for (const [i, triangle] of triangles.entries()) {
+    for (const [j, value] of triangle.flat().entries()) view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)
+  }
   return bytes
 }
 

@@ -1,6 +1,6 @@
-import busboy from 'busboy'
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import busboy from 'busboy'
 import { VaultError } from '../../core/errors.js'
 import type { MultipartFile, MultipartUpload, ReadMultipart } from '../../core/ingest/multipart.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
@@ -17,7 +17,10 @@ const badField = (detail: string) =>
 export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }) => {
   let resolveFile!: (file: MultipartFile | null) => void
   let rejectFile!: (error: unknown) => void
-  const file = new Promise<MultipartFile | null>((resolve, reject) => ((resolveFile = resolve), (rejectFile = reject)))
+  const file = new Promise<MultipartFile | null>((resolve, reject) => {
+    resolveFile = resolve
+    rejectFile = reject
+  })
   const upload: MultipartUpload = {
     file,
     fields: new Promise((resolveFields, rejectFields) => {

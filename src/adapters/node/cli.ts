@@ -47,8 +47,8 @@ async function cli(argv: string[]): Promise<void> {
   const [group, command, argument] = positionals
   const known = commands[group as keyof typeof commands] as readonly string[] | undefined
   if (values.help || !command || !known?.includes(command)) return usageError(values.help)
-  if (group === 'backup' && (command === 'verify' || command === 'restore') && !argument) return usageError(false)
-  if (group === 'backup' && command === 'verify') return verifyArchiveFile(argument!)
+  if (group === 'backup' && command === 'verify') return argument ? verifyArchiveFile(argument) : usageError(false)
+  if (group === 'backup' && command === 'restore' && !argument) return usageError(false)
 
   const config = readNodeConfigOrExit(process.env)
   const logger = createJsonLogger((line) => process.stderr.write(line), { level: 'warn' })

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
 import type { PasswordHasher } from '../../core/auth/password-hasher.js'
 
 /**
@@ -27,12 +27,12 @@ export function createScryptPasswordHasher(): PasswordHasher {
       return `$scrypt$ln=${current.ln},r=${current.r},p=${current.p}$${b64(salt)}$${b64(key)}`
     },
     async verify(password, encoded) {
-      const match = phcPattern.exec(encoded)
-      if (!match) return false
-      const [ln, r, p] = match.slice(1, 4).map(Number) as [number, number, number]
-      const expected = Buffer.from(match[5]!, 'base64')
+      const [, lnText, rText, pText, salt, hash] = phcPattern.exec(encoded) ?? []
+      if (!salt || !hash) return false
+      const [ln, r, p] = [lnText, rText, pText].map(Number) as [number, number, number]
+      const expected = Buffer.from(hash, 'base64')
       if (ln > 20 || expected.length < 16) return false
-      const actual = await derive(password, Buffer.from(match[4]!, 'base64'), expected.length, { ln, r, p })
+      const actual = await derive(password, Buffer.from(salt, 'base64'), expected.length, { ln, r, p })
       return timingSafeEqual(actual, expected)
     },
     needsRehash(encoded) {

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
 import { rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
+import { countSnapshotRows, type DatabaseSnapshot, snapshotFileNames } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
-import { countSnapshotRows, snapshotFileNames, type DatabaseSnapshot } from '../../core/db/database.js'
 import { scratchPath, snapshotFromFile } from '../fs/scratch-file.js'
 
 const run = promisify(execFile)
@@ -40,11 +40,14 @@ export async function pgDumpSnapshot(url: string, db: Kysely<Database>, scratchD
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
-        const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx)
+        const {
+          rows: [snapshot],
+        } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx)
+        if (!snapshot) throw new Error('PostgreSQL exported no snapshot')
         const counted = await countSnapshotRows(trx)
         await run(
           'pg_dump',
-          ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.id}`, `--file=${path}`],
+          ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot.id}`, `--file=${path}`],
           {
             env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url) },
           },

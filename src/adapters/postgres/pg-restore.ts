@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { rm } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { Kysely } from 'kysely'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import type { RestoreStatements, StagedDatabase } from '../../core/db/database.js'
-import { vaultTables, type Database } from '../../core/db/schema.js'
+import { type Database, vaultTables } from '../../core/db/schema.js'
 import { writeScratchFile } from '../fs/scratch-file.js'
 import { libpqEnvironment } from './pg-dump.js'
 
@@ -71,12 +72,12 @@ async function swapInDump(
   const psqlExit = exitOf(psql)
   const pgRestoreExit = exitOf(pgRestore)
   // psql stops reading when a statement fails; its exit code reports that, not this EPIPE.
-  psql.stdin!.on('error', () => {})
+  psql.stdin.on('error', () => {})
   const tables = vaultTables.map((name) => `public."${name}"`).join(', ')
-  psql.stdin!.write(`BEGIN;\nDROP TABLE IF EXISTS ${tables} CASCADE;\n`)
-  pgRestore.stdout!.pipe(psql.stdin!, { end: false })
+  psql.stdin.write(`BEGIN;\nDROP TABLE IF EXISTS ${tables} CASCADE;\n`)
+  pgRestore.stdout.pipe(psql.stdin, { end: false })
   const restored = await pgRestoreExit
-  psql.stdin!.end(restored.code === 0 ? `\nSET search_path TO public;\n${finalSql.join('')}COMMIT;\n` : '')
+  psql.stdin.end(restored.code === 0 ? `\nSET search_path TO public;\n${finalSql.join('')}COMMIT;\n` : '')
   const applied = await psqlExit
   if (restored.code !== 0) throw new Error(`pg_restore failed: ${lastLine(restored.stderr)}`)
   if (applied.code !== 0) throw new Error(`restoring the database dump failed: ${lastLine(applied.stderr)}`)
@@ -86,9 +87,9 @@ function clientEnvironment(url: string): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...libpqEnvironment(url), PGAPPNAME: 'model-vault-restore' }
 }
 
-function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+function exitOf(child: ChildProcess & { stderr: Readable }): Promise<{ code: number | null; stderr: string }> {
   let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)))
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)))
   return new Promise((resolve) => {
     child.once('error', (error) => resolve({ code: -1, stderr: error.message }))
     child.once('close', (code) => resolve({ code, stderr }))

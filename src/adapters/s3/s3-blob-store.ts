@@ -6,9 +6,9 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3'
-import { assertValidBlobKey, isValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
-import { uploadStream } from './multipart-upload.js'
+import { assertValidBlobKey, type BlobStore, isValidBlobKey, type StagedBlob } from '../../core/blobs/blob-store.js'
 import type { ComponentHealth } from '../../core/health/component.js'
+import { uploadStream } from './multipart-upload.js'
 import { nullWhenMissing, probeBucket } from './s3-client.js'
 
 const stagingDirName = '.staging'
@@ -72,9 +72,10 @@ export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions
         Range: range && `bytes=${range.start}-${range.end}`,
       })
       const object = await nullWhenMissing(client.send(request))
-      if (!object) return null
+      // A GetObject answer without a body is an object we cannot read: treat it as missing.
+      if (!object?.Body) return null
       return {
-        stream: object.Body!.transformToWebStream() as ReadableStream<Uint8Array>,
+        stream: object.Body.transformToWebStream() as ReadableStream<Uint8Array>,
         // A ranged answer gives the whole size only in `Content-Range: bytes 0-99/1234`.
         size: Number(range ? object.ContentRange?.split('/')[1] : object.ContentLength),
       }

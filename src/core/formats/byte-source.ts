@@ -1,4 +1,4 @@
-import { FormatError, type ByteSource } from './types.js'
+import { type ByteSource, FormatError } from './types.js'
 
 /**
  * A ByteSource over bytes already in memory (tests, small files). `read` returns copies;

@@ -1,7 +1,7 @@
 import { encode as encodePng } from 'fast-png'
 import { decodeQoi } from './qoi.js'
 import { isSecretKey, REDACTED, redactSettings } from './redact.js'
-import { FormatError, type ByteSource, type Thumbnail } from './types.js'
+import { type ByteSource, FormatError, type Thumbnail } from './types.js'
 
 /** Filament one extruder (or AMS slot) uses, as the slicer states it; null where it does not. */
 export interface GcodeExtruderFilament {

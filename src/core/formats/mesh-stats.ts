@@ -164,8 +164,8 @@ function createEdgeCounter(maxEdges: number): EdgeCounter {
   }
 
   const addEdge = (a: number, b: number): void => {
-    const low = a < b ? a : b
-    const high = a < b ? b : a
+    const low = Math.min(a, b)
+    const high = Math.max(a, b)
     const key = low * MAX_TRACKED + high
     const mask = edgeKeys.length - 1
     let slot = hashEdge(low, high) & mask

@@ -1,5 +1,5 @@
 import { forEachLine } from './byte-source.js'
-import { FormatError, type ByteSource, type TriangleSink } from './types.js'
+import { type ByteSource, FormatError, type TriangleSink } from './types.js'
 
 export interface ObjInfo {
   /** Names from `o` and `g` statements, in order of first appearance. */
@@ -91,7 +91,7 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
     lastLine = lineNumber
     // A backslash at the end of a line continues the statement on the next one.
     if (line.endsWith('\\')) {
-      continued += line.slice(0, -1) + ' '
+      continued += `${line.slice(0, -1)} `
       if (continued.length > 64 * 1024)
         throw malformed(`Line ${lineNumber}: a continued statement is longer than 65536 characters.`)
       return

@@ -46,10 +46,10 @@ function silhouette(image: ReturnType<typeof pixels>) {
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       if (image.at(x, y)[3] === 0) continue
-      ;(left = Math.min(left, x)),
-        (right = Math.max(right, x)),
-        (top = Math.min(top, y)),
-        (bottom = Math.max(bottom, y))
+      left = Math.min(left, x)
+      right = Math.max(right, x)
+      top = Math.min(top, y)
+      bottom = Math.max(bottom, y)
     }
   }
   return left > right ? null : { left, right, top, bottom, width: right - left + 1, height: bottom - top + 1 }
@@ -148,7 +148,10 @@ describe('renderThumbnail', () => {
 
   it('reads the mesh once', async () => {
     let reads = 0
-    await renderThumbnail(async (sink) => void (reads++, await cube(sink)), cubeBox)
+    await renderThumbnail(async (sink) => {
+      reads++
+      await cube(sink)
+    }, cubeBox)
     expect(reads).toBe(1)
   })
 

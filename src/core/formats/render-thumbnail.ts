@@ -122,10 +122,22 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
         nz = e1x * e2y - e1y * e2x
       const length = Math.sqrt(nx * nx + ny * ny + nz * nz)
       if (!(length > 0 && length < Infinity)) return // degenerate, NaN or infinite
-      if (nx * vx + ny * vy + nz * vz < 0) (nx = -nx), (ny = -ny), (nz = -nz)
+      if (nx * vx + ny * vy + nz * vz < 0) {
+        nx = -nx
+        ny = -ny
+        nz = -nz
+      }
       const rgb = shade(nx / length, ny / length, nz / length)
 
-      ;(ax -= cx), (ay -= cy), (az -= cz), (bx -= cx), (by -= cy), (bz -= cz), (qx -= cx), (qy -= cy), (qz -= cz)
+      ax -= cx
+      ay -= cy
+      az -= cz
+      bx -= cx
+      by -= cy
+      bz -= cz
+      qx -= cx
+      qy -= cy
+      qz -= cz
       let x0 = Math.round(origin + ax * rx + ay * ry + az * rz),
         y0 = Math.round(origin + ax * ux + ay * uy + az * uz)
       let x1 = Math.round(origin + bx * rx + by * ry + bz * rz),
@@ -141,7 +153,12 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
         const x = x0,
           y = y0,
           z = z0
-        ;(x0 = x1), (y0 = y1), (z0 = z1), (x1 = x), (y1 = y), (z1 = z)
+        x0 = x1
+        y0 = y1
+        z0 = z1
+        x1 = x
+        y1 = y
+        z1 = z
         area = -area
       }
 
@@ -180,9 +197,13 @@ function createRasterizer(layer: Layer, bbox: { min: Vec3; max: Vec3 }): Triangl
               colour[i] = rgb
             }
           }
-          ;(w0 += w0dx), (w1 += w1dx), (w2 += w2dx)
+          w0 += w0dx
+          w1 += w1dx
+          w2 += w2dx
         }
-        ;(w0Row += w0dy), (w1Row += w1dy), (w2Row += w2dy)
+        w0Row += w0dy
+        w1Row += w1dy
+        w2Row += w2dy
       }
     },
   }

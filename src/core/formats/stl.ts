@@ -1,5 +1,5 @@
 import { forEachChunk, forEachLine } from './byte-source.js'
-import { FormatError, type ByteSource, type TriangleSink } from './types.js'
+import { type ByteSource, FormatError, type TriangleSink } from './types.js'
 
 export interface StlInfo {
   encoding: 'ascii' | 'binary'

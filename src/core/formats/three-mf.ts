@@ -1,5 +1,5 @@
 import { redactSettings } from './redact.js'
-import { FormatError, type ByteSource, type Thumbnail, type TriangleSink, type TriangleSource } from './types.js'
+import { type ByteSource, FormatError, type Thumbnail, type TriangleSink, type TriangleSource } from './types.js'
 import {
   attribute,
   createXmlTokenizer,

@@ -1,7 +1,7 @@
-import { Deflate, zipSync, type Zippable } from 'fflate'
+import { Deflate, type Zippable, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { byteSourceFromBytes } from './byte-source.js'
-import { FormatError, type ByteSource } from './types.js'
+import { type ByteSource, FormatError } from './types.js'
 import { openZip, type ZipLimits } from './zip-reader.js'
 
 const MiB = 1024 * 1024
@@ -77,10 +77,22 @@ function zip64Package(files: Record<string, string>): Uint8Array {
   const bytes = new Uint8Array(64 * 1024)
   const data = new DataView(bytes.buffer)
   let at = 0
-  const u16 = (value: number) => (data.setUint16(at, value, true), (at += 2))
-  const u32 = (value: number) => (data.setUint32(at, value, true), (at += 4))
-  const u64 = (value: number) => (u32(value), u32(0))
-  const put = (content: Uint8Array) => (bytes.set(content, at), (at += content.length))
+  const u16 = (value: number) => {
+    data.setUint16(at, value, true)
+    at += 2
+  }
+  const u32 = (value: number) => {
+    data.setUint32(at, value, true)
+    at += 4
+  }
+  const u64 = (value: number) => {
+    u32(value)
+    u32(0)
+  }
+  const put = (content: Uint8Array) => {
+    bytes.set(content, at)
+    at += content.length
+  }
   const entries = Object.entries(files).map(([name, text]) => ({
     name: new TextEncoder().encode(name),
     content: new TextEncoder().encode(text),
@@ -88,7 +100,8 @@ function zip64Package(files: Record<string, string>): Uint8Array {
   }))
   for (const entry of entries) {
     entry.offset = at
-    ;[0x04034b50, 45, 0, 0, 0, 0].forEach((value, index) => (index === 0 ? u32(value) : u16(value)))
+    u32(0x04034b50)
+    ;[45, 0, 0, 0, 0].forEach(u16)
     ;[0, 0xffffffff, 0xffffffff].forEach(u32)
     ;[entry.name.length, 20].forEach(u16)
     put(entry.name)
@@ -131,7 +144,11 @@ function deflatedZeros(mebibytes: number): Uint8Array {
   const deflate = new Deflate({ level: 6 }, (chunk) => pending.push(chunk))
   const flushed = () => {
     const block = new Uint8Array(pending.reduce((length, chunk) => length + chunk.length, 0))
-    pending.reduce((at, chunk) => (block.set(chunk, at), at + chunk.length), 0)
+    let at = 0
+    for (const chunk of pending) {
+      block.set(chunk, at)
+      at += chunk.length
+    }
     pending = []
     return block
   }
@@ -143,7 +160,11 @@ function deflatedZeros(mebibytes: number): Uint8Array {
   deflate.push(new Uint8Array(0), true)
   const parts = [blocks[0]!, ...Array<Uint8Array>(mebibytes - 1).fill(blocks[1]!), flushed()]
   const stream = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  parts.reduce((at, part) => (stream.set(part, at), at + part.length), 0)
+  let at = 0
+  for (const part of parts) {
+    stream.set(part, at)
+    at += part.length
+  }
   return stream
 }
 

@@ -1,6 +1,6 @@
 import { Inflate } from 'fflate'
 import { forEachChunk } from './byte-source.js'
-import { FormatError, type ByteSource } from './types.js'
+import { type ByteSource, FormatError } from './types.js'
 
 /** How much of an untrusted zip the reader is willing to take on. */
 export interface ZipLimits {
