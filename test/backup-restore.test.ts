@@ -36,7 +36,7 @@ async function libraryState(vault: TestVault, token: string) {
 }
 
 const connectionCredentials = (vault: TestVault, row: { credentials: string | null }) =>
-  vault.deps.printers.credentials.open(row.credentials!)
+  vault.deps.keys.current().credentials.open(row.credentials!)
 
 let vault: TestVault
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
-import { fakeMoonraker, fakeOctoPrint, fakePrusaLink, type FakePrinter } from './support/fake-printers/fake-printers.js'
-import { sliceShape, upload } from './support/uploads.js'
+import { type FakePrinter, fakeMoonraker, fakeOctoPrint, fakePrusaLink } from './support/fake-printers/fake-printers.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { sliceShape, upload } from './support/uploads.js'
 
 let vault: TestVault
 let token: string
@@ -250,5 +250,35 @@ describe('credentials', () => {
       json: { name: 'z', provider: 'bambu', address: 'http://host' },
     })
     expectProblem(unknown, 422, 'validation_failed')
+  })
+})
+
+describe('two apps in one process', () => {
+  it('keep their own printer status caches, even for the same printer of a shared database', async () => {
+    const env = { ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '600000' }
+    const first = await startTestVault(env)
+    const second = await startTestVault(env, { shareWith: first })
+    try {
+      const fake = await fakeMoonraker(secret)
+      fakes.push(fake)
+      const firstToken = (await signIn(first.baseUrl, admin)).access_token
+      const created = await call(first.baseUrl, 'POST', '/api/v1/printers', {
+        token: firstToken,
+        json: { name: 'shared', provider: 'moonraker', address: fake.url, credentials: { api_key: secret } },
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      expect(created.body.status.state).toBe('idle')
+
+      fake.state.printing = 'elsewhere.gcode'
+      const path = `/api/v1/printers/${created.body.id}`
+      // The second app has never polled this printer, so it sees it printing; the first serves its cached idle.
+      const seenBySecond = await call(second.baseUrl, 'GET', path, { token: firstToken })
+      expect(seenBySecond.body.status).toMatchObject({ state: 'printing', stale: false })
+      const seenByFirst = await call(first.baseUrl, 'GET', path, { token: firstToken })
+      expect(seenByFirst.body.status).toMatchObject({ state: 'idle', stale: false })
+    } finally {
+      await second.close()
+      await first.close()
+    }
   })
 })

@@ -1,16 +1,16 @@
 import type { Context } from 'hono'
 import type { PasswordHasher } from './auth/password-hasher.js'
-import type { SigningKeys } from './auth/signing-keys.js'
 import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
 import type { ReadMultipart } from './ingest/multipart.js'
-import type { PrinterDeps } from './printers/printers.js'
+import type { KeyRing } from './key-ring.js'
+import type { PrinterProviders } from './printers/provider.js'
+import type { PrinterStatusCache } from './printers/status-cache.js'
 import type { Clock } from './runtime/clock.js'
 import type { Compression } from './runtime/compression.js'
 import type { Logger } from './runtime/logger.js'
-import type { ConfiguredKeys } from './stored-keys.js'
 
 /** Who is answering: reported by health so a failing replica can be told apart. */
 export interface ServiceIdentity {
@@ -47,12 +47,10 @@ export interface Deps {
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset
-  /** Configured secrets; the keys in `auth.signingKeys` and `printers.credentials` come from these or the database. */
-  configuredKeys: ConfiguredKeys
+  /** The token-signing keys and the printer-credentials cipher; read with `keys.current()` at use time. */
+  keys: KeyRing
   auth: {
     passwordHasher: PasswordHasher
-    /** Reloaded after a restore (see `reloadStoredKeys`), like `printers.credentials`. */
-    signingKeys: SigningKeys
     /** A hash checked when the username is unknown, so unknown and known users cost the same. */
     decoyPasswordHash: string
   }
@@ -67,6 +65,13 @@ export interface Deps {
   maxUploadBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
-  /** Printer providers by name, the credentials cipher and timeouts. */
-  printers: PrinterDeps
+  /** Printer providers by name, this app's status cache and the timeouts. */
+  printers: {
+    providers: PrinterProviders
+    statusCache: PrinterStatusCache
+    /** Per-request timeout towards a printer. */
+    timeoutMs: number
+    /** How long `send` waits for a started printer to show that it prints. */
+    confirmMs: number
+  }
 }

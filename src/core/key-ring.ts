@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely'
 import { loadSigningKeys, type SigningKeys } from './auth/signing-keys.js'
 import type { CreateSha256 } from './blobs/hasher.js'
-import type { Database } from './db/schema.js'
-import type { Deps } from './deps.js'
-import { loadCredentialCipher, type CredentialCipher } from './printers/credentials.js'
+import type { VaultDatabase } from './db/database.js'
+import { type CredentialCipher, loadCredentialCipher } from './printers/credentials.js'
 import type { Clock } from './runtime/clock.js'
 
 /** Secrets from the configuration; whatever is not configured is generated and kept in the database. */
@@ -14,33 +12,40 @@ export interface ConfiguredKeys {
   printerCredentialsKey?: string
 }
 
-export interface StoredKeys {
+/** The keys in force: the token-signing keys and the printer-credentials cipher. */
+export interface Keys {
   signingKeys: SigningKeys
   credentials: CredentialCipher
 }
 
-/** The token-signing keys and the printer-credentials cipher, from configuration or the database. */
-export async function loadStoredKeys(
-  db: Kysely<Database>,
+/**
+ * The keys of one app. Readers call `current()` each time they sign, verify, seal or open,
+ * and keep nothing it returns, because `reload()` replaces the keys after a restore: the
+ * restored data's printer credentials are sealed with the restored key, and tokens must be
+ * signed with it so they still verify after the next start.
+ */
+export interface KeyRing {
+  current(): Keys
+  /** Loads the keys again from the configuration and the database; on failure the old keys stay. */
+  reload(): Promise<void>
+}
+
+/** Loads the keys from configuration or the database (generating and storing what is missing). */
+export async function createKeyRing(
+  database: Pick<VaultDatabase, 'db'>,
   configured: ConfiguredKeys,
   createSha256: CreateSha256,
   clock: Clock,
-): Promise<StoredKeys> {
+): Promise<KeyRing> {
+  const load = async (): Promise<Keys> => ({
+    signingKeys: await loadSigningKeys(database.db, configured.jwtSecrets, createSha256, clock),
+    credentials: await loadCredentialCipher(database.db, configured.printerCredentialsKey, clock),
+  })
+  let keys = await load()
   return {
-    signingKeys: await loadSigningKeys(db, configured.jwtSecrets, createSha256, clock),
-    credentials: await loadCredentialCipher(db, configured.printerCredentialsKey, clock),
+    current: () => keys,
+    async reload() {
+      keys = await load()
+    },
   }
-}
-
-/**
- * Reloads the keys after a restore replaced the database: the restored data's printer
- * credentials are sealed with the restored key, and tokens must be signed with it so they
- * still verify after the next start.
- */
-export async function reloadStoredKeys(
-  deps: Pick<Deps, 'database' | 'configuredKeys' | 'createSha256' | 'clock' | 'auth' | 'printers'>,
-): Promise<void> {
-  const keys = await loadStoredKeys(deps.database.db, deps.configuredKeys, deps.createSha256, deps.clock)
-  deps.auth.signingKeys = keys.signingKeys
-  deps.printers.credentials = keys.credentials
 }

@@ -9,7 +9,7 @@ import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { randomToken } from '../../core/auth/secrets.js'
 import { systemClock, type Clock } from '../../core/runtime/clock.js'
-import { loadStoredKeys } from '../../core/stored-keys.js'
+import { createKeyRing } from '../../core/key-ring.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
@@ -24,6 +24,7 @@ import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { zlibCompression } from './zlib-compression.js'
+import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
@@ -64,7 +65,6 @@ export async function createNodeDeps(
       jwtSecrets: await configuredJwtSecrets(config),
       printerCredentialsKey: config.printers.credentialsKey,
     }
-    const keys = await loadStoredKeys(database.db, configuredKeys, createNativeSha256, clock)
     const deps: Deps = {
       service: options.service,
       database,
@@ -79,10 +79,9 @@ export async function createNodeDeps(
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
-      configuredKeys,
+      keys: await createKeyRing(database, configuredKeys, createNativeSha256, clock),
       auth: {
         passwordHasher,
-        signingKeys: keys.signingKeys,
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
       },
       getClientAddress: createClientAddress(config.trustProxy),
@@ -96,9 +95,8 @@ export async function createNodeDeps(
           prusalink: createPrusaLinkProvider,
           virtual: createVirtualPrinters(clock),
         },
-        credentials: keys.credentials,
+        statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
         timeoutMs: config.printers.timeoutMs,
-        statusTtlMs: config.printers.statusTtlMs,
         confirmMs: config.printers.confirmMs,
       },
     }

@@ -1,7 +1,7 @@
 import {
-  PrinterError,
   type PrinterCapabilities,
   type PrinterDiagnostics,
+  PrinterError,
   type PrinterStatus,
 } from '../../core/printers/provider.js'
 import { statusOrOffline } from './status-or-offline.js'

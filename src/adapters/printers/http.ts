@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { PrinterError, type FileToSend } from '../../core/printers/provider.js'
+import { type FileToSend, PrinterError } from '../../core/printers/provider.js'
 
 /**
  * The HTTP plumbing the printer providers share: every request has a timeout, and every
@@ -138,7 +138,7 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
 function parseChallenge(header: string): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const match of header.replace(/^digest\s+/i, '').matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g))
-    fields[match[1]!.toLowerCase()] = match[2] ?? match[3] ?? ''
+    fields[(match[1] ?? '').toLowerCase()] = match[2] ?? match[3] ?? ''
   return fields
 }
 
@@ -219,7 +219,7 @@ function multipartBody(
 }
 
 /** Finite numbers only; anything else is null. */
-export const num = (value: unknown): number | null =>
+export const finiteNumberOrNull = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null
 export const obj = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}

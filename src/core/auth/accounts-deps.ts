@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js'
 
 /** What the account functions need: plain data and ports, passed in like a Kysely handle. */
-export type AccountsDeps = Pick<Deps, 'database' | 'clock' | 'createSha256' | 'auth'>
+export type AccountsDeps = Pick<Deps, 'database' | 'clock' | 'createSha256' | 'auth' | 'keys'>
 
 /** Lifetimes. Access tokens are short because every request re-checks the session anyway. */
 export const accessTokenTtlSeconds = 15 * 60

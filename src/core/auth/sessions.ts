@@ -122,7 +122,7 @@ export async function revokeSessionsWhere(
  */
 export async function authenticate(deps: AccountsDeps, token: string): Promise<Principal> {
   const now = deps.clock.now()
-  const claims = await verifyAccessToken(deps.auth.signingKeys, token, now)
+  const claims = await verifyAccessToken(deps.keys.current().signingKeys, token, now)
   if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
   const row = await liveSession(deps.database.db, claims.sid, now)
   if (!row || row.user_id !== claims.sub)
@@ -191,7 +191,7 @@ async function tokenPair(
 ): Promise<TokenPair> {
   return {
     access_token: await signAccessToken(
-      deps.auth.signingKeys,
+      deps.keys.current().signingKeys,
       { sub: userId, sid: sessionId },
       now,
       accessTokenTtlSeconds,

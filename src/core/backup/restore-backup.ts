@@ -5,7 +5,6 @@ import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
-import { reloadStoredKeys } from '../stored-keys.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
 import { locateArchive, type ArchiveSource } from './locate-archive.js'
 import { takeMaintenanceLock } from './maintenance-lock.js'
@@ -14,7 +13,7 @@ import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { writeArchive, type ArchiveDeps } from './write-archive.js'
 
-export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'configuredKeys' | 'auth' | 'printers'>
+export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys'>
 
 /** Where a running restore is: reported in the 503 answers other requests get, and by the CLI. */
 export interface RestoreProgress {
@@ -247,7 +246,8 @@ async function finishRestore(
 ): Promise<RestoreResult> {
   const { db } = deps.database
   const schemaVersion = await migrateToLatest(db)
-  await reloadStoredKeys(deps)
+  // The restored data's printer credentials are sealed with its key; tokens must sign with its key too.
+  await deps.keys.reload()
   await indexPendingModels(deps.database, () => deps.clock.now().toISOString())
   const registered = await reconcileBackupCatalogue(deps)
   const sessionsRevoked = await db

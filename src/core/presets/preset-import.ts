@@ -27,11 +27,12 @@ function parseIni(text: string): Sections {
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue
     const header = /^\[([^:\]]+)(?::(.*))?\]$/.exec(line)
     if (header) {
-      const kind = header[1]!.trim()
+      const kind = (header[1] ?? '').trim()
       const name = (header[2] ?? '').trim()
-      if (!sections.has(kind)) sections.set(kind, new Map())
+      const named = sections.get(kind) ?? new Map()
+      sections.set(kind, named)
       current = {}
-      sections.get(kind)!.set(name, current)
+      named.set(name, current)
       continue
     }
     const eq = line.indexOf('=')
@@ -104,8 +105,8 @@ export function readPrusaSlicerBundle(content: string): { filaments: FilamentPre
   const printers = concrete('printer').map((name): PrinterPreset => {
     const s = resolve(printerKind, name)
     const corners = (s.bed_shape ?? '').split(',').map((point) => point.split('x').map(Number))
-    const xs = corners.map((c) => c[0]!).filter(Number.isFinite)
-    const ys = corners.map((c) => c[1]!).filter(Number.isFinite)
+    const xs = corners.map(([x]) => x ?? Number.NaN).filter(Number.isFinite)
+    const ys = corners.map(([, y]) => y ?? Number.NaN).filter(Number.isFinite)
     const flavor = text(s.gcode_flavor)
     return {
       name,
@@ -137,17 +138,17 @@ export function readCuraMaterial(content: string): FilamentPreset {
     throw new PresetFormatError('This is not a Cura material file: it has no <fdmmaterial> element.')
   const tag = (name: string, within = content) => {
     const match = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(within)
-    return match ? decodeXml(match[1]!) : null
+    return match ? decodeXml(match[1] ?? '') : null
   }
-  const nameBlock = tag('name') !== null ? /<name>([\s\S]*?)<\/name>/.exec(content)![1]! : ''
+  const nameBlock = /<name>([\s\S]*?)<\/name>/.exec(content)?.[1] ?? ''
   const brand = tag('brand', nameBlock)
   const material = tag('material', nameBlock)
   const color = tag('color', nameBlock)
   const label = tag('label', nameBlock)
   const settingsBlock = (tag('settings') ?? '').replace(/<machine[\s>][\s\S]*?<\/machine>/g, '')
   const settings: Record<string, string> = {}
-  for (const match of settingsBlock.matchAll(/<setting key="([^"]+)">([^<]*)<\/setting>/g))
-    settings[match[1]!] = decodeXml(match[2]!)
+  for (const [, key = '', value = ''] of settingsBlock.matchAll(/<setting key="([^"]+)">([^<]*)<\/setting>/g))
+    settings[key] = decodeXml(value)
   const guid = tag('GUID')
   if (guid) settings.guid = guid
   const colorCode = tag('color_code')

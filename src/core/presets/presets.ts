@@ -1,7 +1,14 @@
-import type { Kysely } from 'kysely'
+import type { Selectable } from 'kysely'
+import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { conflict, notFound } from '../errors.js'
-import type { FilamentPreset, PrinterPreset } from './preset-import.js'
+import { conflict, notFound, VaultError } from '../errors.js'
+import {
+  type FilamentPreset,
+  PresetFormatError,
+  type PrinterPreset,
+  readCuraMaterial,
+  readPrusaSlicerBundle,
+} from './preset-import.js'
 
 /**
  * Filament and printer profiles. Names are unique per kind; an import replaces the profile
@@ -11,60 +18,59 @@ export type PresetKind = 'filament' | 'printer'
 const tables = { filament: 'filament_profiles', printer: 'printer_profiles' } as const
 const labels = { filament: 'filament profile', printer: 'printer profile' } as const
 
-export type FilamentFields = Omit<FilamentPreset, 'settings'>
-export type PrinterFields = Omit<PrinterPreset, 'settings'>
-type Fields<K extends PresetKind> = K extends 'filament' ? FilamentFields : PrinterFields
+interface ProfileTables {
+  filament: FilamentProfilesTable
+  printer: PrinterProfilesTable
+}
+interface Presets {
+  filament: FilamentPreset
+  printer: PrinterPreset
+}
+/** The profile fields a user edits: the preset without its settings. */
+type Fields<K extends PresetKind> = Omit<Presets[K], 'settings'>
 
-export type PresetRecord<K extends PresetKind> = Fields<K> & {
-  id: string
-  source: string
+/** A stored profile, its settings parsed. */
+export type PresetRecord<K extends PresetKind> = Omit<Selectable<ProfileTables[K]>, 'settings'> & {
   settings: Record<string, string>
-  created_at: string
-  updated_at: string
 }
 
-// The two tables share their shape apart from the profile fields; one typed view serves both.
-type Loose = Kysely<Record<string, Record<string, unknown>>>
-const table = (deps: Deps) => deps.database.db as unknown as Loose
+/**
+ * Both tables queried by the union of their names: Kysely then checks every column and value
+ * against the columns the two share. Only the row's kind is lost, and `toRecord` restores it.
+ */
+type ProfileRow = Selectable<ProfileTables[PresetKind]>
+const tableOf = (kind: PresetKind) => tables[kind]
 
-const toRecord = <K extends PresetKind>(row: Record<string, unknown>): PresetRecord<K> =>
-  ({ ...row, settings: JSON.parse(String(row.settings)) as Record<string, string> }) as PresetRecord<K>
+const toRecord = <K extends PresetKind>(row: ProfileRow): PresetRecord<K> =>
+  ({ ...row, settings: JSON.parse(row.settings) as Record<string, string> }) as PresetRecord<K>
 
 export async function listPresets<K extends PresetKind>(
-  deps: Deps,
+  deps: Pick<Deps, 'database'>,
   kind: K,
   search?: string,
 ): Promise<PresetRecord<K>[]> {
-  let query = table(deps)
-    .selectFrom(tables[kind] as string)
-    .selectAll()
-    .orderBy('name')
-    .limit(1000)
+  let query = deps.database.db.selectFrom(tableOf(kind)).selectAll().orderBy('name').limit(1000)
   if (search) query = query.where('name', 'like', `%${search.replace(/[%_]/g, '')}%`)
   return (await query.execute()).map((row) => toRecord<K>(row))
 }
 
-export async function getPreset<K extends PresetKind>(deps: Deps, kind: K, id: string): Promise<PresetRecord<K>> {
-  const row = await table(deps)
-    .selectFrom(tables[kind] as string)
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst()
+export async function getPreset<K extends PresetKind>(
+  deps: Pick<Deps, 'database'>,
+  kind: K,
+  id: string,
+): Promise<PresetRecord<K>> {
+  const row = await deps.database.db.selectFrom(tableOf(kind)).selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw notFound(`No ${labels[kind]} has the id ${id}.`)
   return toRecord<K>(row)
 }
 
-async function nameOwner(deps: Deps, kind: PresetKind, name: string): Promise<string | null> {
-  const row = await table(deps)
-    .selectFrom(tables[kind] as string)
-    .select('id')
-    .where('name', '=', name)
-    .executeTakeFirst()
-  return row ? String(row.id) : null
+async function nameOwner(deps: Pick<Deps, 'database'>, kind: PresetKind, name: string): Promise<string | null> {
+  const row = await deps.database.db.selectFrom(tableOf(kind)).select('id').where('name', '=', name).executeTakeFirst()
+  return row ? row.id : null
 }
 
 export async function createPreset<K extends PresetKind>(
-  deps: Deps,
+  deps: Pick<Deps, 'database' | 'clock'>,
   kind: K,
   fields: Fields<K>,
   source = 'manual',
@@ -74,15 +80,15 @@ export async function createPreset<K extends PresetKind>(
     throw conflict('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
   const now = deps.clock.now().toISOString()
   const id = crypto.randomUUID()
-  await table(deps)
-    .insertInto(tables[kind] as string)
+  await deps.database.db
+    .insertInto(tableOf(kind))
     .values({ ...fields, id, source, settings: JSON.stringify(settings), created_at: now, updated_at: now })
     .execute()
   return getPreset(deps, kind, id)
 }
 
 export async function updatePreset<K extends PresetKind>(
-  deps: Deps,
+  deps: Pick<Deps, 'database' | 'clock'>,
   kind: K,
   id: string,
   fields: Partial<Fields<K>>,
@@ -93,67 +99,89 @@ export async function updatePreset<K extends PresetKind>(
     if (owner && owner !== id)
       throw conflict('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
   }
-  const changes: Record<string, unknown> = { ...fields, updated_at: deps.clock.now().toISOString() }
-  await table(deps)
-    .updateTable(tables[kind] as string)
-    .set(changes)
-    .where('id', '=', id)
-    .execute()
+  const changes = { ...fields, updated_at: deps.clock.now().toISOString() }
+  await deps.database.db.updateTable(tableOf(kind)).set(changes).where('id', '=', id).execute()
   return getPreset(deps, kind, id)
 }
 
-export async function deletePreset(deps: Deps, kind: PresetKind, id: string): Promise<void> {
+export async function deletePreset(deps: Pick<Deps, 'database'>, kind: PresetKind, id: string): Promise<void> {
   await getPreset(deps, kind, id)
-  await table(deps)
-    .deleteFrom(tables[kind] as string)
-    .where('id', '=', id)
-    .execute()
+  await deps.database.db.deleteFrom(tableOf(kind)).where('id', '=', id).execute()
 }
 
 /** Stores imported presets, replacing those of the same name. */
-export async function savePresets(
-  deps: Deps,
+async function savePresets(
+  deps: Pick<Deps, 'database' | 'clock'>,
   kind: PresetKind,
   presets: (FilamentPreset | PrinterPreset)[],
   source: string,
 ) {
   const items: { id: string; name: string; created: boolean }[] = []
   const now = deps.clock.now().toISOString()
-  await table(deps)
-    .transaction()
-    .execute(async (trx) => {
-      for (const { settings, ...fields } of presets) {
-        const existing = await trx
-          .selectFrom(tables[kind] as string)
-          .select('id')
-          .where('name', '=', fields.name)
-          .executeTakeFirst()
-        const values = { ...fields, source, settings: JSON.stringify(settings), updated_at: now }
-        if (existing) {
-          await trx
-            .updateTable(tables[kind] as string)
-            .set(values)
-            .where('id', '=', existing.id as string)
-            .execute()
-          items.push({ id: String(existing.id), name: fields.name, created: false })
-        } else {
-          const id = crypto.randomUUID()
-          await trx
-            .insertInto(tables[kind] as string)
-            .values({ ...values, id, created_at: now })
-            .execute()
-          items.push({ id, name: fields.name, created: true })
-        }
+  await deps.database.db.transaction().execute(async (trx) => {
+    for (const { settings, ...fields } of presets) {
+      const existing = await trx
+        .selectFrom(tableOf(kind))
+        .select('id')
+        .where('name', '=', fields.name)
+        .executeTakeFirst()
+      const values = { ...fields, source, settings: JSON.stringify(settings), updated_at: now }
+      if (existing) {
+        await trx.updateTable(tableOf(kind)).set(values).where('id', '=', existing.id).execute()
+        items.push({ id: existing.id, name: fields.name, created: false })
+      } else {
+        const id = crypto.randomUUID()
+        await trx
+          .insertInto(tableOf(kind))
+          .values({ ...values, id, created_at: now })
+          .execute()
+        items.push({ id, name: fields.name, created: true })
       }
-    })
+    }
+  })
   return { created: items.filter((i) => i.created).length, updated: items.filter((i) => !i.created).length, items }
+}
+
+const maxImportBytes = 32 * 1024 * 1024
+const tooLarge = () =>
+  new VaultError(413, 'payload_too_large', 'Content Too Large', 'A preset file may be at most 32 MiB.')
+const unsupported = (detail: string) => new VaultError(422, 'unsupported_preset_file', 'Unprocessable Content', detail)
+
+/**
+ * Imports the profiles of one kind from an uploaded preset file: a Cura material file or a
+ * PrusaSlicer bundle. `declaredBytes` (the request's length) is checked before the body is
+ * read. Throws 413 above 32 MiB and 422 `unsupported_preset_file` for a file that is neither
+ * format, holds no profile of this kind, or is a Cura material imported as a printer.
+ */
+export async function importPresetFile(
+  deps: Pick<Deps, 'database' | 'clock'>,
+  kind: PresetKind,
+  file: { declaredBytes: number; text: () => Promise<string> },
+) {
+  if (file.declaredBytes > maxImportBytes) throw tooLarge()
+  const text = await file.text()
+  if (text.length > maxImportBytes) throw tooLarge()
+  const cura = /<fdmmaterial[\s>]/.test(text)
+  if (cura && kind === 'printer')
+    throw unsupported('A Cura material file holds a filament, not a printer; import it as a filament profile.')
+  let presets: (FilamentPreset | PrinterPreset)[]
+  try {
+    presets = cura
+      ? [readCuraMaterial(text)]
+      : readPrusaSlicerBundle(text)[kind === 'filament' ? 'filaments' : 'printers']
+  } catch (error) {
+    if (error instanceof PresetFormatError) throw unsupported(error.message)
+    throw error
+  }
+  if (presets.length === 0) throw unsupported(`The file holds no ${kind} profile.`)
+  return savePresets(deps, kind, presets, cura ? 'cura' : 'prusaslicer')
 }
 
 /**
  * The presets a stored G-code file names: its filament profile names (`filament_settings_id`,
  * one per extruder) and printer profile name (`printer_settings_id`), as slicers write them.
  */
-export async function linkedPresets(deps: Deps, fileId: string) {
+export async function linkedPresets(deps: Pick<Deps, 'database'>, fileId: string) {
   const file = await deps.database.db
     .selectFrom('files')
     .select(['id', 'format', 'metadata'])
@@ -181,8 +209,8 @@ export async function linkedPresets(deps: Deps, fileId: string) {
     wanted.length === 0
       ? []
       : (
-          await table(deps)
-            .selectFrom(tables[kind] as string)
+          await deps.database.db
+            .selectFrom(tableOf(kind))
             .selectAll()
             .where('name', 'in', wanted)
             .orderBy('name')

@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely'
 import type { Principal } from '../auth/sessions.js'
-import type { Deps } from '../deps.js'
 import type { DispatchesTable } from '../db/schema.js'
-import { VaultError, notFound, unprocessable } from '../errors.js'
-import { connectPrinter, getPrinterRow, printerStatus } from './printers.js'
-import { PrinterError, type PrinterStatus } from './provider.js'
+import type { Deps } from '../deps.js'
+import { notFound, unprocessable, VaultError } from '../errors.js'
+import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
+import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
+import type { ObservedStatus } from './status-cache.js'
 
 /**
  * What became of one send. `refused`: the printer was not ready, nothing was sent.
@@ -70,6 +71,35 @@ export interface SendResult {
   httpStatus: 201 | 409 | 502
 }
 
+type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers'>
+
+interface GcodeFile {
+  id: string
+  original_name: string
+  sha256: string
+}
+
+/** One send under way: who sends what where, the steps taken and what is known to have happened. */
+interface Attempt {
+  principal: Principal
+  printer: PrinterRow
+  file: GcodeFile
+  startRequested: boolean
+  createdAt: string
+  steps: DispatchStep[]
+  uploaded: boolean
+  started: boolean
+  confirmed: boolean
+  remoteName: string | null
+}
+
+/** How a send ended: the outcome recorded and the answer given. */
+interface Ending {
+  outcome: DispatchOutcome
+  detail: string
+  httpStatus: SendResult['httpStatus']
+}
+
 /**
  * Sends a stored G-code file to a printer and, when asked, starts it, following the rule for
  * small farms: never queue work onto an unconfirmed printer. A fresh status must say `idle`
@@ -78,17 +108,60 @@ export interface SendResult {
  * providers can answer success without starting. Every attempt is recorded.
  */
 export async function sendToPrinter(
-  deps: Deps,
+  deps: DispatchDeps,
   principal: Principal,
   printerId: string,
   input: { file_id: string; start: boolean },
 ): Promise<SendResult> {
-  const { db } = deps.database
   const printer = await getPrinterRow(deps, printerId)
-  const file = await db
+  const file = await findGcodeFile(deps, input.file_id)
+  const attempt: Attempt = {
+    principal,
+    printer,
+    file,
+    startRequested: input.start,
+    createdAt: deps.clock.now().toISOString(),
+    steps: [],
+    uploaded: false,
+    started: false,
+    confirmed: false,
+    remoteName: null,
+  }
+
+  const before = await checkReady(deps, attempt, 'check')
+  if (!before.ready) {
+    const detail = `The printer is ${describe(before)}; nothing was sent.`
+    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail, httpStatus: 409 })
+    throw notReady(printer, before, dispatch.id)
+  }
+
+  const provider = await connectPrinter(deps, printer)
+  const uploaded = await upload(deps, attempt, provider)
+  if ('outcome' in uploaded) return record(deps, attempt, uploaded)
+  const { remoteName } = uploaded
+  if (!input.start) {
+    const detail = `Stored on the printer as ${remoteName}; not started, as asked.`
+    return record(deps, attempt, { outcome: 'uploaded', detail, httpStatus: 201 })
+  }
+
+  if (!attempt.started) {
+    const again = await checkReady(deps, attempt, 'recheck')
+    if (!again.ready) {
+      const detail = `Stored as ${remoteName}, but the printer became ${describe(again)}; not started.`
+      return record(deps, attempt, { outcome: 'not_ready_after_upload', detail, httpStatus: 409 })
+    }
+    const refused = await start(deps, attempt, provider, remoteName)
+    if (refused) return record(deps, attempt, refused)
+  }
+
+  return record(deps, attempt, await confirm(deps, attempt, remoteName))
+}
+
+async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Promise<GcodeFile> {
+  const file = await deps.database.db
     .selectFrom('files')
-    .select(['id', 'original_name', 'format', 'sha256', 'size'])
-    .where('id', '=', input.file_id)
+    .select(['id', 'original_name', 'format', 'sha256'])
+    .where('id', '=', fileId)
     .executeTakeFirst()
   if (!file)
     throw unprocessable('No stored file has this id.', [
@@ -103,63 +176,40 @@ export async function sendToPrinter(
       [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }],
     )
   }
+  return file
+}
 
-  const steps: DispatchStep[] = []
-  const createdAt = deps.clock.now().toISOString()
-  const step = (name: DispatchStep['step'], ok: boolean, detail: string) =>
-    steps.push({ step: name, ok, detail, at: deps.clock.now().toISOString() })
-  const facts = { uploaded: false, started: false, confirmed: false, remote_name: null as string | null }
-  const finish = async (
-    outcome: DispatchOutcome,
-    detail: string,
-    httpStatus: SendResult['httpStatus'],
-  ): Promise<SendResult> => {
-    const row: Selectable<DispatchesTable> = {
-      id: crypto.randomUUID(),
-      printer_id: printer.id,
-      printer_name: printer.name,
-      file_id: file.id,
-      file_name: file.original_name,
-      user_id: principal.userId,
-      start_requested: input.start ? 1 : 0,
-      outcome,
-      uploaded: facts.uploaded ? 1 : 0,
-      started: facts.started ? 1 : 0,
-      confirmed: facts.confirmed ? 1 : 0,
-      remote_name: facts.remote_name,
-      detail,
-      steps: JSON.stringify(steps),
-      created_at: createdAt,
-      finished_at: deps.clock.now().toISOString(),
-    }
-    await db.insertInto('dispatches').values(row).execute()
-    deps.logger.info('printer dispatch', {
-      dispatch_id: row.id,
-      printer_id: printer.id,
-      file_id: file.id,
-      user_id: principal.userId,
-      outcome,
-    })
-    return { dispatch: toDispatchRecord(row), httpStatus }
-  }
+function note(deps: Pick<Deps, 'clock'>, attempt: Attempt, step: DispatchStep['step'], ok: boolean, detail: string) {
+  attempt.steps.push({ step, ok, detail, at: deps.clock.now().toISOString() })
+}
 
-  const before = await printerStatus(deps, printer, { fresh: true })
-  step('check', before.ready, describe(before))
-  if (!before.ready) {
-    const { dispatch } = await finish('refused', `The printer is ${describe(before)}; nothing was sent.`, 409)
-    throw new VaultError(
-      409,
-      'printer_not_ready',
-      'Conflict',
-      `${printer.name} is not ready: it is ${describe(before)}. Nothing was sent (dispatch ${dispatch.id}).`,
-      [
-        { path: 'printer.state', message: before.state },
-        ...(before.reason ? [{ path: 'printer.reason', message: before.reason }] : []),
-      ],
-    )
-  }
+/** Step check (and recheck): a fresh status, which must say the printer is ready. */
+async function checkReady(deps: DispatchDeps, attempt: Attempt, step: 'check' | 'recheck'): Promise<ObservedStatus> {
+  const status = await printerStatus(deps, attempt.printer, { fresh: true })
+  note(deps, attempt, step, status.ready, describe(status))
+  return status
+}
 
-  const provider = await connectPrinter(deps, printer)
+function notReady(printer: PrinterRow, status: PrinterStatus, dispatchId: string): VaultError {
+  return new VaultError(
+    409,
+    'printer_not_ready',
+    'Conflict',
+    `${printer.name} is not ready: it is ${describe(status)}. Nothing was sent (dispatch ${dispatchId}).`,
+    [
+      { path: 'printer.state', message: status.state },
+      ...(status.reason ? [{ path: 'printer.reason', message: status.reason }] : []),
+    ],
+  )
+}
+
+/** Step upload: the stored file, streamed to the printer without starting it. */
+async function upload(
+  deps: DispatchDeps,
+  attempt: Attempt,
+  provider: PrinterProvider,
+): Promise<{ remoteName: string } | Ending> {
+  const { file } = attempt
   const blob = await deps.blobs.get(file.sha256)
   if (!blob) throw notFound(`The content of ${file.original_name} is missing from storage.`)
   try {
@@ -168,60 +218,88 @@ export async function sendToPrinter(
       size: blob.size,
       stream: blob.stream,
     })
-    facts.uploaded = true
-    facts.remote_name = uploaded.remote_name
-    facts.started = uploaded.started
-    step(
-      'upload',
-      true,
-      `stored as ${uploaded.remote_name}${uploaded.started ? '; the printer started it on its own' : ''}`,
-    )
+    attempt.uploaded = true
+    attempt.remoteName = uploaded.remote_name
+    attempt.started = uploaded.started
+    const startedAlone = uploaded.started ? '; the printer started it on its own' : ''
+    note(deps, attempt, 'upload', true, `stored as ${uploaded.remote_name}${startedAlone}`)
+    return { remoteName: uploaded.remote_name }
   } catch (error) {
     await blob.stream.cancel().catch(() => {})
     if (!(error instanceof PrinterError)) throw error
-    step('upload', false, error.message)
-    return finish('upload_failed', `The upload failed: ${error.message}`, 502)
+    note(deps, attempt, 'upload', false, error.message)
+    return { outcome: 'upload_failed', detail: `The upload failed: ${error.message}`, httpStatus: 502 }
   }
-  const remote = facts.remote_name!
-  if (!input.start) return finish('uploaded', `Stored on the printer as ${remote}; not started, as asked.`, 201)
+}
 
-  if (!facts.started) {
-    const again = await printerStatus(deps, printer, { fresh: true })
-    step('recheck', again.ready, describe(again))
-    if (!again.ready)
-      return finish(
-        'not_ready_after_upload',
-        `Stored as ${remote}, but the printer became ${describe(again)}; not started.`,
-        409,
-      )
-    try {
-      await provider.start(remote)
-      facts.started = true
-      step('start', true, 'the printer accepted the start command')
-    } catch (error) {
-      if (!(error instanceof PrinterError)) throw error
-      step('start', false, error.message)
-      return finish('start_refused', `Stored as ${remote}, but the printer refused to start it: ${error.message}`, 502)
-    }
+/** Step start: asks the printer to print the uploaded file; an ending when it refuses. */
+async function start(
+  deps: DispatchDeps,
+  attempt: Attempt,
+  provider: PrinterProvider,
+  remoteName: string,
+): Promise<Ending | null> {
+  try {
+    await provider.start(remoteName)
+  } catch (error) {
+    if (!(error instanceof PrinterError)) throw error
+    note(deps, attempt, 'start', false, error.message)
+    const detail = `Stored as ${remoteName}, but the printer refused to start it: ${error.message}`
+    return { outcome: 'start_refused', detail, httpStatus: 502 }
   }
+  attempt.started = true
+  note(deps, attempt, 'start', true, 'the printer accepted the start command')
+  return null
+}
 
-  const deadline = Date.now() + deps.printers.confirmMs
-  let seen = await printerStatus(deps, printer, { fresh: true })
-  while (!printsFile(seen, remote) && Date.now() < deadline) {
+/** Step confirm: polls until the printer shows that it prints the file, or `confirmMs` has passed. */
+async function confirm(deps: DispatchDeps, attempt: Attempt, remoteName: string): Promise<Ending> {
+  const deadline = deps.clock.now().getTime() + deps.printers.confirmMs
+  let seen = await printerStatus(deps, attempt.printer, { fresh: true })
+  while (!printsFile(seen, remoteName) && deps.clock.now().getTime() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200))
-    seen = await printerStatus(deps, printer, { fresh: true })
+    seen = await printerStatus(deps, attempt.printer, { fresh: true })
   }
-  if (!printsFile(seen, remote)) {
-    step('confirm', false, describe(seen))
-    return finish(
-      'not_confirmed',
-      `Stored as ${remote} and the start was accepted, but the printer is ${describe(seen)}, not printing it.`,
-      502,
-    )
+  if (!printsFile(seen, remoteName)) {
+    note(deps, attempt, 'confirm', false, describe(seen))
+    const detail = `Stored as ${remoteName} and the start was accepted, but the printer is ${describe(seen)}, not printing it.`
+    return { outcome: 'not_confirmed', detail, httpStatus: 502 }
   }
-  facts.confirmed = true
-  step('confirm', true, describe(seen))
-  return finish('confirmed', `Printing ${remote}.`, 201)
+  attempt.confirmed = true
+  note(deps, attempt, 'confirm', true, describe(seen))
+  return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, httpStatus: 201 }
+}
+
+/** Writes the dispatch record and logs it. */
+async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Promise<SendResult> {
+  const { principal, printer, file } = attempt
+  const row: Selectable<DispatchesTable> = {
+    id: crypto.randomUUID(),
+    printer_id: printer.id,
+    printer_name: printer.name,
+    file_id: file.id,
+    file_name: file.original_name,
+    user_id: principal.userId,
+    start_requested: attempt.startRequested ? 1 : 0,
+    outcome: ending.outcome,
+    uploaded: attempt.uploaded ? 1 : 0,
+    started: attempt.started ? 1 : 0,
+    confirmed: attempt.confirmed ? 1 : 0,
+    remote_name: attempt.remoteName,
+    detail: ending.detail,
+    steps: JSON.stringify(attempt.steps),
+    created_at: attempt.createdAt,
+    finished_at: deps.clock.now().toISOString(),
+  }
+  await deps.database.db.insertInto('dispatches').values(row).execute()
+  deps.logger.info('printer dispatch', {
+    dispatch_id: row.id,
+    printer_id: printer.id,
+    file_id: file.id,
+    user_id: principal.userId,
+    outcome: ending.outcome,
+  })
+  return { dispatch: toDispatchRecord(row), httpStatus: ending.httpStatus }
 }
 
 /** Printing (or paused, or busy heating) this very file; an unnamed job counts only while printing. */
@@ -231,7 +309,11 @@ function printsFile(status: PrinterStatus, remote: string): boolean {
   return name === null ? status.state === 'printing' : name === remote
 }
 
-export async function listDispatches(deps: Deps, printerId?: string, limit = 100): Promise<DispatchRecord[]> {
+export async function listDispatches(
+  deps: Pick<Deps, 'database'>,
+  printerId?: string,
+  limit = 100,
+): Promise<DispatchRecord[]> {
   let query = deps.database.db
     .selectFrom('dispatches')
     .selectAll()

@@ -1,29 +1,11 @@
 import type { Selectable } from 'kysely'
-import type { Deps } from '../deps.js'
 import type { PrintersTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
-import type { CredentialCipher } from './credentials.js'
-import {
-  isReady,
-  offlineStatus,
-  type PrinterCredentials,
-  type PrinterProvider,
-  type PrinterProviders,
-  type PrinterStatus,
-} from './provider.js'
-
-/** What `Deps.printers` carries: the providers and how to talk to printers. */
-export interface PrinterDeps {
-  providers: PrinterProviders
-  credentials: CredentialCipher
-  /** Per-request timeout towards a printer. */
-  timeoutMs: number
-  /** How long a polled status is served from cache. */
-  statusTtlMs: number
-  /** How long `send` waits for a started printer to show that it prints. */
-  confirmMs: number
-}
+import type { KeyRing } from '../key-ring.js'
+import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
+import type { ObservedStatus } from './status-cache.js'
 
 export type PrinterRow = Selectable<PrintersTable>
 
@@ -35,20 +17,13 @@ export interface PrinterInput {
   printer_profile_id?: string | null
 }
 
-export interface ObservedStatus extends PrinterStatus {
-  ready: boolean
-  observed_at: string
-  /** True when the status is older than the cache lifetime (a fresh poll is under way). */
-  stale: boolean
-}
-
-export async function getPrinterRow(deps: Deps, id: string): Promise<PrinterRow> {
+export async function getPrinterRow(deps: Pick<Deps, 'database'>, id: string): Promise<PrinterRow> {
   const row = await deps.database.db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw notFound(`No printer has the id ${id}.`)
   return row
 }
 
-export const listPrinterRows = (deps: Deps) =>
+export const listPrinterRows = (deps: Pick<Deps, 'database'>) =>
   deps.database.db.selectFrom('printers').selectAll().orderBy('name').orderBy('id').execute()
 
 function checkAddress(provider: string, address: string): string | null {
@@ -63,7 +38,11 @@ function checkAddress(provider: string, address: string): string | null {
   return null
 }
 
-async function validate(deps: Deps, input: PrinterInput, current?: PrinterRow): Promise<void> {
+async function validate(
+  deps: Pick<Deps, 'database' | 'printers'>,
+  input: PrinterInput,
+  current?: PrinterRow,
+): Promise<void> {
   const provider = input.provider ?? current?.provider ?? ''
   const errors = []
   if (!Object.hasOwn(deps.printers.providers, provider)) {
@@ -86,15 +65,15 @@ async function validate(deps: Deps, input: PrinterInput, current?: PrinterRow): 
 
 const nameTaken = (name: string) => conflict('name_taken', `A printer named ${JSON.stringify(name)} exists already.`)
 
-async function sealOrNull(deps: Deps, credentials: PrinterCredentials | null | undefined): Promise<string | null> {
+async function sealOrNull(keys: KeyRing, credentials: PrinterCredentials | null | undefined): Promise<string | null> {
   const present = Object.fromEntries(
     Object.entries(credentials ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''),
   )
-  return Object.keys(present).length > 0 ? deps.printers.credentials.seal(present) : null
+  return Object.keys(present).length > 0 ? keys.current().credentials.seal(present) : null
 }
 
 export async function createPrinter(
-  deps: Deps,
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
   input: Required<Pick<PrinterInput, 'name' | 'provider' | 'address'>> & PrinterInput,
 ): Promise<PrinterRow> {
   await validate(deps, input)
@@ -107,7 +86,7 @@ export async function createPrinter(
     name: input.name,
     provider: input.provider,
     address: input.address,
-    credentials: await sealOrNull(deps, input.credentials),
+    credentials: await sealOrNull(deps.keys, input.credentials),
     printer_profile_id: input.printer_profile_id ?? null,
     created_at: now,
     updated_at: now,
@@ -123,7 +102,11 @@ export async function createPrinter(
   return row
 }
 
-export async function updatePrinter(deps: Deps, id: string, input: PrinterInput): Promise<PrinterRow> {
+export async function updatePrinter(
+  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>,
+  id: string,
+  input: PrinterInput,
+): Promise<PrinterRow> {
   const current = await getPrinterRow(deps, id)
   await validate(deps, input, current)
   const { db } = deps.database
@@ -135,50 +118,36 @@ export async function updatePrinter(deps: Deps, id: string, input: PrinterInput)
   if (input.name !== undefined) changes.name = input.name
   if (input.provider !== undefined) changes.provider = input.provider
   if (input.address !== undefined) changes.address = input.address
-  if (input.credentials !== undefined) changes.credentials = await sealOrNull(deps, input.credentials)
+  if (input.credentials !== undefined) changes.credentials = await sealOrNull(deps.keys, input.credentials)
   if (input.printer_profile_id !== undefined) changes.printer_profile_id = input.printer_profile_id
   await db.updateTable('printers').set(changes).where('id', '=', id).execute()
-  statusCache(deps).delete(id)
+  deps.printers.statusCache.forget(id)
   return getPrinterRow(deps, id)
 }
 
-export async function deletePrinter(deps: Deps, id: string): Promise<void> {
+export async function deletePrinter(deps: Pick<Deps, 'database' | 'printers'>, id: string): Promise<void> {
   await getPrinterRow(deps, id)
   await deps.database.db.deleteFrom('printers').where('id', '=', id).execute()
-  statusCache(deps).delete(id)
+  deps.printers.statusCache.forget(id)
 }
 
 /** The provider for one printer, with its credentials decrypted in memory. */
-export async function connectPrinter(deps: Deps, row: PrinterRow): Promise<PrinterProvider> {
+export async function connectPrinter(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterProvider> {
   const factory = deps.printers.providers[row.provider]
   if (!factory) throw new Error(`no provider ${row.provider}`)
-  const credentials = row.credentials ? await deps.printers.credentials.open(row.credentials) : {}
+  const credentials = row.credentials ? await deps.keys.current().credentials.open(row.credentials) : {}
   return factory({ id: row.id, address: row.address, credentials, timeoutMs: deps.printers.timeoutMs })
 }
 
-interface CacheEntry {
-  status: PrinterStatus
-  observedAt: number
-  polling?: Promise<CacheEntry>
-}
-
-const caches = new WeakMap<PrinterDeps, Map<string, CacheEntry>>()
-
-function statusCache(deps: Deps): Map<string, CacheEntry> {
-  let cache = caches.get(deps.printers)
-  if (!cache) caches.set(deps.printers, (cache = new Map()))
-  return cache
-}
-
 /** Polls once, within the request timeout (plus a little) whatever the provider does. */
-async function poll(deps: Deps, row: PrinterRow): Promise<CacheEntry> {
+async function poll(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterStatus> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const limit = deps.printers.timeoutMs + 250
   const timeout = new Promise<PrinterStatus>((resolve) => {
     timer = setTimeout(() => resolve(offlineStatus(`no answer within ${limit} ms`)), limit)
   })
   try {
-    const status = await Promise.race([
+    return await Promise.race([
       connectPrinter(deps, row)
         .then((provider) => provider.status())
         .catch((error: unknown) =>
@@ -190,71 +159,20 @@ async function poll(deps: Deps, row: PrinterRow): Promise<CacheEntry> {
         ),
       timeout,
     ])
-    return { status, observedAt: deps.clock.now().getTime() }
   } finally {
     clearTimeout(timer)
   }
 }
 
-/** How long a list waits for a refresh before showing the last status, marked stale. */
-const staleWaitMs = 300
-
-/**
- * The printer's status. `fresh` always polls. Otherwise a status younger than the cache
- * lifetime is served as it is; for an older one a poll starts, and when it does not answer
- * within `staleWaitMs` the last status is served marked stale while the poll goes on, so a
- * list never waits long for an unreachable printer.
- */
-export async function printerStatus(
-  deps: Deps,
+/** The printer's status from this app's cache (see `PrinterStatusCache.read`); `fresh` always polls. */
+export const printerStatus = (
+  deps: Pick<Deps, 'keys' | 'printers'>,
   row: PrinterRow,
   options: { fresh?: boolean } = {},
-): Promise<ObservedStatus> {
-  const cache = statusCache(deps)
-  const now = deps.clock.now().getTime()
-  const cached = cache.get(row.id)
-  const refresh = () => {
-    if (cached?.polling) return cached.polling
-    const polling = poll(deps, row).then((entry) => {
-      if (cache.get(row.id) === pending) cache.set(row.id, entry)
-      return entry
-    })
-    const pending: CacheEntry = cached
-      ? { ...cached, polling }
-      : { status: offlineStatus('not polled yet'), observedAt: 0, polling }
-    cache.set(row.id, pending)
-    return polling
-  }
-  if (options.fresh) {
-    const entry = await poll(deps, row)
-    cache.set(row.id, entry)
-    return present(entry, false)
-  }
-  if (cached && cached.observedAt > 0) {
-    if (now - cached.observedAt <= deps.printers.statusTtlMs) return present(cached, false)
-    // Wait briefly for the refresh; a printer slower than that is shown as last seen, stale.
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const fresh = await Promise.race([
-      refresh(),
-      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWaitMs))),
-    ])
-    clearTimeout(timer)
-    return fresh ? present(fresh, false) : present(cached, true)
-  }
-  return present(await refresh(), false)
-}
-
-function present(entry: CacheEntry, stale: boolean): ObservedStatus {
-  return {
-    ...entry.status,
-    ready: isReady(entry.status) && !stale,
-    observed_at: new Date(entry.observedAt).toISOString(),
-    stale,
-  }
-}
+): Promise<ObservedStatus> => deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
 
 /** Health of the printer fleet: how many are reachable, naming those that are not. */
-export function printerFleetHealth(deps: Deps): HealthCheckable {
+export function printerFleetHealth(deps: Pick<Deps, 'database' | 'keys' | 'printers'>): HealthCheckable {
   return {
     async checkHealth() {
       const rows = await listPrinterRows(deps)

@@ -132,6 +132,3 @@ export const isReady = (status: PrinterStatus): boolean => status.state === 'idl
 /** Clamps to 0..1; null stays null. */
 export const fraction = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null
-
-export const finiteOrNull = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null

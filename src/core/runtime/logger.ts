@@ -29,6 +29,3 @@ export function createJsonLogger(
     }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }
-
-/** A logger that drops everything, for embedding apps and tests that do not want output. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} }

@@ -46,7 +46,7 @@ export const modelsRouter = createRouter()
     const { deps } = c.var
     const { limit, cursor, ...params } = c.req.valid('query')
     const query = toModelQuery(params)
-    const secret = deps.auth.signingKeys.current.secret
+    const secret = deps.keys.current().signingKeys.current.secret
     const scope = queryScope(query)
     const after = cursor === undefined ? undefined : await decodeCursor(secret, scope, cursor)
     const page = await fetchModelPage(deps.database, query, limit, after)

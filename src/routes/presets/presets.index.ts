@@ -1,48 +1,26 @@
-import { VaultError } from '../../core/errors.js'
-import { PresetFormatError, readCuraMaterial, readPrusaSlicerBundle } from '../../core/presets/preset-import.js'
+import type { Context } from 'hono'
 import {
   createPreset,
   deletePreset,
   getPreset,
+  importPresetFile,
   linkedPresets,
   listPresets,
-  savePresets,
-  updatePreset,
   type PresetKind,
+  updatePreset,
 } from '../../core/presets/presets.js'
-import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { createRouter } from '../app-env.js'
 import { filamentRoutes, filePresetsRoute, printerRoutes } from './presets.routes.js'
 
-const maxImportBytes = 32 * 1024 * 1024
-const unsupported = (detail: string) => new VaultError(422, 'unsupported_preset_file', 'Unprocessable Content', detail)
-
-async function importFile(c: Context<AppEnv>, kind: PresetKind) {
-  const declared = Number(c.req.header('content-length') ?? 0)
-  if (declared > maxImportBytes)
-    throw new VaultError(413, 'payload_too_large', 'Content Too Large', 'A preset file may be at most 32 MiB.')
-  const text = await c.req.text()
-  if (text.length > maxImportBytes)
-    throw new VaultError(413, 'payload_too_large', 'Content Too Large', 'A preset file may be at most 32 MiB.')
-  let presets
-  try {
-    if (/<fdmmaterial[\s>]/.test(text)) {
-      if (kind === 'printer')
-        throw unsupported('A Cura material file holds a filament, not a printer; import it as a filament profile.')
-      presets = [readCuraMaterial(text)]
-    } else {
-      const bundle = readPrusaSlicerBundle(text)
-      presets = kind === 'filament' ? bundle.filaments : bundle.printers
-    }
-  } catch (error) {
-    if (error instanceof PresetFormatError) throw unsupported(error.message)
-    throw error
-  }
-  if (presets.length === 0) throw unsupported(`The file holds no ${kind} profile.`)
-  const source = /<fdmmaterial[\s>]/.test(text) ? 'cura' : 'prusaslicer'
-  return c.json(await savePresets(c.var.deps, kind, presets, source), 200)
-}
+const importFile = async (c: Context<AppEnv>, kind: PresetKind) =>
+  c.json(
+    await importPresetFile(c.var.deps, kind, {
+      declaredBytes: Number(c.req.header('content-length') ?? 0),
+      text: () => c.req.text(),
+    }),
+    200,
+  )
 
 export const presetsRouter = createRouter()
   .openapi(filamentRoutes.import, (c) => importFile(c, 'filament'))

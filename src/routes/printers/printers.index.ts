@@ -6,9 +6,9 @@ import {
   deletePrinter,
   getPrinterRow,
   listPrinterRows,
+  type PrinterRow,
   printerStatus,
   updatePrinter,
-  type PrinterRow,
 } from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
 import {

@@ -74,15 +74,10 @@ const CredentialsSchema = z
   .openapi('PrinterCredentials')
 
 const nameField = z.string().trim().min(1).max(100)
-const addressField = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2000)
-  .openapi({
-    description:
-      "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
-  })
+const addressField = z.string().trim().min(1).max(2000).openapi({
+  description:
+    "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
+})
 
 export const listPrintersRoute = defineRoute('user', {
   method: 'get',

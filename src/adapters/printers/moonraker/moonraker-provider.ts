@@ -1,13 +1,13 @@
 import {
   fraction,
-  PrinterError,
   type PrinterDiagnostics,
+  PrinterError,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
 import { mapMoonraker } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed'
@@ -43,14 +43,18 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const mapped = mapMoonraker(webhooks.state, printStats.state, str(webhooks.state_message) ?? undefined)
     const extruder = obj(status.extruder)
     const bed = obj(status.heater_bed)
-    const progress = fraction(num(sdcard.progress))
-    const elapsed = num(printStats.print_duration)
+    const progress = fraction(finiteNumberOrNull(sdcard.progress))
+    const elapsed = finiteNumberOrNull(printStats.print_duration)
     const active = ['printing', 'paused'].includes(String(printStats.state))
     return {
       ...mapped,
       temperatures: {
-        nozzle: status.extruder ? { actual: num(extruder.temperature), target: num(extruder.target) } : null,
-        bed: status.heater_bed ? { actual: num(bed.temperature), target: num(bed.target) } : null,
+        nozzle: status.extruder
+          ? { actual: finiteNumberOrNull(extruder.temperature), target: finiteNumberOrNull(extruder.target) }
+          : null,
+        bed: status.heater_bed
+          ? { actual: finiteNumberOrNull(bed.temperature), target: finiteNumberOrNull(bed.target) }
+          : null,
       },
       job: str(printStats.filename)
         ? {

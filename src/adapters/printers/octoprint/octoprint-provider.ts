@@ -1,13 +1,13 @@
 import {
   fraction,
-  PrinterError,
   type PrinterDiagnostics,
+  PrinterError,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
 import { mapOctoPrintFlags } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, num, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 /**
@@ -42,19 +42,19 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
     const bed = temperature.bed ? obj(temperature.bed) : null
     const file = obj(obj(job.job).file)
     const progress = obj(job.progress)
-    const completion = num(progress.completion)
+    const completion = finiteNumberOrNull(progress.completion)
     return {
       ...mapped,
       temperatures: {
-        nozzle: tool ? { actual: num(tool.actual), target: num(tool.target) } : null,
-        bed: bed ? { actual: num(bed.actual), target: num(bed.target) } : null,
+        nozzle: tool ? { actual: finiteNumberOrNull(tool.actual), target: finiteNumberOrNull(tool.target) } : null,
+        bed: bed ? { actual: finiteNumberOrNull(bed.actual), target: finiteNumberOrNull(bed.target) } : null,
       },
       job: str(file.name)
         ? {
             file_name: str(file.name),
             progress: completion === null ? null : fraction(completion / 100),
-            time_left_s: num(progress.printTimeLeft),
-            elapsed_s: num(progress.printTime),
+            time_left_s: finiteNumberOrNull(progress.printTimeLeft),
+            elapsed_s: finiteNumberOrNull(progress.printTime),
           }
         : null,
       raw: { state_text: state.text ?? null, flags, job_state: job.state ?? null },

@@ -1,13 +1,13 @@
 import {
   fraction,
-  PrinterError,
   type PrinterDiagnostics,
+  PrinterError,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
 import { prusalinkStates, unknownState } from '../../../core/printers/state-mapping.js'
-import { createPrinterHttp, num, obj, parseJsonObject, str, uploadTimeoutMs } from '../http.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, str, uploadTimeoutMs } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 /**
@@ -32,7 +32,7 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     const usable = Array.isArray(list)
       ? list.map(obj).find((entry) => entry.available !== false && entry.read_only !== true && str(entry.path))
       : undefined
-    storage = usable ? str(usable.path)!.replace(/^\/+|\/+$/g, '') : 'usb'
+    storage = str(usable?.path)?.replace(/^\/+|\/+$/g, '') ?? 'usb'
     return storage
   }
 
@@ -58,15 +58,20 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
       reason: mapped.state === 'error' && message ? `${mapped.reason}: ${message}` : mapped.reason,
       temperatures: {
         nozzle:
-          'temp_nozzle' in printer ? { actual: num(printer.temp_nozzle), target: num(printer.target_nozzle) } : null,
-        bed: 'temp_bed' in printer ? { actual: num(printer.temp_bed), target: num(printer.target_bed) } : null,
+          'temp_nozzle' in printer
+            ? { actual: finiteNumberOrNull(printer.temp_nozzle), target: finiteNumberOrNull(printer.target_nozzle) }
+            : null,
+        bed:
+          'temp_bed' in printer
+            ? { actual: finiteNumberOrNull(printer.temp_bed), target: finiteNumberOrNull(printer.target_bed) }
+            : null,
       },
       job: jobSummary
         ? {
             file_name: fileName,
-            progress: num(jobSummary.progress) === null ? null : fraction(num(jobSummary.progress)! / 100),
-            time_left_s: num(jobSummary.time_remaining),
-            elapsed_s: num(jobSummary.time_printing),
+            progress: fraction((finiteNumberOrNull(jobSummary.progress) ?? Number.NaN) / 100),
+            time_left_s: finiteNumberOrNull(jobSummary.time_remaining),
+            elapsed_s: finiteNumberOrNull(jobSummary.time_printing),
           }
         : null,
       raw: { state: printer.state ?? null, job_id: jobSummary?.id ?? null },

@@ -1,0 +1,91 @@
+import type { Clock } from '../runtime/clock.js'
+import { isReady, offlineStatus, type PrinterStatus } from './provider.js'
+
+export interface ObservedStatus extends PrinterStatus {
+  ready: boolean
+  observed_at: string
+  /** True when the status is older than the cache lifetime (a fresh poll is under way). */
+  stale: boolean
+}
+
+/**
+ * The printers' statuses as last polled. One cache belongs to one app's deps (the runtime
+ * entry builds it), so two apps in one process never see each other's statuses.
+ */
+export interface PrinterStatusCache {
+  /**
+   * The status of printer `id`. `fresh` always polls. Otherwise a status younger than the
+   * cache lifetime is served as it is; for an older one a poll starts (one at a time per
+   * printer), and when it does not answer within `staleWaitMs` the last status is served
+   * marked stale while the poll goes on, so a list never waits long for an unreachable printer.
+   */
+  read(id: string, poll: () => Promise<PrinterStatus>, options?: { fresh?: boolean }): Promise<ObservedStatus>
+  /** Drops what is known of a printer, after it changed or was deleted. */
+  forget(id: string): void
+}
+
+interface CacheEntry {
+  status: PrinterStatus
+  observedAt: number
+  polling?: Promise<CacheEntry>
+}
+
+/** How long a read waits for a refresh before showing the last status, marked stale. */
+const staleWaitMs = 300
+
+/** A status cache whose entries live `ttlMs` (`VAULT_PRINTER_STATUS_TTL_MS`). */
+export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number }): PrinterStatusCache {
+  const { clock, ttlMs } = options
+  const entries = new Map<string, CacheEntry>()
+  const observe = async (poll: () => Promise<PrinterStatus>): Promise<CacheEntry> => {
+    const status = await poll()
+    return { status, observedAt: clock.now().getTime() }
+  }
+  return {
+    async read(id, poll, { fresh = false } = {}) {
+      const now = clock.now().getTime()
+      const cached = entries.get(id)
+      const refresh = () => {
+        if (cached?.polling) return cached.polling
+        const polling = observe(poll).then((entry) => {
+          if (entries.get(id) === pending) entries.set(id, entry)
+          return entry
+        })
+        const pending: CacheEntry = cached
+          ? { ...cached, polling }
+          : { status: offlineStatus('not polled yet'), observedAt: 0, polling }
+        entries.set(id, pending)
+        return polling
+      }
+      if (fresh) {
+        const entry = await observe(poll)
+        entries.set(id, entry)
+        return present(entry, false)
+      }
+      if (cached && cached.observedAt > 0) {
+        if (now - cached.observedAt <= ttlMs) return present(cached, false)
+        // Wait briefly for the refresh; a printer slower than that is shown as last seen, stale.
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const refreshed = await Promise.race([
+          refresh(),
+          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWaitMs))),
+        ])
+        clearTimeout(timer)
+        return refreshed ? present(refreshed, false) : present(cached, true)
+      }
+      return present(await refresh(), false)
+    },
+    forget(id) {
+      entries.delete(id)
+    },
+  }
+}
+
+function present(entry: CacheEntry, stale: boolean): ObservedStatus {
+  return {
+    ...entry.status,
+    ready: isReady(entry.status) && !stale,
+    observed_at: new Date(entry.observedAt).toISOString(),
+    stale,
+  }
+}
