@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { FileRecord, ModelRecord } from '../core/ingest/records.js'
+import type { FileRecord, ModelRecord } from '../core/library/records.js'
 
 export const FileSchema = z
   .object({

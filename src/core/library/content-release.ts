@@ -1,11 +1,11 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
 import type { DatabaseKind } from '../db/database.js'
 import type { Database, FilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
+import { isMaintenanceRunning } from '../runtime/maintenance-lock.js'
 import { refreshModel } from './refresh-model.js'
-import { isMaintenanceRunning } from '../backup/maintenance-lock.js'
 
 type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock'>
 

@@ -2,9 +2,9 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Database, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
-import { toFileRecord, toModelRecord, type FileRecord, type ModelRecord } from '../ingest/records.js'
 import { releaseContent } from './content-release.js'
 import { tagKey } from './model-query.js'
+import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 
 export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>

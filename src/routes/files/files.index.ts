@@ -1,11 +1,11 @@
-import { notFound } from '../../core/errors.js'
-import { toFileRecord } from '../../core/ingest/records.js'
 import type { Context } from 'hono'
-import { createRouter, type AppEnv } from '../app-env.js'
+import type { Deps } from '../../core/deps.js'
+import { notFound } from '../../core/errors.js'
+import { toFileRecord } from '../../core/library/records.js'
+import { type AppEnv, createRouter } from '../app-env.js'
 import { blobResponse } from '../blob-response.js'
 import { presentFile } from '../library-schemas.js'
 import { downloadFileRoute, fileThumbnailRoute, getFileRoute } from './files.routes.js'
-import type { Deps } from '../../core/deps.js'
 
 async function getFileRow(deps: Deps, id: string) {
   const row = await deps.database.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst()

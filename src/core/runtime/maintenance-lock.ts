@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import type { Clock } from '../runtime/clock.js'
-import { acquireLock, type HeldLock } from '../runtime/db-lock.js'
 import { conflict } from '../errors.js'
+import type { Clock } from './clock.js'
+import { acquireLock, type HeldLock } from './db-lock.js'
 
 /** One backup or restore at a time, across every process sharing the database. */
 export const maintenanceLockName = 'backup-restore'
