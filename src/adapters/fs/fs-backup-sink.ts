@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readFileStream } from './file-stream.js'
 import { Readable } from 'node:stream'
-import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import type { BackupSink } from '../../core/backup/backup-sink.js'
+import { readFileStream } from './file-stream.js'
 import { errorCode } from './fs-blob-store.js'
 
 const archiveNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*\.tar\.gz$/

@@ -55,8 +55,8 @@ const archiveNamePattern = /^model-vault-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)-
 
 /** The backup id and creation time an archive's file name carries, or null for other files. */
 export function parseArchiveFileName(name: string): { backupId: string; createdAt: Date } | null {
-  const match = archiveNamePattern.exec(name)
-  if (!match) return null
-  const [date, time] = match[1]!.split('T') as [string, string]
-  return { backupId: match[2]!, createdAt: new Date(`${date}T${time.replaceAll('-', ':')}`) }
+  const [, stamp, backupId] = archiveNamePattern.exec(name) ?? []
+  if (!stamp || !backupId) return null
+  const [date, time] = stamp.split('T') as [string, string]
+  return { backupId, createdAt: new Date(`${date}T${time.replaceAll('-', ':')}`) }
 }

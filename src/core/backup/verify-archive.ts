@@ -1,8 +1,8 @@
 import tar from 'tar-stream'
 import type { CreateSha256 } from '../blobs/hasher.js'
-import type { Compression } from '../runtime/compression.js'
 import { VaultError } from '../errors.js'
-import { isAllowedEntryName, manifestPath, type BackupManifest } from './manifest.js'
+import type { Compression } from '../runtime/compression.js'
+import { type BackupManifest, isAllowedEntryName, manifestPath } from './manifest.js'
 import { drained } from './tar-archive.js'
 
 const maxManifestBytes = 256 * 1024 * 1024
@@ -51,14 +51,21 @@ export async function verifyArchive(
       let ended = false
       const next = async () => {
         const result = ended ? { done: true as const } : await chunks.next()
-        if (result.done) return ((ended = true), null)
+        if (result.done) {
+          ended = true
+          return null
+        }
         hash.update(result.value)
         size += result.value.byteLength
         if (name === manifestPath && size > maxManifestBytes) throw invalidArchive('the manifest is too large.')
         return result.value
       }
       let readFailed = false
-      const read = () => next().catch((error: unknown) => ((readFailed = true), Promise.reject(error)))
+      const read = () =>
+        next().catch((error: unknown) => {
+          readFailed = true
+          throw error
+        })
       if (name !== manifestPath && onEntry) {
         await onEntry(name, entryStream(read)).catch((error: unknown) => {
           if (!readFailed) entryFailure = { error }
@@ -111,7 +118,11 @@ function entryStream(next: () => Promise<Uint8Array | null>): ReadableStream<Uin
 /** The manifest, checked for the shape this version writes; anything else is not ours. */
 function parseManifest(chunks: Uint8Array[]): BackupManifest {
   const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0))
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
   let parsed: Partial<BackupManifest>
   try {
     parsed = JSON.parse(new TextDecoder().decode(bytes)) as Partial<BackupManifest>

@@ -82,12 +82,10 @@ const RestoreResultSchema = z
     backup_id: z.string(),
     restored_at: z.string().openapi({ format: 'date-time' }),
     source: z.object({
-      location: z
-        .string()
-        .openapi({
-          description: 'Where the archive was read from: `local` (the backup directory) or `s3`.',
-          example: 'local',
-        }),
+      location: z.string().openapi({
+        description: 'Where the archive was read from: `local` (the backup directory) or `s3`.',
+        example: 'local',
+      }),
       file_name: z.string(),
       size: z.number().int(),
       sha256: z.string(),
@@ -102,12 +100,10 @@ const RestoreResultSchema = z
         'File name, in the backup directory, of the database as it was before the restore (a database-only archive; `backup restore <file>` on the CLI puts it back). Never pruned.',
       example: 'pre-restore-2026-11-21T10-00-00Z-0b5d1f7e-1c2a-4f5b-9d3e-6a7b8c9d0e1f.tar.gz',
     }),
-    added: z
-      .object({ blobs: z.number().int(), thumbnails: z.number().int() })
-      .openapi({
-        description:
-          'Stored files the archive brought that the stores did not have. A restore never deletes stored files.',
-      }),
+    added: z.object({ blobs: z.number().int(), thumbnails: z.number().int() }).openapi({
+      description:
+        'Stored files the archive brought that the stores did not have. A restore never deletes stored files.',
+    }),
     sessions_revoked: z
       .number()
       .int()
@@ -128,13 +124,10 @@ const RestoreResultSchema = z
         description:
           'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.',
       }),
-    backups_registered: z
-      .number()
-      .int()
-      .openapi({
-        description:
-          'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.',
-      }),
+    backups_registered: z.number().int().openapi({
+      description:
+        'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.',
+    }),
   })
   .openapi('RestoreResult')
 
