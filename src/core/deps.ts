@@ -40,10 +40,18 @@ export interface Deps {
   createSha256: CreateSha256
   /** gzip for backup archives. */
   compression: Compression
-  /** The local backup directory first, then the optional S3 bucket. */
-  backupSinks: BackupSink[]
-  /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
-  backupRetentionDays: number
+  /** Where backup archives go and how long they are kept. */
+  backups: {
+    /** The backup directory: every archive is written here first, and restores look here first. */
+    local: BackupSink
+    /**
+     * The optional bucket (`VAULT_BACKUP_S3_*`) each finished archive is copied to. One at most:
+     * a backup record holds one copy status.
+     */
+    offsite: BackupSink | null
+    /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
+    retentionDays: number
+  }
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset

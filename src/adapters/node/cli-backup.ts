@@ -1,25 +1,25 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { toBackupRecord } from '../../core/backup/backup-records.js'
-import { locateArchive, type ArchiveSource } from '../../core/backup/locate-archive.js'
-import { VaultError } from '../../core/errors.js'
-import { restoreArchive, type RestoreProgress } from '../../core/backup/restore-backup.js'
-import { getBackupRow, startBackup } from '../../core/backup/create-backup.js'
+import { getBackup, listBackups } from '../../core/backup/backup-records.js'
+import { startBackup } from '../../core/backup/create-backup.js'
+import { type ArchiveSource, locateArchive } from '../../core/backup/locate-archive.js'
+import { type RestoreProgress, restoreArchive } from '../../core/backup/restore-backup.js'
 import { verifyArchive } from '../../core/backup/verify-archive.js'
 import type { Deps } from '../../core/deps.js'
-import { exitWith } from './node-config.js'
+import { VaultError } from '../../core/errors.js'
 import { readFileStream } from '../fs/file-stream.js'
 import { createNativeSha256 } from './native-sha256.js'
+import { exitWith } from './node-config.js'
 import { zlibCompression } from './zlib-compression.js'
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
 /** `model-vault backup create|list|restore`: the same backups and restores the API makes, from the shell. */
 export async function runBackupCommand(deps: Deps, command: string, argument: string | undefined): Promise<void> {
-  if (command === 'restore') return restoreFromShell(deps, argument!)
+  if (command === 'restore')
+    return restoreFromShell(deps, argument ?? exitWith('backup restore needs a backup id or an archive'))
   if (command === 'list') {
-    const rows = await deps.database.db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').execute()
-    for (const backup of rows.map(toBackupRecord)) {
+    for (const backup of await listBackups(deps.database.db)) {
       const s3 = backup.locations.find((l) => l.kind === 's3')
       console.log(
         `${backup.started_at}\t${backup.status}\t${backup.size === null ? '-' : mib(backup.size)}\t${backup.file_name}${s3 ? `\ts3:${s3.status}` : ''}`,
@@ -31,8 +31,7 @@ export async function runBackupCommand(deps: Deps, command: string, argument: st
   const { record, done } = await startBackup(deps, null).catch((error: Error) => exitWith(error.message))
   console.log(`Backing up to ${record.file_name}`)
   const progress = setInterval(() => {
-    void getBackupRow(deps.database.db, record.id).then((row) => {
-      const current = toBackupRecord(row)
+    void getBackup(deps.database.db, record.id).then((current) => {
       console.log(`  ${Math.round(current.progress * 100)}%  ${mib(current.bytes_done)}`)
     })
   }, 2000)

@@ -71,11 +71,11 @@ export async function createNodeDeps(
       ...(await openStorage(config)),
       createSha256: createNativeSha256,
       compression: zlibCompression,
-      backupSinks: [
-        await createFsBackupSink(config.backup.dir),
-        ...(config.backup.s3 ? [createS3BackupSink(config.backup.s3)] : []),
-      ],
-      backupRetentionDays: config.backup.retentionDays,
+      backups: {
+        local: await createFsBackupSink(config.backup.dir),
+        offsite: config.backup.s3 ? createS3BackupSink(config.backup.s3) : null,
+        retentionDays: config.backup.retentionDays,
+      },
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),

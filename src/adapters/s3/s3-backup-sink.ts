@@ -4,13 +4,6 @@ import type { S3Config } from '../../core/config/config.js'
 import { uploadStream } from './multipart-upload.js'
 import { createS3Client, describeS3Error, nullWhenMissing, probeBucket } from './s3-client.js'
 
-/**
- * The optional S3-compatible backup bucket (`VAULT_BACKUP_S3_*`): archives under
- * `<prefix><file name>`, written by multipart upload so they appear only when complete.
- * Health fails when the bucket does not answer HeadBucket within a few seconds. Failures,
- * there and on the backup records, name the error kind only, never the endpoint, bucket or
- * credentials.
- */
 /** Failures name the error kind only; the SDK's error, with the endpoint, stays as `cause`. */
 async function inBucket<T>(request: () => Promise<T>): Promise<T> {
   try {
@@ -20,6 +13,13 @@ async function inBucket<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The optional S3-compatible backup bucket (`VAULT_BACKUP_S3_*`): archives under
+ * `<prefix><file name>`, written by multipart upload so they appear only when complete.
+ * Health fails when the bucket does not answer HeadBucket within a few seconds. Failures,
+ * there and on the backup records, name the error kind only, never the endpoint, bucket or
+ * credentials.
+ */
 export function createS3BackupSink(config: S3Config): BackupSink {
   const client = createS3Client(config)
   const { bucket, prefix } = config
@@ -41,8 +41,8 @@ export function createS3BackupSink(config: S3Config): BackupSink {
         const archives = []
         for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
           for (const object of page.Contents ?? []) {
-            const name = object.Key!.slice(prefix.length)
-            if (name.includes('/') || !object.LastModified) continue
+            const name = object.Key?.slice(prefix.length)
+            if (name === undefined || name.includes('/') || !object.LastModified) continue
             archives.push({ name, size: object.Size ?? 0, modifiedAt: object.LastModified })
           }
         }

@@ -1,5 +1,5 @@
-import type { Deps } from '../deps.js'
 import type { BackupCopyStatus } from '../db/schema.js'
+import type { Deps } from '../deps.js'
 import { parseArchiveFileName } from './manifest.js'
 
 /**
@@ -8,12 +8,9 @@ import { parseArchiveFileName } from './manifest.js'
  * complete, their checksum unknown until verified), and copies still `pending` in the
  * restored catalogue get the bucket's answer. Returns how many archives were added.
  */
-export async function reconcileBackupCatalogue(
-  deps: Pick<Deps, 'database' | 'backupSinks' | 'logger'>,
-): Promise<number> {
+export async function reconcileBackupCatalogue(deps: Pick<Deps, 'database' | 'backups' | 'logger'>): Promise<number> {
   const { db } = deps.database
-  const local = deps.backupSinks.find((sink) => sink.kind === 'local')!
-  const bucket = deps.backupSinks.find((sink) => sink.kind === 's3')
+  const { local, offsite: bucket } = deps.backups
   let inBucket: Set<string> | null = null
   if (bucket) {
     try {

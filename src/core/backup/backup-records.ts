@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely'
-import type { BackupCopyStatus, BackupsTable } from '../db/schema.js'
+import type { Kysely, Selectable } from 'kysely'
+import type { BackupCopyStatus, BackupsTable, Database } from '../db/schema.js'
+import { notFound } from '../errors.js'
 import type { BackupManifest } from './manifest.js'
 
 /** A backup as the API shows it. Paths are not shown: the archive is named by `file_name`. */
@@ -22,7 +23,20 @@ export type BackupRecord = Pick<
   manifest: BackupManifest | null
 }
 
-export function toBackupRecord(row: Selectable<BackupsTable>): BackupRecord {
+/** Every backup in the catalogue, newest first. */
+export async function listBackups(db: Kysely<Database>): Promise<BackupRecord[]> {
+  const rows = await db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id').execute()
+  return rows.map(toBackupRecord)
+}
+
+/** One backup of the catalogue; 404 when there is none by that id. */
+export async function getBackup(db: Kysely<Database>, id: string): Promise<BackupRecord> {
+  const row = await db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst()
+  if (!row) throw notFound(`No backup has the id ${id}.`)
+  return toBackupRecord(row)
+}
+
+function toBackupRecord(row: Selectable<BackupsTable>): BackupRecord {
   const progress =
     row.status === 'complete' ? 1 : row.bytes_total > 0 ? Math.min(0.99, row.bytes_done / row.bytes_total) : 0
   return {

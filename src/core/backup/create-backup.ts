@@ -1,25 +1,14 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import type { HeldLock } from '../runtime/db-lock.js'
-import { toBackupRecord, type BackupRecord } from './backup-records.js'
 import { takeMaintenanceLock } from '../runtime/maintenance-lock.js'
+import { type BackupRecord, getBackup } from './backup-records.js'
 import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
 import { writeArchive } from './write-archive.js'
 
 export type BackupDeps = Pick<
   Deps,
-  | 'database'
-  | 'blobs'
-  | 'thumbnails'
-  | 'createSha256'
-  | 'compression'
-  | 'clock'
-  | 'logger'
-  | 'backupSinks'
-  | 'service'
-  | 'backupRetentionDays'
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'clock' | 'logger' | 'backups' | 'service'
 >
 
 const progressEveryMs = 1000
@@ -43,7 +32,7 @@ export async function startBackup(
     file_name: archiveFileName(id, startedAt),
     created_by: createdBy,
     started_at: startedAt.toISOString(),
-    s3_status: deps.backupSinks.some((sink) => sink.kind === 's3') ? ('pending' as const) : ('not_configured' as const),
+    s3_status: deps.backups.offsite ? ('pending' as const) : ('not_configured' as const),
   }
   try {
     await db.insertInto('backups').values(row).execute()
@@ -53,7 +42,7 @@ export async function startBackup(
   }
   const done = runBackup(deps, row.id, row.file_name, startedAt, lock)
   done.catch(() => {})
-  return { record: toBackupRecord(await getBackupRow(db, id)), done }
+  return { record: await getBackup(db, id), done }
 }
 
 async function runBackup(
@@ -75,8 +64,9 @@ async function runBackup(
       createdAt: startedAt,
       includeFiles: true,
       onProgress(bytesDone, bytesTotal) {
-        if (Date.now() - lastReport < progressEveryMs) return
-        lastReport = Date.now()
+        const now = deps.clock.now().getTime()
+        if (now - lastReport < progressEveryMs) return
+        lastReport = now
         reported = reported
           .then(() =>
             db
@@ -106,7 +96,7 @@ async function runBackup(
       .execute()
     deps.logger.info('backup archived', { backup_id: id, file_name: fileName })
     // The archive stands from here on: a failed copy or prune is reported, not fatal.
-    await copyToBuckets(deps, id, fileName)
+    await copyOffsite(deps, id, fileName, archive.sha256)
     await pruneOldBackups(deps, id)
     outcome = { status: 'complete', error: null }
   } catch (error) {
@@ -124,33 +114,33 @@ async function runBackup(
     .set({ ...outcome, finished_at: deps.clock.now().toISOString() })
     .where('id', '=', id)
     .execute()
-  return toBackupRecord(await getBackupRow(db, id))
+  return getBackup(db, id)
 }
 
 /**
- * Copies the finished archive to each bucket and checks it by reading it back and hashing
- * it. A failed copy leaves the local backup standing; the failure is on the record.
+ * Copies the finished archive to the bucket, when there is one, and checks it by reading it
+ * back and hashing it. A failed copy leaves the local backup standing; the failure is on the record.
  */
-async function copyToBuckets(deps: BackupDeps, id: string, fileName: string): Promise<void> {
+async function copyOffsite(deps: BackupDeps, id: string, fileName: string, sha256: string): Promise<void> {
   const { db } = deps.database
-  const local = deps.backupSinks.find((sink) => sink.kind === 'local')!
-  const { sha256 } = await getBackupRow(db, id)
-  for (const sink of deps.backupSinks.filter((s) => s.kind === 's3')) {
-    try {
-      await sink.write(fileName, (await local.read(fileName))!)
-      const copy = await sink.read(fileName)
-      if (!copy || (await hashStream(deps, copy)) !== sha256)
-        throw new Error('the copy in the bucket does not match the archive')
-      await db.updateTable('backups').set({ s3_status: 'uploaded', s3_error: null }).where('id', '=', id).execute()
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      deps.logger.warn('backup copy to the bucket failed', {
-        backup_id: id,
-        error: message,
-        cause: String((error as Error).cause ?? ''),
-      })
-      await db.updateTable('backups').set({ s3_status: 'failed', s3_error: message }).where('id', '=', id).execute()
-    }
+  const { local, offsite } = deps.backups
+  if (!offsite) return
+  try {
+    const archive = await local.read(fileName)
+    if (!archive) throw new Error('the archive left the backup directory before it could be copied')
+    await offsite.write(fileName, archive)
+    const copy = await offsite.read(fileName)
+    if (!copy || (await hashStream(deps, copy)) !== sha256)
+      throw new Error('the copy in the bucket does not match the archive')
+    await db.updateTable('backups').set({ s3_status: 'uploaded', s3_error: null }).where('id', '=', id).execute()
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    deps.logger.warn('backup copy to the bucket failed', {
+      backup_id: id,
+      error: message,
+      cause: String((error as Error).cause ?? ''),
+    })
+    await db.updateTable('backups').set({ s3_status: 'failed', s3_error: message }).where('id', '=', id).execute()
   }
 }
 
@@ -162,8 +152,4 @@ async function hashStream(deps: Pick<Deps, 'createSha256'>, stream: ReadableStre
     if (done) return hash.digestHex()
     hash.update(value)
   }
-}
-
-export async function getBackupRow(db: Kysely<Database>, id: string) {
-  return db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js'
 import { notFound, VaultError } from '../errors.js'
-import { parseArchiveFileName, type BackupManifest } from './manifest.js'
+import { type BackupManifest, parseArchiveFileName } from './manifest.js'
 
 /** An archive to restore from, wherever it is. */
 export interface ArchiveSource {
@@ -22,20 +22,18 @@ export interface ArchiveSource {
  * every archive name carries. The backup directory is searched first, then the bucket.
  */
 export async function locateArchive(
-  deps: Pick<Deps, 'database' | 'backupSinks'>,
+  deps: Pick<Deps, 'database' | 'backups'>,
   backupId: string,
 ): Promise<ArchiveSource> {
   const row = await deps.database.db.selectFrom('backups').selectAll().where('id', '=', backupId).executeTakeFirst()
   const matches = (name: string) => (row ? name === row.file_name : parseArchiveFileName(name)?.backupId === backupId)
+  const { local, offsite } = deps.backups
   const unreachable: string[] = []
-  for (const sink of deps.backupSinks) {
-    let archives
-    try {
-      archives = await sink.list()
-    } catch (error) {
+  for (const sink of offsite ? [local, offsite] : [local]) {
+    const archives = await sink.list().catch((error: unknown) => {
       unreachable.push(`${sink.kind}: ${error instanceof Error ? error.message : String(error)}`)
-      continue
-    }
+      return []
+    })
     const found = archives.find((archive) => matches(archive.name))
     if (!found) continue
     return {
@@ -59,6 +57,6 @@ export async function locateArchive(
       `The archive of backup ${backupId} is not in the backup directory, and ${unreachable.join('; ')}.`,
     )
   }
-  const places = deps.backupSinks.length > 1 ? 'the backup directory or the bucket' : 'the backup directory'
+  const places = offsite ? 'the backup directory or the bucket' : 'the backup directory'
   throw notFound(`No archive of backup ${backupId} is in ${places}.`)
 }

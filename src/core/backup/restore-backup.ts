@@ -1,17 +1,17 @@
-import { toPublicApiKey, type PublicApiKey } from '../auth/api-keys.js'
+import { type PublicApiKey, toPublicApiKey } from '../auth/api-keys.js'
 import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
-import { snapshotFileNames, type StagedDatabase } from '../db/database.js'
+import { type StagedDatabase, snapshotFileNames } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
+import { takeMaintenanceLock } from '../runtime/maintenance-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
-import { locateArchive, type ArchiveSource } from './locate-archive.js'
-import { takeMaintenanceLock } from './maintenance-lock.js'
+import { type ArchiveSource, locateArchive } from './locate-archive.js'
 import { archiveFileName, type BackupManifest } from './manifest.js'
 import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
-import { writeArchive, type ArchiveDeps } from './write-archive.js'
+import { type ArchiveDeps, writeArchive } from './write-archive.js'
 
 export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys'>
 
@@ -74,54 +74,26 @@ export async function restoreArchive(
     onProgress({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, onProgress)
     const restoredAt = deps.clock.now()
-    let safetyCopy: string | undefined
-    try {
-      refuseIncompatible(deps, staged.manifest)
-      if (source.expectedSha256 && staged.sha256 !== source.expectedSha256) {
-        throw invalidArchive(
-          `it has changed since the backup was made (SHA-256 ${staged.sha256}, recorded ${source.expectedSha256}).`,
-        )
-      }
-      onProgress({ phase: 'safety_copy', bytes_done: staged.size, bytes_total: staged.size })
-      safetyCopy = await writeSafetyCopy(deps, restoredAt)
-      onProgress({ phase: 'swapping', bytes_done: staged.size, bytes_total: staged.size })
-      for (const file of staged.files) await file.staged.commit(file.key)
-      await staged.database.swapIn(
-        restoreStatements(restoredAt, {
-          id: staged.manifest.backup_id,
-          size: staged.size,
-          sha256: staged.sha256,
-          manifestJson: JSON.stringify(staged.manifest),
-          archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
-        }),
-      )
-    } catch (error) {
+    const safetyCopy = await swapIn(deps, source, staged, restoredAt, onProgress).catch(async (error: unknown) => {
       await discardStaged(staged)
-      // The swap did not happen, so the copy of the untouched database is not needed either.
-      if (safetyCopy)
-        await localSink(deps)
-          .delete(safetyCopy)
-          .catch(() => {})
       throw error
-    }
+    })
     deps.logger.info('backup restored', {
       backup_id: staged.manifest.backup_id,
       file_name: source.fileName,
       safety_copy: safetyCopy,
     })
     onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
-    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy: safetyCopy! }).catch(
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error)
-        deps.logger.error('restore swapped in, but finishing it failed', { error: message })
-        throw new VaultError(
-          500,
-          'restore_unfinished',
-          'Internal Server Error',
-          `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
-        )
-      },
-    )
+    return await finishRestore(deps, { source, staged, restoredAt, safetyCopy }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      deps.logger.error('restore swapped in, but finishing it failed', { error: message })
+      throw new VaultError(
+        500,
+        'restore_unfinished',
+        'Internal Server Error',
+        `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
+      )
+    })
   } finally {
     // A failed release must not hide the restore's own outcome; the lock lapses within a minute.
     await lock
@@ -172,7 +144,9 @@ async function stageArchive(
         database = await deps.database.stageRestore(body)
         return
       }
-      const [store, name] = stores[folder]!
+      const target = stores[folder]
+      if (!target) throw invalidArchive(`it holds an unexpected entry "${path}".`)
+      const [store, name] = target
       // Content-addressed: a key already stored holds these very bytes, so only new ones are staged.
       if (await store.stat(key)) return
       files.push({ store: name, key, staged: await store.stage(body) })
@@ -183,6 +157,45 @@ async function stageArchive(
     await discardStaged({ database, files })
     throw error
   }
+}
+
+/**
+ * Checks the verified archive against this install and its record, writes the safety copy,
+ * commits the staged files and swaps the database in. Returns the safety copy's name.
+ */
+async function swapIn(
+  deps: RestoreDeps,
+  source: ArchiveSource,
+  staged: StagedArchive,
+  restoredAt: Date,
+  onProgress: (progress: RestoreProgress) => void,
+): Promise<string> {
+  refuseIncompatible(deps, staged.manifest)
+  if (source.expectedSha256 && staged.sha256 !== source.expectedSha256) {
+    throw invalidArchive(
+      `it has changed since the backup was made (SHA-256 ${staged.sha256}, recorded ${source.expectedSha256}).`,
+    )
+  }
+  onProgress({ phase: 'safety_copy', bytes_done: staged.size, bytes_total: staged.size })
+  const safetyCopy = await writeSafetyCopy(deps, restoredAt)
+  try {
+    onProgress({ phase: 'swapping', bytes_done: staged.size, bytes_total: staged.size })
+    for (const file of staged.files) await file.staged.commit(file.key)
+    await staged.database.swapIn(
+      restoreStatements(restoredAt, {
+        id: staged.manifest.backup_id,
+        size: staged.size,
+        sha256: staged.sha256,
+        manifestJson: JSON.stringify(staged.manifest),
+        archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
+      }),
+    )
+  } catch (error) {
+    // The swap did not happen, so the copy of the untouched database is not needed either.
+    await deps.backups.local.delete(safetyCopy).catch(() => {})
+    throw error
+  }
+  return safetyCopy
 }
 
 async function discardStaged(staged: Partial<Pick<StagedArchive, 'database' | 'files'>>): Promise<void> {
@@ -214,7 +227,7 @@ function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
 function compareVersions(a: string, b: string): number {
   const parts = (version: string) =>
     version
-      .split(/[-+]/)[0]!
+      .replace(/[-+].*/s, '')
       .split('.')
       .map((part) => Number.parseInt(part, 10) || 0)
   const [left, right] = [parts(a), parts(b)]
@@ -236,8 +249,6 @@ async function writeSafetyCopy(deps: RestoreDeps, at: Date): Promise<string> {
   await writeArchive(deps, { id, fileName, createdAt: at, includeFiles: false, onProgress: () => {} })
   return fileName
 }
-
-const localSink = (deps: RestoreDeps) => deps.backupSinks.find((sink) => sink.kind === 'local')!
 
 /** After the swap: migrations, keys and search index of the restored data, the catalogue, the report. */
 async function finishRestore(

@@ -1,5 +1,8 @@
-import type { BackupDeps } from './create-backup.js'
+import type { Deps } from '../deps.js'
+import type { BackupSink } from './backup-sink.js'
 import { parseArchiveFileName } from './manifest.js'
+
+type RetentionDeps = Pick<Deps, 'database' | 'backups' | 'clock' | 'logger'>
 
 const dayMs = 24 * 60 * 60 * 1000
 
@@ -9,25 +12,37 @@ const dayMs = 24 * 60 * 60 * 1000
  * backup started; files that are not archives of ours are never touched, and neither is the
  * backup just made. A sink that cannot be pruned is logged and left for the next backup.
  */
-export async function pruneOldBackups(deps: BackupDeps, keepId: string): Promise<void> {
-  if (deps.backupRetentionDays === 0) return
-  const cutoff = deps.clock.now().getTime() - deps.backupRetentionDays * dayMs
-  for (const sink of deps.backupSinks) {
-    try {
-      for (const archive of await sink.list()) {
-        const parsed = parseArchiveFileName(archive.name)
-        if (!parsed || parsed.backupId === keepId || parsed.createdAt.getTime() >= cutoff) continue
-        await sink.delete(archive.name)
-        deps.logger.info('old backup pruned', { file_name: archive.name, sink: sink.kind })
-        if (sink.kind === 'local')
-          await deps.database.db.deleteFrom('backups').where('id', '=', parsed.backupId).execute()
-      }
-    } catch (error) {
-      // An unreachable bucket must not fail the backup that was just made; the next one retries.
-      deps.logger.warn('pruning old backups failed', {
-        sink: sink.kind,
-        error: error instanceof Error ? error.message : String(error),
-      })
+export async function pruneOldBackups(deps: RetentionDeps, keepId: string): Promise<void> {
+  const { local, offsite, retentionDays } = deps.backups
+  if (retentionDays === 0) return
+  const cutoff = deps.clock.now().getTime() - retentionDays * dayMs
+  // The catalogue lists the backup directory's archives: a backup leaves it with its local archive.
+  await pruneSink(deps, local, keepId, cutoff, async (backupId) => {
+    await deps.database.db.deleteFrom('backups').where('id', '=', backupId).execute()
+  })
+  if (offsite) await pruneSink(deps, offsite, keepId, cutoff)
+}
+
+async function pruneSink(
+  deps: RetentionDeps,
+  sink: BackupSink,
+  keepId: string,
+  cutoff: number,
+  onPruned?: (backupId: string) => Promise<void>,
+): Promise<void> {
+  try {
+    for (const archive of await sink.list()) {
+      const parsed = parseArchiveFileName(archive.name)
+      if (!parsed || parsed.backupId === keepId || parsed.createdAt.getTime() >= cutoff) continue
+      await sink.delete(archive.name)
+      deps.logger.info('old backup pruned', { file_name: archive.name, sink: sink.kind })
+      await onPruned?.(parsed.backupId)
     }
+  } catch (error) {
+    // An unreachable bucket must not fail the backup that was just made; the next one retries.
+    deps.logger.warn('pruning old backups failed', {
+      sink: sink.kind,
+      error: error instanceof Error ? error.message : String(error),
+    })
   }
 }

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
 import { readSchemaVersion } from '../db/migrate.js'
+import type { Database } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { manifestPath, type BackupManifest, type ManifestEntry } from './manifest.js'
+import { type BackupManifest, type ManifestEntry, manifestPath } from './manifest.js'
 import { createTarWriter } from './tar-archive.js'
 
 export type ArchiveDeps = Pick<
   Deps,
-  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'backupSinks' | 'service'
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'backups' | 'service'
 >
 
 export interface WrittenArchive {
@@ -57,8 +57,7 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
         },
       }),
     )
-    const local = deps.backupSinks.find((sink) => sink.kind === 'local')!
-    const written = local.write(options.fileName, measured)
+    const written = deps.backups.local.write(options.fileName, measured)
 
     const entries: ManifestEntry[] = []
     const counts = { blobs: 0, thumbnails: 0 }

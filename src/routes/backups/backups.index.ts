@@ -1,7 +1,6 @@
-import { toBackupRecord } from '../../core/backup/backup-records.js'
+import { getBackup, listBackups } from '../../core/backup/backup-records.js'
 import { startBackup } from '../../core/backup/create-backup.js'
 import { restoreBackup } from '../../core/backup/restore-backup.js'
-import { notFound } from '../../core/errors.js'
 import { createRouter } from '../app-env.js'
 import { apiBase } from '../library-schemas.js'
 import { createBackupRoute, getBackupRoute, listBackupsRoute, restoreBackupRoute } from './backups.routes.js'
@@ -12,19 +11,11 @@ export const backupsRouter = createRouter()
     return c.json(record, 202, { Location: `${apiBase(c)}/backups/${record.id}` })
   })
   .openapi(listBackupsRoute, async (c) => {
-    const rows = await c.var.deps.database.db
-      .selectFrom('backups')
-      .selectAll()
-      .orderBy('started_at', 'desc')
-      .orderBy('id')
-      .execute()
-    return c.json({ items: rows.map(toBackupRecord) }, 200)
+    return c.json({ items: await listBackups(c.var.deps.database.db) }, 200)
   })
   .openapi(getBackupRoute, async (c) => {
     const { id } = c.req.valid('param')
-    const row = await c.var.deps.database.db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst()
-    if (!row) throw notFound(`No backup has the id ${id}.`)
-    return c.json(toBackupRecord(row), 200)
+    return c.json(await getBackup(c.var.deps.database.db, id), 200)
   })
   .openapi(restoreBackupRoute, async (c) => {
     const { backup_id } = c.req.valid('param')

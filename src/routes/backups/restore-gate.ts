@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
 import type { RestoreProgress } from '../../core/backup/restore-backup.js'
-import type { AppEnv } from '../app-env.js'
 import { problem } from '../problem.js'
 
 const retryAfterSeconds = 10
@@ -14,7 +13,8 @@ const retryAfterSeconds = 10
  */
 export interface RestoreGate {
   run<T>(restore: (report: (progress: RestoreProgress) => void) => Promise<T>): Promise<T>
-  middleware: MiddlewareHandler<AppEnv>
+  /** Typed without `AppEnv`: that type names this gate, and naming it back would close an import circle. */
+  middleware: MiddlewareHandler
 }
 
 export function createRestoreGate(): RestoreGate {

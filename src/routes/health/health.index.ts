@@ -7,12 +7,15 @@ import { getHealth } from './health.routes.js'
 const componentTimeoutMs = 3000
 
 export const healthRouter = createRouter().openapi(getHealth, async (c) => {
-  const { database, blobs, thumbnails, backupSinks, service, clock } = c.var.deps
+  const { database, blobs, thumbnails, backups, service, clock } = c.var.deps
   const report = await checkHealth(
     {
       database: { required: true, parts: [database] },
       storage: { required: true, parts: [blobs, thumbnails] },
-      backup: { required: false, parts: [...backupSinks, lastBackupHealth(database.db, clock)] },
+      backup: {
+        required: false,
+        parts: [backups.local, ...(backups.offsite ? [backups.offsite] : []), lastBackupHealth(database.db, clock)],
+      },
       'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps)] },
     },
     componentTimeoutMs,
