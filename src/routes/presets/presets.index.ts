@@ -36,10 +36,10 @@ export const presetsRouter = createRouter()
   )
   .openapi(printerRoutes.get, async (c) => c.json(await getPreset(c.var.deps, 'printer', c.req.valid('param').id), 200))
   .openapi(filamentRoutes.create, async (c) =>
-    c.json(await createPreset(c.var.deps, 'filament', c.req.valid('json') as never), 201),
+    c.json(await createPreset(c.var.deps, 'filament', c.req.valid('json')), 201),
   )
   .openapi(printerRoutes.create, async (c) =>
-    c.json(await createPreset(c.var.deps, 'printer', c.req.valid('json') as never), 201),
+    c.json(await createPreset(c.var.deps, 'printer', c.req.valid('json')), 201),
   )
   .openapi(filamentRoutes.update, async (c) =>
     c.json(await updatePreset(c.var.deps, 'filament', c.req.valid('param').id, c.req.valid('json')), 200),

@@ -57,19 +57,29 @@ const ImportResultSchema = z
   })
   .openapi('PresetImportResult')
 
-function crud<const P extends string>(
+/** A create body: `name` is required, every other field may be left out and is then null. */
+type CreateShape<F extends Record<string, z.ZodType>> = {
+  [K in keyof F]: K extends 'name' ? F[K] : z.ZodDefault<z.ZodOptional<F[K]>>
+}
+
+function createShapeOf<F extends Record<string, z.ZodType>>(fields: F): CreateShape<F> {
+  // Object.fromEntries loses the per-key types that CreateShape states; the mapping itself is the proof.
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, field]) => [key, key === 'name' ? field : field.optional().default(null)]),
+  ) as CreateShape<F>
+}
+
+function crud<const P extends string, F extends Record<string, z.ZodType>>(
   kind: 'filament' | 'printer',
   path: P,
   schema: z.ZodType,
-  fields: Record<string, z.ZodType>,
+  fields: F,
   title: string,
   importNote: string,
 ) {
   const opName = kind === 'filament' ? 'FilamentProfile' : 'PrinterProfile'
-  const createShape = Object.fromEntries(
-    Object.entries(fields).map(([key, field]) => [key, key === 'name' ? field : field.optional().default(null)]),
-  )
-  const updateShape = Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, field.optional()]))
+  const createShape = createShapeOf(fields)
+  const updateShape = z.object(fields).partial().shape
   return {
     list: defineRoute('user', {
       method: 'get',
