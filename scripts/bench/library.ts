@@ -415,7 +415,7 @@ async function generate(database: VaultDatabase): Promise<{ files: number; secon
       await insertChunked(trx, 'files', fileRows, 200)
       await insertChunked(trx, 'model_tags', modelTags)
       await insertChunked(trx, 'collection_models', memberships)
-      for (const model of models) await refreshModel(trx, kind, model.id, now)
+      for (const model of models) await refreshModel(trx, database.dialect.search, model.id, now)
     })
     files += fileRows.length
     const total = done + models.length
@@ -793,7 +793,7 @@ function report(results: DatabaseResult[], command: string): string {
     'Notes:',
     '',
     '- PostgreSQL is `VACUUM ANALYZE`d after the load, which autovacuum would otherwise do in the middle of the measurements.',
-    '- SQLite search: `+models.id in (matches)` (src/core/library/search-index-sqlite.ts) makes SQLite walk the sort index and test each model against the matches, instead of fetching and sorting every match (before: p50 98 ms, p95 155 ms for the common word over HTTP, in a run shared with another benchmark; `EXPLAIN QUERY PLAN` showed `SEARCH models USING INDEX sqlite_autoindex_models_1 (id=?)` plus `USE TEMP B-TREE FOR ORDER BY`).',
+    '- SQLite search: `+models.id in (matches)` (src/adapters/sqlite/sqlite-dialect.ts) makes SQLite walk the sort index and test each model against the matches, instead of fetching and sorting every match (before: p50 98 ms, p95 155 ms for the common word over HTTP, in a run shared with another benchmark; `EXPLAIN QUERY PLAN` showed `SEARCH models USING INDEX sqlite_autoindex_models_1 (id=?)` plus `USE TEMP B-TREE FOR ORDER BY`).',
     "- Stats: the file and byte totals are summed from the format breakdown instead of a pass over all model rows, and tag and collection counts are grouped over the link tables' indexes before the join (15–25 % less, measured in-process). What remains is one pass over the files index for `count(distinct model_id)` per format (about 100 ms on PostgreSQL, 60 ms on SQLite at 300,000 files): the cost grows with the library; counters kept on write would remove it.",
     '- Not measured: a tag on few models, or a search for a rare word combined with other filters, walks the sort index until a page is full, so it costs up to one pass over the index (100,000 entries) per page.',
   )

@@ -1,9 +1,10 @@
-import pg from 'pg'
 import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
 import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { pgDumpSnapshot } from './pg-dump.js'
 import { stagePgRestore } from './pg-restore.js'
+import { postgresDialect } from './postgres-dialect.js'
 
 /** PostgreSQL returns int8 and numeric as strings; our integers fit in a JS number. */
 const types = {
@@ -26,6 +27,7 @@ export function openPostgresDatabase(
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return createVaultDatabase(db, 'postgres', {
+    dialect: postgresDialect,
     snapshot: () => pgDumpSnapshot(url, db, options.scratchDir),
     stageRestore: (body) => stagePgRestore(url, db, options.scratchDir, body),
   })

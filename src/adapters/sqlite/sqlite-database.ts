@@ -1,17 +1,18 @@
+import { rm } from 'node:fs/promises'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { rm } from 'node:fs/promises'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import {
   countSnapshotRows,
   createVaultDatabase,
-  snapshotFileNames,
   type SnapshotCounts,
   type StagedDatabase,
+  snapshotFileNames,
   type VaultDatabase,
 } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
+import { sqliteDialect } from './sqlite-dialect.js'
 
 /**
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
@@ -26,6 +27,7 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   return createVaultDatabase(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', {
+    dialect: sqliteDialect,
     async snapshot() {
       const path = await scratchPath(options.scratchDir, '.sqlite')
       try {

@@ -1,7 +1,8 @@
 import type { Compilable, Kysely } from 'kysely'
 import type { HealthCheckable } from '../health/component.js'
-import type { Database } from './schema.js'
+import type { SqlDialect } from './dialect.js'
 import { ping, readSchemaVersion } from './migrate.js'
+import type { Database } from './schema.js'
 
 export type DatabaseKind = 'sqlite' | 'postgres'
 
@@ -13,6 +14,8 @@ export type DatabaseKind = 'sqlite' | 'postgres'
 export interface VaultDatabase extends HealthCheckable {
   readonly db: Kysely<Database>
   readonly kind: DatabaseKind
+  /** The SQL the library's queries spell per database (search included). */
+  readonly dialect: SqlDialect
   /** A consistent copy of the whole database, taken while it keeps serving writes. */
   snapshot(): Promise<DatabaseSnapshot>
   /**
@@ -77,15 +80,16 @@ export interface DatabaseSnapshot {
   dispose(): Promise<void>
 }
 
+/** Wraps an adapter's Kysely handle, dialect and copy functions into a `VaultDatabase` with a health check. */
 export function createVaultDatabase(
   db: Kysely<Database>,
   kind: DatabaseKind,
-  copies: Pick<VaultDatabase, 'snapshot' | 'stageRestore'>,
+  parts: Pick<VaultDatabase, 'dialect' | 'snapshot' | 'stageRestore'>,
 ): VaultDatabase {
   return {
     db,
     kind,
-    ...copies,
+    ...parts,
     async checkHealth() {
       const started = performance.now()
       await ping(db)

@@ -140,7 +140,7 @@ export async function registerUpload(
         )
         .where('id', '=', file.model_id)
         .execute()
-      await refreshModel(trx, deps.database.kind, file.model_id, now)
+      await refreshModel(trx, deps.database.dialect.search, file.model_id, now)
       return true
     })
     .catch((error: unknown) => {

@@ -1,6 +1,5 @@
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
-import type { DatabaseKind } from '../db/database.js'
 import type { Database, FilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
@@ -17,9 +16,8 @@ type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha25
  * threw its own copy away, and is about to insert a file row pointing at it. Two rules make
  * that safe without a grace period:
  * 1. Here, "is it still referenced?" and the deletion happen in one transaction that first
- *    blocks new file rows (PostgreSQL: `LOCK TABLE files IN SHARE MODE`, which conflicts
- *    with inserts but not with reads; SQLite: a write, which takes the database's write
- *    lock). A file row committed before it is seen and keeps the blob; one inserted after it
+ *    blocks new file rows (`SqlDialect.blockNewFileRows`; PostgreSQL: `LOCK TABLE files IN
+ *    SHARE MODE`, SQLite: a write, which takes the database's write lock). A file row committed before it is seen and keeps the blob; one inserted after it
  *    commits finds the blob gone.
  * 2. Ingest checks, after committing its row, that the blob is still there
  *    (`confirmStoredContent`); if it is not, it takes its row back and answers 409, asking
@@ -38,7 +36,7 @@ export async function releaseContent(
   if (blobs.length === 0 && thumbnails.length === 0) return
   await deps.database.db.transaction().execute(async (trx) => {
     if (await isMaintenanceRunning(trx, deps.clock.now())) return
-    await blockNewFileRows(trx, deps.database.kind)
+    await deps.database.dialect.blockNewFileRows(trx)
     const referencedBlobs =
       blobs.length === 0
         ? []
@@ -60,11 +58,6 @@ export async function releaseContent(
   })
 }
 
-async function blockNewFileRows(trx: Kysely<Database>, kind: DatabaseKind): Promise<void> {
-  if (kind === 'postgres') await sql`lock table files in share mode`.execute(trx)
-  else await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
-}
-
 /**
  * For ingest, after its new file row committed: makes sure a concurrent model deletion did
  * not delete the bytes (or thumbnail) it relied on (see `releaseContent`). A lost thumbnail
@@ -76,12 +69,11 @@ export async function confirmStoredContent(deps: ContentDeps, file: FilesTable, 
     await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(thumbnail))
   }
   if (await deps.blobs.stat(file.sha256)) return
-  const { kind } = deps.database
   await deps.database.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('files').where('id', '=', file.id).execute()
     const left = await trx.selectFrom('files').select('id').where('model_id', '=', file.model_id).limit(1).execute()
     if (left.length === 0) await trx.deleteFrom('models').where('id', '=', file.model_id).execute()
-    else await refreshModel(trx, kind, file.model_id, deps.clock.now().toISOString())
+    else await refreshModel(trx, deps.database.dialect.search, file.model_id, deps.clock.now().toISOString())
   })
   throw new VaultError(
     409,

@@ -1,8 +1,9 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely'
-import type { DatabaseKind, VaultDatabase } from '../db/database.js'
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely'
+import type { VaultDatabase } from '../db/database.js'
+import type { SqlDialect } from '../db/dialect.js'
 import type { Database, ModelsTable } from '../db/schema.js'
-import { invalidCursor, type CursorPosition } from './cursor.js'
-import { searchIndexFor, searchTerms } from './search-index.js'
+import { type CursorPosition, invalidCursor } from './cursor.js'
+import { searchTerms } from './search-text.js'
 
 export const sortKeys = ['name', 'created', 'updated', 'size'] as const
 export type SortKey = (typeof sortKeys)[number]
@@ -58,12 +59,12 @@ export const tagKey = (name: string) => name.toLowerCase()
 
 /**
  * The sort key as an SQL expression, matching an index of migration 0004 exactly. Names
- * sort by ASCII-lower-cased bytes, identically on SQLite and PostgreSQL.
+ * sort by ASCII-lower-cased bytes, identically on every database.
  */
-function sortExpression(kind: DatabaseKind, sort: SortKey): RawBuilder<string | number> {
+function sortExpression(dialect: SqlDialect, sort: SortKey): RawBuilder<string | number> {
   switch (sort) {
     case 'name':
-      return kind === 'postgres' ? sql`lower(name collate "C")` : sql`lower(name)`
+      return dialect.nameSortKey
     case 'created':
       return sql`created_at`
     case 'updated':
@@ -84,19 +85,19 @@ export async function fetchModelPage(
   limit: number,
   after?: CursorPosition,
 ): Promise<{ rows: ModelRow[]; more: boolean }> {
-  const { db, kind } = database
-  const sortValue = sortExpression(kind, query.sort)
+  const { db, dialect } = database
+  const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
     throw invalidCursor('The cursor does not fit this sort.')
   const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
-  const rows = await filtered(db, kind, query.filters)
-    .selectAll('models')
-    .select(sortValue.as('sort_value'))
-    .$if(after !== undefined, (qb) =>
-      qb.where(
-        sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after!.value}, ${after!.id})`,
-      ),
-    )
+  const all = filtered(db, dialect, query.filters).selectAll('models').select(sortValue.as('sort_value'))
+  const rest =
+    after === undefined
+      ? all
+      : all.where(
+          sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after.value}, ${after.id})`,
+        )
+  const rows = await rest
     .orderBy(sql`${sortValue} ${direction}`)
     .orderBy(sql`models.id ${direction}`)
     .limit(limit + 1)
@@ -104,10 +105,10 @@ export async function fetchModelPage(
   return { rows: rows.slice(0, limit) as ModelRow[], more: rows.length > limit }
 }
 
-function filtered(db: Kysely<Database>, kind: DatabaseKind, filters: ModelFilters) {
+function filtered(db: Kysely<Database>, dialect: SqlDialect, filters: ModelFilters) {
   const terms = searchTerms(filters.q ?? '')
   let qb = db.selectFrom('models')
-  if (terms.length > 0) qb = qb.where(searchIndexFor(kind).matches(terms))
+  if (terms.length > 0) qb = qb.where(dialect.search.matches(terms))
   for (const key of new Set((filters.tags ?? []).map(tagKey))) {
     qb = qb.where(({ exists, selectFrom }) =>
       exists(

@@ -98,7 +98,7 @@ export async function getModelDetail(db: Kysely<Database>, id: string): Promise<
  * and re-indexes it, in one transaction.
  */
 export async function updateModel(deps: LibraryDeps, id: string, changes: ModelChanges): Promise<ModelDetailRecord> {
-  const { db, kind } = deps.database
+  const { db } = deps.database
   const now = deps.clock.now().toISOString()
   await db.transaction().execute(async (trx) => {
     const updated = await trx
@@ -112,7 +112,7 @@ export async function updateModel(deps: LibraryDeps, id: string, changes: ModelC
       .executeTakeFirst()
     if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
     if (changes.tags !== undefined) await setTags(trx, id, changes.tags, now)
-    await refreshModel(trx, kind, id, now)
+    await refreshModel(trx, deps.database.dialect.search, id, now)
   })
   return getModelDetail(db, id)
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { DatabaseKind, VaultDatabase } from '../db/database.js'
+import type { VaultDatabase } from '../db/database.js'
+import type { SearchIndex } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
-import { normalizeSearchText, searchIndexFor } from './search-index.js'
+import { normalizeSearchText } from './search-text.js'
 
 /**
  * Recomputes what the library derives from a model's rows: its file count and total size,
@@ -11,7 +12,7 @@ import { normalizeSearchText, searchIndexFor } from './search-index.js'
  */
 export async function refreshModel(
   db: Kysely<Database>,
-  kind: DatabaseKind,
+  search: SearchIndex,
   modelId: string,
   now: string,
 ): Promise<void> {
@@ -50,7 +51,7 @@ export async function refreshModel(
     })
     .where('id', '=', modelId)
     .execute()
-  await searchIndexFor(kind).put(db, modelId, normalizeSearchText(words.join(' ')))
+  await search.put(db, modelId, normalizeSearchText(words.join(' ')))
 }
 
 /**
@@ -68,7 +69,7 @@ export async function indexPendingModels(database: VaultDatabase, now: () => str
       .execute()
     if (batch.length === 0) return done
     for (const { id } of batch) {
-      await database.db.transaction().execute((trx) => refreshModel(trx, database.kind, id, now()))
+      await database.db.transaction().execute((trx) => refreshModel(trx, database.dialect.search, id, now()))
     }
     done += batch.length
   }

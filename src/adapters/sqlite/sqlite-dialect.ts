@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { SearchIndex } from './search-index.js'
+import type { SearchIndex, SqlDialect } from '../../core/db/dialect.js'
 
 /**
  * SQLite FTS5. The virtual table `model_search` holds one row per model; its integer rowid
@@ -7,7 +7,7 @@ import type { SearchIndex } from './search-index.js'
  * table's implicit rowid may change on VACUUM). Deleting a model cascades to its
  * `model_search_docs` row, whose trigger deletes the FTS row.
  */
-export const sqliteSearchIndex: SearchIndex = {
+const sqliteSearchIndex: SearchIndex = {
   async put(db, modelId, text) {
     const existing = await sql<{
       doc_id: number
@@ -17,10 +17,9 @@ export const sqliteSearchIndex: SearchIndex = {
       await sql`update model_search set body = ${text} where rowid = ${docId}`.execute(db)
       return
     }
-    const inserted = await sql<{
-      doc_id: number
-    }>`insert into model_search_docs (model_id) values (${modelId}) returning doc_id`.execute(db)
-    await sql`insert into model_search (rowid, body) values (${inserted.rows[0]!.doc_id}, ${text})`.execute(db)
+    await sql`insert into model_search_docs (model_id) values (${modelId})`.execute(db)
+    await sql`insert into model_search (rowid, body)
+      select doc_id, ${text} from model_search_docs where model_id = ${modelId}`.execute(db)
   },
   // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
   // The unary `+` stops SQLite from driving the query from the matches (fetching every
@@ -29,4 +28,14 @@ export const sqliteSearchIndex: SearchIndex = {
   // when the page is full.
   matches: (terms) =>
     sql<boolean>`+models.id in (select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${terms.map((term) => `"${term}"*`).join(' ')})`,
+}
+
+/** The library's SQLite spellings: FTS5 search, `lower()` over the default binary collation. */
+export const sqliteDialect: SqlDialect = {
+  search: sqliteSearchIndex,
+  nameSortKey: sql`lower(name)`,
+  // Any write takes SQLite's one database write lock, which holds off every other writer.
+  blockNewFileRows: async (trx) => {
+    await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
+  },
 }
