@@ -3,7 +3,8 @@ import type { Database, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
 import { releaseContent } from './content-release.js'
-import { tagKey } from './model-query.js'
+import { decodeCursor, encodeCursor } from './cursor.js'
+import { fetchModelPage, type ModelQuery, queryScope, tagKey } from './model-query.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 
@@ -87,10 +88,43 @@ export async function detailModels(
   }))
 }
 
-export async function getModelDetail(db: Kysely<Database>, id: string): Promise<ModelDetailRecord> {
+/** One page of a model listing. */
+export interface ModelPage {
+  items: ModelSummaryRecord[]
+  /** Where the next page starts; null on the last page. */
+  next_cursor: string | null
+}
+
+/**
+ * The page of models matching `query` that follows `page.cursor` (the first page without
+ * one). Cursors are signed with the current token signing secret and bound to the query,
+ * so one made for other filters or order is refused (see `encodeCursor`).
+ */
+export async function listModels(
+  deps: Pick<Deps, 'database' | 'keys'>,
+  query: ModelQuery,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<ModelPage> {
+  const secret = deps.keys.current().signingKeys.current.secret
+  const scope = queryScope(query)
+  const after = page.cursor === undefined ? undefined : await decodeCursor(secret, scope, page.cursor)
+  const { rows, more } = await fetchModelPage(deps.database, query, page.limit, after)
+  const last = rows.at(-1)
+  return {
+    items: await summarizeModels(deps.database.db, rows),
+    next_cursor: more && last ? await encodeCursor(secret, scope, { value: last.sort_value, id: last.id }) : null,
+  }
+}
+
+/** A model's row, or 404. */
+export async function getModelRow(db: Kysely<Database>, id: string): Promise<Selectable<ModelsTable>> {
   const row = await db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw notFound(`No model has the id ${id}.`)
-  return (await detailModels(db, [row]))[0]!
+  return row
+}
+
+export async function getModelDetail(db: Kysely<Database>, id: string): Promise<ModelDetailRecord> {
+  return (await detailModels(db, [await getModelRow(db, id)]))[0]!
 }
 
 /**
