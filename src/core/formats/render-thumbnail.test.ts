@@ -1,6 +1,6 @@
 import { decode } from 'fast-png'
 import { describe, expect, it } from 'vitest'
-import { sphere, unitSphereBox } from '../../../scripts/bench/render-thumbnail.js'
+import { sphere, unitSphereBox } from '../../../test/support/sphere-mesh.js'
 import { renderThumbnail } from './render-thumbnail.js'
 import type { Thumbnail, TriangleSource, Vec3 } from './types.js'
 
