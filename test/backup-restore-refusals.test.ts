@@ -4,8 +4,8 @@ import { join, relative } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { admin, adminEnv, call, expectProblem, newAccount, signIn, type Reply } from './support/accounts.js'
-import { backUp } from './support/backups.js'
+import { admin, adminEnv, call, expectProblem, newAccount, type Reply, signIn } from './support/accounts.js'
+import { backUp, type DamageableManifest } from './support/backups.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -47,7 +47,7 @@ async function packArchive(entries: ArchiveEntry[]): Promise<Buffer> {
   return gzipSync(Buffer.concat(chunks))
 }
 
-const manifestOf = (entries: ArchiveEntry[]) => JSON.parse(entries.at(-1)!.body.toString('utf8'))
+const manifestOf = (entries: ArchiveEntry[]): DamageableManifest => JSON.parse(entries.at(-1)!.body.toString('utf8'))
 const withManifest = (entries: ArchiveEntry[], manifest: unknown): ArchiveEntry[] => [
   ...entries.slice(0, -1),
   { name: 'manifest.json', body: Buffer.from(JSON.stringify(manifest)) },
@@ -61,7 +61,7 @@ const withManifest = (entries: ArchiveEntry[], manifest: unknown): ArchiveEntry[
 async function rework(
   archive: Buffer,
   change: (entries: ArchiveEntry[]) => ArchiveEntry[],
-  options: { consistent?: boolean; editManifest?: (manifest: Record<string, any>) => void } = {},
+  options: { consistent?: boolean; editManifest?: (manifest: DamageableManifest) => void } = {},
 ): Promise<Buffer> {
   const entries = change(await unpackArchive(archive))
   const manifest = manifestOf(entries)
@@ -210,7 +210,7 @@ describe('restores that are refused change nothing', () => {
   it('refuses an archive whose database does not match its manifest line', async () => {
     const damaged = await rework(archive, (entries) => entries, {
       editManifest: (manifest) => {
-        const line = manifest.entries.find((entry: { path: string }) => entry.path.startsWith('db/'))
+        const line = manifest.entries.find((entry) => entry.path.startsWith('db/'))!
         line.sha256 = sha256('some other database')
         line.size += 1
       },

@@ -14,7 +14,7 @@ import {
   signIn,
 } from './support/accounts.js'
 import { backUp, waitForBackup } from './support/backups.js'
-import { listObjectKeys, startS3Server, type S3TestServer } from './support/s3-server.js'
+import { listObjectKeys, type S3TestServer, startS3Server } from './support/s3-server.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { asciiCube, binaryCube, sliceShape, upload } from './support/uploads.js'
 

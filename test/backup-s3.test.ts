@@ -1,10 +1,10 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { createHash } from 'node:crypto'
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3Client } from '../src/adapters/s3/s3-client.js'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
-import { listObjectKeys, startS3Server, type S3TestServer } from './support/s3-server.js'
+import { listObjectKeys, type S3TestServer, startS3Server } from './support/s3-server.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 

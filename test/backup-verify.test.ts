@@ -8,7 +8,7 @@ import { createNativeSha256 } from '../src/adapters/node/native-sha256.js'
 import { zlibCompression } from '../src/adapters/node/zlib-compression.js'
 import { verifyArchive } from '../src/core/backup/verify-archive.js'
 import { admin, adminEnv, signIn } from './support/accounts.js'
-import { backUp } from './support/backups.js'
+import { backUp, type DamageableManifest } from './support/backups.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -33,10 +33,10 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
 type Entry = { name: string; body?: string; type?: 'file' | 'symlink' | 'directory'; linkname?: string }
 
 /** A gzipped tar of the given entries, with a manifest listing `listed` (default: the file entries). */
-async function craft(entries: Entry[], manifestOverride?: (manifest: Record<string, any>) => void): Promise<Buffer> {
+async function craft(entries: Entry[], manifestOverride?: (manifest: DamageableManifest) => void): Promise<Buffer> {
   const pack = tar.pack()
   const files = entries.filter((e) => (e.type ?? 'file') === 'file')
-  const manifest: Record<string, any> = {
+  const manifest: DamageableManifest = {
     format: 'model-vault-backup',
     format_version: 1,
     backup_id: 'crafted',
@@ -126,7 +126,7 @@ describe('verifying a backup archive before anything is touched', () => {
       /listed in the manifest but missing/,
     )
     await expectRefused(
-      await craft([blob('a')], (m) => (m.entries[0].sha256 = sha256('other'))),
+      await craft([blob('a')], (m) => (m.entries[0]!.sha256 = sha256('other'))),
       /does not match the manifest/,
     )
     await expectRefused(await craft([blob('a')], (m) => (m.entries = [])), /is not in the manifest/)

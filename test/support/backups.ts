@@ -3,7 +3,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'vitest'
+import type { ManifestEntry } from '../../src/core/backup/manifest.js'
 import { call, type Reply } from './accounts.js'
+
+/** A manifest as a test damages it: any field may change type or go; the entries stay a list. */
+export type DamageableManifest = { [field: string]: unknown; entries: ManifestEntry[] }
 
 /** Polls a backup until it is no longer running; fails the test after 60 s. */
 export async function waitForBackup(baseUrl: string, token: string, id: string): Promise<Reply['body']> {
