@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminEnv, admin, call, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, putRaw, upload } from './support/uploads.js'
 
@@ -32,7 +32,7 @@ async function vaultState() {
 
 /** Asserts `attempt` is refused with `status`/`code` as problem+json and changes nothing. */
 async function expectRefusedWithoutChange(
-  attempt: () => Promise<{ status: number; body: any; headers: Headers }>,
+  attempt: () => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>,
   status: number,
   code: string,
 ) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { decode } from 'fast-png'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminEnv, admin, call, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { asciiCube, binaryCube, putRaw, sliceShape, upload } from './support/uploads.js'
 

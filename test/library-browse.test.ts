@@ -49,7 +49,7 @@ beforeAll(async () => {
   })
   await patch(ids['Benchy Hull']!, { tags: ['Functional', 'boat'], description: 'The classic torture test' })
   await patch(ids['Calibration Cube']!, { tags: ['functional', 'Calibration'] })
-  await patch(ids['notes']!, { tags: ['boat'] })
+  await patch(ids.notes!, { tags: ['boat'] })
 })
 afterAll(async () => vault?.close())
 
@@ -155,7 +155,7 @@ describe('filters', () => {
     expect(await namesFor(vault.baseUrl, token, `created_from=${encodeURIComponent(boundary)}`)).toEqual(expectFrom)
     expect(await namesFor(vault.baseUrl, token, `created_to=${encodeURIComponent(boundary)}`)).toEqual(expectTo)
 
-    const touched = await patch(ids['notes']!, { description: 'touched now' })
+    const touched = await patch(ids.notes!, { description: 'touched now' })
     expect(await namesFor(vault.baseUrl, token, `updated_from=${encodeURIComponent(touched.updated_at)}`)).toContain(
       'notes',
     )
@@ -191,7 +191,8 @@ describe('list items', () => {
 
 const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
 const byteCompare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
-const sortValue: Record<string, (m: any) => string | number> = {
+type ListedModel = Awaited<ReturnType<typeof listModels>>['items'][number]
+const sortValue: Record<string, (m: ListedModel) => string | number> = {
   name: (m) => lowerAscii(m.name),
   created: (m) => m.created_at,
   updated: (m) => m.updated_at,

@@ -41,9 +41,10 @@ function tetrahedron(a: number, b: number, c: number): Uint8Array {
   const bytes = new Uint8Array(84 + 50 * faces.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, faces.length, true)
-  faces.forEach((face, i) =>
-    face.flatMap((index) => v[index]!).forEach((value, j) => view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)),
-  )
+  for (const [i, face] of faces.entries()) {
+    for (const [j, value] of face.flatMap((index) => v[index]!).entries())
+      view.setFloat32(84 + i * 50 + 12 + j * 4, value, true)
+  }
   return bytes
 }
 const thumbnailOf = async (modelId: string) =>

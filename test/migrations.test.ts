@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database.js'
 import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'

@@ -1,6 +1,6 @@
-import { Migrator, sql, type Kysely } from 'kysely'
-import type { Database } from './schema.js'
+import { type Kysely, Migrator, sql } from 'kysely'
 import { migrations } from './migrations/index.js'
+import type { Database } from './schema.js'
 
 /** The schema version a fully migrated database has: the number of the newest migration. */
 export const latestSchemaVersion = schemaVersionOf(Object.keys(migrations).at(-1))

@@ -5,7 +5,7 @@ import { renderThumbnail } from '../formats/render-thumbnail.js'
 import { readStepHeader } from '../formats/step.js'
 import { readStl } from '../formats/stl.js'
 import { readThreeMf } from '../formats/three-mf.js'
-import { FormatError, type ByteSource, type MeshStats, type Thumbnail, type TriangleSource } from '../formats/types.js'
+import { type ByteSource, FormatError, type MeshStats, type Thumbnail, type TriangleSource } from '../formats/types.js'
 import type { FileFormat } from './file-formats.js'
 
 /** What ingest learns from a file's bytes. */

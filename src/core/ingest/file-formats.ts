@@ -40,6 +40,7 @@ export function cleanFilename(raw: string): string {
     raw
       .split(/[\\/]/)
       .at(-1)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
       ?.replace(/[\u0000-\u001f\u007f]/g, '')
       .trim() ?? ''
   return name.slice(-255) || 'upload'

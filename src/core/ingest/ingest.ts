@@ -147,7 +147,12 @@ export async function registerUpload(
       if (error instanceof LostRace) return false
       throw error
     })
-  if (!inserted) return (await findExisting(db, stored.sha256))!
+  if (!inserted) {
+    const winner = await findExisting(db, stored.sha256)
+    // Only a deletion of the winner's model in the moments since its commit leaves nothing to answer with.
+    if (!winner) throw new Error('the upload that stored these bytes first was deleted meanwhile')
+    return winner
+  }
   await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
   deps.logger.info('file ingested', {
     file_id: file.id,

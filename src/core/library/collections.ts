@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import type { Clock } from '../runtime/clock.js'
 import { conflict, notFound } from '../errors.js'
+import type { Clock } from '../runtime/clock.js'
 
 export interface CollectionRecord {
   id: string
@@ -31,7 +31,7 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
         eb
           .selectFrom('collection_models')
           .select(['collection_id', (count) => count.fn.countAll<number>().as('model_count')])
-          .$if(id !== undefined, (qb) => qb.where('collection_id', '=', id!))
+          .$call((qb) => (id === undefined ? qb : qb.where('collection_id', '=', id)))
           .groupBy('collection_id')
           .as('counts'),
       (join) => join.onRef('counts.collection_id', '=', 'collections.id'),
@@ -44,7 +44,7 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
       'collections.updated_at',
       'counts.model_count',
     ])
-    .$if(id !== undefined, (qb) => qb.where('collections.id', '=', id!))
+    .$call((qb) => (id === undefined ? qb : qb.where('collections.id', '=', id)))
     .orderBy('collections.name_key')
     .orderBy('collections.id')
     .execute()

@@ -69,6 +69,6 @@ async function mac(secret: Uint8Array, scope: string, payload: string): Promise<
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!
+  for (const [i, byte] of a.entries()) difference |= byte ^ (b[i] ?? 0)
   return difference === 0
 }

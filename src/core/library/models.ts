@@ -124,7 +124,9 @@ export async function getModelRow(db: Kysely<Database>, id: string): Promise<Sel
 }
 
 export async function getModelDetail(db: Kysely<Database>, id: string): Promise<ModelDetailRecord> {
-  return (await detailModels(db, [await getModelRow(db, id)]))[0]!
+  const [detail] = await detailModels(db, [await getModelRow(db, id)])
+  if (!detail) throw notFound(`No model has the id ${id}.`)
+  return detail
 }
 
 /**

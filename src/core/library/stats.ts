@@ -51,6 +51,7 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
         eb.fn.count<number>('model_id').distinct().as('models'),
       ])
       .where('slicer', 'is not', null)
+      .$narrowType<{ slicer: string }>()
       .groupBy('slicer')
       .orderBy('slicer')
       .execute(),
@@ -78,6 +79,6 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       name: collection.name,
       models: collection.model_count,
     })),
-    by_slicer: slicers.map((row) => ({ slicer: row.slicer!, files: Number(row.files), models: Number(row.models) })),
+    by_slicer: slicers.map((row) => ({ slicer: row.slicer, files: Number(row.files), models: Number(row.models) })),
   }
 }

@@ -1,13 +1,13 @@
 import type { Context } from 'hono'
 import {
   addToCollection,
+  type CollectionRecord,
   createCollection,
   deleteCollection,
   getCollection,
   listCollections,
   removeFromCollection,
   updateCollection,
-  type CollectionRecord,
 } from '../../core/library/collections.js'
 import { createRouter } from '../app-env.js'
 import { apiBase } from '../library-schemas.js'

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
-import { VaultError, unprocessable } from '../../core/errors.js'
-import { assertModelExists, registerUpload, storeUpload, type IngestResult } from '../../core/ingest/ingest.js'
+import { unprocessable, VaultError } from '../../core/errors.js'
+import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
-import { createRouter, type AppEnv } from '../app-env.js'
+import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
 import { ingestRawRoute, ingestRoute } from './ingest.routes.js'
 

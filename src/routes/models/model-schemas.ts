@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { ModelDetailRecord, ModelSummaryRecord } from '../../core/library/models.js'
 import type { ModelFilters, ModelQuery, SortKey } from '../../core/library/model-query.js'
 import { sortKeys } from '../../core/library/model-query.js'
+import type { ModelDetailRecord, ModelSummaryRecord } from '../../core/library/models.js'
 import { apiBase, FileSchema, ModelSchema, presentFile, presentModel } from '../library-schemas.js'
 
 const formats = ['stl', '3mf', 'obj', 'gcode', 'step', 'other'] as const

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
 import { IdParamSchema } from '../auth/account-schemas.js'
 import { problemResponse } from '../problem.js'
-import { ModelDetailSchema, modelFilterParams, ModelSummarySchema } from './model-schemas.js'
+import { ModelDetailSchema, ModelSummarySchema, modelFilterParams } from './model-schemas.js'
 
 const tags = ['Models']
 

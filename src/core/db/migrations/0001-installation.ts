@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 /** One row that names this install; backups record it so a restore can say where data came from. */
 export async function up(db: Kysely<unknown>): Promise<void> {

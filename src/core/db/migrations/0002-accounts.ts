@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 /**
  * Accounts: users, login sessions (one per sign-in; a refresh-token family), the refresh

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely'
+import { type Kysely, PostgresAdapter, sql } from 'kysely'
 
 /**
  * Organising and searching the library: tags, collections, per-model file summaries (so
