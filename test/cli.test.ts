@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findUserByName, updateUser } from '../src/core/users/users.js'
+import { findUserByName, updateUser } from '../src/core/accounts/users.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 /** The recovery CLI, run as a separate process against the same database as a live vault. */

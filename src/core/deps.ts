@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { PasswordHasher } from './auth/password-hasher.js'
+import type { PasswordHasher } from './accounts/password-hasher.js'
 import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'

@@ -1,4 +1,4 @@
-import { loadSigningKeys, type SigningKeys } from './auth/signing-keys.js'
+import { loadSigningKeys, type SigningKeys } from './accounts/signing-keys.js'
 import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
 import { type CredentialCipher, loadCredentialCipher } from './printers/credentials.js'

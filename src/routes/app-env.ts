@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { Principal } from '../core/auth/sessions.js'
+import type { Principal } from '../core/accounts/sessions.js'
 import type { Deps } from '../core/deps.js'
 import type { RestoreGate } from './backups/restore-gate.js'
 import { validationHook } from './problem.js'

@@ -1,5 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
-import type { PasswordHasher } from '../../core/auth/password-hasher.js'
+import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 
 /**
  * scrypt through OpenSSL, off the event loop. Parameters follow OWASP's scrypt table

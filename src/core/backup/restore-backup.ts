@@ -1,4 +1,4 @@
-import { type PublicApiKey, toPublicApiKey } from '../auth/api-keys.js'
+import { type PublicApiKey, toPublicApiKey } from '../accounts/api-keys.js'
 import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
 import { type StagedDatabase, snapshotFileNames } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'

@@ -1,6 +1,6 @@
 import { base64url } from 'jose'
 import type { Kysely } from 'kysely'
-import { randomToken } from '../auth/secrets.js'
+import { randomToken } from '../accounts/secrets.js'
 import type { Database } from '../db/schema.js'
 import type { Clock } from '../runtime/clock.js'
 import type { PrinterCredentials } from './provider.js'

@@ -1,4 +1,4 @@
-import { createUser, listUsers, setPassword, updateUser } from '../../core/users/users.js'
+import { createUser, listUsers, setPassword, updateUser } from '../../core/accounts/users.js'
 import { createRouter } from '../app-env.js'
 import { createUserRoute, listUsersRoute, resetPasswordRoute, updateUserRoute } from './admin-users.routes.js'
 

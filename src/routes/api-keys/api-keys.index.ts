@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../../core/auth/api-keys.js'
+import { createApiKey, listApiKeys, revokeApiKey } from '../../core/accounts/api-keys.js'
 import { createRouter } from '../app-env.js'
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from './api-keys.routes.js'
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { roles } from '../../core/auth/roles.js'
+import { roles } from '../../core/accounts/roles.js'
 
 export const RoleSchema = z
   .enum(roles)

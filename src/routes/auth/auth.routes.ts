@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { accessTokenTtlSeconds, sessionIdleSeconds } from '../../core/auth/accounts-deps.js'
+import { accessTokenTtlSeconds, sessionIdleSeconds } from '../../core/accounts/accounts-deps.js'
 import { defineRoute } from '../access.js'
 import { problemResponse } from '../problem.js'
 import { passwordField, UserSchema, usernameField } from './account-schemas.js'

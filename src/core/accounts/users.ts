@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
-import { passwordLength } from '../auth/password-hasher.js'
-import type { AccountsDeps } from '../auth/accounts-deps.js'
-import { revokeSessionsWhere } from '../auth/sessions.js'
 import type { Database, Role, UsersTable } from '../db/schema.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
+import type { AccountsDeps } from './accounts-deps.js'
+import { passwordLength } from './password-hasher.js'
+import { revokeSessionsWhere } from './sessions.js'
 
 /** A user as the API shows it: never the password hash. */
 export interface PublicUser {

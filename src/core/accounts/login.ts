@@ -1,10 +1,10 @@
-import type { PublicUser } from '../users/users.js'
-import { findUserByName, setPassword, toPublicUser, usernameKey } from '../users/users.js'
 import { forbidden, unauthorized } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { findLiveApiKey } from './api-keys.js'
 import { assertNotThrottled, clearPasswordFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
 import { openSession, type Principal, type TokenPair } from './sessions.js'
+import type { PublicUser } from './users.js'
+import { findUserByName, setPassword, toPublicUser, usernameKey } from './users.js'
 
 export type Credentials = { username: string; password: string } | { username: string; api_key: string }
 

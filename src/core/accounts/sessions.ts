@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { Database, Role } from '../db/schema.js'
 import { unauthorized } from '../errors.js'
 import { signAccessToken, verifyAccessToken } from './access-tokens.js'
-import { accessTokenTtlSeconds, sessionIdleSeconds, type AccountsDeps } from './accounts-deps.js'
+import { type AccountsDeps, accessTokenTtlSeconds, sessionIdleSeconds } from './accounts-deps.js'
 import { randomToken, sha256Hex } from './secrets.js'
 
 export interface TokenPair {

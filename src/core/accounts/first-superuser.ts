@@ -1,6 +1,6 @@
-import type { AccountsDeps } from '../auth/accounts-deps.js'
-import { randomToken } from '../auth/secrets.js'
 import type { Logger } from '../runtime/logger.js'
+import type { AccountsDeps } from './accounts-deps.js'
+import { randomToken } from './secrets.js'
 import { createUser } from './users.js'
 
 /**
