@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema, passwordField, RoleSchema, UserSchema, usernameField } from '../auth/account-schemas.js'
+import { passwordField, RoleSchema, UserSchema, usernameField } from '../account-schemas.js'
+import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['User administration']

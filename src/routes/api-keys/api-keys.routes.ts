@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../auth/account-schemas.js'
+import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['API keys']
@@ -13,14 +13,11 @@ export const ApiKeySchema = z
       .string()
       .openapi({ description: 'The visible start of the key, to tell keys apart.', example: 'mvk_0123456789ab' }),
     created_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T08:00:00.000Z' }),
-    last_used_at: z
-      .string()
-      .nullable()
-      .openapi({
-        format: 'date-time',
-        description: 'Last sign-in with this key.',
-        example: '2026-11-21T09:00:00.000Z',
-      }),
+    last_used_at: z.string().nullable().openapi({
+      format: 'date-time',
+      description: 'Last sign-in with this key.',
+      example: '2026-11-21T09:00:00.000Z',
+    }),
     revoked_at: z.string().nullable().openapi({ format: 'date-time', example: null }),
   })
   .openapi('ApiKey')

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import { accessTokenTtlSeconds, sessionIdleSeconds } from '../../core/accounts/accounts-deps.js'
 import { defineRoute } from '../access.js'
+import { passwordField, UserSchema, usernameField } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
-import { passwordField, UserSchema, usernameField } from './account-schemas.js'
 
 const tags = ['Authentication']
 
@@ -40,13 +40,10 @@ const TokenPairSchema = z.object({
   refresh_token: z
     .string()
     .openapi({ description: 'Single use: exchange it at /auth/refresh for a new pair. Store it securely.' }),
-  refresh_expires_in: z
-    .number()
-    .int()
-    .openapi({
-      description: 'Seconds until the session ends unless refreshed; every refresh extends it.',
-      example: sessionIdleSeconds,
-    }),
+  refresh_expires_in: z.number().int().openapi({
+    description: 'Seconds until the session ends unless refreshed; every refresh extends it.',
+    example: sessionIdleSeconds,
+  }),
 })
 
 export const TokenResponseSchema = TokenPairSchema.extend({ user: UserSchema }).openapi('TokenResponse')

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
+import { passwordField, UserSchema } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
-import { passwordField, UserSchema } from './account-schemas.js'
 
 const tags = ['Account']
 

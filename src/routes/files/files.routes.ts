@@ -1,5 +1,5 @@
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../auth/account-schemas.js'
+import { IdParamSchema } from '../common-schemas.js'
 import { FileSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../auth/account-schemas.js'
+import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { ModelDetailSchema, ModelSummarySchema, modelFilterParams } from './model-schemas.js'
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { roles } from '../../core/accounts/roles.js'
+import { roles } from '../core/accounts/roles.js'
 
 export const RoleSchema = z
   .enum(roles)
@@ -24,11 +24,3 @@ export const passwordField = z
   .min(1)
   .max(1024)
   .openapi({ format: 'password', description: 'At least 12 characters.' })
-
-export const IdParamSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'id', in: 'path' } }),
-})
