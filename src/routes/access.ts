@@ -17,14 +17,14 @@ export const bearerSchemeName = 'bearerAuth'
  */
 export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(c.req.header('authorization') ?? '')
-    if (!match) {
+    const token = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(c.req.header('authorization') ?? '')?.[1]
+    if (!token) {
       throw unauthorized(
         'missing_token',
         'This endpoint needs an `Authorization: Bearer <access token>` header; get a token from POST /api/v1/auth/login.',
       )
     }
-    const principal = await authenticate(c.var.deps, match[1]!)
+    const principal = await authenticate(c.var.deps, token)
     if (!hasRole(principal.role, role)) {
       throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
     }

@@ -45,9 +45,10 @@ export async function assertNotThrottled(db: Kysely<Database>, keys: ThrottleKey
       keys.map((k) => k.key),
     )
     .where('locked_until', '>', now.toISOString())
+    .$narrowType<{ locked_until: string }>()
     .execute()
   if (rows.length === 0) return
-  const until = Math.max(...rows.map((row) => Date.parse(row.locked_until!)))
+  const until = Math.max(...rows.map((row) => Date.parse(row.locked_until)))
   throw tooManyRequests(
     'Too many failed sign-in attempts; wait before trying again.',
     Math.ceil((until - now.getTime()) / 1000),

@@ -4,7 +4,7 @@ import { findLiveApiKey } from './api-keys.js'
 import { assertNotThrottled, clearPasswordFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
 import { openSession, type Principal, type TokenPair } from './sessions.js'
 import type { PublicUser } from './users.js'
-import { findUserByName, setPassword, toPublicUser, usernameKey } from './users.js'
+import { findUserByName, getUser, setPassword, toPublicUser, usernameKey } from './users.js'
 
 export type Credentials = { username: string; password: string } | { username: string; api_key: string }
 
@@ -69,7 +69,7 @@ export async function changeOwnPassword(
 ): Promise<void> {
   const { db } = deps.database
   const now = deps.clock.now()
-  const user = await db.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow()
+  const user = await getUser(db, principal.userId)
   const keys = throttleKeys('password', user.username_key, clientAddress)
   await assertNotThrottled(db, keys, now)
   if (!(await deps.auth.passwordHasher.verify(passwords.current, user.password_hash))) {

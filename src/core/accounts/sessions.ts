@@ -100,19 +100,26 @@ export async function revokeSession(deps: AccountsDeps, sessionId: string, reaso
   await revokeSessionIn(deps.database.db, sessionId, reason, deps.clock.now())
 }
 
-/** Ends every live session of a user (password reset, disable), or of one API key. */
+/**
+ * Ends every live session of a user (password change, disable), except `exceptSessionId` if
+ * given, or every live session of one API key.
+ */
 export async function revokeSessionsWhere(
   db: Kysely<Database>,
-  filter: { userId: string } | { apiKeyId: string },
+  filter: { userId: string; exceptSessionId?: string } | { apiKeyId: string },
   reason: string,
   now: Date,
 ): Promise<void> {
-  await db
+  let query = db
     .updateTable('sessions')
     .set({ revoked_at: now.toISOString(), revoked_reason: reason })
-    .where('userId' in filter ? 'user_id' : 'api_key_id', '=', 'userId' in filter ? filter.userId : filter.apiKeyId)
     .where('revoked_at', 'is', null)
-    .execute()
+  if ('apiKeyId' in filter) query = query.where('api_key_id', '=', filter.apiKeyId)
+  else {
+    query = query.where('user_id', '=', filter.userId)
+    if (filter.exceptSessionId !== undefined) query = query.where('id', '!=', filter.exceptSessionId)
+  }
+  await query.execute()
 }
 
 /**

@@ -48,5 +48,8 @@ export async function loadSigningKeys(
     secrets = rows.map((row) => row.secret)
   }
   const keys = secrets.map(toKey)
-  return { current: keys[0]!, byKid: new Map(keys.map((key) => [key.kid, key.secret])) }
+  const [current] = keys
+  // Unreachable: configured secrets are non-empty, and the database path inserts one first.
+  if (!current) throw new Error('no token-signing secret')
+  return { current, byKid: new Map(keys.map((key) => [key.kid, key.secret])) }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database, Role, UsersTable } from '../db/schema.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
+import { clearPasswordFailures } from './login-throttle.js'
 import { passwordLength } from './password-hasher.js'
 import { revokeSessionsWhere } from './sessions.js'
 
@@ -81,10 +82,14 @@ export async function findUserByName(db: Kysely<Database>, username: string): Pr
   return db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst()
 }
 
-async function getUser(db: Kysely<Database>, id: string): Promise<UsersTable> {
+export async function getUser(db: Kysely<Database>, id: string): Promise<UsersTable> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw notFound(`No user has the id ${id}.`)
   return row
+}
+
+export async function getPublicUser(db: Kysely<Database>, id: string): Promise<PublicUser> {
+  return toPublicUser(await getUser(db, id))
 }
 
 /**
@@ -159,14 +164,8 @@ export async function setPassword(
       .set({ password_hash: passwordHash, updated_at: now.toISOString() })
       .where('id', '=', id)
       .execute()
-    await trx
-      .updateTable('sessions')
-      .set({ revoked_at: now.toISOString(), revoked_reason: 'password_changed' })
-      .where('user_id', '=', id)
-      .where('revoked_at', 'is', null)
-      .$if(keepSessionId !== undefined, (qb) => qb.where('id', '!=', keepSessionId!))
-      .execute()
-    await trx.deleteFrom('login_failures').where('key', '=', `account:${user.username_key}`).execute()
+    await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId }, 'password_changed', now)
+    await clearPasswordFailures(trx, user.username_key)
   })
   return toPublicUser({ ...user, password_hash: passwordHash, updated_at: now.toISOString() })
 }

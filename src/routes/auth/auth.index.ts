@@ -1,6 +1,6 @@
 import { changeOwnPassword, login } from '../../core/accounts/login.js'
 import { refreshSession, revokeSession } from '../../core/accounts/sessions.js'
-import { toPublicUser } from '../../core/accounts/users.js'
+import { getPublicUser } from '../../core/accounts/users.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
 import { changePasswordRoute, getMeRoute } from './me.routes.js'
@@ -10,11 +10,9 @@ const noStore = { 'Cache-Control': 'no-store' }
 
 export const authRouter = createRouter()
   .openapi(loginRoute, async (c) => {
-    const body = c.req.valid('json')
-    const credentials =
-      body.password !== undefined
-        ? { username: body.username, password: body.password }
-        : { username: body.username, api_key: body.api_key! }
+    const { username, password, api_key } = c.req.valid('json')
+    // The schema lets exactly one of the two credentials through.
+    const credentials = password !== undefined ? { username, password } : { username, api_key: api_key ?? '' }
     return c.json(await login(c.var.deps, credentials, c.var.deps.getClientAddress(c)), 200, noStore)
   })
   .openapi(refreshRoute, async (c) =>
@@ -26,12 +24,8 @@ export const authRouter = createRouter()
   })
   .openapi(getMeRoute, async (c) => {
     const { principal, deps } = c.var
-    const user = await deps.database.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', principal.userId)
-      .executeTakeFirstOrThrow()
-    return c.json({ user: toPublicUser(user), session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
+    const user = await getPublicUser(deps.database.db, principal.userId)
+    return c.json({ user, session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
   })
   .openapi(changePasswordRoute, async (c) => {
     const { current_password, new_password } = c.req.valid('json')
