@@ -1,8 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { requestId } from 'hono/request-id'
-import type { Deps } from './core/deps.js'
-import type { AppEnv } from './routes/app-env.js'
+import type { AppDeps, AppEnv } from './routes/app-env.js'
 import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import { authRouter } from './routes/auth/auth.index.js'
@@ -25,7 +24,7 @@ import { requestLog } from './routes/request-log.js'
  * with any runtime's adapter, or mount it inside another Hono app with
  * `parent.route('/vault', createApp(deps))`.
  */
-export function createApp(deps: Deps): OpenAPIHono<AppEnv> {
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   const restoreGate = createRestoreGate()
 

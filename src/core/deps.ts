@@ -1,4 +1,3 @@
-import type { Context } from 'hono'
 import type { PasswordHasher } from './accounts/password-hasher.js'
 import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
@@ -62,11 +61,6 @@ export interface Deps {
     /** A hash checked when the username is unknown, so unknown and known users cost the same. */
     decoyPasswordHash: string
   }
-  /**
-   * The caller's address for login throttling: the socket's peer, or the proxy's
-   * `X-Forwarded-For` entry when `VAULT_TRUST_PROXY` is on. Undefined when unknown.
-   */
-  getClientAddress: (c: Context) => string | undefined
   /** Streams multipart uploads (busboy on Node). */
   readMultipart: ReadMultipart
   /** `VAULT_MAX_UPLOAD_BYTES`. */

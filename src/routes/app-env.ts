@@ -1,13 +1,28 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import type { Principal } from '../core/accounts/sessions.js'
 import type { Deps } from '../core/deps.js'
 import type { RestoreGate } from './backups/restore-gate.js'
 import { validationHook } from './problem.js'
 
+/**
+ * The caller's address for login throttling: the socket's peer, or the proxy's
+ * `X-Forwarded-For` entry when `VAULT_TRUST_PROXY` is on. Undefined when unknown.
+ */
+export type GetClientAddress = (c: Context) => string | undefined
+
+/**
+ * What `createApp` takes: the core deps plus the adapters only the HTTP layer uses, so core
+ * never sees Hono's `Context`.
+ */
+export interface AppDeps extends Deps {
+  getClientAddress: GetClientAddress
+}
+
 /** The Hono environment every route sees: injected deps, the request id and the restore gate. */
 export interface AppEnv {
   Variables: {
-    deps: Deps
+    deps: AppDeps
     requestId: string
     /** Closes this app to other requests while a restore runs in it. */
     restoreGate: RestoreGate

@@ -6,15 +6,15 @@ import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
 import { createApp } from '../../src/app.js'
 import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js'
 import { parseConfig } from '../../src/core/config/config.js'
-import type { Deps } from '../../src/core/deps.js'
 import { createJsonLogger, type Logger } from '../../src/core/runtime/logger.js'
+import type { AppDeps } from '../../src/routes/app-env.js'
 import { createTestDatabase } from './test-database.js'
 
 export interface TestVault {
   /** `http://127.0.0.1:<port>`: the vault over a real loopback socket. */
   baseUrl: string
   app: ReturnType<typeof createApp>
-  deps: Deps
+  deps: AppDeps
   dataDir: string
   databaseUrl: string
   /** Log lines the vault wrote, parsed. */

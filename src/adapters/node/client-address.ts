@@ -1,12 +1,12 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
-import type { Context } from 'hono'
+import type { GetClientAddress } from '../../routes/app-env.js'
 
 /**
  * The caller's address for login throttling. Behind a reverse proxy every request comes from
  * the proxy, so with `trustProxy` the address the proxy appended last to `X-Forwarded-For`
  * is used; without it that header is ignored, since any client can send one.
  */
-export function createClientAddress(trustProxy: boolean): (c: Context) => string | undefined {
+export function createClientAddress(trustProxy: boolean): GetClientAddress {
   return (c) => {
     if (trustProxy) {
       const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim()

@@ -25,6 +25,7 @@ import { createNativeSha256 } from './native-sha256.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { zlibCompression } from './zlib-compression.js'
 import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
+import type { AppDeps } from '../../routes/app-env.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
@@ -43,7 +44,7 @@ export interface NodeDepsOptions {
 export async function createNodeDeps(
   config: Config,
   options: NodeDepsOptions,
-): Promise<{ deps: Deps; close: () => Promise<void> }> {
+): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
   const scratchDir = join(config.backup.dir, '.scratch')
   const database = await openDatabase(config, scratchDir, options.logger)
   try {
@@ -65,7 +66,7 @@ export async function createNodeDeps(
       jwtSecrets: await configuredJwtSecrets(config),
       printerCredentialsKey: config.printers.credentialsKey,
     }
-    const deps: Deps = {
+    const deps: AppDeps = {
       service: options.service,
       database,
       ...(await openStorage(config)),
