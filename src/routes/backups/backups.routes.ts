@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
+import { IdParamSchema } from '../common-schemas.js'
 import { ProblemSchema, problemResponse } from '../problem.js'
 
 const tags = ['Backups']
@@ -131,14 +132,6 @@ const RestoreResultSchema = z
   })
   .openapi('RestoreResult')
 
-const IdParams = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'id', in: 'path' } }),
-})
-
 export const createBackupRoute = defineRoute('admin', {
   method: 'post',
   path: '/api/v1/backups',
@@ -185,7 +178,7 @@ export const getBackupRoute = defineRoute('admin', {
   operationId: 'getBackup',
   tags,
   summary: 'One backup, with progress while it runs',
-  request: { params: IdParams },
+  request: { params: IdParamSchema },
   responses: {
     200: { description: 'The backup.', content: { 'application/json': { schema: BackupSchema } } },
     404: problemResponse('No such backup.'),
