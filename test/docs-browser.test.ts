@@ -1,11 +1,11 @@
-import { serve, type ServerType } from '@hono/node-server'
-import { Hono } from 'hono'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import { Hono } from 'hono'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, openOfflinePage, type OfflinePage } from './support/browser.js'
 import { admin, adminEnv } from './support/accounts.js'
+import { launchChromium, type OfflinePage, openOfflinePage } from './support/browser.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 let vault: TestVault

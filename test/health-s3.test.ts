@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startS3Server, type S3TestServer } from './support/s3-server.js'
+import { type S3TestServer, startS3Server } from './support/s3-server.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 let s3: S3TestServer

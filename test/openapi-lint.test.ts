@@ -1,8 +1,8 @@
-import { serve, type ServerType } from '@hono/node-server'
-import { createConfig, detectSpec, lintFromString } from '@redocly/openapi-core'
-import { Hono } from 'hono'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import { createConfig, detectSpec, lintFromString } from '@redocly/openapi-core'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 

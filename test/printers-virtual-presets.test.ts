@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mapMoonraker, mapOctoPrintFlags, prusalinkStates } from '../src/core/printers/state-mapping.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
-import { sliceShape, upload } from './support/uploads.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { sliceShape, upload } from './support/uploads.js'
 
 let vault: TestVault
 let token: string

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
 /** Debian's Chromium; the suite never downloads a browser. */
 const chromiumPath = '/usr/bin/chromium'

@@ -1,9 +1,9 @@
-import { CreateBucketCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3'
 import { mkdtemp, rm } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CreateBucketCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3'
 import { createS3Client } from '../../src/adapters/s3/s3-client.js'
 import type { S3Config } from '../../src/core/config/config.js'
 

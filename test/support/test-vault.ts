@@ -1,7 +1,7 @@
-import { serve, type ServerType } from '@hono/node-server'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type ServerType, serve } from '@hono/node-server'
 import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
 import { createApp } from '../../src/app.js'
 import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js'

@@ -1,12 +1,12 @@
 import { createWriteStream } from 'node:fs'
 import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readFileStream } from './file-stream.js'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { assertValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
 import { insufficientStorage } from '../../core/errors.js'
 import type { ComponentHealth } from '../../core/health/component.js'
+import { readFileStream } from './file-stream.js'
 
 const stagingDirName = '.staging'
 /** Staging files older than this are leftovers of a crash; younger ones may be uploads in flight. */

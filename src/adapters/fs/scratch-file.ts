@@ -2,11 +2,11 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeWebStream } from 'node:stream/web'
+import type { DatabaseSnapshot, SnapshotCounts } from '../../core/db/database.js'
 import { readFileStream } from './file-stream.js'
 import { diskFullOr } from './fs-blob-store.js'
-import type { DatabaseSnapshot, SnapshotCounts } from '../../core/db/database.js'
 
 /** A fresh path in `dir` (created if needed) for a scratch file that is removed after use. */
 export async function scratchPath(dir: string, suffix: string): Promise<string> {

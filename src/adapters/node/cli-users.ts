@@ -1,7 +1,7 @@
+import { type Role, roles } from '../../core/accounts/roles.js'
 import { randomToken } from '../../core/accounts/secrets.js'
-import { roles, type Role } from '../../core/accounts/roles.js'
-import type { Deps } from '../../core/deps.js'
 import { createUser, findUserByName, listUsers, setPassword, updateUser } from '../../core/accounts/users.js'
+import type { Deps } from '../../core/deps.js'
 import { exitWith } from './node-config.js'
 
 /** `model-vault users …`: create users and reset passwords when nobody can sign in. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { ConfigError, parseConfig, type Config } from '../../core/config/config.js'
-import type { ServiceIdentity } from '../../core/deps.js'
 import packageJson from '../../../package.json' with { type: 'json' }
+import { type Config, ConfigError, parseConfig } from '../../core/config/config.js'
+import type { ServiceIdentity } from '../../core/deps.js'
 
 /** `parseConfig` plus what only Node can do: relative directories resolved against the working directory. */
 export function readNodeConfig(env: NodeJS.ProcessEnv): Config {
