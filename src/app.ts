@@ -18,6 +18,7 @@ import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
 import { requestLog } from './routes/request-log.js'
+import { registerUi } from './routes/ui/ui.index.js'
 
 /**
  * Builds the model-vault app from injected deps. The result is a plain Hono app: serve it
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Unknown API paths answer here rather than in a parent app's notFound, so a mounted
   // vault still speaks problem+json (and the middleware above can turn it into a 405).
   app.all('/api/*', routeNotFound)
+  registerUi(app)
   app.notFound(routeNotFound)
   app.onError(handleError)
   return app

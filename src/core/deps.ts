@@ -24,6 +24,18 @@ export interface ServiceIdentity {
 export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
 export type GetDocsAsset = (name: DocsAssetName) => Promise<Uint8Array<ArrayBuffer>>
 
+/** A file of the built web UI and its `Content-Type`. */
+export interface UiAsset {
+  body: Uint8Array<ArrayBuffer>
+  type: string
+}
+/**
+ * Reads a file of the built web UI by its path relative to the build's root (`index.html`,
+ * `assets/index-3f2a.js`). Resolves undefined when there is no such file, when the path would
+ * leave the build's root, or when the UI was not built.
+ */
+export type GetUiAsset = (path: string) => Promise<UiAsset | undefined>
+
 /**
  * Everything the app needs from its runtime. Each runtime entry (Node today) builds one
  * `Deps` and hands it to `createApp`; routes reach it through `c.var.deps`, never through
@@ -54,6 +66,7 @@ export interface Deps {
   clock: Clock
   logger: Logger
   getDocsAsset: GetDocsAsset
+  getUiAsset: GetUiAsset
   /** The token-signing keys and the printer-credentials cipher; read with `keys.current()` at use time. */
   keys: KeyRing
   auth: {

@@ -23,6 +23,7 @@ import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
+import { createNodeUiAssets } from './ui-assets.js'
 import { zlibCompression } from './zlib-compression.js'
 import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
 import type { AppDeps } from '../../routes/app-env.js'
@@ -80,6 +81,7 @@ export async function createNodeDeps(
       clock,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
+      getUiAsset: createNodeUiAssets(),
       keys: await createKeyRing(database, configuredKeys, createNativeSha256, clock),
       auth: {
         passwordHasher,

@@ -1,10 +1,10 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
 import { swaggerUI } from '@hono/swagger-ui'
+import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { DocsAssetName } from '../../core/deps.js'
 import { bearerSchemeName } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { routeNotFound } from '../problem.js'
-import { apiDescription } from './api-description.js'
+import { buildOpenApiDocument } from './openapi-document.js'
 
 const assetTypes: Record<DocsAssetName, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -33,45 +33,8 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     const { service, publicUrl } = c.var.deps
     // The mount prefix, if another Hono app mounted this one, is what precedes our own path.
     const basePath = c.req.path.slice(0, -'/openapi.json'.length)
-    const document = app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'model-vault API',
-        version: service.version,
-        description: apiDescription,
-        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
-      },
-      servers: [{ url: publicUrl ? `${publicUrl}${basePath}` : basePath || '/', description: 'This vault' }],
-      security: [{ [bearerSchemeName]: [] }],
-      tags: [
-        { name: 'Health', description: 'Service identity and component readiness.' },
-        { name: 'Authentication', description: 'Sign in, refresh and sign out.' },
-        { name: 'Account', description: 'The signed-in user.' },
-        { name: 'API keys', description: 'Keys for scripts and slicer hooks (Settings → Access).' },
-        { name: 'User administration', description: 'Superusers manage accounts.' },
-        {
-          name: 'Ingest',
-          description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.',
-        },
-        { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
-        { name: 'Models', description: 'Models and their files.' },
-        { name: 'Collections', description: 'Named groups of models; a model can be in several.' },
-        { name: 'Tags', description: 'Labels on models, set per model.' },
-        {
-          name: 'Backups',
-          description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).',
-        },
-        {
-          name: 'Printers',
-          description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
-        },
-        {
-          name: 'Presets',
-          description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.',
-        },
-      ],
-    })
-    return c.json(document)
+    const serverUrl = publicUrl ? `${publicUrl}${basePath}` : basePath || '/'
+    return c.json(buildOpenApiDocument(app, { version: service.version, serverUrl }))
   })
 
   app.get(

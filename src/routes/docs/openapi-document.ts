@@ -1,0 +1,50 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import { bearerSchemeName } from '../access.js'
+import type { AppEnv } from '../app-env.js'
+import { apiDescription } from './api-description.js'
+
+/**
+ * The OpenAPI 3.1 document of `app` (an app built by `createApp`), for a vault reachable at
+ * `serverUrl`. Pure: `/openapi.json` serves it and `npm run generate:api` turns it into the web
+ * UI's types without a running server.
+ */
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { version: string; serverUrl: string }) {
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'model-vault API',
+      version: options.version,
+      description: apiDescription,
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+    },
+    servers: [{ url: options.serverUrl, description: 'This vault' }],
+    security: [{ [bearerSchemeName]: [] }],
+    tags: [
+      { name: 'Health', description: 'Service identity and component readiness.' },
+      { name: 'Authentication', description: 'Sign in, refresh and sign out.' },
+      { name: 'Account', description: 'The signed-in user.' },
+      { name: 'API keys', description: 'Keys for scripts and slicer hooks (Settings → Access).' },
+      { name: 'User administration', description: 'Superusers manage accounts.' },
+      {
+        name: 'Ingest',
+        description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.',
+      },
+      { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
+      { name: 'Models', description: 'Models and their files.' },
+      { name: 'Collections', description: 'Named groups of models; a model can be in several.' },
+      { name: 'Tags', description: 'Labels on models, set per model.' },
+      {
+        name: 'Backups',
+        description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).',
+      },
+      {
+        name: 'Printers',
+        description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
+      },
+      {
+        name: 'Presets',
+        description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.',
+      },
+    ],
+  })
+}

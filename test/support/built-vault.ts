@@ -1,0 +1,122 @@
+import { execFile, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { createTestDatabase } from './test-database.js'
+
+const run = promisify(execFile)
+
+/** Builds live here, one folder per source state; `test-results/` is ignored by git. */
+const buildsDir = 'test-results/build'
+const sources = ['src', 'web', 'package.json', 'tsconfig.json', 'tsconfig.build.json']
+
+/** Names the source state: every source file's path, size and modification time. */
+async function sourceStamp(): Promise<string> {
+  const hash = createHash('sha256')
+  const visit = async (path: string): Promise<void> => {
+    const info = await stat(path)
+    if (!info.isDirectory()) return void hash.update(`${path}:${info.size}:${info.mtimeMs}\n`)
+    for (const entry of (await readdir(path)).sort()) await visit(join(path, entry))
+  }
+  for (const source of sources) await visit(source)
+  return hash.digest('hex').slice(0, 16)
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
+
+/**
+ * The service and web UI built as `npm run build` builds them, but into a folder of their own, so
+ * a test that runs `npm run build` meanwhile (the quick start) never changes files under a running
+ * service. Built once per source state: parallel test files wait for the first one's build (a
+ * `mkdir` lock), later runs reuse it. Resolves the folder, which holds `src/` and `web/` as `dist/` does.
+ */
+export async function ensureBuilt(): Promise<string> {
+  const dir = join(buildsDir, await sourceStamp())
+  const done = join(dir, '.complete')
+  const lock = `${dir}.lock`
+  await mkdir(buildsDir, { recursive: true })
+  for (;;) {
+    if (await exists(done)) return dir
+    try {
+      await mkdir(lock)
+      break
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  }
+  try {
+    if (await exists(done)) return dir
+    await rm(dir, { recursive: true, force: true })
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dir])
+    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')])
+    await writeFile(done, '')
+    // Older source states will not come back; their builds only take space. One may still serve
+    // a test in another process (several people test at once while editing), so only builds
+    // untouched for an hour go.
+    for (const entry of await readdir(buildsDir)) {
+      const path = join(buildsDir, entry)
+      const stale = (await stat(path)).mtimeMs < Date.now() - 3_600_000
+      if (stale && entry !== dir.split('/').pop() && !entry.endsWith('.lock')) {
+        await rm(path, { recursive: true, force: true })
+      }
+    }
+    return dir
+  } finally {
+    await rm(lock, { recursive: true, force: true })
+  }
+}
+
+export interface BuiltVault {
+  /** `http://127.0.0.1:<port>`, from the service's own `listening` line. */
+  baseUrl: string
+  /** Everything the service wrote to stdout (JSON log lines). */
+  output(): string
+  close(): Promise<void>
+}
+
+/**
+ * Starts the built service in its own process, as `npm start` does (`node …/main.js`), on a free
+ * port, a temporary data directory and a fresh database of this test project's kind, with `env`
+ * added to the `VAULT_*` variables.
+ */
+export async function startBuiltVault(env: Record<string, string> = {}): Promise<BuiltVault> {
+  const dir = await ensureBuilt()
+  const dataDir = await mkdtemp(join(tmpdir(), 'vault-e2e-'))
+  const database = await createTestDatabase(dataDir)
+  const child = spawn(process.execPath, [join(dir, 'src/adapters/node/main.js')], {
+    env: { ...process.env, VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, VAULT_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'listening' line: ${stdout}${stderr}`)), 30_000)
+    child.on('exit', (code) => reject(new Error(`the service exited (${code}): ${stdout}${stderr}`)))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+  })
+  return {
+    baseUrl,
+    output: () => stdout,
+    async close() {
+      child.kill('SIGTERM')
+      await exited
+      await database.drop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import axe from 'axe-core'
+import type { Browser, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { type OfflinePage, openOfflinePage } from './browser.js'
+
+/** Where every page the browser suite visits is photographed (ignored by git). */
+export const screenshotsDir = 'test-results/screenshots'
+
+/** Opens a fresh offline page (only the vault's origin reachable) at `path` of the vault. */
+export async function openVaultPage(browser: Browser, baseUrl: string, path = '/'): Promise<OfflinePage> {
+  const offline = await openOfflinePage(browser, new URL(baseUrl).origin)
+  await offline.page.goto(new URL(path.replace(/^\//, ''), `${baseUrl}/`).href)
+  return offline
+}
+
+/** Saves a full-page screenshot as `test-results/screenshots/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(screenshotsDir, { recursive: true })
+  await page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true })
+}
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: unknown[] }[]
+}
+
+/**
+ * Runs axe-core (injected from the installed package, never a CDN) on the page as it is now and
+ * fails on any serious or critical violation, naming the rule and the elements.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.addScriptTag({ content: axe.source })
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }
+    return (await axe.run()).violations
+  })
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.help}): ${JSON.stringify(violation.nodes.map((n) => n.target))}`)
+  expect(serious).toEqual([])
+}
+
+/** Fills and submits the sign-in form, the way a person would. */
+export async function signIn(page: Page, credentials: { username: string; password: string }): Promise<void> {
+  await page.getByLabel('Username').fill(credentials.username)
+  await page.getByLabel('Password').fill(credentials.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}

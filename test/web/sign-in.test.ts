@@ -1,0 +1,118 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { admin, adminEnv } from '../support/accounts.js'
+import { launchChromium } from '../support/browser.js'
+import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+
+let vault: BuiltVault
+let browser: Browser
+
+beforeAll(async () => {
+  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await vault?.close()
+})
+
+const refreshTokenKey = 'model-vault.refresh-token'
+
+describe('signing in and out of the web UI', () => {
+  it('a wrong password keeps you out and says why, next to the form', async () => {
+    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/')
+    try {
+      await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+      await screenshot(page, 'sign-in')
+      await expectAccessible(page)
+      await signIn(page, { username: admin.username, password: 'not-the-password' })
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toContain('The username or the credential is wrong.')
+      await screenshot(page, 'sign-in-wrong-password')
+      expect(page.url()).toContain('/sign-in')
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('signing in lands on the page that asked for it, in the shell with its navigation', async () => {
+    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/library')
+    try {
+      await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+      expect(new URL(page.url()).search).toBe('?next=%2Flibrary')
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      expect(new URL(page.url()).pathname).toBe('/library')
+      const nav = page.getByRole('navigation', { name: 'Main' })
+      for (const label of ['Overview', 'Library', 'Upload', 'Collections', 'Printers', 'Presets', 'Users']) {
+        await nav.getByRole('link', { name: label }).waitFor()
+      }
+      await nav.getByRole('button', { name: 'Settings' }).click()
+      await nav.getByRole('link', { name: 'Storage' }).click()
+      await page.getByRole('heading', { name: 'Storage', level: 1 }).waitFor()
+      await nav.getByRole('link', { name: 'Library' }).click()
+      await screenshot(page, 'library')
+      await expectAccessible(page)
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('signing out ends the session: a reload stays signed out', async () => {
+    const { page, context } = await openVaultPage(browser, vault.baseUrl, '/')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      await screenshot(page, 'overview')
+      const refreshToken = await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)
+      await page.getByRole('button', { name: `Account: ${admin.username}` }).click()
+      await page.getByRole('menuitem', { name: 'Sign out' }).click()
+      await page.getByText('You have signed out.').waitFor()
+      expect(await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)).toBeNull()
+      // The vault ended the session too: its refresh token no longer works.
+      const refresh = await fetch(`${vault.baseUrl}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      })
+      expect(refresh.status).toBe(401)
+      await page.reload()
+      await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a deep link after the session ended leads to sign-in, then back to that page', async () => {
+    const { page, context } = await openVaultPage(browser, vault.baseUrl, '/')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      // Someone else uses this browser's refresh token first: the browser's copy is now a reused
+      // token, and presenting it revokes the session.
+      const stolen = await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)
+      const theft = await fetch(`${vault.baseUrl}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refresh_token: stolen }),
+      })
+      expect(theft.status).toBe(200)
+
+      await page.goto(`${vault.baseUrl}/settings/access?tab=keys`)
+      await page.getByText('Your session has ended. Sign in again to continue.').waitFor()
+      expect(new URL(page.url()).searchParams.get('next')).toBe('/settings/access?tab=keys')
+      await screenshot(page, 'sign-in-session-ended')
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Access', level: 1 }).waitFor()
+      expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe('/settings/access?tab=keys')
+    } finally {
+      await context.close()
+    }
+  })
+})

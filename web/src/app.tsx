@@ -1,0 +1,52 @@
+import { MantineProvider } from '@mantine/core'
+import { Notifications } from '@mantine/notifications'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { BrowserRouter, Outlet, Route, Routes } from 'react-router'
+import { routerBasename } from './api/base-url'
+import { queryClient } from './api/query-client'
+import { RequireSession } from './features/auth/require-session'
+import { useMe, useSignOut } from './features/auth/session-hooks'
+import { SignInPage } from './features/auth/sign-in-page'
+import { navigationFor, pages } from './pages'
+import { VaultShell } from './ui/app-shell'
+import { PlaceholderPage } from './ui/placeholder-page'
+import { cssVariablesResolver, theme } from './ui/theme'
+
+/** Providers, the sign-in page, and every page of `pages` inside the shell, behind a session. */
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
+      <Notifications />
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter basename={routerBasename}>
+          <Routes>
+            <Route path="/sign-in" element={<SignInPage />} />
+            <Route
+              element={
+                <RequireSession>
+                  <SignedIn />
+                </RequireSession>
+              }
+            >
+              {pages.map((page) => (
+                <Route key={page.path} path={page.path} element={page.element} />
+              ))}
+              <Route path="*" element={<PlaceholderPage title="Page not found" />} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  )
+}
+
+function SignedIn() {
+  const me = useMe()
+  const signOut = useSignOut()
+  const user = me.data?.user
+  return (
+    <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut}>
+      <Outlet />
+    </VaultShell>
+  )
+}

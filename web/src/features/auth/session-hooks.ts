@@ -1,0 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useSyncExternalStore } from 'react'
+import { api } from '../../api/client'
+import { unwrap } from '../../api/problem'
+import { endSession, sessionStore, startSession } from '../../api/session'
+import { authKeys } from './query-keys'
+
+/** Whether this tab is signed in, re-rendering when that changes (here or in another tab). */
+export function useSession() {
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.getState)
+}
+
+/** The signed-in user and session (`GET /api/v1/me`). */
+export function useMe() {
+  const signedIn = useSession().status === 'signed-in'
+  return useQuery({
+    queryKey: authKeys.me,
+    queryFn: async () => unwrap(await api.GET('/api/v1/me')),
+    enabled: signedIn,
+    staleTime: 60_000,
+  })
+}
+
+/** Password sign-in; on success the session starts and `useMe` loads. */
+export function useSignIn() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (credentials: { username: string; password: string }) =>
+      unwrap(await api.POST('/api/v1/auth/login', { body: credentials })),
+    onSuccess: (tokens) => {
+      queryClient.clear()
+      startSession(tokens)
+    },
+  })
+}
+
+/** Ends the session on the vault (best effort: this tab forgets it either way) and drops cached data. */
+export function useSignOut() {
+  const queryClient = useQueryClient()
+  return async () => {
+    await api.POST('/api/v1/auth/logout').catch(() => undefined)
+    endSession('signed-out')
+    queryClient.clear()
+  }
+}

@@ -1,0 +1,110 @@
+import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, Title, UnstyledButton } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import { type Icon, IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react'
+import type { ReactNode } from 'react'
+import { NavLink as RouterNavLink, useLocation } from 'react-router'
+
+/** One entry of the navigation; `children` make a group (Settings → Storage, Access). */
+export interface NavEntry {
+  label: string
+  icon: Icon
+  /** Router path; absent for a group. */
+  path?: string
+  children?: NavEntry[]
+}
+
+export interface ShellUser {
+  username: string
+  role: string
+}
+
+/**
+ * The frame of every signed-in page: a header with the user menu, the navigation (a drawer below
+ * the `sm` breakpoint, behind the burger) and the page.
+ */
+export function VaultShell(props: {
+  nav: NavEntry[]
+  user: ShellUser | undefined
+  onSignOut: () => void
+  children: ReactNode
+}) {
+  const [opened, { toggle, close }] = useDisclosure()
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4">
+              model-vault
+            </Title>
+          </Group>
+          {props.user && <UserMenu user={props.user} onSignOut={props.onSignOut} />}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <ScrollArea>
+          {props.nav.map((entry) => (
+            <NavItem key={entry.label} entry={entry} onNavigate={close} />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>{props.children}</AppShell.Main>
+    </AppShell>
+  )
+}
+
+function NavItem({ entry, onNavigate }: { entry: NavEntry; onNavigate: () => void }) {
+  const { pathname } = useLocation()
+  const icon = <entry.icon size={18} stroke={1.5} aria-hidden />
+  if (entry.children) {
+    const active = entry.children.some((child) => child.path && pathname.startsWith(child.path))
+    return (
+      <NavLink component="button" label={entry.label} leftSection={icon} defaultOpened={active} childrenOffset="md">
+        {entry.children.map((child) => (
+          <NavItem key={child.label} entry={child} onNavigate={onNavigate} />
+        ))}
+      </NavLink>
+    )
+  }
+  return (
+    <NavLink
+      component={RouterNavLink}
+      to={entry.path ?? '/'}
+      end={entry.path === '/'}
+      label={entry.label}
+      leftSection={icon}
+      onClick={onNavigate}
+    />
+  )
+}
+
+function UserMenu({ user, onSignOut }: { user: ShellUser; onSignOut: () => void }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={`Account: ${user.username}`}>
+          <Group gap={6} wrap="nowrap">
+            <IconUserCircle size={22} stroke={1.5} aria-hidden />
+            <Text size="sm" visibleFrom="xs">
+              {user.username}
+            </Text>
+            <IconChevronDown size={14} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          Signed in as {user.username} ({user.role})
+        </Menu.Label>
+        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={onSignOut}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  )
+}
