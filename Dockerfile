@@ -1,4 +1,4 @@
-# model-vault API. Build: docker build -t model-vault .   Run: see compose.yaml.
+# model-vault API and web UI. Build: docker build -t model-vault .   Run: see compose.yaml.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles a native addon when no prebuilt binary matches.
@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
