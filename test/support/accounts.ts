@@ -4,7 +4,7 @@ import { expect } from 'vitest'
 /** An HTTP answer with its body parsed (JSON and problem+json), or null when empty. */
 export interface Reply {
   status: number
-  // Whatever the server sent: tests assert on its shape.
+  // biome-ignore lint/suspicious/noExplicitAny: whatever the server sent; tests assert on its shape.
   body: any
   headers: Headers
 }

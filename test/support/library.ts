@@ -24,11 +24,13 @@ export function gcodeText(options: {
 export async function listModels(baseUrl: string, token: string, query = '') {
   const reply = await call(baseUrl, 'GET', `/api/v1/models${query ? `?${query}` : ''}`, { token })
   expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+  // biome-ignore lint/suspicious/noExplicitAny: listing rows as the server sent them; tests assert on their shape.
   return reply.body as { items: { id: string; name: string; [key: string]: any }[]; next_cursor: string | null }
 }
 
 /** Every page of a listing, following `next_cursor`; also returns the size of each page. */
 export async function listAllPages(baseUrl: string, token: string, query: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: listing rows as the server sent them; tests assert on their shape.
   const items: { id: string; name: string; [key: string]: any }[] = []
   const pageSizes: number[] = []
   let cursor: string | null = null
