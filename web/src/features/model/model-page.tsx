@@ -1,0 +1,120 @@
+import { Alert, Anchor, Badge, Center, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { Link, useParams } from 'react-router'
+import { ApiError, problemMessage } from '../../api/problem'
+import { CollectionsEditor } from './collections-editor'
+import { DeleteModelButton } from './delete-model-button'
+import { FileCard } from './file-card'
+import { formatBytes } from './format'
+import { InlineTextEdit } from './inline-text-edit'
+import { ModelViewerPanel } from './model-viewer-panel'
+import { TagsEditor } from './tags-editor'
+import { ThumbnailImage } from './thumbnail-image'
+import type { ModelFile } from './types'
+import { useModel, useUpdateModel } from './use-model'
+
+export interface ModelPageProps {
+  /** Extra actions on each file's card (the printers feature adds "Send to printer" for G-code). */
+  renderFileActions?: (file: ModelFile) => ReactNode
+}
+
+/** One model: cover, 3D view, editable name, description, tags and collections, its files, delete. */
+export function ModelPage({ renderFileActions }: ModelPageProps) {
+  const { id = '' } = useParams()
+  const model = useModel(id)
+  const update = useUpdateModel(id)
+
+  if (model.isPending) {
+    return (
+      <Center h={200}>
+        <Loader aria-label="Loading the model" />
+      </Center>
+    )
+  }
+  if (model.isError) {
+    const missing = model.error instanceof ApiError && model.error.status === 404
+    return (
+      <Stack>
+        <Title order={1}>{missing ? 'Model not found' : 'The model could not be loaded'}</Title>
+        <Alert color={missing ? 'yellow' : 'red'} role="alert">
+          {missing
+            ? 'There is no model with this address. It may have been deleted, or the link is mistyped.'
+            : problemMessage(model.error)}
+        </Alert>
+        <Anchor component={Link} to="/library">
+          Back to the library
+        </Anchor>
+      </Stack>
+    )
+  }
+
+  const { data } = model
+  const save = (change: Parameters<typeof update.mutateAsync>[0]) => update.mutateAsync(change)
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} miw={0} style={{ flex: 1 }}>
+          <Anchor component={Link} to="/library" size="sm">
+            ← Library
+          </Anchor>
+          <InlineTextEdit label="Name" value={data.name} onSave={(name) => save({ name })} errorOf={problemMessage}>
+            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+              {data.name}
+            </Title>
+          </InlineTextEdit>
+          <Group gap={6}>
+            {data.file_summary.formats.map((format) => (
+              <Badge key={format} variant="light">
+                {format.toUpperCase()}
+              </Badge>
+            ))}
+            <Text size="sm" c="dimmed">
+              {data.file_summary.count} {data.file_summary.count === 1 ? 'file' : 'files'},{' '}
+              {formatBytes(data.file_summary.total_size)} · updated {new Date(data.updated_at).toLocaleDateString()}
+            </Text>
+          </Group>
+        </Stack>
+        <DeleteModelButton modelId={data.id} name={data.name} fileCount={data.files.length} />
+      </Group>
+
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <ModelViewerPanel files={data.files} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack>
+            <ThumbnailImage
+              kind="models"
+              id={data.id}
+              available={data.has_thumbnail}
+              alt={`Cover of ${data.name}`}
+              size={200}
+            />
+            <InlineTextEdit
+              label="Description"
+              value={data.description}
+              multiline
+              onSave={(description) => save({ description })}
+              errorOf={problemMessage}
+            >
+              <Text style={{ whiteSpace: 'pre-wrap', flex: 1 }} c={data.description ? undefined : 'dimmed'}>
+                {data.description || 'No description yet.'}
+              </Text>
+            </InlineTextEdit>
+            <TagsEditor modelId={data.id} tags={data.tags} />
+            <CollectionsEditor modelId={data.id} collections={data.collections} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+
+      <Stack gap="sm" component="section" aria-labelledby="model-files">
+        <Title order={2} size="h3" id="model-files">
+          Files
+        </Title>
+        {data.files.map((file) => (
+          <FileCard key={file.id} file={file} actions={renderFileActions?.(file)} />
+        ))}
+      </Stack>
+    </Stack>
+  )
+}

@@ -1,0 +1,75 @@
+import { Alert, Paper, Select, Stack, Text } from '@mantine/core'
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { problemMessage } from '../../api/problem'
+import { LoadingView } from './loading-view'
+import { isViewable, type ModelFile } from './types'
+import { type ByteProgress, loadFileBytes } from './use-file-bytes'
+
+// three.js only loads on this page, never with the library.
+const MeshViewer = lazy(() => import('./mesh-viewer'))
+
+type Download =
+  | { status: 'loading'; progress?: ByteProgress }
+  | { status: 'done'; bytes: Uint8Array<ArrayBuffer> }
+  | { status: 'failed'; message: string }
+
+/** The 3D view of the model's first STL, 3MF or OBJ file (or the one chosen), with download progress. */
+export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
+  const viewable = files.filter(isViewable)
+  const [chosenId, setChosenId] = useState<string | null>(null)
+  const file = viewable.find((candidate) => candidate.id === chosenId) ?? viewable[0]
+  const [download, setDownload] = useState<Download>({ status: 'loading' })
+
+  // By id and size: an edit of the model brings new file objects, not new bytes.
+  const fileId = file?.id
+  const fileSize = file?.size ?? 0
+  useEffect(() => {
+    if (!fileId) return
+    const abort = new AbortController()
+    setDownload({ status: 'loading' })
+    loadFileBytes(
+      { id: fileId, size: fileSize },
+      (progress) => setDownload({ status: 'loading', progress }),
+      abort.signal,
+    ).then(
+      (bytes) => setDownload({ status: 'done', bytes }),
+      (error: unknown) => {
+        if (!abort.signal.aborted) setDownload({ status: 'failed', message: problemMessage(error) })
+      },
+    )
+    return () => abort.abort()
+  }, [fileId, fileSize])
+
+  if (!file) {
+    return (
+      <Paper withBorder p="lg">
+        <Text c="dimmed">This model has no STL, 3MF or OBJ file to show in 3D.</Text>
+      </Paper>
+    )
+  }
+
+  return (
+    <Stack gap="xs">
+      {viewable.length > 1 && (
+        <Select
+          label="File shown in 3D"
+          data={viewable.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+          value={file.id}
+          onChange={setChosenId}
+          allowDeselect={false}
+        />
+      )}
+      {download.status === 'failed' ? (
+        <Alert color="red" title="The file could not be loaded" role="alert">
+          {download.message}
+        </Alert>
+      ) : download.status === 'loading' ? (
+        <LoadingView name={file.name} progress={download.progress} />
+      ) : (
+        <Suspense fallback={<LoadingView name={file.name} />}>
+          <MeshViewer name={file.name} format={file.format} bytes={download.bytes} />
+        </Suspense>
+      )}
+    </Stack>
+  )
+}

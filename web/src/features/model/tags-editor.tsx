@@ -1,0 +1,24 @@
+import { TagsInput } from '@mantine/core'
+import { problemMessage } from '../../api/problem'
+import { useTags } from './use-collections'
+import { useUpdateModel } from './use-model'
+
+/** The model's tags: typing a tag and Enter (or a comma) adds it, its × removes it; saved at once. */
+export function TagsEditor({ modelId, tags }: { modelId: string; tags: string[] }) {
+  const update = useUpdateModel(modelId)
+  const known = useTags()
+  return (
+    <TagsInput
+      label="Tags"
+      description="Enter adds a tag; saved at once."
+      placeholder={tags.length === 0 ? 'Add a tag' : undefined}
+      value={tags}
+      data={known.data?.map((tag) => tag.name) ?? []}
+      onChange={(next) => update.mutate({ tags: next })}
+      error={update.error ? problemMessage(update.error) : undefined}
+      disabled={update.isPending}
+      clearable
+      splitChars={[',']}
+    />
+  )
+}
