@@ -21,7 +21,11 @@ export function DeleteModelButton(props: { modelId: string; name: string; fileCo
     })
   return (
     <>
-      <Button color="red" variant="light" leftSection={<IconTrash size={16} aria-hidden />} onClick={open}>
+      <Button
+        variant="default"
+        leftSection={<IconTrash size={16} color="var(--mantine-color-red-7)" aria-hidden />}
+        onClick={open}
+      >
         Delete model
       </Button>
       <Modal opened={opened} onClose={close} title="Delete this model?" centered>

@@ -44,6 +44,12 @@ export function parseMesh(
       `This ${format.toUpperCase()} file could not be read for the 3D view (${error instanceof Error ? error.message : String(error)}).`,
     )
   }
+  // Many STL writers leave the facet normals zero, and OBJ often has none: shading needs them.
+  if (format !== '3mf') {
+    object.traverse((child) => {
+      if (child instanceof Mesh) child.geometry.computeVertexNormals()
+    })
+  }
   if (!hasTriangles(object)) {
     throw new MeshParseError(`This ${format.toUpperCase()} file holds no triangles the 3D view can show.`)
   }

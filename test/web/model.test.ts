@@ -1,0 +1,172 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
+import { launchChromium } from '../support/browser.js'
+import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { upload } from '../support/uploads.js'
+import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+
+let vault: BuiltVault
+let browser: Browser
+let token: string
+
+beforeAll(async () => {
+  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
+  token = (await apiSignIn(vault.baseUrl, admin)).access_token
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await vault?.close()
+})
+
+/** A closed box of `x` × `y` × `z` mm as binary STL (12 triangles), so each axis can be told apart. */
+function binaryBox(x: number, y: number, z: number): Uint8Array {
+  const v = (i: number, j: number, k: number) => [i * x, j * y, k * z]
+  const quads = [
+    [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0), v(1, 0, 0)],
+    [v(0, 0, 1), v(1, 0, 1), v(1, 1, 1), v(0, 1, 1)],
+    [v(0, 0, 0), v(1, 0, 0), v(1, 0, 1), v(0, 0, 1)],
+    [v(0, 1, 0), v(0, 1, 1), v(1, 1, 1), v(1, 1, 0)],
+    [v(0, 0, 0), v(0, 0, 1), v(0, 1, 1), v(0, 1, 0)],
+    [v(1, 0, 0), v(1, 1, 0), v(1, 1, 1), v(1, 0, 1)],
+  ]
+  const triangles = quads.flatMap(([a, b, c, d]) => [
+    [a, b, c],
+    [a, c, d],
+  ])
+  const bytes = new Uint8Array(84 + 50 * triangles.length)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(80, triangles.length, true)
+  for (const [i, triangle] of triangles.entries()) {
+    for (const [j, value] of triangle.flat().entries()) view.setFloat32(84 + i * 50 + 12 + j * 4, value ?? 0, true)
+  }
+  return bytes
+}
+
+async function uploadBox(name: string, size: [number, number, number]) {
+  const reply = await upload(vault.baseUrl, token, name, binaryBox(...size))
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+  return reply.body.model as { id: string; name: string }
+}
+
+const getModel = async (id: string) => call(vault.baseUrl, 'GET', `/api/v1/models/${id}`, { token })
+
+/** Opens `path` signed in, as a person following a link would. */
+async function openSignedIn(path: string) {
+  const opened = await openVaultPage(browser, vault.baseUrl, path)
+  await opened.page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+  await signIn(opened.page, admin)
+  return opened
+}
+
+/** The 3D view, or the page's sentence saying WebGL is unavailable: whichever this browser gives. */
+async function waitForViewer(page: Page): Promise<'canvas' | 'no-webgl'> {
+  const canvas = page.getByRole('img', { name: /^3D view of / })
+  const noWebGl = page.getByText('WebGL is unavailable')
+  await canvas.or(noWebGl).first().waitFor({ timeout: 30_000 })
+  return (await canvas.count()) > 0 ? 'canvas' : 'no-webgl'
+}
+
+describe('the model page', () => {
+  it('shows the model in 3D with its metadata; edits, tags, collections and delete work', async () => {
+    const model = await uploadBox('Test-Box.stl', [40, 20, 10])
+    const collection = await call(vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name: 'Boxes' } })
+    expect(collection.status).toBe(201)
+
+    const { page, context, blocked, pageErrors } = await openSignedIn(`/models/${model.id}`)
+    try {
+      await page.getByRole('heading', { name: 'Test-Box', level: 1 }).waitFor()
+      expect(new URL(page.url()).pathname).toBe(`/models/${model.id}`)
+
+      // What the vault read from the file.
+      const file = page.getByRole('article', { name: 'Test-Box.stl' })
+      await file.getByText('Triangles').waitFor()
+      expect(await file.textContent()).toContain('40 × 20 × 10 mm')
+      expect(await file.textContent()).toContain('12')
+      await page.getByRole('img', { name: 'Cover of Test-Box' }).waitFor()
+
+      if ((await waitForViewer(page)) === 'canvas') {
+        const canvas = page.getByRole('img', { name: '3D view of Test-Box.stl' })
+        expect(await canvas.evaluate((element: HTMLCanvasElement) => element.getContext('webgl2') !== null)).toBe(true)
+        await expect.poll(() => page.getByTestId('model-dimensions').textContent()).toBe('Dimensions: 40 × 20 × 10 mm')
+        // Fit brings back the framed view after zooming in.
+        const framed = await canvas.screenshot({ path: 'test-results/screenshots/model-3d-framed.png' })
+        await page.getByRole('button', { name: 'Zoom in' }).click()
+        await page.getByRole('button', { name: 'Zoom in' }).click()
+        await page.mouse.move(0, 0)
+        const zoomed = await canvas.screenshot({ path: 'test-results/screenshots/model-3d-zoomed.png' })
+        expect(zoomed.equals(framed)).toBe(false)
+        await page.getByRole('button', { name: 'Fit to view' }).click()
+        // Away from the buttons, so no tooltip covers the view.
+        await page.mouse.move(0, 0)
+        await expect.poll(async () => (await canvas.screenshot()).equals(framed)).toBe(true)
+      } else {
+        await page.getByText('This browser cannot show the 3D view').waitFor()
+      }
+      await screenshot(page, 'model-page')
+      await expectAccessible(page)
+
+      // The name, edited inline, stays after a reload.
+      await page.getByRole('button', { name: 'Edit name' }).click()
+      await page.getByLabel('Name').fill('Renamed Box')
+      await page.getByRole('button', { name: 'Save name' }).click()
+      await page.getByRole('heading', { name: 'Renamed Box', level: 1 }).waitFor()
+
+      // A tag: typed and Enter, saved at once.
+      const tags = page.getByRole('textbox', { name: 'Tags' })
+      await tags.fill('calibration')
+      await tags.press('Enter')
+      await expect.poll(async () => (await getModel(model.id)).body.tags).toEqual(['calibration'])
+
+      // Into a collection.
+      await page.getByRole('textbox', { name: 'Collections' }).click()
+      await page.getByRole('option', { name: 'Boxes' }).click()
+      await expect
+        .poll(async () => (await getModel(model.id)).body.collections.map((c: { name: string }) => c.name))
+        .toEqual(['Boxes'])
+      await page.keyboard.press('Escape')
+
+      await page.reload()
+      await page.getByRole('heading', { name: 'Renamed Box', level: 1 }).waitFor()
+      await page.getByText('calibration').first().waitFor()
+      await page.getByText('Boxes').first().waitFor()
+      await screenshot(page, 'model-page-edited')
+
+      await page.setViewportSize({ width: 390, height: 844 })
+      await waitForViewer(page)
+      await screenshot(page, 'model-page-narrow')
+      await expectAccessible(page)
+      await page.setViewportSize({ width: 1280, height: 900 })
+
+      // Delete asks first, then lands on the library.
+      await page.getByRole('button', { name: 'Delete model' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Delete this model?' })
+      await dialog.getByText('“Renamed Box” and its file will be deleted').waitFor()
+      await screenshot(page, 'model-delete-confirmation')
+      await dialog.getByRole('button', { name: 'Delete' }).click()
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      expect(new URL(page.url()).pathname).toBe('/library')
+      expect((await getModel(model.id)).status).toBe(404)
+
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a model that does not exist says so, with a way back', async () => {
+    const { page, context, pageErrors } = await openSignedIn('/models/no-such-model')
+    try {
+      await page.getByRole('heading', { name: 'Model not found', level: 1 }).waitFor()
+      await page.getByText('There is no model with this address.').waitFor()
+      await page.getByRole('link', { name: 'Back to the library' }).waitFor()
+      await screenshot(page, 'model-not-found')
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
