@@ -1,0 +1,53 @@
+import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
+import { type Icon, IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react'
+import type { components } from '../../api/schema'
+
+type HealthComponent = components['schemas']['HealthComponent']
+
+const statusLook: Record<HealthComponent['status'], { label: string; color: string; icon: Icon }> = {
+  pass: { label: 'Working', color: 'green', icon: IconCircleCheck },
+  warn: { label: 'Needs attention', color: 'yellow', icon: IconAlertTriangle },
+  fail: { label: 'Down', color: 'red', icon: IconCircleX },
+}
+
+/** Facts worth a glance, in words; details with no value (no backup yet) are left out. */
+const detailText = (details: HealthComponent['details']) =>
+  Object.entries(details ?? {})
+    .filter(([, value]) => value !== null && value !== '')
+    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`)
+    .join(' · ')
+
+/** One component of the health report: its name, a status in words, and why it is not working. */
+export function ComponentHealthCard(props: { title: string; purpose: string; health: HealthComponent }) {
+  const look = statusLook[props.health.status]
+  const facts = detailText(props.health.details)
+  return (
+    <Paper withBorder p="md" component="section" aria-label={`${props.title} health`}>
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap">
+            <ThemeIcon variant="light" color={look.color} size="md" aria-hidden>
+              <look.icon size={18} stroke={1.5} />
+            </ThemeIcon>
+            <Text fw={600}>{props.title}</Text>
+          </Group>
+          <Badge color={look.color} variant="light">
+            {look.label}
+          </Badge>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {props.purpose}
+          {props.health.required ? '' : ' Optional: the vault works without it.'}
+        </Text>
+        {props.health.reason && (
+          <Text size="sm">{props.health.reason[0]?.toUpperCase() + props.health.reason.slice(1)}.</Text>
+        )}
+        {facts && (
+          <Text size="xs" c="dimmed">
+            {facts}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  )
+}
