@@ -133,6 +133,11 @@ describe('the model page', () => {
       await page.getByText('Boxes').first().waitFor()
       await screenshot(page, 'model-page-edited')
 
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await waitForViewer(page)
+      await screenshot(page, 'model-page-dark')
+      await page.emulateMedia({ colorScheme: 'light' })
+
       await page.setViewportSize({ width: 390, height: 844 })
       await waitForViewer(page)
       await screenshot(page, 'model-page-narrow')
@@ -151,6 +156,42 @@ describe('the model page', () => {
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a file the 3D view cannot read says so, and the rest of the page works', async () => {
+    const reply = await upload(vault.baseUrl, token, 'Broken.stl', 'solid broken\nthis is not a mesh\nendsolid\n')
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    try {
+      await page.getByRole('heading', { name: 'Broken', level: 1 }).waitFor()
+      await page.getByRole('alert').filter({ hasText: 'No 3D view' }).waitFor()
+      expect(await page.getByRole('alert').filter({ hasText: 'No 3D view' }).textContent()).toContain(
+        'This STL file could not be read for the 3D view: it may be damaged, or not really an STL file.',
+      )
+      await page.getByRole('button', { name: 'Download Broken.stl' }).waitFor()
+      await screenshot(page, 'model-unreadable-file')
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('three.js is not part of the library page: it loads with the 3D view only', async () => {
+    const { page, context } = await openSignedIn('/library')
+    try {
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      const scripts = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.endsWith('.js')),
+      )
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const script of scripts) expect(await (await fetch(script)).text()).not.toContain('WebGLRenderer')
     } finally {
       await context.close()
     }

@@ -30,7 +30,7 @@ export default function MeshViewer({ name, format, bytes }: MeshViewerProps) {
 
   const parsed = useMemo(() => {
     try {
-      const material = new MeshStandardMaterial({ color: theme.colors.blue[5], metalness: 0.05, roughness: 0.6 })
+      const material = new MeshStandardMaterial({ color: theme.colors.orange[6], metalness: 0.05, roughness: 0.6 })
       return { object: parseMesh(format, bytes, material) }
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) }

@@ -53,12 +53,13 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" gap="sm">
-        <Stack gap={4} miw={0} style={{ flex: 1 }}>
+        {/* Wide enough for a name; on a phone the delete button wraps below. */}
+        <Stack gap={4} miw={0} style={{ flex: '1 1 240px' }}>
           <Anchor component={Link} to="/library" size="sm">
             ← Library
           </Anchor>
           <InlineTextEdit label="Name" value={data.name} onSave={(name) => save({ name })} errorOf={problemMessage}>
-            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            <Title order={1} style={{ overflowWrap: 'break-word', minWidth: 0 }}>
               {data.name}
             </Title>
           </InlineTextEdit>

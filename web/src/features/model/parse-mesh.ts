@@ -40,8 +40,9 @@ export function parseMesh(
       object = new ThreeMFLoader().parse(bytes.buffer)
     }
   } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
     throw new MeshParseError(
-      `This ${format.toUpperCase()} file could not be read for the 3D view (${error instanceof Error ? error.message : String(error)}).`,
+      `This ${format.toUpperCase()} file could not be read for the 3D view: it may be damaged, or not really ${format === '3mf' ? 'a' : 'an'} ${format.toUpperCase()} file. (${detail})`,
     )
   }
   // Many STL writers leave the facet normals zero, and OBJ often has none: shading needs them.
