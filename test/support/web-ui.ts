@@ -29,15 +29,18 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core (injected from the installed package, never a CDN) on the page as it is now and
- * fails on any serious or critical violation, naming the rule and the elements.
+ * Runs axe-core (its source comes from the installed package, never a CDN) on the page as it is
+ * now, or only inside `within` (a CSS selector: an open dialog, whose overlay dims the page behind
+ * it), and fails on any serious or critical violation, naming the rule and the elements.
  */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function expectAccessible(page: Page, within?: string): Promise<void> {
   await page.addScriptTag({ content: axe.source })
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }
-    return (await axe.run()).violations
-  })
+  const violations = await page.evaluate(async (context) => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: string | Document) => Promise<{ violations: AxeViolation[] }> }
+    }
+    return (await axe.run(context ?? document)).violations
+  }, within)
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.help}): ${JSON.stringify(violation.nodes.map((n) => n.target))}`)

@@ -115,4 +115,33 @@ describe('signing in and out of the web UI', () => {
       await context.close()
     }
   })
+
+  it('a generated first password is to be replaced right after signing in; a wrong current one is named', async () => {
+    const fresh = await startBuiltVault()
+    const { page, context } = await openVaultPage(browser, fresh.baseUrl, '/')
+    try {
+      const password = /"password":"([^"]+)"/.exec(fresh.output())?.[1] ?? ''
+      await signIn(page, { username: 'admin', password })
+      const dialog = page.getByRole('dialog', { name: 'Replace the generated password' })
+      await dialog.waitFor()
+      await screenshot(page, 'replace-generated-password')
+      await expectAccessible(page, '[role="dialog"]')
+
+      await dialog.getByLabel('Current password').fill('not the password')
+      await dialog.getByLabel('New password').fill('a password I chose myself')
+      await dialog.getByRole('button', { name: 'Change password' }).click()
+      await dialog.getByText('The current password is wrong.').waitFor()
+
+      await dialog.getByLabel('Current password').fill(password)
+      await dialog.getByRole('button', { name: 'Change password' }).click()
+      await dialog.waitFor({ state: 'hidden' })
+      await page.reload()
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      expect(await dialog.count()).toBe(0)
+      await expectAccessible(page)
+    } finally {
+      await context.close()
+      await fresh.close()
+    }
+  })
 })

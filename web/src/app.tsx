@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router'
 import { routerBasename } from './api/base-url'
 import { queryClient } from './api/query-client'
+import { ReplacePasswordPrompt } from './features/auth/replace-password-prompt'
 import { RequireSession } from './features/auth/require-session'
 import { useMe, useSignOut } from './features/auth/session-hooks'
 import { SignInPage } from './features/auth/sign-in-page'
@@ -47,6 +48,7 @@ function SignedIn() {
   return (
     <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut}>
       <Outlet />
+      <ReplacePasswordPrompt />
     </VaultShell>
   )
 }

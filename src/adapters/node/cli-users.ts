@@ -18,18 +18,21 @@ export async function runUsersCommand(
     return
   }
   if (!username || !['create', 'reset-password'].includes(command)) return exitWith(`unknown command: users ${command}`)
-  const password = options['password-stdin'] ? await readPasswordFromStdin() : randomToken(18)
+  const generated = !options['password-stdin']
+  const password = generated ? randomToken(18) : await readPasswordFromStdin()
   const show = options['password-stdin'] ? '' : `\nPassword (shown only now): ${password}`
 
   if (command === 'create') {
     if (!(roles as readonly string[]).includes(options.role)) exitWith(`--role must be one of ${roles.join(', ')}`)
-    const user = await createUser(deps, { username, password, role: options.role as Role }).catch(failWithDetail)
+    const user = await createUser(deps, { username, password, role: options.role as Role, generated }).catch(
+      failWithDetail,
+    )
     console.log(`Created ${user.role} "${user.username}".${show}`)
     return
   }
   const user = await findUserByName(deps.database.db, username)
   if (!user) exitWith(`No user is named "${username}".`)
-  await setPassword(deps, user.id, password).catch(failWithDetail)
+  await setPassword(deps, user.id, password, { generated }).catch(failWithDetail)
   if (options.enable && user.disabled_at !== null) await updateUser(deps, user.id, { disabled: false })
   const disabledNote =
     user.disabled_at !== null && !options.enable ? '\nThe account is disabled; add --enable to re-enable it.' : ''

@@ -18,7 +18,7 @@ export async function ensureFirstSuperuser(
   const username = configured.username ?? 'admin'
   const password = configured.password ?? randomToken(18)
   try {
-    await createUser(deps, { username, password, role: 'superuser' })
+    await createUser(deps, { username, password, role: 'superuser', generated: !configured.password })
   } catch (error) {
     // Another process sharing the database created it first.
     if ((error as { code?: string }).code === 'username_taken') return

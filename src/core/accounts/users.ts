@@ -45,7 +45,7 @@ export function assertAcceptablePassword(password: string, username: string, fie
 
 export async function createUser(
   deps: AccountsDeps,
-  input: { username: string; password: string; role: Role },
+  input: { username: string; password: string; role: Role; generated?: boolean },
 ): Promise<PublicUser> {
   if (!usernamePattern.test(input.username)) {
     const message = 'must be 1-64 letters, digits, dots, dashes or underscores, starting with a letter or digit'
@@ -58,6 +58,7 @@ export async function createUser(
     username: input.username,
     username_key: usernameKey(input.username),
     password_hash: await deps.auth.passwordHasher.hash(input.password),
+    password_generated_at: input.generated ? now : null,
     role: input.role,
     disabled_at: null,
     created_at: now,
@@ -88,8 +89,13 @@ export async function getUser(db: Kysely<Database>, id: string): Promise<UsersTa
   return row
 }
 
-export async function getPublicUser(db: Kysely<Database>, id: string): Promise<PublicUser> {
-  return toPublicUser(await getUser(db, id))
+/** The signed-in user as `/me` shows them: the public user, and whether their password is still a generated one. */
+export async function getAccount(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ user: PublicUser; passwordGenerated: boolean }> {
+  const row = await getUser(db, id)
+  return { user: toPublicUser(row), passwordGenerated: row.password_generated_at !== null }
 }
 
 /**
@@ -145,12 +151,13 @@ export async function updateUser(
 /**
  * Sets a new password (admin reset, CLI recovery, or the user's own change) and ends every
  * session of the user except `keepSessionId`. The account's failed-login count is cleared.
+ * `generated`: the vault made the password up (CLI), so the user is asked to replace it.
  */
 export async function setPassword(
   deps: AccountsDeps,
   id: string,
   password: string,
-  options: { keepSessionId?: string; field?: string } = {},
+  options: { keepSessionId?: string; field?: string; generated?: boolean } = {},
 ): Promise<PublicUser> {
   const { keepSessionId, field } = options
   const { db } = deps.database
@@ -158,14 +165,20 @@ export async function setPassword(
   assertAcceptablePassword(password, user.username, field)
   const now = deps.clock.now()
   const passwordHash = await deps.auth.passwordHasher.hash(password)
+  const generatedAt = options.generated ? now.toISOString() : null
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: now.toISOString() })
+      .set({ password_hash: passwordHash, password_generated_at: generatedAt, updated_at: now.toISOString() })
       .where('id', '=', id)
       .execute()
     await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId }, 'password_changed', now)
     await clearPasswordFailures(trx, user.username_key)
   })
-  return toPublicUser({ ...user, password_hash: passwordHash, updated_at: now.toISOString() })
+  return toPublicUser({
+    ...user,
+    password_hash: passwordHash,
+    password_generated_at: generatedAt,
+    updated_at: now.toISOString(),
+  })
 }

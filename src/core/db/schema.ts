@@ -18,6 +18,8 @@ export interface UsersTable {
   username: string
   username_key: string
   password_hash: string
+  /** Set while the password is one the vault generated; null once the user chose one. */
+  password_generated_at: string | null
   role: Role
   disabled_at: string | null
   created_at: string

@@ -1,6 +1,6 @@
 import { changeOwnPassword, login } from '../../core/accounts/login.js'
 import { refreshSession, revokeSession } from '../../core/accounts/sessions.js'
-import { getPublicUser } from '../../core/accounts/users.js'
+import { getAccount } from '../../core/accounts/users.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
 import { changePasswordRoute, getMeRoute } from './me.routes.js'
@@ -24,8 +24,11 @@ export const authRouter = createRouter()
   })
   .openapi(getMeRoute, async (c) => {
     const { principal, deps } = c.var
-    const user = await getPublicUser(deps.database.db, principal.userId)
-    return c.json({ user, session_id: principal.sessionId, api_key_id: principal.apiKeyId }, 200)
+    const { user, passwordGenerated } = await getAccount(deps.database.db, principal.userId)
+    return c.json(
+      { user, session_id: principal.sessionId, api_key_id: principal.apiKeyId, password_generated: passwordGenerated },
+      200,
+    )
   })
   .openapi(changePasswordRoute, async (c) => {
     const { current_password, new_password } = c.req.valid('json')

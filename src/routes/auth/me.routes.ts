@@ -24,6 +24,10 @@ export const getMeRoute = defineRoute('user', {
                 .string()
                 .nullable()
                 .openapi({ description: 'Set when this session was opened with an API key.' }),
+              password_generated: z.boolean().openapi({
+                description:
+                  'True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password.',
+              }),
             })
             .openapi('Me'),
         },

@@ -1193,6 +1193,8 @@ export interface components {
             session_id: string;
             /** @description Set when this session was opened with an API key. */
             api_key_id: string | null;
+            /** @description True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password. */
+            password_generated: boolean;
         };
         ChangePasswordRequest: {
             /**

@@ -5,6 +5,7 @@ import * as m0003 from './0003-library.js'
 import * as m0004 from './0004-library-organise.js'
 import * as m0005 from './0005-printers.js'
 import * as m0006 from './0006-backups.js'
+import * as m0007 from './0007-generated-passwords.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0004-library-organise': m0004,
   '0005-printers': m0005,
   '0006-backups': m0006,
+  '0007-generated-passwords': m0007,
 }

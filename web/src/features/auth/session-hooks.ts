@@ -34,6 +34,16 @@ export function useSignIn() {
   })
 }
 
+/** Changes the signed-in user's password; this session stays signed in, every other one ends. */
+export function useChangePassword() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (passwords: { current_password: string; new_password: string }) =>
+      unwrap(await api.POST('/api/v1/me/password', { body: passwords })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.me }),
+  })
+}
+
 /** Ends the session on the vault (best effort: this tab forgets it either way) and drops cached data. */
 export function useSignOut() {
   const queryClient = useQueryClient()
