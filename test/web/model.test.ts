@@ -1,9 +1,10 @@
+import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
-import { upload } from '../support/uploads.js'
+import { sliceShape, upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
 let vault: BuiltVault
@@ -155,6 +156,51 @@ describe('the model page', () => {
       expect((await getModel(model.id)).status).toBe(404)
 
       expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a sliced model shows what its G-code says, turns its 3MF in 3D, and downloads its files', async () => {
+    const sliced = sliceShape('cylinder')
+    const stl = await upload(vault.baseUrl, token, 'cylinder.stl', sliced.stl)
+    expect(stl.status).toBe(201)
+    const modelId: string = stl.body.model.id
+    for (const [name, bytes] of [
+      ['cylinder.gcode', sliced.gcode],
+      ['cylinder.3mf', sliced.threeMf],
+    ] as const) {
+      const reply = await upload(vault.baseUrl, token, name, bytes, { model_id: modelId })
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    }
+
+    const { page, context, pageErrors } = await openSignedIn(`/models/${modelId}`)
+    try {
+      const gcode = page.getByRole('article', { name: 'cylinder.gcode' })
+      await gcode.getByText('Print time').waitFor()
+      const facts = await gcode.textContent()
+      for (const label of ['Slicer', 'PrusaSlicer', 'Filament', 'Layer height', 'Nozzle', 'Objects']) {
+        expect(facts).toContain(label)
+      }
+
+      await page.getByRole('textbox', { name: 'File shown in 3D' }).click()
+      await page.getByRole('option', { name: 'cylinder.3mf' }).click()
+      if ((await waitForViewer(page)) === 'canvas') {
+        await page.getByRole('img', { name: '3D view of cylinder.3mf' }).waitFor()
+        await expect
+          .poll(() => page.getByTestId('model-dimensions').textContent())
+          .toMatch(/^Dimensions: [\d.]+ × [\d.]+ × [\d.]+ mm$/)
+      }
+      await screenshot(page, 'model-page-sliced')
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download cylinder.gcode' }).click(),
+      ])
+      expect(download.suggestedFilename()).toBe('cylinder.gcode')
+      const path = await download.path()
+      expect((await readFile(path)).equals(sliced.gcode)).toBe(true)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -30,7 +30,13 @@ export default function MeshViewer({ name, format, bytes }: MeshViewerProps) {
 
   const parsed = useMemo(() => {
     try {
-      const material = new MeshStandardMaterial({ color: theme.colors.orange[6], metalness: 0.05, roughness: 0.6 })
+      const material = new MeshStandardMaterial({
+        color: theme.colors.orange[6],
+        metalness: 0.05,
+        roughness: 0.6,
+        // Facets as the slicer will see them, whatever normals the file carries (many STL writers leave them zero).
+        flatShading: true,
+      })
       return { object: parseMesh(format, bytes, material) }
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) }

@@ -1,4 +1,4 @@
-import { type BufferGeometry, Group, Mesh, type MeshStandardMaterial, type Object3D } from 'three'
+import { type BufferGeometry, Color, Group, type Material, Mesh, type MeshStandardMaterial, type Object3D } from 'three'
 import { ThreeMFLoader } from 'three/addons/loaders/3MFLoader.js'
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js'
 import { STLLoader } from 'three/addons/loaders/STLLoader.js'
@@ -18,9 +18,16 @@ const hasTriangles = (object: Object3D) => {
   return found
 }
 
+const isPlainWhite = (material: Material | Material[]) =>
+  !Array.isArray(material) &&
+  !material.vertexColors &&
+  'color' in material &&
+  material.color instanceof Color &&
+  material.color.getHex() === 0xffffff
+
 /**
  * Reads STL, 3MF or OBJ bytes into a three.js object. STL and OBJ meshes get `material` (OBJ's
- * own materials are usually absent or meant for another renderer); a 3MF keeps its colours.
+ * own materials are usually absent or meant for another renderer); a 3MF keeps its colours if it has any.
  */
 export function parseMesh(
   format: ViewableFormat,
@@ -38,18 +45,16 @@ export function parseMesh(
       })
     } else {
       object = new ThreeMFLoader().parse(bytes.buffer)
+      // A 3MF without colours gets the loader's plain white: ours reads better on the plate.
+      object.traverse((child) => {
+        if (child instanceof Mesh && isPlainWhite(child.material)) child.material = material
+      })
     }
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
     throw new MeshParseError(
       `This ${format.toUpperCase()} file could not be read for the 3D view: it may be damaged, or not really ${format === '3mf' ? 'a' : 'an'} ${format.toUpperCase()} file. (${detail})`,
     )
-  }
-  // Many STL writers leave the facet normals zero, and OBJ often has none: shading needs them.
-  if (format !== '3mf') {
-    object.traverse((child) => {
-      if (child instanceof Mesh) child.geometry.computeVertexNormals()
-    })
   }
   if (!hasTriangles(object)) {
     throw new MeshParseError(`This ${format.toUpperCase()} file holds no triangles the 3D view can show.`)
