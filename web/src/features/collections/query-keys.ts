@@ -1,0 +1,8 @@
+/** The collections feature's query keys, in one place. */
+export const collectionsKeys = {
+  collections: ['collections', 'list'] as const,
+  tags: ['collections', 'tags'] as const,
+}
+
+/** Other features' query-key roots (by value: features do not import each other) that show collections. */
+export const showCollections = [['model'], ['library'], ['overview']] as const

@@ -1,0 +1,43 @@
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
+import { type FormEvent, useState } from 'react'
+import { fieldErrors, problemMessage } from '../../api/problem'
+import { type Collection, useRenameCollection } from './use-collections'
+
+/** Renames one collection; the vault's refusal (a taken name) shows under the name. */
+export function RenameCollectionModal({ collection, onClose }: { collection: Collection; onClose: () => void }) {
+  const [name, setName] = useState(collection.name)
+  const rename = useRenameCollection()
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    rename.mutate({ id: collection.id, name }, { onSuccess: onClose })
+  }
+  const error = rename.error ? (fieldErrors(rename.error).name ?? problemMessage(rename.error)) : undefined
+  return (
+    <Modal opened onClose={onClose} title={`Rename “${collection.name}”`}>
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput
+            label="Name"
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value)
+              if (rename.error) rename.reset()
+            }}
+            error={error}
+            required
+            maxLength={100}
+            data-autofocus
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={rename.isPending}>
+              Rename
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  )
+}

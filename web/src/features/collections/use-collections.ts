@@ -1,0 +1,54 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { unwrap } from '../../api/problem'
+import type { components } from '../../api/schema'
+import { collectionsKeys, showCollections } from './query-keys'
+
+export type Collection = components['schemas']['Collection']
+export type Tag = components['schemas']['Tag']
+
+/** Every collection with its model count, by name. */
+export function useCollections() {
+  return useQuery({
+    queryKey: collectionsKeys.collections,
+    queryFn: async () => unwrap(await api.GET('/api/v1/collections')).items,
+  })
+}
+
+/** Every tag in use with its model count, by name. */
+export function useTags() {
+  return useQuery({
+    queryKey: collectionsKeys.tags,
+    queryFn: async () => unwrap(await api.GET('/api/v1/tags')).items,
+  })
+}
+
+/** A mutation of collections that, once done, refreshes every view showing them. */
+function useCollectionMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn,
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: collectionsKeys.collections })
+      for (const queryKey of showCollections) queryClient.invalidateQueries({ queryKey })
+    },
+  })
+}
+
+export function useCreateCollection() {
+  return useCollectionMutation(async (name: string) =>
+    unwrap(await api.POST('/api/v1/collections', { body: { name } })),
+  )
+}
+
+export function useRenameCollection() {
+  return useCollectionMutation(async ({ id, name }: { id: string; name: string }) =>
+    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name } })),
+  )
+}
+
+export function useDeleteCollection() {
+  return useCollectionMutation(async (id: string) =>
+    unwrap(await api.DELETE('/api/v1/collections/{id}', { params: { path: { id } } })),
+  )
+}

@@ -1,0 +1,68 @@
+import { apiBaseUrl } from '../../api/base-url'
+import { ApiError, type Problem } from '../../api/problem'
+import type { paths } from '../../api/schema'
+import { getAccessToken, refreshSession } from '../../api/session'
+
+type IngestAnswers = paths['/api/v1/ingest']['post']['responses']
+/** What the vault answers an upload with (200 duplicate, 201 stored). */
+export type IngestResult = IngestAnswers[201]['content']['application/json']
+
+/** The ingest path, typed against the generated paths so a renamed route breaks the build. */
+const ingestPath = '/api/v1/ingest' satisfies keyof paths
+
+export interface UploadHandlers {
+  onProgress: (sentBytes: number) => void
+  signal: AbortSignal
+}
+
+const isProblem = (body: unknown): body is Problem =>
+  typeof body === 'object' && body !== null && 'detail' in body && 'code' in body && 'status' in body
+
+/**
+ * Sends one file to `POST /api/v1/ingest` as multipart field `file`. XMLHttpRequest, not the
+ * openapi-fetch client, because only XHR reports upload progress. Carries the session's bearer
+ * token; a 401 refreshes the session once and sends again, as the client's middleware does.
+ * Rejects with an `ApiError` for a refusal, a `TypeError` when the vault cannot be reached, and
+ * a `DOMException` named `AbortError` when `signal` aborts.
+ */
+export async function sendUpload(file: File, handlers: UploadHandlers): Promise<IngestResult> {
+  const first = await sendOnce(file, handlers)
+  if (first.status !== 401 || !(await refreshSession())) return settle(first)
+  return settle(await sendOnce(file, handlers))
+}
+
+interface RawAnswer {
+  status: number
+  body: unknown
+}
+
+function settle(answer: RawAnswer): IngestResult {
+  if (answer.status === 200 || answer.status === 201) return answer.body as IngestResult
+  throw new ApiError(answer.status, isProblem(answer.body) ? answer.body : undefined)
+}
+
+function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const abort = () => xhr.abort()
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `${apiBaseUrl}${ingestPath}`)
+    xhr.responseType = 'json'
+    const token = getAccessToken()
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
+    xhr.upload.onprogress = (event) => onProgress(event.loaded)
+    xhr.onload = () => {
+      signal.removeEventListener('abort', abort)
+      resolve({ status: xhr.status, body: xhr.response })
+    }
+    xhr.onerror = () => {
+      signal.removeEventListener('abort', abort)
+      reject(new TypeError('network failure'))
+    }
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'))
+    if (signal.aborted) return reject(new DOMException('The upload was cancelled.', 'AbortError'))
+    signal.addEventListener('abort', abort, { once: true })
+    const form = new FormData()
+    form.append('file', file, file.name)
+    xhr.send(form)
+  })
+}
