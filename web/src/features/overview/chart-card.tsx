@@ -4,8 +4,12 @@ import type { ReactNode } from 'react'
 export interface LegendEntry {
   name: string
   value: string
-  color: string
+  /** A theme colour (`blue.6`); none for a row that is not a slice of the chart. */
+  color?: string
 }
+
+/** A theme colour as CSS, for the swatch (the charts take the theme's `blue.6` form themselves). */
+const cssColor = (color: string) => `var(--mantine-color-${color.replace('.', '-')})`
 
 /**
  * A titled chart. The legend lists every figure in words as well, so the numbers are there for
@@ -29,7 +33,7 @@ export function ChartCard(props: { title: string; empty?: string; legend?: Legen
           <Stack gap={4} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
             {props.legend.map((entry) => (
               <Group key={entry.name} component="li" gap="xs" wrap="nowrap">
-                <ColorSwatch color={entry.color} size={12} withShadow={false} aria-hidden />
+                {entry.color && <ColorSwatch color={cssColor(entry.color)} size={12} withShadow={false} aria-hidden />}
                 <Text size="sm" style={{ flex: 1 }} truncate>
                   {entry.name}
                 </Text>

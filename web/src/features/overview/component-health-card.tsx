@@ -1,20 +1,24 @@
 import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
 import { type Icon, IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react'
 import type { components } from '../../api/schema'
+import { formatBytes } from './format-bytes'
 
 type HealthComponent = components['schemas']['HealthComponent']
 
 const statusLook: Record<HealthComponent['status'], { label: string; color: string; icon: Icon }> = {
-  pass: { label: 'Working', color: 'green', icon: IconCircleCheck },
-  warn: { label: 'Needs attention', color: 'yellow', icon: IconAlertTriangle },
-  fail: { label: 'Down', color: 'red', icon: IconCircleX },
+  pass: { label: 'Working', color: 'teal.9', icon: IconCircleCheck },
+  warn: { label: 'Attention', color: 'yellow.4', icon: IconAlertTriangle },
+  fail: { label: 'Down', color: 'red.9', icon: IconCircleX },
 }
 
 /** Facts worth a glance, in words; details with no value (no backup yet) are left out. */
 const detailText = (details: HealthComponent['details']) =>
   Object.entries(details ?? {})
     .filter(([, value]) => value !== null && value !== '')
-    .map(([key, value]) => `${key.replaceAll('_', ' ')}: ${String(value)}`)
+    .map(([key, value]) => {
+      const name = key.replaceAll('_', ' ')
+      return typeof value === 'number' && key.endsWith('bytes') ? `${name}: ${formatBytes(value)}` : `${name}: ${value}`
+    })
     .join(' · ')
 
 /** One component of the health report: its name, a status in words, and why it is not working. */
@@ -31,7 +35,8 @@ export function ComponentHealthCard(props: { title: string; purpose: string; hea
             </ThemeIcon>
             <Text fw={600}>{props.title}</Text>
           </Group>
-          <Badge color={look.color} variant="light">
+          {/* Filled, with text that contrasts (dark on yellow), in both colour schemes. */}
+          <Badge color={look.color} variant="filled" autoContrast style={{ flexShrink: 0 }}>
             {look.label}
           </Badge>
         </Group>

@@ -37,10 +37,9 @@ export function OverviewCharts({ stats }: { stats: LibraryStats }) {
     <SimpleGrid cols={{ base: 1, md: 2 }}>
       <ChartCard
         title="Formats"
-        legend={stats.by_format.map((row, index) => ({
+        legend={stats.by_format.map((row) => ({
           name: row.format.toUpperCase(),
           value: `${row.files.toLocaleString()} files · ${formatBytes(row.bytes)}`,
-          color: colorAt(index),
         }))}
       >
         <BarChart
@@ -52,6 +51,8 @@ export function OverviewCharts({ stats }: { stats: LibraryStats }) {
             { name: 'models', label: 'Models', color: 'teal.6' },
           ]}
           withLegend
+          maxBarWidth={48}
+          yAxisProps={{ allowDecimals: false }}
           tickLine="y"
         />
       </ChartCard>
@@ -65,6 +66,7 @@ export function OverviewCharts({ stats }: { stats: LibraryStats }) {
           dataKey="tag"
           orientation="vertical"
           yAxisProps={{ width: 110 }}
+          xAxisProps={{ allowDecimals: false }}
           series={[{ name: 'models', label: 'Models', color: 'grape.6' }]}
           tickLine="none"
           gridAxis="none"
