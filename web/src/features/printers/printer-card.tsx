@@ -1,0 +1,25 @@
+import { Anchor, Badge, Group, Paper, Stack, Title } from '@mantine/core'
+import { Link } from 'react-router'
+import { PrinterLiveStatus } from './printer-live-status'
+import type { Printer } from './types'
+
+/** One printer on the dashboard: its name (a link to its page), provider and live state. */
+export function PrinterCard({ printer }: { printer: Printer }) {
+  return (
+    <Paper withBorder p="md" component="article" aria-label={printer.name}>
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Title order={2} size="h4" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            <Anchor component={Link} to={`/printers/${printer.id}`} inherit>
+              {printer.name}
+            </Anchor>
+          </Title>
+          <Badge variant="outline" color="gray" style={{ flexShrink: 0 }}>
+            {printer.provider}
+          </Badge>
+        </Group>
+        <PrinterLiveStatus name={printer.name} status={printer.status} />
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,95 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { unwrap } from '../../api/problem'
+import { printerKeys } from './query-keys'
+import type { CreatePrinter, UpdatePrinter } from './types'
+
+/**
+ * How often live state is asked for. The vault caches statuses for about as long, and TanStack
+ * Query stops polling while the tab is hidden (`refetchIntervalInBackground` is false).
+ */
+const liveIntervalMs = 2_000
+
+/** Every printer with its live status, polled while the page is visible. */
+export function usePrinters() {
+  return useQuery({
+    queryKey: printerKeys.list,
+    queryFn: async () => unwrap(await api.GET('/api/v1/printers')).items,
+    refetchInterval: liveIntervalMs,
+    staleTime: 0,
+  })
+}
+
+/** One printer with its live status, polled while the page is visible. */
+export function usePrinter(id: string) {
+  return useQuery({
+    queryKey: printerKeys.printer(id),
+    queryFn: async () => unwrap(await api.GET('/api/v1/printers/{id}', { params: { path: { id } } })),
+    refetchInterval: liveIntervalMs,
+    staleTime: 0,
+  })
+}
+
+/** The printer's diagnosis; it always asks the printer, so only on demand and when opened. */
+export function useDiagnostics(id: string) {
+  return useQuery({
+    queryKey: printerKeys.diagnostics(id),
+    queryFn: async () => unwrap(await api.GET('/api/v1/printers/{id}/diagnostics', { params: { path: { id } } })),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+}
+
+/** The printer's dispatches, newest first. */
+export function useDispatches(id: string) {
+  return useQuery({
+    queryKey: printerKeys.dispatches(id),
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/printers/{id}/dispatches', { params: { path: { id }, query: { limit: 50 } } }))
+        .items,
+  })
+}
+
+/** Registers a printer (admins). */
+export function useCreatePrinter() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: CreatePrinter) => unwrap(await api.POST('/api/v1/printers', { body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: printerKeys.all }),
+  })
+}
+
+/** Changes a printer (admins); credentials left out stay as stored. */
+export function useUpdatePrinter(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: UpdatePrinter) =>
+      unwrap(await api.PATCH('/api/v1/printers/{id}', { params: { path: { id } }, body })),
+    onSuccess: (printer) => {
+      queryClient.setQueryData(printerKeys.printer(id), printer)
+      queryClient.invalidateQueries({ queryKey: printerKeys.all })
+    },
+  })
+}
+
+/** Removes a printer (admins); its dispatch records stay. */
+export function useDeletePrinter(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/api/v1/printers/{id}', { params: { path: { id } } })),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: printerKeys.printer(id) })
+      queryClient.invalidateQueries({ queryKey: printerKeys.list })
+    },
+  })
+}
+
+/** Whether the signed-in user may add, edit and remove printers. */
+export function useIsAdmin() {
+  const me = useQuery({
+    queryKey: printerKeys.me,
+    queryFn: async () => unwrap(await api.GET('/api/v1/me')),
+    staleTime: 60_000,
+  })
+  const role = me.data?.user.role
+  return role === 'admin' || role === 'superuser'
+}
