@@ -18,13 +18,20 @@ export function UploadDropArea({ onFiles }: { onFiles: (files: File[]) => void }
   const take = (files: File[]) => onFiles(visible(files))
   return (
     <>
-      <Dropzone.FullScreen onDrop={take} aria-label="Drop files anywhere to upload them">
+      <Dropzone.FullScreen onDrop={take} inputProps={{ 'aria-label': 'Files to upload' }}>
         <Group justify="center" mih="50vh" style={{ pointerEvents: 'none' }}>
           <IconUpload size={64} stroke={1.5} aria-hidden />
           <Text size="xl">Drop files and folders to upload them</Text>
         </Group>
       </Dropzone.FullScreen>
-      <Dropzone onDrop={take} activateOnClick={false} aria-label="Drop area for files and folders">
+      <Dropzone
+        onDrop={take}
+        activateOnClick={false}
+        activateOnKeyboard={false}
+        enablePointerEvents
+        aria-label="Drop area for files and folders"
+        inputProps={{ 'aria-label': 'Files to upload' }}
+      >
         <Stack align="center" gap="sm" py="lg" style={{ pointerEvents: 'none' }}>
           <IconUpload size={48} stroke={1.5} aria-hidden />
           <Text size="lg" ta="center">

@@ -11,6 +11,7 @@ export function UploadSummary(props: { items: UploadItem[]; onCancelAll: () => v
   const count = (kinds: string[]) => items.filter((item) => item.outcome && kinds.includes(item.outcome.kind)).length
   const percent = total === 0 ? (finished === items.length ? 100 : 0) : Math.round((sent / total) * 100)
   const busy = finished < items.length
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
@@ -32,8 +33,8 @@ export function UploadSummary(props: { items: UploadItem[]; onCancelAll: () => v
         </Group>
         <Progress value={percent} size="lg" aria-label="All uploads" />
         <Text size="sm" c="dimmed" aria-live="polite">
-          {count(['new-model'])} new models · {count(['joined-model'])} joined a model · {count(['duplicate'])} already
-          in the vault · {count(['refused'])} refused · {count(['cancelled'])} cancelled
+          {plural(count(['new-model']), 'new model', 'new models')} · {count(['joined-model'])} joined a model ·{' '}
+          {count(['duplicate'])} already in the vault · {count(['refused'])} refused · {count(['cancelled'])} cancelled
         </Text>
       </Stack>
     </Paper>

@@ -1,0 +1,143 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { admin, adminEnv } from '../support/accounts.js'
+import { launchChromium } from '../support/browser.js'
+import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { asciiCube, binaryCube } from '../support/uploads.js'
+import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+
+/** Small enough that a test file can exceed it. */
+const maxUploadBytes = 4000
+
+let vault: BuiltVault
+let browser: Browser
+let folders: string
+
+beforeAll(async () => {
+  folders = await mkdtemp(join(tmpdir(), 'vault-upload-e2e-'))
+  ;[vault, browser] = await Promise.all([
+    startBuiltVault({ ...adminEnv, VAULT_MAX_UPLOAD_BYTES: String(maxUploadBytes) }),
+    launchChromium(),
+  ])
+}, 240_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await vault?.close()
+  await rm(folders, { recursive: true, force: true })
+})
+
+/** Drops files on the page's drop area the way a browser does: a drop event carrying a DataTransfer. */
+async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    (list) => {
+      const transfer = new DataTransfer()
+      for (const { name, bytes } of list) transfer.items.add(new File([new Uint8Array(bytes)], name))
+      return transfer
+    },
+    files.map(({ name, bytes }) => ({ name, bytes: [...bytes] })),
+  )
+  await page.getByLabel('Drop area for files and folders').dispatchEvent('drop', { dataTransfer })
+}
+
+/** Picks files or a folder through the page's own buttons and the browser's file chooser. */
+async function choose(page: Page, button: 'Choose files' | 'Choose a folder', paths: string | string[]) {
+  const chooser = page.waitForEvent('filechooser')
+  await page.getByRole('button', { name: button }).click()
+  await (await chooser).setFiles(paths)
+}
+
+const row = (page: Page, label: string) =>
+  page.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: label })
+
+async function expectOutcome(page: Page, label: string, text: string): Promise<void> {
+  await expect.poll(() => row(page, label).textContent(), { timeout: 15_000 }).toContain(text)
+}
+
+describe('the upload page', () => {
+  it('takes dropped files and a chosen folder, and says where each file went', async () => {
+    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      await screenshot(page, 'upload')
+      await expectAccessible(page)
+
+      await dropFiles(page, [
+        { name: 'cube-20.stl', bytes: binaryCube(20) },
+        { name: 'cube-30.stl', bytes: binaryCube(30) },
+      ])
+      await expectOutcome(page, 'cube-20.stl', 'New model cube-20')
+      await expectOutcome(page, 'cube-30.stl', 'New model cube-30')
+
+      // A folder with a sub-folder: the same mesh as ASCII STL joins its model; hidden files stay behind.
+      const parts = join(folders, 'parts')
+      await mkdir(join(parts, 'small'), { recursive: true })
+      await writeFile(join(parts, 'cube-20-ascii.stl'), asciiCube(20))
+      await writeFile(join(parts, 'small', 'cube-10.stl'), binaryCube(10))
+      await writeFile(join(parts, '.DS_Store'), 'finder litter')
+      await choose(page, 'Choose a folder', parts)
+      await expectOutcome(page, 'parts/cube-20-ascii.stl', 'Joined model cube-20')
+      await expectOutcome(page, 'parts/small/cube-10.stl', 'New model cube-10')
+      expect(await page.getByRole('listitem', { name: /DS_Store/ }).count()).toBe(0)
+
+      const bar = row(page, 'parts/small/cube-10.stl').getByRole('progressbar', {
+        name: 'Upload of parts/small/cube-10.stl',
+      })
+      expect(await bar.getAttribute('aria-valuenow')).toBe('100')
+      expect(await row(page, 'parts/small/cube-10.stl').textContent()).toContain('684 B of 684 B · 100%')
+      await page.getByText('4 of 4 files done').waitFor()
+      await page.getByText('3 new models · 1 joined a model · 0 already in the vault').waitFor()
+      await screenshot(page, 'upload-outcomes')
+      await expectAccessible(page)
+
+      // The same bytes again: nothing new, and a link to where they already are.
+      await page.getByRole('button', { name: 'Clear the list' }).click()
+      const again = join(folders, 'cube-30.stl')
+      await writeFile(again, binaryCube(30))
+      await choose(page, 'Choose files', again)
+      await expectOutcome(page, 'cube-30.stl', 'Already in the vault: cube-30')
+      await row(page, 'cube-30.stl').getByRole('link', { name: 'cube-30' }).click()
+      expect(new URL(page.url()).pathname).toMatch(/^\/models\/.+/)
+
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.goBack()
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      await dropFiles(page, [{ name: 'narrow-cube.stl', bytes: binaryCube(12) }])
+      await expectOutcome(page, 'narrow-cube.stl', 'New model narrow-cube')
+      await screenshot(page, 'upload-narrow')
+      await expectAccessible(page)
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('shows why the vault refused a file: empty, or over the size limit', async () => {
+    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      await dropFiles(page, [
+        { name: 'empty.stl', bytes: new Uint8Array(0) },
+        { name: 'too-big.stl', bytes: new Uint8Array(maxUploadBytes + 1000) },
+      ])
+      await expectOutcome(page, 'empty.stl', 'Refused: The uploaded file is empty.')
+      await expectOutcome(
+        page,
+        'too-big.stl',
+        `Refused: The upload is larger than the limit of ${maxUploadBytes} bytes (VAULT_MAX_UPLOAD_BYTES).`,
+      )
+      await page.getByText('0 new models · 0 joined a model · 0 already in the vault · 2 refused').waitFor()
+      await screenshot(page, 'upload-refused')
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
