@@ -10,8 +10,11 @@ import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/
 let vault: BuiltVault
 let browser: Browser
 let token: string
+let sliced: ReturnType<typeof sliceShape>
 
 beforeAll(async () => {
+  // The slicer blocks the event loop for seconds: done before any connection to the vault is idle in the pool.
+  sliced = sliceShape('cylinder')
   ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
   token = (await apiSignIn(vault.baseUrl, admin)).access_token
 }, 240_000)
@@ -160,10 +163,9 @@ describe('the model page', () => {
     } finally {
       await context.close()
     }
-  })
+  }, 180_000)
 
   it('a sliced model shows what its G-code says, turns its 3MF in 3D, and downloads its files', async () => {
-    const sliced = sliceShape('cylinder')
     const stl = await upload(vault.baseUrl, token, 'cylinder.stl', sliced.stl)
     expect(stl.status).toBe(201)
     const modelId: string = stl.body.model.id
@@ -183,6 +185,15 @@ describe('the model page', () => {
       for (const label of ['Slicer', 'PrusaSlicer', 'Filament', 'Layer height', 'Nozzle', 'Objects']) {
         expect(facts).toContain(label)
       }
+
+      // The page offers each file's extra actions where the app composes them: sending G-code to a printer.
+      await gcode.getByRole('button', { name: 'Send to printer: cylinder.gcode' }).waitFor()
+      expect(
+        await page
+          .getByRole('article', { name: 'cylinder.stl' })
+          .getByRole('button', { name: /Send to printer/ })
+          .count(),
+      ).toBe(0)
 
       await page.getByRole('textbox', { name: 'File shown in 3D' }).click()
       await page.getByRole('option', { name: 'cylinder.3mf' }).click()
@@ -205,7 +216,7 @@ describe('the model page', () => {
     } finally {
       await context.close()
     }
-  })
+  }, 120_000)
 
   it('a file the 3D view cannot read says so, and the rest of the page works', async () => {
     const reply = await upload(vault.baseUrl, token, 'Broken.stl', 'solid broken\nthis is not a mesh\nendsolid\n')

@@ -66,12 +66,15 @@ export function createViewerScene(canvas: HTMLCanvasElement, model: Object3D, co
 
   const camera = new PerspectiveCamera(40, 1, 0.1, 100_000)
   camera.up.copy(up)
-  const hemisphere = new HemisphereLight(0xffffff, 0x667788, 1.6)
+  // Sky light from above and a key light from the viewer's left: tops, fronts and sides each get their own shade.
+  const hemisphere = new HemisphereLight(0xffffff, 0x445566, 1.1)
   hemisphere.position.copy(up)
-  const key = new DirectionalLight(0xffffff, 1.8)
-  key.position.set(-0.4, -1, 1.4)
-  camera.add(key)
-  scene.add(hemisphere, new AmbientLight(0xffffff, 0.25), camera)
+  const key = new DirectionalLight(0xffffff, 2)
+  // Both ends ride with the camera, so the light keeps its angle to the view while orbiting.
+  key.position.set(-1, 0.5, 0)
+  key.target.position.set(0, 0, -1)
+  camera.add(key, key.target)
+  scene.add(hemisphere, new AmbientLight(0xffffff, 0.2), camera)
 
   // 10 mm squares over a plate at least 200 mm wide and comfortably wider than the model.
   const plate = Math.max(200, Math.ceil((Math.max(size.x, size.y) * 1.5) / 10) * 10)
