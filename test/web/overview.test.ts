@@ -89,6 +89,11 @@ describe('the overview page', () => {
       await tile(page, 'Models').waitFor()
       await screenshot(page, 'overview-phone')
       await expectAccessible(page)
+      // Dark, as the system asks.
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme)).toBe('dark')
+      await screenshot(page, 'overview-phone-dark')
+      await expectAccessible(page)
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {

@@ -106,6 +106,10 @@ describe('the presets page', () => {
       await page.setViewportSize({ width: 390, height: 844 })
       await screenshot(page, 'presets-phone')
       await expectAccessible(page)
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme)).toBe('dark')
+      await screenshot(page, 'presets-phone-dark')
+      await expectAccessible(page)
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {

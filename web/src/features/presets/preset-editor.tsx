@@ -1,9 +1,27 @@
-import { Alert, Button, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core'
+import {
+  Alert,
+  Button,
+  ColorSwatch,
+  Group,
+  Modal,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { IconTrash } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
 import { ApiError, fieldErrors, problemMessage } from '../../api/problem'
-import { type FilamentBody, type PresetKind, type PrinterBody, type Profile, presetKinds } from './preset-kinds'
+import {
+  type FilamentBody,
+  hexColor,
+  type PresetKind,
+  type PrinterBody,
+  type Profile,
+  presetKinds,
+} from './preset-kinds'
 import { PresetSettings } from './preset-settings'
 import { useDeletePreset, useSavePreset } from './use-presets'
 
@@ -114,6 +132,11 @@ export function PresetEditor(props: {
                   placeholder={props.canEdit ? field.placeholder : undefined}
                   readOnly={!props.canEdit}
                   variant={variant}
+                  leftSection={
+                    hexColor(values[field.key]) && (
+                      <ColorSwatch color={String(values[field.key])} size={16} aria-hidden />
+                    )
+                  }
                   value={String(values[field.key] ?? '')}
                   onChange={(event) => set(field.key)(event.currentTarget.value)}
                   error={fields[field.key]}

@@ -65,3 +65,7 @@ export function fieldText(profile: Profile, field: PresetField): string {
   if (value === null || value === undefined) return ''
   return field.unit ? `${value} ${field.unit}` : String(value)
 }
+
+/** A `#rrggbb` colour a swatch can show, or undefined for a colour name. */
+export const hexColor = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value : undefined

@@ -1,5 +1,5 @@
-import { Anchor, Badge, Table, Text } from '@mantine/core'
-import { fieldText, type PresetKind, type Profile, presetKinds } from './preset-kinds'
+import { Anchor, Badge, ColorSwatch, Group, Table, Text } from '@mantine/core'
+import { fieldText, hexColor, type PresetKind, type Profile, presetKinds } from './preset-kinds'
 
 const sourceLabel: Record<string, string> = { manual: 'Made here', prusaslicer: 'PrusaSlicer', cura: 'Cura' }
 
@@ -45,7 +45,14 @@ export function PresetTable(props: {
                 </Anchor>
               </Table.Td>
               {columns.map((field) => (
-                <Table.Td key={field.key}>{fieldText(profile, field)}</Table.Td>
+                <Table.Td key={field.key}>
+                  <Group gap={6} wrap="nowrap">
+                    {field.key === 'color' && hexColor(fieldText(profile, field)) && (
+                      <ColorSwatch color={fieldText(profile, field)} size={14} aria-hidden />
+                    )}
+                    {fieldText(profile, field)}
+                  </Group>
+                </Table.Td>
               ))}
               <Table.Td>
                 <Badge variant="light" color="gray">
