@@ -2,6 +2,7 @@ import { Button, Group, TextInput } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
+import classes from './error-contrast.module.css'
 import { useCreateCollection } from './use-collections'
 
 /** A name and a button: creates a collection; the vault's refusal shows under the name. */
@@ -14,7 +15,7 @@ export function CreateCollectionForm() {
   }
   const error = create.error ? (fieldErrors(create.error).name ?? problemMessage(create.error)) : undefined
   return (
-    <form onSubmit={submit}>
+    <form onSubmit={submit} className={classes.readable}>
       <Group align="flex-start" gap="sm">
         <TextInput
           label="New collection"

@@ -7,7 +7,7 @@ export function DeleteCollectionModal({ collection, onClose }: { collection: Col
   const remove = useDeleteCollection()
   const models = collection.model_count === 1 ? '1 model' : `${collection.model_count} models`
   return (
-    <Modal opened onClose={onClose} title={`Delete “${collection.name}”?`}>
+    <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`Delete “${collection.name}”?`}>
       <Stack>
         <Text size="sm">
           The collection goes; its {models} stay in the library, in any other collections they are in.

@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
+import classes from './error-contrast.module.css'
 import { type Collection, useRenameCollection } from './use-collections'
 
 /** Renames one collection; the vault's refusal (a taken name) shows under the name. */
@@ -13,7 +14,13 @@ export function RenameCollectionModal({ collection, onClose }: { collection: Col
   }
   const error = rename.error ? (fieldErrors(rename.error).name ?? problemMessage(rename.error)) : undefined
   return (
-    <Modal opened onClose={onClose} title={`Rename “${collection.name}”`}>
+    <Modal
+      opened
+      onClose={onClose}
+      classNames={{ content: classes.readable }}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={`Rename “${collection.name}”`}
+    >
       <form onSubmit={submit}>
         <Stack>
           <TextInput

@@ -1,4 +1,4 @@
-import { Badge, Group } from '@mantine/core'
+import { Badge, Group, VisuallyHidden } from '@mantine/core'
 import { Link } from 'react-router'
 import { libraryOfTag } from './library-links'
 import type { Tag } from './use-collections'
@@ -16,8 +16,12 @@ export function TagList({ tags }: { tags: Tag[] }) {
             size="lg"
             tt="none"
             style={{ cursor: 'pointer' }}
-            rightSection={tag.model_count}
-            aria-label={`${tag.name}: ${tag.model_count === 1 ? '1 model' : `${tag.model_count} models`}`}
+            rightSection={
+              <>
+                {tag.model_count}
+                <VisuallyHidden>{tag.model_count === 1 ? ' model' : ' models'}</VisuallyHidden>
+              </>
+            }
           >
             {tag.name}
           </Badge>
