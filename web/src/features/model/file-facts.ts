@@ -1,4 +1,5 @@
-import { formatBytes, formatDimensions, formatDuration, formatNumber } from './format'
+import { formatBytes } from '../../ui/format-bytes'
+import { formatDimensions, formatDuration, formatNumber } from './format'
 import type { ModelFile } from './types'
 
 /** One figure read from a file, as shown: "Triangles" → "12". */

@@ -1,18 +1,5 @@
 /** Display helpers for file figures. */
 
-const byteUnits = ['B', 'KB', 'MB', 'GB', 'TB']
-
-/** `1536` → `1.5 KB` (powers of 1024, as file managers show them). */
-export function formatBytes(bytes: number): string {
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < byteUnits.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${byteUnits[unit]}`
-}
-
 /** `5432` → `1 h 30 min`. */
 export function formatDuration(seconds: number): string {
   const hours = Math.floor(seconds / 3600)

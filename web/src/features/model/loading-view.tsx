@@ -1,5 +1,5 @@
 import { Center, Loader, Progress, Stack, Text } from '@mantine/core'
-import { formatBytes } from './format'
+import { formatBytes } from '../../ui/format-bytes'
 import type { ByteProgress } from './use-file-bytes'
 
 /** Where the 3D view will be, while its file downloads (with progress once bytes arrive) or three.js loads. */

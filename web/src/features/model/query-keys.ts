@@ -1,7 +1,6 @@
 /** The model feature's query keys, in one place. */
 export const modelKeys = {
   model: (id: string) => ['model', id] as const,
-  thumbnail: (kind: 'models' | 'files', id: string) => ['model', 'thumbnail', kind, id] as const,
   collections: ['model', 'collections'] as const,
   tags: ['model', 'tags'] as const,
 }

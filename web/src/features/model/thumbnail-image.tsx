@@ -1,6 +1,6 @@
 import { Center, Image, Loader, Paper, Stack, Text } from '@mantine/core'
 import { IconPhotoOff } from '@tabler/icons-react'
-import { useThumbnailUrl } from './use-thumbnail'
+import { useThumbnailUrl } from '../../api/thumbnails'
 
 /** A model's or file's thumbnail from the vault, or a plain box saying there is none. */
 export function ThumbnailImage(props: {

@@ -1,6 +1,5 @@
 import type { components } from '../../api/schema'
 
-export type ModelDetail = components['schemas']['ModelDetail']
 export type ModelFile = components['schemas']['File']
 export type UpdateModel = components['schemas']['UpdateModelRequest']
 
