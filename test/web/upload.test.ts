@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv } from '../support/accounts.js'
+import { admin, adminEnv, call, login } from '../support/accounts.js'
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
 import { asciiCube, binaryCube } from '../support/uploads.js'
@@ -111,6 +111,50 @@ describe('the upload page', () => {
       await screenshot(page, 'upload-narrow')
       await expectAccessible(page)
       expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('uploads three at a time, and cancels one file or all of them', async () => {
+    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      // A slow line, so the uploads are still running when the buttons are pressed.
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: 1000,
+      })
+      const names = ['slow-1.obj', 'slow-2.obj', 'slow-3.obj', 'slow-4.obj']
+      await dropFiles(
+        page,
+        names.map((name) => ({ name, bytes: new Uint8Array(3500).fill(35) })),
+      )
+      await expect.poll(() => page.getByText('Waiting').count()).toBe(1)
+      await row(page, 'slow-4.obj').getByText('Waiting').waitFor()
+      await screenshot(page, 'upload-running')
+      await expectAccessible(page)
+
+      await page.getByRole('button', { name: 'Cancel slow-1.obj' }).click()
+      await expectOutcome(page, 'slow-1.obj', 'Cancelled')
+      await page.getByRole('button', { name: 'Cancel all' }).click()
+      for (const name of names) await expectOutcome(page, name, 'Cancelled')
+      await page.getByText('0 refused · 4 cancelled').waitFor()
+
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      })
+      const token = (await login(vault.baseUrl, admin)).body.access_token
+      const models = await call(vault.baseUrl, 'GET', '/api/v1/models?q=slow', { token })
+      expect(models.body.items).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -49,7 +49,13 @@ function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<R
     xhr.responseType = 'json'
     const token = getAccessToken()
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
-    xhr.upload.onprogress = (event) => onProgress(event.loaded)
+    // The body is the multipart envelope around the file: scale its progress to the file's bytes.
+    xhr.upload.onprogress = (event) =>
+      onProgress(
+        event.lengthComputable
+          ? Math.round((file.size * event.loaded) / event.total)
+          : Math.min(event.loaded, file.size),
+      )
     xhr.onload = () => {
       signal.removeEventListener('abort', abort)
       resolve({ status: xhr.status, body: xhr.response })
