@@ -10,6 +10,13 @@ COPY src ./src
 COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
+# The `frontend` service of compose.yaml: the same built UI behind nginx, proxying the API.
+# Build it with: docker build --target frontend -t model-vault-frontend .
+FROM nginxinc/nginx-unprivileged:1.27-alpine AS frontend
+COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
+COPY --from=build /app/dist/web /usr/share/nginx/html
+
+# The API (and the UI too, for installs without the frontend container). The default target.
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     VAULT_HOST=0.0.0.0 \
