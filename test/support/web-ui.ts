@@ -2,11 +2,30 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import axe from 'axe-core'
 import type { Browser, Page } from 'playwright-core'
-import { expect } from 'vitest'
-import { type OfflinePage, openOfflinePage } from './browser.js'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { adminEnv } from './accounts.js'
+import { launchChromium, type OfflinePage, openOfflinePage } from './browser.js'
+import { type BuiltVault, startBuiltVault } from './built-vault.js'
 
 /** Where every page the browser suite visits is photographed (ignored by git). */
 export const screenshotsDir = 'test-results/screenshots'
+
+/**
+ * For one browser test file: starts the built vault (with `env`; by default the `admin` superuser)
+ * and Chromium before its tests and closes both after them. Read `vault` and `browser` inside tests.
+ */
+export function setUpBrowserSuite(env: Record<string, string> = adminEnv): { vault: BuiltVault; browser: Browser } {
+  // Filled in by beforeAll, before any test reads it.
+  const suite = {} as { vault: BuiltVault; browser: Browser }
+  beforeAll(async () => {
+    ;[suite.vault, suite.browser] = await Promise.all([startBuiltVault(env), launchChromium()])
+  }, 240_000)
+  afterAll(async () => {
+    await suite.browser?.close()
+    await suite.vault?.close()
+  })
+  return suite
+}
 
 /** Opens a fresh offline page (only the vault's origin reachable) at `path` of the vault. */
 export async function openVaultPage(browser: Browser, baseUrl: string, path = '/'): Promise<OfflinePage> {

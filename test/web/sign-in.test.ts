@@ -1,27 +1,15 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv } from '../support/accounts.js'
-import { launchChromium } from '../support/browser.js'
-import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import { describe, expect, it } from 'vitest'
+import { admin } from '../support/accounts.js'
+import { startBuiltVault } from '../support/built-vault.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
-let vault: BuiltVault
-let browser: Browser
-
-beforeAll(async () => {
-  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
-}, 240_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await vault?.close()
-})
+const suite = setUpBrowserSuite()
 
 const refreshTokenKey = 'model-vault.refresh-token'
 
 describe('signing in and out of the web UI', () => {
   it('a wrong password keeps you out and says why, next to the form', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/')
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {
       await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
       await screenshot(page, 'sign-in')
@@ -40,7 +28,7 @@ describe('signing in and out of the web UI', () => {
   })
 
   it('signing in lands on the page that asked for it, in the shell with its navigation', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/library')
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
     try {
       await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
       expect(new URL(page.url()).search).toBe('?next=%2Flibrary')
@@ -65,7 +53,7 @@ describe('signing in and out of the web UI', () => {
   })
 
   it('signing out ends the session: a reload stays signed out', async () => {
-    const { page, context } = await openVaultPage(browser, vault.baseUrl, '/')
+    const { page, context } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
@@ -76,7 +64,7 @@ describe('signing in and out of the web UI', () => {
       await page.getByText('You have signed out.').waitFor()
       expect(await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)).toBeNull()
       // The vault ended the session too: its refresh token no longer works.
-      const refresh = await fetch(`${vault.baseUrl}/api/v1/auth/refresh`, {
+      const refresh = await fetch(`${suite.vault.baseUrl}/api/v1/auth/refresh`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ refresh_token: refreshToken }),
@@ -90,21 +78,21 @@ describe('signing in and out of the web UI', () => {
   })
 
   it('a deep link after the session ended leads to sign-in, then back to that page', async () => {
-    const { page, context } = await openVaultPage(browser, vault.baseUrl, '/')
+    const { page, context } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
       // Someone else uses this browser's refresh token first: the browser's copy is now a reused
       // token, and presenting it revokes the session.
       const stolen = await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)
-      const theft = await fetch(`${vault.baseUrl}/api/v1/auth/refresh`, {
+      const theft = await fetch(`${suite.vault.baseUrl}/api/v1/auth/refresh`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ refresh_token: stolen }),
       })
       expect(theft.status).toBe(200)
 
-      await page.goto(`${vault.baseUrl}/settings/access?tab=keys`)
+      await page.goto(`${suite.vault.baseUrl}/settings/access?tab=keys`)
       await page.getByText('Your session has ended. Sign in again to continue.').waitFor()
       expect(new URL(page.url()).searchParams.get('next')).toBe('/settings/access?tab=keys')
       await screenshot(page, 'sign-in-session-ended')
@@ -118,7 +106,7 @@ describe('signing in and out of the web UI', () => {
 
   it('a generated first password is to be replaced right after signing in; a wrong current one is named', async () => {
     const fresh = await startBuiltVault()
-    const { page, context } = await openVaultPage(browser, fresh.baseUrl, '/')
+    const { page, context } = await openVaultPage(suite.browser, fresh.baseUrl, '/')
     try {
       const password = /"password":"([^"]+)"/.exec(fresh.output())?.[1] ?? ''
       await signIn(page, { username: 'admin', password })

@@ -1,10 +1,111 @@
-import { Stack, Title } from '@mantine/core'
+import { Alert, Button, Card, Center, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core'
+import { useIntersection } from '@mantine/hooks'
+import { IconUpload } from '@tabler/icons-react'
+import { useEffect } from 'react'
+import { Link } from 'react-router'
+import { problemMessage } from '../../api/problem'
+import { useLibraryQuery } from './library-query'
+import { LibraryToolbar } from './library-toolbar'
+import { ModelCard } from './model-card'
+import { ModelTable } from './model-table'
+import { useModels } from './use-models'
 
-/** The library: model cards with search, filters and sort. */
+const gridColumns = { base: 2, sm: 3, md: 4, xl: 6 }
+const skeletonKeys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+
+/** The library: model cards (or rows) with search, filters and sort in the URL, loading more on scroll. */
 export function LibraryPage() {
+  const { query, view, update } = useLibraryQuery()
+  const models = useModels(query)
+  const items = models.data?.pages.flatMap((page) => page.items) ?? []
+  const filtered = query.q.trim() !== '' || query.formats.length > 0 || query.hasGcode
+
+  // Infinite scroll: the next page loads as the end of the list comes near.
+  const { ref: endRef, entry } = useIntersection({ rootMargin: '600px' })
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = models
+  useEffect(() => {
+    if (entry?.isIntersecting && hasNextPage && !isFetchingNextPage) void fetchNextPage()
+  }, [entry?.isIntersecting, hasNextPage, isFetchingNextPage, fetchNextPage])
+
   return (
     <Stack>
       <Title order={1}>Library</Title>
+      <LibraryToolbar query={query} view={view} onChange={update} />
+      {models.isError ? (
+        <Alert color="red" role="alert" title="The library could not be loaded">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{problemMessage(models.error)}</Text>
+            <Button size="xs" variant="default" onClick={() => void models.refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : models.isPending ? (
+        <SimpleGrid cols={gridColumns} aria-busy="true" aria-label="Loading models">
+          {skeletonKeys.map((key) => (
+            <Skeleton key={key} h={240} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : items.length === 0 ? (
+        filtered ? (
+          <NoMatches onClear={() => update({ q: '', formats: [], hasGcode: false })} />
+        ) : (
+          <EmptyLibrary />
+        )
+      ) : view === 'grid' ? (
+        <SimpleGrid cols={gridColumns} spacing="md">
+          {items.map((model) => (
+            <ModelCard key={model.id} model={model} />
+          ))}
+        </SimpleGrid>
+      ) : (
+        <ModelTable models={items} />
+      )}
+      <div ref={endRef} />
+      {hasNextPage && (
+        <Center>
+          {/* For keyboards and for when scrolling does not reach the end (a very tall window). */}
+          <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+            Load more
+          </Button>
+        </Center>
+      )}
+      {isFetchingNextPage && !hasNextPage && <Loader mx="auto" aria-label="Loading more models" />}
     </Stack>
+  )
+}
+
+function EmptyLibrary() {
+  return (
+    <Card withBorder padding="xl">
+      <Stack align="center" ta="center" gap="sm">
+        <Title order={2} size="h3">
+          Your library is empty
+        </Title>
+        <Text c="dimmed" maw={520}>
+          Add STL, 3MF, OBJ, STEP or G-code files by dragging them onto the Upload page. Scripts and slicer
+          post-processing hooks can send them to <code>POST /api/v1/ingest</code> with an API key.
+        </Text>
+        <Button component={Link} to="/upload" leftSection={<IconUpload size={16} aria-hidden />}>
+          Upload files
+        </Button>
+      </Stack>
+    </Card>
+  )
+}
+
+function NoMatches({ onClear }: { onClear: () => void }) {
+  return (
+    <Card withBorder padding="xl">
+      <Stack align="center" ta="center" gap="sm">
+        <Title order={2} size="h3">
+          No models match
+        </Title>
+        <Text c="dimmed">Every word of the search must start a word of the model, its files or their metadata.</Text>
+        <Button variant="default" onClick={onClear}>
+          Clear search and filters
+        </Button>
+      </Stack>
+    </Card>
   )
 }

@@ -1,0 +1,92 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { admin } from '../support/accounts.js'
+import { binaryCube, upload } from '../support/uploads.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
+
+const suite = setUpBrowserSuite()
+
+/** The model cards of the grid: links named after their model. */
+const cards = (page: Page) => page.getByRole('main').getByRole('link', { name: /^Cube \d+|^Benchy hull/ })
+
+describe('the library page', () => {
+  it('an empty library says how to add files', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Your library is empty' }).waitFor()
+      expect(await page.getByRole('link', { name: 'Upload files' }).getAttribute('href')).toBe('/upload')
+      await screenshot(page, 'library-empty')
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('shows cards with server thumbnails, loads more on scroll, and keeps search, sort and view in the URL', async () => {
+    const login = await fetch(`${suite.vault.baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(admin),
+    })
+    const { access_token: token } = (await login.json()) as { access_token: string }
+    // One page is 48 cards: 50 models need a second page.
+    for (let n = 1; n <= 49; n++) {
+      const reply = await upload(
+        suite.vault.baseUrl,
+        token,
+        `Cube ${String(n).padStart(2, '0')}.stl`,
+        binaryCube(10 + n),
+      )
+      expect(reply.status).toBe(201)
+    }
+    expect((await upload(suite.vault.baseUrl, token, 'Benchy hull.stl', binaryCube(7, 3))).status).toBe(201)
+
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
+    try {
+      await signIn(page, admin)
+      await cards(page).first().waitFor()
+      // The first page, and the second once the end of the grid comes near.
+      await expect.poll(() => cards(page).count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(48)
+      // Thumbnails come from the server, through the signed-in client, as images.
+      await page.getByRole('main').locator('img[src^="blob:"]').first().waitFor()
+      await screenshot(page, 'library-grid')
+      await expectAccessible(page)
+
+      await page.mouse.wheel(0, 20_000)
+      await expect.poll(() => cards(page).count(), { timeout: 10_000 }).toBe(50)
+
+      await page.getByLabel('Search').fill('benchy')
+      await expect.poll(() => cards(page).count(), { timeout: 10_000 }).toBe(1)
+      expect(new URL(page.url()).searchParams.get('q')).toBe('benchy')
+      await page.reload()
+      await expect.poll(() => cards(page).count(), { timeout: 10_000 }).toBe(1)
+      expect(await page.getByLabel('Search').inputValue()).toBe('benchy')
+      await screenshot(page, 'library-search')
+
+      await page.getByLabel('Search').fill('no such model anywhere')
+      await page.getByRole('heading', { name: 'No models match' }).waitFor()
+      await page.getByRole('button', { name: 'Clear search and filters' }).click()
+      await expect.poll(() => cards(page).count(), { timeout: 10_000 }).toBe(48)
+
+      await page.getByRole('textbox', { name: 'Sort by' }).click()
+      await page.getByRole('option', { name: 'Name' }).click()
+      await expect.poll(() => cards(page).first().textContent(), { timeout: 10_000 }).toContain('Benchy hull')
+      expect(new URL(page.url()).searchParams.get('sort')).toBe('name')
+
+      await page.getByText('List', { exact: true }).click()
+      await page.getByRole('columnheader', { name: 'Formats' }).waitFor()
+      expect(new URL(page.url()).searchParams.get('view')).toBe('list')
+      await screenshot(page, 'library-list')
+      await expectAccessible(page)
+
+      await cards(page).first().click()
+      await page.waitForURL(/\/models\//)
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 180_000)
+})

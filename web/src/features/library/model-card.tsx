@@ -1,0 +1,50 @@
+import { Badge, Card, Group, Stack, Text } from '@mantine/core'
+import { Link } from 'react-router'
+import type { components } from '../../api/schema'
+import { formatBytes } from '../../ui/format-bytes'
+import { ModelThumbnail } from './model-thumbnail'
+
+export type ModelSummary = components['schemas']['ModelSummary']
+
+const shownTags = 3
+
+/** One model in the grid: thumbnail, name, formats, size and tags; the whole card opens the model. */
+export function ModelCard({ model }: { model: ModelSummary }) {
+  const { file_summary: files } = model
+  return (
+    <Card component={Link} to={`/models/${model.id}`} withBorder padding="sm" radius="md">
+      <Card.Section>
+        <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} />
+      </Card.Section>
+      <Stack gap={6} mt="sm">
+        <Text fw={600} lineClamp={2}>
+          {model.name}
+        </Text>
+        <Group gap={4}>
+          {files.formats.map((format) => (
+            <Badge key={format} size="sm" variant="light">
+              {format}
+            </Badge>
+          ))}
+        </Group>
+        <Text size="xs" c="dimmed">
+          {formatBytes(files.total_size)} · {files.count} {files.count === 1 ? 'file' : 'files'}
+        </Text>
+        {model.tags.length > 0 && (
+          <Group gap={4}>
+            {model.tags.slice(0, shownTags).map((tag) => (
+              <Badge key={tag} size="xs" variant="outline" color="gray">
+                {tag}
+              </Badge>
+            ))}
+            {model.tags.length > shownTags && (
+              <Text size="xs" c="dimmed">
+                +{model.tags.length - shownTags}
+              </Text>
+            )}
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  )
+}

@@ -1,0 +1,32 @@
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { unwrap } from '../../api/problem'
+import type { LibraryQuery } from './library-query'
+import { libraryKeys } from './query-keys'
+
+const pageSize = 48
+
+/** The models matching `query`, a page at a time over the API's keyset cursor. */
+export function useModels(query: LibraryQuery) {
+  return useInfiniteQuery({
+    queryKey: libraryKeys.list(query),
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam, signal }) =>
+      unwrap(
+        await api.GET('/api/v1/models', {
+          params: {
+            query: {
+              q: query.q.trim() || undefined,
+              sort: query.sort,
+              file_format: query.formats.length > 0 ? query.formats : undefined,
+              has_gcode: query.hasGcode ? 'true' : undefined,
+              limit: pageSize,
+              cursor: pageParam,
+            },
+          },
+          signal,
+        }),
+      ),
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  })
+}
