@@ -62,10 +62,12 @@ describe('the printers pages', () => {
       // Add a virtual printer through the form.
       await page.getByRole('button', { name: 'Add printer' }).click()
       const form = page.getByRole('dialog', { name: 'Add a printer' })
-      await form.getByLabel('Name', { exact: true }).fill('Bench')
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Bench')
       await form.getByRole('textbox', { name: 'Provider' }).click()
       await page.getByRole('option', { name: 'Virtual (simulated)' }).click()
-      await form.getByLabel('Address', { exact: true }).fill('virtual://bench?heat_seconds=1&print_seconds=40')
+      await form
+        .getByRole('textbox', { name: 'Address', exact: true })
+        .fill('virtual://bench?heat_seconds=1&print_seconds=40')
       await screenshot(page, 'printers-add-form')
       await expectAccessible(page)
       await form.getByRole('button', { name: 'Add printer' }).click()
@@ -97,7 +99,7 @@ describe('the printers pages', () => {
       await send.getByText('Confirmed printing: done').waitFor()
       await send.getByText('Printing bench-cube.gcode.').waitFor()
       await screenshot(page, 'printers-send-confirmed')
-      await send.getByRole('button', { name: 'Close' }).click()
+      await send.getByRole('button', { name: 'Close', exact: true }).click()
 
       // The dashboard follows the print without a reload.
       await page.getByRole('link', { name: 'Printers' }).first().click()
@@ -131,7 +133,7 @@ describe('the printers pages', () => {
       await page.setViewportSize({ width: 390, height: 844 })
       await screenshot(page, 'printers-send-refused-narrow')
       await page.setViewportSize({ width: 1280, height: 900 })
-      await send.getByRole('button', { name: 'Close' }).click()
+      await send.getByRole('button', { name: 'Close', exact: true }).click()
 
       // Diagnostics and the dispatch history.
       const checks = page.getByRole('table', { name: 'Diagnostic checks' })
@@ -153,7 +155,7 @@ describe('the printers pages', () => {
       // Edit: a new name; credentials are write-only (no field shows any).
       await page.getByRole('button', { name: 'Edit' }).click()
       const edit = page.getByRole('dialog', { name: 'Edit Bench' })
-      await edit.getByLabel('Name', { exact: true }).fill('Bench two')
+      await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Bench two')
       await edit.getByRole('button', { name: 'Save' }).click()
       await page.getByRole('heading', { name: 'Bench two', level: 1 }).waitFor()
       expect((await call(vault.baseUrl, 'GET', `/api/v1/printers/${printerId}`, { token })).body.name).toBe('Bench two')
@@ -201,10 +203,10 @@ describe('the printers pages', () => {
       const edit = page.getByRole('dialog', { name: 'Edit Octo' })
       expect(await edit.getByLabel('API key').inputValue()).toBe('')
       expect(await page.content()).not.toContain('secret-key')
-      await edit.getByLabel('Name', { exact: true }).fill('Taken')
+      await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Taken')
       await edit.getByRole('button', { name: 'Save' }).click()
       await edit.getByRole('alert').getByText('A printer named "Taken" exists already.').waitFor()
-      await edit.getByLabel('Name', { exact: true }).fill('Octo Pi')
+      await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Octo Pi')
       await edit.getByRole('button', { name: 'Save' }).click()
       await page.getByRole('heading', { name: 'Octo Pi', level: 1 }).waitFor()
       const after = await call(vault.baseUrl, 'GET', `/api/v1/printers/${created.body.id}`, { token })

@@ -26,7 +26,11 @@ export function AddPrinterButton() {
           pending={create.isPending}
           onSubmit={async ({ credentials, ...fields }) => {
             const printer = await create.mutateAsync({ ...fields, ...(credentials ? { credentials } : {}) })
-            notifications.show({ color: 'green', message: `${printer.name} added.` })
+            notifications.show({
+              color: 'green',
+              message: `${printer.name} added.`,
+              closeButtonProps: { 'aria-label': 'Dismiss' },
+            })
           }}
         />
       )}

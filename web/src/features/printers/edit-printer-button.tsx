@@ -31,7 +31,11 @@ export function EditPrinterButton({ printer }: { printer: Printer }) {
             // intersection; the body is what the API's schema describes: credentials or null.
             const change = credentials === undefined ? {} : { credentials: credentials as UpdatePrinter['credentials'] }
             await update.mutateAsync({ ...fields, ...change })
-            notifications.show({ color: 'green', message: `${fields.name} saved.` })
+            notifications.show({
+              color: 'green',
+              message: `${fields.name} saved.`,
+              closeButtonProps: { 'aria-label': 'Dismiss' },
+            })
           }}
         />
       )}

@@ -60,7 +60,12 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
     : 'Optional. Stored encrypted and never shown again.'
 
   return (
-    <Modal opened={opened} onClose={onClose} title={printer ? `Edit ${printer.name}` : 'Add a printer'}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={printer ? `Edit ${printer.name}` : 'Add a printer'}
+      closeButtonProps={{ 'aria-label': 'Close dialog' }}
+    >
       <form onSubmit={submit}>
         <Stack>
           <TextInput
@@ -83,7 +88,11 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
           <TextInput
             label="Address"
             required
-            description={`The printer's API base URL, e.g. ${example}`}
+            description={
+              provider === 'virtual'
+                ? `A simulated printer (no hardware), e.g. ${example}: heat and print times in seconds`
+                : `The printer's API base URL, e.g. ${example}`
+            }
             value={address}
             onChange={(event) => setAddress(event.currentTarget.value)}
             error={fields.address}

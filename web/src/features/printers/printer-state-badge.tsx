@@ -1,4 +1,5 @@
 import { Badge, Group } from '@mantine/core'
+import { IconCheck, IconX } from '@tabler/icons-react'
 import { stateColors, stateLabels } from './format'
 import type { PrinterStatus } from './types'
 
@@ -6,10 +7,15 @@ import type { PrinterStatus } from './types'
 export function PrinterStateBadge({ status }: { status: PrinterStatus }) {
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge color={stateColors[status.state]} variant="filled">
+      <Badge color={stateColors[status.state]} variant="light" size="lg">
         {stateLabels[status.state]}
       </Badge>
-      <Badge color={status.ready ? 'green' : 'gray'} variant="light">
+      <Badge
+        color={status.ready ? 'green' : 'gray'}
+        variant="light"
+        size="lg"
+        leftSection={status.ready ? <IconCheck size={14} aria-hidden /> : <IconX size={14} aria-hidden />}
+      >
         {status.ready ? 'Ready' : 'Not ready'}
       </Badge>
     </Group>

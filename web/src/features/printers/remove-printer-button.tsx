@@ -15,7 +15,11 @@ export function RemovePrinterButton({ printer }: { printer: Printer }) {
   const confirm = async () => {
     try {
       await remove.mutateAsync()
-      notifications.show({ color: 'green', message: `${printer.name} removed.` })
+      notifications.show({
+        color: 'green',
+        message: `${printer.name} removed.`,
+        closeButtonProps: { 'aria-label': 'Dismiss' },
+      })
       navigate('/printers')
     } catch {
       // Shown in the dialog.
@@ -31,7 +35,12 @@ export function RemovePrinterButton({ printer }: { printer: Printer }) {
       >
         Remove
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={`Remove ${printer.name}?`}>
+      <Modal
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title={`Remove ${printer.name}?`}
+        closeButtonProps={{ 'aria-label': 'Close dialog' }}
+      >
         <Stack>
           <Text>
             The vault forgets this printer and its stored credentials. Its dispatch history stays, naming it. Nothing

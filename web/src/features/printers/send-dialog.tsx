@@ -34,7 +34,13 @@ export function SendDialog({ opened, onClose, file, printerId }: SendDialogProps
     onClose()
   }
   return (
-    <Modal opened={opened} onClose={close} title="Send to printer" size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Send to printer"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close dialog' }}
+    >
       <Stack>
         {file ? (
           <Text>
