@@ -1,7 +1,7 @@
 import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
 import { type Icon, IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react'
 import type { components } from '../../api/schema'
-import { formatBytes } from './format-bytes'
+import { formatBytes } from '../../ui/format-bytes'
 
 type HealthComponent = components['schemas']['HealthComponent']
 

@@ -1,8 +1,8 @@
 import '@mantine/charts/styles.css'
 import { BarChart, DonutChart } from '@mantine/charts'
 import { Center, SimpleGrid } from '@mantine/core'
+import { formatBytes } from '../../ui/format-bytes'
 import { ChartCard } from './chart-card'
-import { formatBytes } from './format-bytes'
 import type { LibraryStats } from './use-library-stats'
 
 const palette = [

@@ -1,5 +1,5 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core'
-import { formatBytes } from './format-bytes'
+import { formatBytes } from '../../ui/format-bytes'
 import type { LibraryStats } from './use-library-stats'
 
 /** The library's headline figures, one tile each. */
