@@ -218,6 +218,60 @@ describe('the model page', () => {
     }
   }, 120_000)
 
+  it('a large file shows its download progress before the 3D view', async () => {
+    // A 100 × 100 field of 2 mm cubes, 3 mm apart: 120,000 triangles, about 6 MB.
+    const cube = binaryBox(2, 2, 2)
+    const facets = cube.subarray(84)
+    const big = new Uint8Array(84 + facets.length * 10_000)
+    const view = new DataView(big.buffer)
+    view.setUint32(80, 120_000, true)
+    for (let n = 0; n < 10_000; n++) {
+      const at = 84 + n * facets.length
+      big.set(facets, at)
+      for (let t = 0; t < 12; t++) {
+        for (let v = 0; v < 3; v++) {
+          const x = at + t * 50 + 12 + v * 12
+          view.setFloat32(x, view.getFloat32(x, true) + (n % 100) * 3, true)
+          view.setFloat32(x + 4, view.getFloat32(x + 4, true) + Math.floor(n / 100) * 3, true)
+        }
+      }
+    }
+    const reply = await upload(vault.baseUrl, token, 'Big.stl', big)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+
+    const { page, context, pageErrors } = await openSignedIn('/')
+    try {
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      // A slow line (2 MB/s), so the download takes a few seconds.
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Network.enable')
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: 2_000_000,
+        uploadThroughput: -1,
+      })
+      await page.goto(`${vault.baseUrl}/models/${reply.body.model.id}`)
+      const progress = page.getByRole('progressbar', { name: 'Downloading Big.stl' })
+      await progress.waitFor()
+      await page.getByText(/of 6\.00 MB \(\d+%\)/).waitFor()
+      await screenshot(page, 'model-page-downloading')
+      await expectAccessible(page)
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      })
+      if ((await waitForViewer(page)) === 'canvas') {
+        await expect.poll(() => page.getByTestId('model-dimensions').textContent()).toBe('Dimensions: 299 × 299 × 2 mm')
+      }
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
   it('a file the 3D view cannot read says so, and the rest of the page works', async () => {
     const reply = await upload(vault.baseUrl, token, 'Broken.stl', 'solid broken\nthis is not a mesh\nendsolid\n')
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
