@@ -132,4 +132,42 @@ describe('signing in and out of the web UI', () => {
       await fresh.close()
     }
   })
+
+  it('an access token the vault refuses is refreshed silently, once for all the calls that failed, and the calls succeed', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      const before = await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)
+      // From now on the vault "forgets" the access token: every API call but sign-in and refresh is
+      // answered 401 until the page presents a token it has not sent before.
+      const refused = new Set<string>()
+      await context.route('**/api/v1/**', async (route, request) => {
+        const authorization = (await request.allHeaders()).authorization ?? ''
+        if (request.url().includes('/api/v1/auth/') || (refused.size > 0 && !refused.has(authorization))) {
+          return route.continue()
+        }
+        refused.add(authorization)
+        return route.fulfill({
+          status: 401,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ status: 401, code: 'invalid_token', title: 'Unauthorized', detail: 'Expired.' }),
+        })
+      })
+      const refreshes: string[] = []
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/v1/auth/refresh')) refreshes.push(request.url())
+      })
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click()
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
+      await page.getByRole('heading', { name: 'Your library is empty' }).waitFor()
+      expect(refreshes).toHaveLength(1)
+      expect(await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)).not.toBe(before)
+      expect(page.url()).not.toContain('/sign-in')
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
 })
