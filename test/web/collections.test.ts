@@ -1,16 +1,13 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, call, login } from '../support/accounts.js'
-import { launchChromium } from '../support/browser.js'
-import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { admin, call, login } from '../support/accounts.js'
 import { binaryCube, upload } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
-let vault: BuiltVault
-let browser: Browser
+const suite = setUpBrowserSuite()
 
 beforeAll(async () => {
-  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
+  const { vault } = suite
   // Two tagged models, so the tags have counts.
   const token = (await login(vault.baseUrl, admin)).body.access_token
   for (const [size, tags] of [
@@ -26,11 +23,6 @@ beforeAll(async () => {
   }
 }, 240_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await vault?.close()
-})
-
 const collectionsTable = (page: Page) => page.getByRole('table', { name: 'Collections' })
 
 async function create(page: Page, name: string): Promise<void> {
@@ -40,7 +32,11 @@ async function create(page: Page, name: string): Promise<void> {
 
 describe('the collections and tags page', () => {
   it('creates, renames and deletes a collection, and names a taken name as the vault does', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/collections')
+    const { page, context, blocked, pageErrors } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/collections',
+    )
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Collections and tags', level: 1 }).waitFor()
@@ -84,8 +80,8 @@ describe('the collections and tags page', () => {
       await confirm.getByRole('button', { name: 'Delete collection' }).click()
       await confirm.waitFor({ state: 'hidden' })
       await expect.poll(() => collectionsTable(page).getByRole('link', { name: 'Boats' }).count()).toBe(0)
-      const listed = await call(vault.baseUrl, 'GET', '/api/v1/collections', {
-        token: (await login(vault.baseUrl, admin)).body.access_token,
+      const listed = await call(suite.vault.baseUrl, 'GET', '/api/v1/collections', {
+        token: (await login(suite.vault.baseUrl, admin)).body.access_token,
       })
       expect(listed.body.items.map((item: { name: string }) => item.name)).toEqual(['Calibration'])
       expect(blocked).toEqual([])
@@ -96,7 +92,7 @@ describe('the collections and tags page', () => {
   })
 
   it('lists tags with their model counts; a tag opens the library filtered by it', async () => {
-    const { page, context } = await openVaultPage(browser, vault.baseUrl, '/collections')
+    const { page, context } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/collections')
     try {
       await page.setViewportSize({ width: 390, height: 844 })
       await signIn(page, admin)

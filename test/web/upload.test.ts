@@ -1,34 +1,23 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, login } from '../support/accounts.js'
-import { launchChromium } from '../support/browser.js'
-import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
 import { asciiCube, binaryCube } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
 /** Small enough that a test file can exceed it. */
 const maxUploadBytes = 4000
 
-let vault: BuiltVault
-let browser: Browser
+const suite = setUpBrowserSuite({ ...adminEnv, VAULT_MAX_UPLOAD_BYTES: String(maxUploadBytes) })
 let folders: string
 
 beforeAll(async () => {
   folders = await mkdtemp(join(tmpdir(), 'vault-upload-e2e-'))
-  ;[vault, browser] = await Promise.all([
-    startBuiltVault({ ...adminEnv, VAULT_MAX_UPLOAD_BYTES: String(maxUploadBytes) }),
-    launchChromium(),
-  ])
-}, 240_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await vault?.close()
-  await rm(folders, { recursive: true, force: true })
 })
+
+afterAll(() => rm(folders, { recursive: true, force: true }))
 
 /** Drops files on the page's drop area the way a browser does: a drop event carrying a DataTransfer. */
 async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
@@ -50,6 +39,10 @@ async function choose(page: Page, button: 'Choose files' | 'Choose a folder', pa
   await (await chooser).setFiles(paths)
 }
 
+/** Limits how fast the browser sends (bytes per second). */
+const throttleUploads = (cdp: CDPSession, uploadThroughput: number) =>
+  cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput })
+
 const row = (page: Page, label: string) =>
   page.getByRole('list', { name: 'Uploads' }).getByRole('listitem', { name: label })
 
@@ -59,7 +52,7 @@ async function expectOutcome(page: Page, label: string, text: string): Promise<v
 
 describe('the upload page', () => {
   it('takes dropped files and a chosen folder, and says where each file went', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
@@ -118,18 +111,13 @@ describe('the upload page', () => {
   })
 
   it('uploads three at a time, and cancels one file or all of them', async () => {
-    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
       // A slow line, so the uploads are still running when the buttons are pressed.
       const cdp = await context.newCDPSession(page)
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: 1000,
-      })
+      await throttleUploads(cdp, 1000)
       const names = ['slow-1.obj', 'slow-2.obj', 'slow-3.obj', 'slow-4.obj']
       await dropFiles(
         page,
@@ -146,14 +134,8 @@ describe('the upload page', () => {
       for (const name of names) await expectOutcome(page, name, 'Cancelled')
       await page.getByText('0 refused · 4 cancelled').waitFor()
 
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 0,
-        downloadThroughput: -1,
-        uploadThroughput: -1,
-      })
-      const token = (await login(vault.baseUrl, admin)).body.access_token
-      const models = await call(vault.baseUrl, 'GET', '/api/v1/models?q=slow', { token })
+      const token = (await login(suite.vault.baseUrl, admin)).body.access_token
+      const models = await call(suite.vault.baseUrl, 'GET', '/api/v1/models?q=slow', { token })
       expect(models.body.items).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {
@@ -162,7 +144,7 @@ describe('the upload page', () => {
   })
 
   it('shows why the vault refused a file: empty, or over the size limit', async () => {
-    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/upload')
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()

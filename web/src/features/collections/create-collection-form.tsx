@@ -1,9 +1,8 @@
 import { Button, Group, TextInput } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import { fieldErrors, problemMessage } from '../../api/problem'
 import classes from './error-contrast.module.css'
-import { useCreateCollection } from './use-collections'
+import { nameError, useCreateCollection } from './use-collections'
 
 /** A name and a button: creates a collection; the vault's refusal shows under the name. */
 export function CreateCollectionForm() {
@@ -13,7 +12,6 @@ export function CreateCollectionForm() {
     event.preventDefault()
     create.mutate(name, { onSuccess: () => setName('') })
   }
-  const error = create.error ? (fieldErrors(create.error).name ?? problemMessage(create.error)) : undefined
   return (
     <form onSubmit={submit} className={classes.readable}>
       <Group align="flex-start" gap="sm">
@@ -25,7 +23,7 @@ export function CreateCollectionForm() {
             setName(event.currentTarget.value)
             if (create.error) create.reset()
           }}
-          error={error}
+          error={nameError(create.error)}
           required
           maxLength={100}
           style={{ flex: '1 1 14rem' }}

@@ -1,8 +1,7 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import { fieldErrors, problemMessage } from '../../api/problem'
 import classes from './error-contrast.module.css'
-import { type Collection, useRenameCollection } from './use-collections'
+import { type Collection, nameError, useRenameCollection } from './use-collections'
 
 /** Renames one collection; the vault's refusal (a taken name) shows under the name. */
 export function RenameCollectionModal({ collection, onClose }: { collection: Collection; onClose: () => void }) {
@@ -12,7 +11,6 @@ export function RenameCollectionModal({ collection, onClose }: { collection: Col
     event.preventDefault()
     rename.mutate({ id: collection.id, name }, { onSuccess: onClose })
   }
-  const error = rename.error ? (fieldErrors(rename.error).name ?? problemMessage(rename.error)) : undefined
   return (
     <Modal
       opened
@@ -30,7 +28,7 @@ export function RenameCollectionModal({ collection, onClose }: { collection: Col
               setName(event.currentTarget.value)
               if (rename.error) rename.reset()
             }}
-            error={error}
+            error={nameError(rename.error)}
             required
             maxLength={100}
             data-autofocus

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
-import { unwrap } from '../../api/problem'
+import { fieldErrors, problemMessage, unwrap } from '../../api/problem'
 import type { components } from '../../api/schema'
 import { collectionsKeys, showCollections } from './query-keys'
 
@@ -52,3 +52,7 @@ export function useDeleteCollection() {
     unwrap(await api.DELETE('/api/v1/collections/{id}', { params: { path: { id } } })),
   )
 }
+
+/** The vault's refusal of a collection name, for showing under the name field. */
+export const nameError = (error: Error | null): string | undefined =>
+  error ? (fieldErrors(error).name ?? problemMessage(error)) : undefined

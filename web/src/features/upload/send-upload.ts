@@ -1,5 +1,5 @@
 import { apiBaseUrl } from '../../api/base-url'
-import { ApiError, type Problem } from '../../api/problem'
+import { unwrap } from '../../api/problem'
 import type { paths } from '../../api/schema'
 import { getAccessToken, refreshSession } from '../../api/session'
 
@@ -15,14 +15,11 @@ export interface UploadHandlers {
   signal: AbortSignal
 }
 
-const isProblem = (body: unknown): body is Problem =>
-  typeof body === 'object' && body !== null && 'detail' in body && 'code' in body && 'status' in body
-
 /**
  * Sends one file to `POST /api/v1/ingest` as multipart field `file`. XMLHttpRequest, not the
  * openapi-fetch client, because only XHR reports upload progress. Carries the session's bearer
  * token; a 401 refreshes the session once and sends again, as the client's middleware does.
- * Rejects with an `ApiError` for a refusal, a `TypeError` when the vault cannot be reached, and
+ * Rejects with an `ApiError` (from the shared `unwrap`) for a refusal, a `TypeError` when the vault cannot be reached, and
  * a `DOMException` named `AbortError` when `signal` aborts.
  */
 export async function sendUpload(file: File, handlers: UploadHandlers): Promise<IngestResult> {
@@ -36,10 +33,13 @@ interface RawAnswer {
   body: unknown
 }
 
-function settle(answer: RawAnswer): IngestResult {
-  if (answer.status === 200 || answer.status === 201) return answer.body as IngestResult
-  throw new ApiError(answer.status, isProblem(answer.body) ? answer.body : undefined)
-}
+/** Reads the answer as the client reads its own: the result, or an `ApiError` with the problem. */
+const settle = (answer: RawAnswer): IngestResult =>
+  unwrap({
+    data: answer.body as IngestResult,
+    error: answer.body,
+    response: new Response(null, { status: answer.status }),
+  })
 
 function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { ActionIcon, Group, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core'
 import { IconX } from '@tabler/icons-react'
-import { formatBytes } from './format-bytes'
+import { formatBytes } from '../../ui/format-bytes'
 import { UploadOutcome } from './upload-outcome'
 import type { UploadItem } from './use-upload-queue'
 

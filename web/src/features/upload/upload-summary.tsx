@@ -1,5 +1,5 @@
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core'
-import { formatBytes } from './format-bytes'
+import { formatBytes } from '../../ui/format-bytes'
 import type { UploadItem } from './use-upload-queue'
 
 /** The whole queue in one line and one bar: files done, bytes sent, outcomes counted. */
