@@ -1,6 +1,7 @@
-import { MantineProvider } from '@mantine/core'
+import { Center, Loader, MantineProvider } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider } from '@tanstack/react-query'
+import { Suspense } from 'react'
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router'
 import { routerBasename } from './api/base-url'
 import { queryClient } from './api/query-client'
@@ -47,7 +48,16 @@ function SignedIn() {
   const user = me.data?.user
   return (
     <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut}>
-      <Outlet />
+      {/* Pages loaded with lazy() in pages.tsx show this while their code arrives. */}
+      <Suspense
+        fallback={
+          <Center mih={200}>
+            <Loader aria-label="Loading the page" />
+          </Center>
+        }
+      >
+        <Outlet />
+      </Suspense>
       <ReplacePasswordPrompt />
     </VaultShell>
   )
