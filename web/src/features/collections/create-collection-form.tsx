@@ -1,8 +1,8 @@
-import { Button, Group, TextInput } from '@mantine/core'
+import { Button, Group } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import classes from './error-contrast.module.css'
-import { nameError, useCreateCollection } from './use-collections'
+import { CollectionNameInput } from './collection-name-input'
+import { useCreateCollection } from './use-collections'
 
 /** A name and a button: creates a collection; the vault's refusal shows under the name. */
 export function CreateCollectionForm() {
@@ -13,19 +13,14 @@ export function CreateCollectionForm() {
     create.mutate(name, { onSuccess: () => setName('') })
   }
   return (
-    <form onSubmit={submit} className={classes.readable}>
+    <form onSubmit={submit}>
       <Group align="flex-start" gap="sm">
-        <TextInput
+        <CollectionNameInput
           label="New collection"
           placeholder="Calibration"
           value={name}
-          onChange={(event) => {
-            setName(event.currentTarget.value)
-            if (create.error) create.reset()
-          }}
-          error={nameError(create.error)}
-          required
-          maxLength={100}
+          onChange={setName}
+          mutation={create}
           style={{ flex: '1 1 14rem' }}
         />
         <Button type="submit" loading={create.isPending} leftSection={<IconPlus size={16} aria-hidden />} mt={25}>

@@ -1,7 +1,7 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
+import { Button, Group, Modal, Stack } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import classes from './error-contrast.module.css'
-import { type Collection, nameError, useRenameCollection } from './use-collections'
+import { CollectionNameInput } from './collection-name-input'
+import { type Collection, useRenameCollection } from './use-collections'
 
 /** Renames one collection; the vault's refusal (a taken name) shows under the name. */
 export function RenameCollectionModal({ collection, onClose }: { collection: Collection; onClose: () => void }) {
@@ -12,27 +12,10 @@ export function RenameCollectionModal({ collection, onClose }: { collection: Col
     rename.mutate({ id: collection.id, name }, { onSuccess: onClose })
   }
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      classNames={{ content: classes.readable }}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      title={`Rename “${collection.name}”`}
-    >
+    <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`Rename “${collection.name}”`}>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput
-            label="Name"
-            value={name}
-            onChange={(event) => {
-              setName(event.currentTarget.value)
-              if (rename.error) rename.reset()
-            }}
-            error={nameError(rename.error)}
-            required
-            maxLength={100}
-            data-autofocus
-          />
+          <CollectionNameInput label="Name" value={name} onChange={setName} mutation={rename} data-autofocus />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

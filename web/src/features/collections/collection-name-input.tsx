@@ -1,0 +1,33 @@
+import { TextInput, type TextInputProps } from '@mantine/core'
+import classes from './error-contrast.module.css'
+import { nameError } from './use-collections'
+
+/**
+ * A collection's name field: typing clears the vault's last refusal (`mutation.error`, shown under
+ * the field) so the message always belongs to the name on screen.
+ */
+export function CollectionNameInput({
+  value,
+  onChange,
+  mutation,
+  ...props
+}: Omit<TextInputProps, 'value' | 'onChange' | 'error'> & {
+  value: string
+  onChange: (name: string) => void
+  mutation: { error: Error | null; reset: () => void }
+}) {
+  return (
+    <TextInput
+      {...props}
+      className={classes.readable}
+      value={value}
+      onChange={(event) => {
+        onChange(event.currentTarget.value)
+        if (mutation.error) mutation.reset()
+      }}
+      error={nameError(mutation.error)}
+      required
+      maxLength={100}
+    />
+  )
+}
