@@ -15,7 +15,9 @@ describe('the README quick start', () => {
   })
 
   it('`npm start` serves health on the embedded default, creating its data layout', async () => {
-    execFileSync('npm', ['run', 'build'], { stdio: 'pipe' })
+    // As in a user's shell: without the NODE_ENV=test that Vitest sets (Vite would build React for development).
+    const { NODE_ENV: _test, ...userEnv } = process.env
+    execFileSync('npm', ['run', 'build'], { stdio: 'pipe', env: userEnv })
     const dataDir = await mkdtemp(join(tmpdir(), 'vault-quick-'))
     const database = await createTestDatabase(dataDir)
     const child = spawn('npm', ['start'], {

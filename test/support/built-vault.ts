@@ -54,7 +54,10 @@ export async function ensureBuilt(): Promise<string> {
     if (await exists(done)) return dir
     await rm(dir, { recursive: true, force: true })
     await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dir])
-    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')])
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what users get.
+    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')], {
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
     await writeFile(done, '')
     // Older source states will not come back; their builds only take space. One may still serve
     // a test in another process (several people test at once while editing), so only builds
