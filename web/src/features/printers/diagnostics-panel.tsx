@@ -67,30 +67,28 @@ export function DiagnosticsPanel({ printerId }: { printerId: string }) {
                 </div>
               ))}
             </SimpleGrid>
-            <Table.ScrollContainer minWidth={360}>
-              <Table aria-label="Diagnostic checks" verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Check</Table.Th>
-                    <Table.Th>Result</Table.Th>
-                    <Table.Th>Detail</Table.Th>
+            <Table aria-label="Diagnostic checks" verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Check</Table.Th>
+                  <Table.Th>Result</Table.Th>
+                  <Table.Th>Detail</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {diagnostics.data.checks.map((check) => (
+                  <Table.Tr key={check.name}>
+                    <Table.Td>{check.name}</Table.Td>
+                    <Table.Td>
+                      <Badge color={resultColors[check.result]} variant="light">
+                        {check.result}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{check.detail}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {diagnostics.data.checks.map((check) => (
-                    <Table.Tr key={check.name}>
-                      <Table.Td>{check.name}</Table.Td>
-                      <Table.Td>
-                        <Badge color={resultColors[check.result]} variant="light">
-                          {check.result}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{check.detail}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                ))}
+              </Table.Tbody>
+            </Table>
             <Text size="xs" c="dimmed">
               Checked {new Date(diagnostics.data.checked_at).toLocaleString()}
             </Text>

@@ -30,34 +30,30 @@ export function DispatchHistory({ printerId }: { printerId: string }) {
         )}
         {dispatches.data?.length === 0 && <Text c="dimmed">Nothing was sent to this printer yet.</Text>}
         {dispatches.data && dispatches.data.length > 0 && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label="Dispatches" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>File</Table.Th>
-                  <Table.Th>Outcome</Table.Th>
-                  <Table.Th>Detail</Table.Th>
+          <Table aria-label="Dispatches" verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+                <Table.Th>Detail</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {dispatches.data.map((dispatch) => (
+                <Table.Tr key={dispatch.id}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(dispatch.created_at).toLocaleString()}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'break-word' }}>{dispatch.file_name}</Table.Td>
+                  <Table.Td>
+                    <Badge color={outcomeColors[dispatch.outcome]} variant="light">
+                      {dispatch.outcome.replaceAll('_', ' ')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{dispatch.detail}</Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {dispatches.data.map((dispatch) => (
-                  <Table.Tr key={dispatch.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {new Date(dispatch.created_at).toLocaleString()}
-                    </Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{dispatch.file_name}</Table.Td>
-                    <Table.Td>
-                      <Badge color={outcomeColors[dispatch.outcome]} variant="light">
-                        {dispatch.outcome.replaceAll('_', ' ')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{dispatch.detail}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
       </Stack>
     </Paper>

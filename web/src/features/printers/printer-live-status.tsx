@@ -1,4 +1,4 @@
-import { Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
+import { Group, Progress, Stack, Text } from '@mantine/core'
 import { IconFlame, IconTemperature } from '@tabler/icons-react'
 import { formatDuration, formatTemperature } from './format'
 import { PrinterStateBadge } from './printer-state-badge'
@@ -40,16 +40,20 @@ export function PrinterLiveStatus({ name, status }: { name: string; status: Prin
           </Group>
         </Stack>
       )}
-      <SimpleGrid cols={2} spacing="xs">
+      <Group gap="md" style={{ rowGap: 4 }}>
         <Group gap={4} wrap="nowrap">
           <IconFlame size={16} aria-hidden />
-          <Text size="sm">Nozzle {formatTemperature(status.temperatures.nozzle)}</Text>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            Nozzle {formatTemperature(status.temperatures.nozzle)}
+          </Text>
         </Group>
         <Group gap={4} wrap="nowrap">
           <IconTemperature size={16} aria-hidden />
-          <Text size="sm">Bed {formatTemperature(status.temperatures.bed)}</Text>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            Bed {formatTemperature(status.temperatures.bed)}
+          </Text>
         </Group>
-      </SimpleGrid>
+      </Group>
       {status.stale && (
         <Text size="xs" c="dimmed">
           Last seen {new Date(status.observed_at).toLocaleTimeString()}; asking again.
