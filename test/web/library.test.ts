@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { admin } from '../support/accounts.js'
+import { admin, call } from '../support/accounts.js'
 import { binaryCube, upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
@@ -89,4 +89,67 @@ describe('the library page', () => {
       await context.close()
     }
   }, 180_000)
+  it('filters by tag, collection and date from the URL, as the collections page links to it', async () => {
+    const token = (
+      (await call(suite.vault.baseUrl, 'POST', '/api/v1/auth/login', { json: admin })).body as {
+        access_token: string
+      }
+    ).access_token
+    const tagged = (await upload(suite.vault.baseUrl, token, 'Tagged part.stl', binaryCube(97))).body as {
+      model: { id: string }
+    }
+    expect(
+      (
+        await call(suite.vault.baseUrl, 'PATCH', `/api/v1/models/${tagged.model.id}`, {
+          token,
+          json: { tags: ['calibration'] },
+        })
+      ).status,
+    ).toBe(200)
+    const collection = (
+      await call(suite.vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name: 'Shelf' } })
+    ).body as { id: string }
+    const grouped = (await upload(suite.vault.baseUrl, token, 'Grouped part.stl', binaryCube(98))).body as {
+      model: { id: string }
+    }
+    expect(
+      (
+        await call(suite.vault.baseUrl, 'PUT', `/api/v1/collections/${collection.id}/models/${grouped.model.id}`, {
+          token,
+        })
+      ).status,
+    ).toBeLessThan(300)
+
+    const { page, context, pageErrors } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/library?tag=calibration',
+    )
+    const names = () =>
+      page
+        .getByRole('main')
+        .getByRole('link', { name: /^(Tagged|Grouped) part/ })
+        .allTextContents()
+    try {
+      await signIn(page, admin)
+      await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Tagged part')])
+      expect(await page.getByRole('textbox', { name: 'Tags' }).isVisible()).toBe(true)
+      await screenshot(page, 'library-filtered-by-tag')
+      await expectAccessible(page)
+
+      await page.goto(new URL(`library?collection=${collection.id}`, `${suite.vault.baseUrl}/`).href)
+      await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Grouped part')])
+
+      // Nothing was added after today: a range that ends yesterday matches no model.
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+      await page.goto(new URL(`library?to=${yesterday}`, `${suite.vault.baseUrl}/`).href)
+      await page.getByRole('heading', { name: 'No models match' }).waitFor()
+      await page.getByRole('button', { name: 'Clear search and filters' }).click()
+      await expect.poll(names, { timeout: 10_000 }).toHaveLength(2)
+      expect(new URL(page.url()).search).toBe('')
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
 })

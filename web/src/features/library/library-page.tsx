@@ -18,7 +18,14 @@ export function LibraryPage() {
   const { query, view, update } = useLibraryQuery()
   const models = useModels(query)
   const items = models.data?.pages.flatMap((page) => page.items) ?? []
-  const filtered = query.q.trim() !== '' || query.formats.length > 0 || query.hasGcode
+  const filtered =
+    query.q.trim() !== '' ||
+    query.formats.length > 0 ||
+    query.hasGcode ||
+    query.tags.length > 0 ||
+    query.collection !== '' ||
+    query.addedFrom !== '' ||
+    query.addedTo !== ''
 
   // Infinite scroll: the next page loads as the end of the list comes near.
   const { ref: endRef, entry } = useIntersection({ rootMargin: '600px' })
@@ -48,7 +55,11 @@ export function LibraryPage() {
         </SimpleGrid>
       ) : items.length === 0 ? (
         filtered ? (
-          <NoMatches onClear={() => update({ q: '', formats: [], hasGcode: false })} />
+          <NoMatches
+            onClear={() =>
+              update({ q: '', formats: [], hasGcode: false, tags: [], collection: '', addedFrom: '', addedTo: '' })
+            }
+          />
         ) : (
           <EmptyLibrary />
         )

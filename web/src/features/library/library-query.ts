@@ -6,12 +6,21 @@ export type SortKey = NonNullable<ListParams['sort']>
 export type FileFormat = Extract<NonNullable<ListParams['file_format']>, string>
 export type LibraryView = 'grid' | 'list'
 
-/** What the library shows, as the URL says it: `?q=benchy&sort=name&format=stl&gcode=1&view=list`. */
+/**
+ * What the library shows, as the URL says it:
+ * `?q=benchy&sort=name&format=stl&gcode=1&tag=calibration&collection=<id>&from=2026-01-01&to=2026-06-30&view=list`.
+ */
 export interface LibraryQuery {
   q: string
   sort: SortKey
   formats: FileFormat[]
   hasGcode: boolean
+  tags: string[]
+  /** A collection id, or '' for any. */
+  collection: string
+  /** Added on or after / on or before these days (`YYYY-MM-DD`), or ''. */
+  addedFrom: string
+  addedTo: string
 }
 
 export const sortLabels: Record<SortKey, string> = {
@@ -23,6 +32,7 @@ export const sortLabels: Record<SortKey, string> = {
 export const fileFormats: FileFormat[] = ['stl', '3mf', 'obj', 'gcode', 'step', 'other']
 
 const isSortKey = (value: string | null): value is SortKey => value !== null && Object.hasOwn(sortLabels, value)
+const isDay = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value)
 const isFormat = (value: string): value is FileFormat => (fileFormats as string[]).includes(value)
 
 /**
@@ -36,6 +46,10 @@ export function useLibraryQuery() {
     sort: isSortKey(params.get('sort')) ? (params.get('sort') as SortKey) : 'updated',
     formats: params.getAll('format').filter(isFormat),
     hasGcode: params.get('gcode') === '1',
+    tags: params.getAll('tag'),
+    collection: params.get('collection') ?? '',
+    addedFrom: isDay(params.get('from')) ? (params.get('from') as string) : '',
+    addedTo: isDay(params.get('to')) ? (params.get('to') as string) : '',
   }
   const view: LibraryView = params.get('view') === 'list' ? 'list' : 'grid'
 
@@ -48,6 +62,13 @@ export function useLibraryQuery() {
         if (change.sort !== undefined) set('sort', change.sort === 'updated' ? undefined : change.sort)
         if (change.hasGcode !== undefined) set('gcode', change.hasGcode ? '1' : undefined)
         if (change.view !== undefined) set('view', change.view === 'grid' ? undefined : change.view)
+        if (change.collection !== undefined) set('collection', change.collection)
+        if (change.addedFrom !== undefined) set('from', change.addedFrom)
+        if (change.addedTo !== undefined) set('to', change.addedTo)
+        if (change.tags !== undefined) {
+          next.delete('tag')
+          for (const tag of change.tags) next.append('tag', tag)
+        }
         if (change.formats !== undefined) {
           next.delete('format')
           for (const format of change.formats) next.append('format', format)

@@ -10,6 +10,7 @@ import {
   type SortKey,
   sortLabels,
 } from './library-query'
+import { useFilterChoices } from './use-filter-choices'
 
 interface ToolbarProps {
   query: LibraryQuery
@@ -17,9 +18,10 @@ interface ToolbarProps {
   onChange: (change: Partial<LibraryQuery> & { view?: LibraryView }) => void
 }
 
-/** Search (sent as the user pauses typing), format and G-code filters, sort, and grid or list. */
+/** Search (sent as the user pauses typing); format, G-code, tag, collection and date filters; sort; grid or list. */
 export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
   const [text, setText] = useState(query.q)
+  const choices = useFilterChoices()
   const sendSearch = useDebouncedCallback((q: string) => onChange({ q }), 300)
   // The URL changed under us (Back, a link): show its search.
   useEffect(() => setText(query.q), [query.q])
@@ -46,6 +48,46 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
         onChange={(formats) => onChange({ formats: formats as FileFormat[] })}
         clearable
         style={{ flex: '0 1 14rem' }}
+      />
+      <MultiSelect
+        label="Tags"
+        placeholder={query.tags.length > 0 ? undefined : 'Any'}
+        data={[...new Set([...choices.tags.map((tag) => tag.name), ...query.tags])].map((name) => ({
+          value: name,
+          label: `${name} (${choices.tags.find((tag) => tag.name === name)?.model_count ?? 0})`,
+        }))}
+        value={query.tags}
+        onChange={(tags) => onChange({ tags })}
+        searchable
+        clearable
+        style={{ flex: '0 1 14rem' }}
+      />
+      <Select
+        label="Collection"
+        placeholder="Any"
+        data={choices.collections.map((collection) => ({
+          value: collection.id,
+          label: `${collection.name} (${collection.model_count})`,
+        }))}
+        value={query.collection || null}
+        onChange={(collection) => onChange({ collection: collection ?? '' })}
+        searchable
+        clearable
+        style={{ flex: '0 1 12rem' }}
+      />
+      <TextInput
+        label="Added from"
+        type="date"
+        value={query.addedFrom}
+        onChange={(event) => onChange({ addedFrom: event.currentTarget.value })}
+        style={{ flex: '0 1 10rem' }}
+      />
+      <TextInput
+        label="Added until"
+        type="date"
+        value={query.addedTo}
+        onChange={(event) => onChange({ addedTo: event.currentTarget.value })}
+        style={{ flex: '0 1 10rem' }}
       />
       <Select
         label="Sort by"

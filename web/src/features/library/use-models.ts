@@ -20,6 +20,11 @@ export function useModels(query: LibraryQuery) {
               sort: query.sort,
               file_format: query.formats.length > 0 ? query.formats : undefined,
               has_gcode: query.hasGcode ? 'true' : undefined,
+              tag: query.tags.length > 0 ? query.tags : undefined,
+              collection: query.collection || undefined,
+              // Whole days in the browser's time zone.
+              created_from: query.addedFrom ? new Date(`${query.addedFrom}T00:00:00`).toISOString() : undefined,
+              created_to: query.addedTo ? new Date(`${query.addedTo}T23:59:59.999`).toISOString() : undefined,
               limit: pageSize,
               cursor: pageParam,
             },
