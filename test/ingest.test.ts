@@ -35,6 +35,7 @@ describe('uploading a mesh', () => {
     const res = await upload(vault.baseUrl, token, 'Calibration Cube.stl', cube)
     expect(res.status).toBe(201)
     expect(res.body.duplicate).toBe(false)
+    expect(res.body.model_created).toBe(true)
     expect(res.body.file).toMatchObject({
       name: 'Calibration Cube.stl',
       format: 'stl',
@@ -63,6 +64,7 @@ describe('uploading a mesh', () => {
     const second = await upload(vault.baseUrl, token, 'renamed-copy.stl', cube)
     expect(second.status).toBe(200)
     expect(second.body.duplicate).toBe(true)
+    expect(second.body.model_created).toBe(false)
     expect(second.body.file.id).toBe(first.body.file.id)
     expect(second.body.model.id).toBe(first.body.model.id)
     expect(second.body.file.name).toBe('cube21.stl')
@@ -73,6 +75,7 @@ describe('uploading a mesh', () => {
     const binary = await upload(vault.baseUrl, token, 'cube22.stl', binaryCube(22, 5))
     const ascii = await upload(vault.baseUrl, token, 'cube22-ascii.stl', asciiCube(22, 5))
     expect(ascii.status).toBe(201)
+    expect([binary.body.model_created, ascii.body.model_created]).toEqual([true, false])
     expect(ascii.body.file.id).not.toBe(binary.body.file.id)
     expect(ascii.body.model.id).toBe(binary.body.model.id)
     expect(ascii.body.file.metadata.mesh.triangles).toBe(12)

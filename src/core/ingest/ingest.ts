@@ -18,6 +18,8 @@ export type IngestDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'creat
 export interface IngestResult {
   /** True when the vault already held these bytes: nothing new was stored. */
   duplicate: boolean
+  /** True when this upload made the model (rather than joining one that existed). */
+  modelCreated: boolean
   file: FileRecord
   model: ModelRecord
 }
@@ -161,7 +163,12 @@ export async function registerUpload(
     size: file.size,
     new_model: newModel !== undefined,
   })
-  return { duplicate: false, file: toFileRecord(file), model: toModelRecord(await getModelRow(db, file.model_id)) }
+  return {
+    duplicate: false,
+    modelCreated: newModel !== undefined,
+    file: toFileRecord(file),
+    model: toModelRecord(await getModelRow(db, file.model_id)),
+  }
 }
 
 /** Another upload of the same bytes committed its file row first. */
@@ -205,7 +212,7 @@ async function findExisting(db: Kysely<Database>, sha256: string): Promise<Inges
   const model = row && (await db.selectFrom('models').selectAll().where('id', '=', row.model_id).executeTakeFirst())
   if (!row || !model) return undefined
   await recordDuplicateUpload(db, row.size)
-  return { duplicate: true, file: toFileRecord(row), model: toModelRecord(model) }
+  return { duplicate: true, modelCreated: false, file: toFileRecord(row), model: toModelRecord(model) }
 }
 
 function getModelRow(db: Kysely<Database>, id: string): Promise<Selectable<ModelsTable>> {

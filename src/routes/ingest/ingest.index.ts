@@ -16,7 +16,12 @@ function refuseDeclaredOversize(c: Context<AppEnv>, overhead: number): void {
 }
 
 function answer(c: Context<AppEnv>, result: IngestResult) {
-  const body = { duplicate: result.duplicate, file: presentFile(c, result.file), model: presentModel(c, result.model) }
+  const body = {
+    duplicate: result.duplicate,
+    model_created: result.modelCreated,
+    file: presentFile(c, result.file),
+    model: presentModel(c, result.model),
+  }
   return result.duplicate ? c.json(body, 200) : c.json(body, 201)
 }
 

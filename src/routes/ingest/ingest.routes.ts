@@ -10,6 +10,10 @@ export const IngestResultSchema = z
     duplicate: z
       .boolean()
       .openapi({ description: 'True when the vault already held these exact bytes: nothing new was stored.' }),
+    model_created: z.boolean().openapi({
+      description:
+        'True when this upload made the model; false when the file joined an existing one (the `model_id` given, or a model whose mesh matched) or was a duplicate.',
+    }),
     file: FileSchema,
     model: ModelSchema,
   })

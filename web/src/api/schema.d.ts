@@ -1271,6 +1271,8 @@ export interface components {
         IngestResult: {
             /** @description True when the vault already held these exact bytes: nothing new was stored. */
             duplicate: boolean;
+            /** @description True when this upload made the model; false when the file joined an existing one (the `model_id` given, or a model whose mesh matched) or was a duplicate. */
+            model_created: boolean;
             file: components["schemas"]["File"];
             model: components["schemas"]["Model"];
         };
@@ -1487,6 +1489,24 @@ export interface components {
                 sha256: string;
             }[];
         } | null;
+        /** @description Where backups go and how long they are kept (set by configuration). */
+        BackupDestination: {
+            /**
+             * @description The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first.
+             * @example /data/backups
+             */
+            directory: string;
+            /**
+             * @description The bucket (`VAULT_BACKUP_S3_*`) each archive is copied to, as `s3://<bucket>/<prefix>`; null when not configured.
+             * @example s3://vault-backups/model-vault/
+             */
+            bucket: string | null;
+            /**
+             * @description `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned in both places; 0 keeps them all.
+             * @example 30
+             */
+            retention_days: number;
+        };
         RestoreResult: {
             backup_id: string;
             /** Format: date-time */
@@ -3561,7 +3581,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every backup the vault knows of. */
+            /** @description Every backup the vault knows of, and where backups go. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3569,6 +3589,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Backup"][];
+                        destination: components["schemas"]["BackupDestination"];
                     };
                 };
             };

@@ -7,15 +7,11 @@ export type Outcome =
   | { kind: 'refused'; message: string }
   | { kind: 'cancelled' }
 
-/**
- * Reads the ingest answer. A new model is made in the same step as its first file and is
- * stamped with the same instant, so equal `created_at`s mean the upload made the model; an older
- * model is one the file joined.
- */
+/** Reads the ingest answer: a duplicate, a file that made its model, or one that joined a model. */
 export function outcomeOf(result: IngestResult): Outcome {
   const model = { modelId: result.model.id, modelName: result.model.name }
   if (result.duplicate) return { kind: 'duplicate', ...model }
-  if (result.model.created_at === result.file.created_at) return { kind: 'new-model', ...model }
+  if (result.model_created) return { kind: 'new-model', ...model }
   return { kind: 'joined-model', ...model }
 }
 
