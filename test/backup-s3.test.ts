@@ -45,6 +45,8 @@ describe('the S3 copy of each backup', () => {
         { kind: 'local', status: 'stored', error: null },
         { kind: 's3', status: 'uploaded', error: null },
       ])
+      const list = await call(_vault.baseUrl, 'GET', '/api/v1/backups', { token })
+      expect(list.body.destination.bucket).toBe(`s3://${bucket}/nightly/`)
       const client = createS3Client(s3.configFor(bucket))
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `nightly/${backup.file_name}` }))
       const bytes = await object.Body!.transformToByteArray()

@@ -150,6 +150,11 @@ describe('creating a backup', () => {
   it('lists backups newest first, answers 404 for an unknown id, and health reports the last good one', async () => {
     const list = await call(vault.baseUrl, 'GET', '/api/v1/backups', { token })
     expect(list.body.items.length).toBeGreaterThanOrEqual(2)
+    expect(list.body.destination).toEqual({
+      directory: join(vault.dataDir, 'backups'),
+      bucket: null,
+      retention_days: 30,
+    })
     const times = list.body.items.map((b: { started_at: string }) => b.started_at)
     expect([...times].sort().reverse()).toEqual(times)
     expect((await call(vault.baseUrl, 'GET', '/api/v1/backups/nope', { token })).status).toBe(404)

@@ -24,6 +24,7 @@ export async function createFsBackupSink(dir: string): Promise<BackupSink> {
   }
   return {
     kind: 'local',
+    location: dir,
     async write(name, body) {
       const target = pathOf(name)
       const partial = join(dir, `.partial-${name}`)

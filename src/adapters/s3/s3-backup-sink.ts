@@ -25,6 +25,7 @@ export function createS3BackupSink(config: S3Config): BackupSink {
   const { bucket, prefix } = config
   return {
     kind: 's3',
+    location: `s3://${bucket}/${prefix}`,
     write: (name, body) =>
       inBucket(async () => {
         await uploadStream(client, bucket, `${prefix}${name}`, body)

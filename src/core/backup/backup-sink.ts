@@ -7,6 +7,8 @@ import type { HealthCheckable } from '../health/component.js'
 export interface BackupSink extends HealthCheckable {
   /** `local` or `s3`: shown in health and on each backup record. */
   readonly kind: string
+  /** Where the archives go, for admins to review: the directory's path, or `s3://<bucket>/<prefix>`. */
+  readonly location: string
   /**
    * Streams an archive in under `name`. Nothing is visible under that name until the whole
    * stream has been written (a temporary name and a rename; or a completed multipart upload).

@@ -11,7 +11,9 @@ export const backupsRouter = createRouter()
     return c.json(record, 202, { Location: `${apiBase(c)}/backups/${record.id}` })
   })
   .openapi(listBackupsRoute, async (c) => {
-    return c.json({ items: await listBackups(c.var.deps.database.db) }, 200)
+    const { local, offsite, retentionDays } = c.var.deps.backups
+    const destination = { directory: local.location, bucket: offsite?.location ?? null, retention_days: retentionDays }
+    return c.json({ items: await listBackups(c.var.deps.database.db), destination }, 200)
   })
   .openapi(getBackupRoute, async (c) => {
     const { id } = c.req.valid('param')

@@ -158,6 +158,25 @@ export const createBackupRoute = defineRoute('admin', {
   },
 })
 
+const BackupDestinationSchema = z
+  .object({
+    directory: z.string().openapi({
+      description: 'The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first.',
+      example: '/data/backups',
+    }),
+    bucket: z.string().nullable().openapi({
+      description:
+        'The bucket (`VAULT_BACKUP_S3_*`) each archive is copied to, as `s3://<bucket>/<prefix>`; null when not configured.',
+      example: 's3://vault-backups/model-vault/',
+    }),
+    retention_days: z.number().int().openapi({
+      description:
+        '`VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned in both places; 0 keeps them all.',
+      example: 30,
+    }),
+  })
+  .openapi('BackupDestination', { description: 'Where backups go and how long they are kept (set by configuration).' })
+
 export const listBackupsRoute = defineRoute('admin', {
   method: 'get',
   path: '/api/v1/backups',
@@ -166,8 +185,12 @@ export const listBackupsRoute = defineRoute('admin', {
   summary: 'Backups, newest first',
   responses: {
     200: {
-      description: 'Every backup the vault knows of.',
-      content: { 'application/json': { schema: z.object({ items: z.array(BackupSchema) }) } },
+      description: 'Every backup the vault knows of, and where backups go.',
+      content: {
+        'application/json': {
+          schema: z.object({ items: z.array(BackupSchema), destination: BackupDestinationSchema }),
+        },
+      },
     },
   },
 })
