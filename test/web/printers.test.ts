@@ -112,6 +112,8 @@ describe('the printers pages', () => {
       expect(await card.textContent()).toContain('/ 215 °C')
       await screenshot(page, 'printers-dashboard-printing')
       await page.setViewportSize({ width: 390, height: 844 })
+      // The shell's navigation slides away when the window narrows.
+      await page.waitForTimeout(500)
       await screenshot(page, 'printers-dashboard-narrow')
       await expectAccessible(page)
       await page.setViewportSize({ width: 1280, height: 900 })
@@ -148,6 +150,8 @@ describe('the printers pages', () => {
       await screenshot(page, 'printers-printer-page')
       await expectAccessible(page)
       await page.setViewportSize({ width: 390, height: 844 })
+      await page.waitForTimeout(500)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
       await screenshot(page, 'printers-printer-page-narrow')
       await expectAccessible(page)
       await page.setViewportSize({ width: 1280, height: 900 })

@@ -79,7 +79,7 @@ export function DiagnosticsPanel({ printerId }: { printerId: string }) {
                 {diagnostics.data.checks.map((check) => (
                   <Table.Tr key={check.name}>
                     <Table.Td>{check.name}</Table.Td>
-                    <Table.Td>
+                    <Table.Td w={1}>
                       <Badge color={resultColors[check.result]} variant="light">
                         {check.result}
                       </Badge>

@@ -33,23 +33,27 @@ export function DispatchHistory({ printerId }: { printerId: string }) {
           <Table aria-label="Dispatches" verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>File</Table.Th>
+                <Table.Th>File and time</Table.Th>
                 <Table.Th>Outcome</Table.Th>
-                <Table.Th>Detail</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {dispatches.data.map((dispatch) => (
                 <Table.Tr key={dispatch.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(dispatch.created_at).toLocaleString()}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'break-word' }}>{dispatch.file_name}</Table.Td>
-                  <Table.Td>
+                  <Table.Td style={{ verticalAlign: 'top' }}>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {dispatch.file_name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {new Date(dispatch.created_at).toLocaleString()}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ verticalAlign: 'top' }}>
                     <Badge color={outcomeColors[dispatch.outcome]} variant="light">
                       {dispatch.outcome.replaceAll('_', ' ')}
                     </Badge>
+                    <Text size="sm">{dispatch.detail}</Text>
                   </Table.Td>
-                  <Table.Td>{dispatch.detail}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
