@@ -79,8 +79,9 @@ export function DiagnosticsPanel({ printerId }: { printerId: string }) {
                 {diagnostics.data.checks.map((check) => (
                   <Table.Tr key={check.name}>
                     <Table.Td>{check.name}</Table.Td>
-                    <Table.Td w={1}>
-                      <Badge color={resultColors[check.result]} variant="light">
+                    <Table.Td>
+                      {/* A table cell shrinks to its content's minimum; a badge would be cut to "P…". */}
+                      <Badge color={resultColors[check.result]} variant="light" style={{ minWidth: 'max-content' }}>
                         {check.result}
                       </Badge>
                     </Table.Td>
