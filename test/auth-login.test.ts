@@ -12,10 +12,10 @@ import {
   login,
   newAccount,
   newAccountWithKey,
+  type Reply,
   sha256Hex,
   signIn,
   uniqueName,
-  type Reply,
 } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 

@@ -12,11 +12,11 @@ import {
   login,
   newAccount,
   newAccountWithKey,
+  type Reply,
   refresh,
   sha256Hex,
   signIn,
   uniqueName,
-  type Reply,
 } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 

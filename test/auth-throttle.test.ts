@@ -6,9 +6,9 @@ import {
   createUserAs,
   expectProblem,
   login,
+  type Reply,
   signIn,
   uniqueName,
-  type Reply,
 } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 

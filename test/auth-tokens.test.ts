@@ -1,7 +1,7 @@
-import { base64url, decodeJwt, decodeProtectedHeader, SignJWT, type JWTHeaderParameters, type JWTPayload } from 'jose'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { base64url, decodeJwt, decodeProtectedHeader, type JWTHeaderParameters, type JWTPayload, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   admin,
@@ -13,10 +13,10 @@ import {
   expectProblem,
   getMe,
   listOperations,
+  type Operation,
   refresh,
   sha256Hex,
   signIn,
-  type Operation,
 } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 

@@ -1,10 +1,10 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo, type Socket } from 'node:net'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createFsBlobStore } from '../src/adapters/fs/fs-blob-store.js'
 import { createNativeSha256 } from '../src/adapters/node/native-sha256.js'
@@ -17,7 +17,7 @@ import { createPortableSha256 } from '../src/core/blobs/portable-sha256.js'
 import { putContentAddressed } from '../src/core/blobs/put-content-addressed.js'
 import type { S3Config } from '../src/core/config/config.js'
 import type { ComponentHealth } from '../src/core/health/component.js'
-import { listObjectKeys, startS3Server, type S3TestServer } from './support/s3-server.js'
+import { listObjectKeys, type S3TestServer, startS3Server } from './support/s3-server.js'
 
 const MiB = 1024 * 1024
 const missingKey = '0'.repeat(64)

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { VaultError, type FieldError } from '../core/errors.js'
+import { type FieldError, VaultError } from '../core/errors.js'
 
 /** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
 export const ProblemSchema = z

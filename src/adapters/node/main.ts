@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server'
 import { createApp } from '../../app.js'
-import { createJsonLogger } from '../../core/runtime/logger.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
+import { createJsonLogger } from '../../core/runtime/logger.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 

@@ -65,7 +65,8 @@ const severity: Record<HealthStatus, number> = { pass: 0, warn: 1, fail: 2 }
 
 /** The worst status of the parts, their reasons joined and their details merged. */
 function combine(results: ComponentHealth[]): ComponentHealth {
-  if (results.length === 1) return results[0]!
+  const [only, ...others] = results
+  if (only && others.length === 0) return only
   const worst = results.reduce((a, b) => (severity[b.status] > severity[a.status] ? b : a), {
     status: 'pass',
   } as ComponentHealth)

@@ -27,12 +27,10 @@ export const HealthReportSchema = z
     service: z.object({
       name: z.string().openapi({ example: 'model-vault' }),
       version: z.string().openapi({ example: '0.1.0' }),
-      instance_id: z
-        .string()
-        .openapi({
-          description: 'Random per process: tells replicas apart.',
-          example: '0f8e7c1a-5b2d-4c3e-9a7f-2d1b6e4c8a90',
-        }),
+      instance_id: z.string().openapi({
+        description: 'Random per process: tells replicas apart.',
+        example: '0f8e7c1a-5b2d-4c3e-9a7f-2d1b6e4c8a90',
+      }),
       started_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T08:00:00.000Z' }),
     }),
     checked_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' }),
