@@ -1,0 +1,40 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
+import type { components } from '../../api/schema'
+
+/** A new API key's value, shown this once, with a copy button and the warning that it will not be shown again. */
+export function NewKeyModal({ apiKey, onClose }: { apiKey: components['schemas']['NewApiKey']; onClose: () => void }) {
+  return (
+    <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`API key “${apiKey.name}”`}>
+      <Stack>
+        <Alert color="orange" icon={<IconAlertTriangle aria-hidden />} title="Copy it now">
+          This is the only time the vault shows this key. It keeps only a hash; if you lose the key, revoke it and
+          create another.
+        </Alert>
+        <Code block aria-label="API key value" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+          {apiKey.key}
+        </Code>
+        <Text size="sm">
+          Scripts sign in with <Code>{'{"username": …, "api_key": …}'}</Code> at /api/v1/auth/login.
+        </Text>
+        <Group justify="flex-end">
+          <CopyButton value={apiKey.key}>
+            {({ copied, copy }) => (
+              <Button
+                variant={copied ? 'light' : 'filled'}
+                color={copied ? 'green' : undefined}
+                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+                onClick={copy}
+              >
+                {copied ? 'Copied' : 'Copy key'}
+              </Button>
+            )}
+          </CopyButton>
+          <Button variant="default" onClick={onClose}>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}

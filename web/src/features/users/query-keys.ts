@@ -1,0 +1,5 @@
+/** The users feature's query keys, in one place. */
+export const usersKeys = {
+  list: ['users', 'list'] as const,
+  me: ['users', 'me'] as const,
+}
