@@ -28,7 +28,8 @@ export function RestoreModal({ backup, onClose }: { backup: Backup; onClose: () 
 
   const signInAgain = () => {
     queryClient.clear()
-    endSession('signed-out')
+    // 'expired': after signing in again the user comes back to this page.
+    endSession('expired')
   }
 
   if (restore.data) {
