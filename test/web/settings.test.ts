@@ -131,6 +131,8 @@ describe('Settings → Storage', () => {
       await table.getByText('Complete').waitFor()
       await table.getByText('Not configured').waitFor()
       await page.setViewportSize({ width: 390, height: 844 })
+      // The shell hides its navigation with a transition.
+      await page.waitForTimeout(500)
       await screenshot(page, 'storage-narrow')
       await page.setViewportSize({ width: 1280, height: 800 })
       await screenshot(page, 'storage')

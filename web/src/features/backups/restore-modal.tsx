@@ -11,6 +11,7 @@ import { type Backup, useRestoreBackup } from './use-backups'
 import { useRestoreProgress } from './use-restore-progress'
 
 const confirmWord = 'restore'
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 /**
  * Restores a backup behind a typed confirmation that says what will be replaced; shows the
@@ -90,7 +91,7 @@ export function RestoreModal({ backup, onClose }: { backup: Backup; onClose: () 
                 <List.Item>
                   The database becomes the one of {made}
                   {counts
-                    ? ` (${counts.users} users, ${counts.models} models, ${counts.files} files, ${formatBytes(backup.size ?? 0)} archive)`
+                    ? ` (${count(counts.users, 'user')}, ${count(counts.models, 'model')}, ${count(counts.files, 'file')}; ${formatBytes(backup.size ?? 0)} archive)`
                     : ''}
                   : models, files, tags, collections, users and passwords, API keys, printers and presets as they were
                   then. Everything changed since is lost.

@@ -50,7 +50,7 @@ export function UserRow({ user, isMe, onResetPassword }: { user: User; isMe: boo
           <Button
             size="xs"
             variant="default"
-            aria-label={`Reset the password of ${user.username}`}
+            aria-label={`Reset password of ${user.username}`}
             onClick={onResetPassword}
           >
             Reset password
