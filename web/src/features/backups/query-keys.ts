@@ -1,6 +1,5 @@
 /** The backups feature's query keys, in one place. */
 export const backupsKeys = {
-  all: ['backups'] as const,
   list: ['backups', 'list'] as const,
   one: (id: string) => ['backups', 'one', id] as const,
   restoreProgress: ['backups', 'restore-progress'] as const,
