@@ -9,6 +9,7 @@ import { ReplacePasswordPrompt } from './features/auth/replace-password-prompt'
 import { RequireSession } from './features/auth/require-session'
 import { useMe, useSignOut } from './features/auth/session-hooks'
 import { SignInPage } from './features/auth/sign-in-page'
+import { RestoreBanner } from './features/backups/restore-banner'
 import { navigationFor, pages } from './pages'
 import { VaultShell } from './ui/app-shell'
 import { PlaceholderPage } from './ui/placeholder-page'
@@ -48,6 +49,7 @@ function SignedIn() {
   const user = me.data?.user
   return (
     <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut}>
+      <RestoreBanner />
       {/* Pages loaded with lazy() in pages.tsx show this while their code arrives. */}
       <Suspense
         fallback={

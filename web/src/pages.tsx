@@ -11,13 +11,42 @@ import {
   IconUpload,
   IconUsers,
 } from '@tabler/icons-react'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode } from 'react'
 import type { components } from './api/schema'
 import { LibraryPage } from './features/library/library-page'
-import { ModelPage } from './features/model/model-page'
-import { OverviewPage } from './features/overview/overview-page'
 import type { NavEntry } from './ui/app-shell'
-import { PlaceholderPage } from './ui/placeholder-page'
+
+// Every page but the library loads its code when first opened: the library route's first load stays small
+// (three.js, charts and each page's own code arrive on demand).
+const AccessPage = lazy(() =>
+  import('./features/access/access-page').then((module) => ({ default: module.AccessPage })),
+)
+const StoragePage = lazy(() =>
+  import('./features/backups/storage-page').then((module) => ({ default: module.StoragePage })),
+)
+const CollectionsPage = lazy(() =>
+  import('./features/collections/collections-page').then((module) => ({ default: module.CollectionsPage })),
+)
+const ModelPage = lazy(() => import('./features/model/model-page').then((module) => ({ default: module.ModelPage })))
+const OverviewPage = lazy(() =>
+  import('./features/overview/overview-page').then((module) => ({ default: module.OverviewPage })),
+)
+const PresetsPage = lazy(() =>
+  import('./features/presets/presets-page').then((module) => ({ default: module.PresetsPage })),
+)
+const PrinterPage = lazy(() =>
+  import('./features/printers/printer-page').then((module) => ({ default: module.PrinterPage })),
+)
+const PrintersPage = lazy(() =>
+  import('./features/printers/printers-page').then((module) => ({ default: module.PrintersPage })),
+)
+const SendToPrinterButton = lazy(() =>
+  import('./features/printers/send-to-printer-button').then((module) => ({ default: module.SendToPrinterButton })),
+)
+const UploadPage = lazy(() =>
+  import('./features/upload/upload-page').then((module) => ({ default: module.UploadPage })),
+)
+const UsersPage = lazy(() => import('./features/users/users-page').then((module) => ({ default: module.UsersPage })))
 
 type Role = components['schemas']['User']['role']
 
@@ -38,32 +67,42 @@ export interface Page {
 export const pages: Page[] = [
   { path: '/', label: 'Overview', icon: IconLayoutDashboard, element: <OverviewPage /> },
   { path: '/library', label: 'Library', icon: IconBooks, element: <LibraryPage /> },
-  { path: '/models/:id', element: <ModelPage /> },
-  { path: '/upload', label: 'Upload', icon: IconUpload, element: <PlaceholderPage title="Upload" /> },
-  { path: '/collections', label: 'Collections', icon: IconFolders, element: <PlaceholderPage title="Collections" /> },
-  { path: '/printers', label: 'Printers', icon: IconPrinter, element: <PlaceholderPage title="Printers" /> },
-  { path: '/presets', label: 'Presets', icon: IconStack2, element: <PlaceholderPage title="Presets" /> },
+  {
+    path: '/models/:id',
+    element: (
+      <ModelPage
+        renderFileActions={(file) =>
+          file.format === 'gcode' && <SendToPrinterButton fileId={file.id} fileName={file.name} />
+        }
+      />
+    ),
+  },
+  { path: '/upload', label: 'Upload', icon: IconUpload, element: <UploadPage /> },
+  { path: '/collections', label: 'Collections', icon: IconFolders, element: <CollectionsPage /> },
+  { path: '/printers', label: 'Printers', icon: IconPrinter, element: <PrintersPage /> },
+  { path: '/printers/:id', element: <PrinterPage /> },
+  { path: '/presets', label: 'Presets', icon: IconStack2, element: <PresetsPage /> },
   {
     path: '/settings/storage',
     label: 'Storage',
     icon: IconDatabase,
     group: 'Settings',
     minRole: 'admin',
-    element: <PlaceholderPage title="Storage" />,
+    element: <StoragePage />,
   },
   {
     path: '/settings/access',
     label: 'Access',
     icon: IconKey,
     group: 'Settings',
-    element: <PlaceholderPage title="Access" />,
+    element: <AccessPage />,
   },
   {
     path: '/users',
     label: 'Users',
     icon: IconUsers,
     minRole: 'superuser',
-    element: <PlaceholderPage title="Users" />,
+    element: <UsersPage />,
   },
 ]
 

@@ -25,6 +25,11 @@ const lightVariantText = (t: MantineTheme) =>
 
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7], ...lightVariantText(t) },
+  // Mantine's light error red (red.6) is under 4.5:1 on white, so field errors fail contrast checks; red.8 passes.
+  light: {
+    '--mantine-color-dimmed': t.colors.gray[7],
+    '--mantine-color-error': t.colors.red[8],
+    ...lightVariantText(t),
+  },
   dark: { '--mantine-color-dimmed': t.colors.dark[1] },
 })

@@ -3,14 +3,13 @@ import { problemMessage } from '../../api/problem'
 import { ApiKeyTable } from './api-key-table'
 import { ChangePasswordForm } from './change-password-form'
 import { CreateApiKeyForm } from './create-api-key-form'
-import classes from './error-contrast.module.css'
 import { useApiKeys } from './use-access'
 
 /** Settings → Access: the user's API keys (create, revoke) and their own password. */
 export function AccessPage() {
   const keys = useApiKeys()
   return (
-    <Stack gap="xl" className={classes.readable}>
+    <Stack gap="xl">
       <Title order={1}>Access</Title>
       <Stack component="section" aria-labelledby="api-keys-heading">
         <Title order={2} size="h3" id="api-keys-heading">

@@ -1,5 +1,4 @@
 import { TextInput, type TextInputProps } from '@mantine/core'
-import classes from './error-contrast.module.css'
 import { nameError } from './use-collections'
 
 /**
@@ -19,7 +18,6 @@ export function CollectionNameInput({
   return (
     <TextInput
       {...props}
-      className={classes.readable}
       value={value}
       onChange={(event) => {
         onChange(event.currentTarget.value)

@@ -2,7 +2,6 @@ import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
-import classes from './error-contrast.module.css'
 import { passwordMinLength, type User, useResetPassword } from './use-users'
 
 /** Sets a new password for a user, and says that their sessions end. */
@@ -35,7 +34,6 @@ export function ResetPasswordModal({ user, onClose }: { user: User; onClose: () 
     <Modal
       opened
       onClose={onClose}
-      className={classes.readable}
       closeButtonProps={{ 'aria-label': 'Close' }}
       title={`Reset ${user.username}'s password`}
     >

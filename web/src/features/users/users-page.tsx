@@ -2,7 +2,6 @@ import { Alert, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@manti
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { CreateUserForm } from './create-user-form'
-import classes from './error-contrast.module.css'
 import { ResetPasswordModal } from './reset-password-modal'
 import { type User, useMyUserId, useUsers } from './use-users'
 import { UserRow } from './user-row'
@@ -13,7 +12,7 @@ export function UsersPage() {
   const myId = useMyUserId()
   const [resetting, setResetting] = useState<User>()
   return (
-    <Stack gap="xl" className={classes.readable}>
+    <Stack gap="xl">
       <Title order={1}>Users</Title>
       <Stack component="section" aria-labelledby="new-user-heading">
         <Title order={2} size="h3" id="new-user-heading">
