@@ -6,7 +6,6 @@ import { backupsKeys } from './query-keys'
 
 export type Backup = components['schemas']['Backup']
 export type BackupDestination = components['schemas']['BackupDestination']
-export type RestoreResult = components['schemas']['RestoreResult']
 
 /** Every backup, newest first, and where backups go; refreshed every second while one runs. */
 export function useBackups() {
