@@ -50,7 +50,9 @@ export async function listPresets<K extends PresetKind>(
   search?: string,
 ): Promise<PresetRecord<K>[]> {
   let query = deps.database.db.selectFrom(tableOf(kind)).selectAll().orderBy('name').limit(1000)
-  if (search) query = query.where('name', 'like', `%${search.replace(/[%_]/g, '')}%`)
+  // Case-insensitive on both databases: PostgreSQL's LIKE, unlike SQLite's, tells case apart.
+  const pattern = `%${search?.replace(/[%_]/g, '').toLowerCase()}%`
+  if (search) query = query.where((eb) => eb(eb.fn<string>('lower', ['name']), 'like', pattern))
   return (await query.execute()).map((row) => toRecord<K>(row))
 }
 
