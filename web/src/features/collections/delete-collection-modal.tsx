@@ -1,5 +1,4 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core'
-import { problemMessage } from '../../api/problem'
+import { ConfirmModal } from '../../ui/confirm-modal'
 import { type Collection, useDeleteCollection } from './use-collections'
 
 /** Asks before deleting a collection, and says that its models stay. */
@@ -7,29 +6,16 @@ export function DeleteCollectionModal({ collection, onClose }: { collection: Col
   const remove = useDeleteCollection()
   const models = collection.model_count === 1 ? '1 model' : `${collection.model_count} models`
   return (
-    <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`Delete “${collection.name}”?`}>
-      <Stack>
-        <Text size="sm">
-          The collection goes; its {models} stay in the library, in any other collections they are in.
-        </Text>
-        {remove.error && (
-          <Text size="sm" c="red" role="alert">
-            {problemMessage(remove.error)}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            Keep it
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() => remove.mutate(collection.id, { onSuccess: onClose })}
-          >
-            Delete collection
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      title={`Delete “${collection.name}”?`}
+      confirmLabel="Delete collection"
+      cancelLabel="Keep it"
+      error={remove.error}
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate(collection.id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
+      The collection goes; its {models} stay in the library, in any other collections they are in.
+    </ConfirmModal>
   )
 }

@@ -1,0 +1,40 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { problemMessage } from '../api/problem'
+
+interface ConfirmModalProps {
+  title: string
+  /** What the action does and what it leaves alone, in words. */
+  children: ReactNode
+  confirmLabel: string
+  cancelLabel: string
+  /** The refusal of the last try, shown as the vault's readable message. */
+  error: unknown
+  pending: boolean
+  onConfirm: () => void
+  onClose: () => void
+}
+
+/** Asks before a destructive action; the safe choice has the focus, the refusal shows in place. */
+export function ConfirmModal(props: ConfirmModalProps) {
+  return (
+    <Modal opened onClose={props.onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={props.title}>
+      <Stack>
+        <Text size="sm">{props.children}</Text>
+        {props.error ? (
+          <Text size="sm" c="red" role="alert">
+            {problemMessage(props.error)}
+          </Text>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose} data-autofocus>
+            {props.cancelLabel}
+          </Button>
+          <Button color="red" loading={props.pending} onClick={props.onConfirm}>
+            {props.confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  )
+}
