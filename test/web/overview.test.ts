@@ -1,23 +1,14 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
-import { launchChromium } from '../support/browser.js'
-import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { admin, signIn as apiSignIn, call } from '../support/accounts.js'
 import { binaryCube, upload } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
-let vault: BuiltVault
-let browser: Browser
+const suite = setUpBrowserSuite()
 let token: string
 
 beforeAll(async () => {
-  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
-  token = (await apiSignIn(vault.baseUrl, admin)).access_token
-}, 240_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await vault?.close()
+  token = (await apiSignIn(suite.vault.baseUrl, admin)).access_token
 })
 
 /** The figure of one totals tile, by its label. */
@@ -38,7 +29,7 @@ async function expectHealth(page: Page) {
 
 describe('the overview page', () => {
   it('an empty vault points to Upload, and the health of the four components shows', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/')
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
@@ -56,18 +47,18 @@ describe('the overview page', () => {
   })
 
   it('shows the totals and breakdowns after two uploads and a duplicate, at desktop and phone widths', async () => {
-    const first = await upload(vault.baseUrl, token, 'Small-Cube.stl', binaryCube(20))
-    const second = await upload(vault.baseUrl, token, 'Big-Cube.stl', binaryCube(30, 5))
+    const first = await upload(suite.vault.baseUrl, token, 'Small-Cube.stl', binaryCube(20))
+    const second = await upload(suite.vault.baseUrl, token, 'Big-Cube.stl', binaryCube(30, 5))
     expect([first.status, second.status]).toEqual([201, 201])
-    const again = await upload(vault.baseUrl, token, 'Small-Cube-copy.stl', binaryCube(20))
+    const again = await upload(suite.vault.baseUrl, token, 'Small-Cube-copy.stl', binaryCube(20))
     expect(again.body.duplicate).toBe(true)
-    const tagged = await call(vault.baseUrl, 'PATCH', `/api/v1/models/${first.body.model.id}`, {
+    const tagged = await call(suite.vault.baseUrl, 'PATCH', `/api/v1/models/${first.body.model.id}`, {
       token,
       json: { tags: ['calibration', 'cube'] },
     })
     expect(tagged.status).toBe(200)
 
-    const { page, context, blocked, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/')
+    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {
       await signIn(page, admin)
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()

@@ -1,23 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, signIn as apiSignIn, call, newAccount } from '../support/accounts.js'
-import { launchChromium } from '../support/browser.js'
-import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { admin, signIn as apiSignIn, call, newAccount } from '../support/accounts.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
-let vault: BuiltVault
-let browser: Browser
+const suite = setUpBrowserSuite()
 let token: string
 
 beforeAll(async () => {
-  ;[vault, browser] = await Promise.all([startBuiltVault(adminEnv), launchChromium()])
-  token = (await apiSignIn(vault.baseUrl, admin)).access_token
-}, 240_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await vault?.close()
+  token = (await apiSignIn(suite.vault.baseUrl, admin)).access_token
 })
 
 /** A small PrusaSlicer bundle, as PrusaSlicer exports a config bundle. */
@@ -44,7 +35,7 @@ async function importFile(page: Page, file: { name: string; text: string }) {
 }
 
 async function openSignedIn(credentials: { username: string; password: string }) {
-  const opened = await openVaultPage(browser, vault.baseUrl, '/presets')
+  const opened = await openVaultPage(suite.browser, suite.vault.baseUrl, '/presets')
   await signIn(opened.page, credentials)
   await opened.page.getByRole('heading', { name: 'Presets', level: 1 }).waitFor()
   return opened
@@ -81,7 +72,7 @@ describe('the presets page', () => {
       await dialog.getByRole('button', { name: 'Save' }).click()
       await dialog.waitFor({ state: 'hidden' })
       await page.getByRole('row').filter({ hasText: 'Acme' }).waitFor()
-      const list = await call(vault.baseUrl, 'GET', '/api/v1/filament-profiles', { token })
+      const list = await call(suite.vault.baseUrl, 'GET', '/api/v1/filament-profiles', { token })
       expect(list.body.items).toMatchObject([{ name: 'My PLA', vendor: 'Acme', nozzle_temperature_c: 210 }])
 
       // A file that is no preset: the vault's reason, next to the import.
@@ -145,7 +136,7 @@ describe('the presets page', () => {
       await editor.getByRole('button', { name: 'Delete for good' }).click()
       await editor.waitFor({ state: 'hidden' })
       await page.getByText('No printer profiles yet.').waitFor()
-      expect((await call(vault.baseUrl, 'GET', '/api/v1/printer-profiles', { token })).body.items).toEqual([])
+      expect((await call(suite.vault.baseUrl, 'GET', '/api/v1/printer-profiles', { token })).body.items).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()
@@ -153,7 +144,7 @@ describe('the presets page', () => {
   })
 
   it('a user sees the profiles read-only', async () => {
-    const user = await newAccount(vault.baseUrl, token)
+    const user = await newAccount(suite.vault.baseUrl, token)
     const { page, context, pageErrors } = await openSignedIn(user)
     try {
       await page.getByText('Only admins can change them.').waitFor()
