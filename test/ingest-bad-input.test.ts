@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
+import { rawRequest } from './support/raw-http.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, putRaw, upload } from './support/uploads.js'
 
@@ -207,5 +208,60 @@ describe('a refused upload tells the client not to reuse the connection', () => 
     expect(refused.headers.get('connection')).toBe('close')
     const next = await upload(vault.baseUrl, token, 'after-413.stl', binaryCube(31))
     expect(next.status).toBe(201)
+  })
+})
+
+describe('a multipart body that ends early is 400 malformed_multipart and leaves nothing staged', () => {
+  const boundary = 'cut-boundary'
+  const whole =
+    `--${boundary}\r\nContent-Disposition: form-data; name="model_id"\r\n\r\n\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.stl"\r\n` +
+    `Content-Type: application/octet-stream\r\n\r\n${'solid cut\n'.repeat(2000)}\r\n--${boundary}--\r\n`
+  const fileStart = whole.indexOf('solid cut')
+  const cuts = {
+    'inside the first part headers': whole.indexOf('name="model_id"'),
+    'after a field': whole.indexOf(`--${boundary}\r\nContent-Disposition: form-data; name="file"`),
+    'inside the file part headers': whole.indexOf('filename="cut.stl"'),
+    'a few bytes into the file': fileStart + 5,
+    'deep inside the file': fileStart + 15_000,
+    'before the final boundary': whole.lastIndexOf(`\r\n--${boundary}--`),
+    'inside the final boundary': whole.lastIndexOf(`--\r\n`),
+  }
+
+  for (const [where, at] of Object.entries(cuts)) {
+    for (const framing of ['Content-Length', 'chunked'] as const) {
+      it(`cut ${where} (${framing})`, async () => {
+        const body = whole.slice(0, at)
+        const head =
+          `POST /api/v1/ingest HTTP/1.1\r\nHost: vault\r\nAuthorization: Bearer ${token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nConnection: close\r\n` +
+          (framing === 'chunked'
+            ? 'Transfer-Encoding: chunked\r\n\r\n'
+            : `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`)
+        const chunks =
+          framing === 'chunked' ? [`${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`] : [body]
+        await expectRefusedWithoutChange(
+          async () => {
+            const reply = await rawRequest(vault.baseUrl, head, chunks)
+            return { status: reply.status, body: JSON.parse(reply.body), headers: new Headers(reply.headers) }
+          },
+          400,
+          'malformed_multipart',
+        )
+      })
+    }
+  }
+
+  // Node's HTTP server answers this one itself (a bare 400: the request's framing is broken).
+  it('a client that stops sending inside the file (half-close) is answered 400 and leaves nothing staged', async () => {
+    const body = whole.slice(0, fileStart + 9_000)
+    const head =
+      `POST /api/v1/ingest HTTP/1.1\r\nHost: vault\r\nAuthorization: Bearer ${token}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${whole.length}\r\n\r\n`
+    const before = await vaultState()
+    const reply = await rawRequest(vault.baseUrl, head, [body], { halfClose: true })
+    expect(reply.status).toBe(400)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await vaultState()).toEqual(before)
   })
 })

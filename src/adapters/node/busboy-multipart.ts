@@ -10,11 +10,51 @@ const badField = (detail: string) =>
   new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
 
 /**
+ * The file part as a web stream with backpressure. It closes only once the whole form has been
+ * read (`formRead`), and fails with the form's 4xx error (or the 413 of the size limit) rather
+ * than busboy's bare "Unexpected end of form".
+ */
+function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      file.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+        if ((controller.desiredSize ?? 0) <= 0) file.pause()
+      })
+      file.on('end', () =>
+        formRead.then(
+          () => controller.close(),
+          (error: unknown) => controller.error(error),
+        ),
+      )
+      file.on('error', (error) =>
+        controller.error(error instanceof VaultError ? error : malformed(`The upload was cut off: ${error.message}.`)),
+      )
+    },
+    pull() {
+      file.resume()
+    },
+    cancel() {
+      file.destroy()
+    },
+  })
+}
+
+/**
  * Streams a multipart body through busboy: the file part is handed over as a web stream
  * while the body is still arriving, so memory stays flat. busboy only marks an oversize
  * file as truncated; here that becomes a 413 error on the file stream, so nothing is stored.
  */
 export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }) => {
+  let resolveForm!: () => void
+  let rejectForm!: (error: unknown) => void
+  // Settles when the whole form has been read: the file's stream ends only then, so a body
+  // cut after the file's last byte fails the file too, before anything is kept.
+  const formRead = new Promise<void>((resolve, reject) => {
+    resolveForm = resolve
+    rejectForm = reject
+  })
+  formRead.catch(() => {})
   let resolveFile!: (file: MultipartFile | null) => void
   let rejectFile!: (error: unknown) => void
   const file = new Promise<MultipartFile | null>((resolve, reject) => {
@@ -27,6 +67,7 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
       const fail = (error: unknown) => {
         rejectFile(error)
         rejectFields(error)
+        rejectForm(error)
       }
       let parser: busboy.Busboy
       try {
@@ -51,7 +92,7 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
         resolveFile({
           filename: info.filename ?? 'upload',
           contentType: info.mimeType,
-          stream: Readable.toWeb(stream) as ReadableStream<Uint8Array>,
+          stream: fileBytes(stream, formRead),
           fieldsBefore: { ...fields },
         })
       })
@@ -66,6 +107,7 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
       parser.on('close', () => {
         if (!sawFile) resolveFile(null)
         resolveFields(fields)
+        resolveForm()
       })
       if (!request.body) return fail(malformed('The body is empty.'))
       const body = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>)

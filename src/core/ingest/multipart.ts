@@ -6,7 +6,11 @@ export interface MultipartFile {
   /** As the client sent it; ingest cleans it before storing. */
   filename: string
   contentType: string
-  /** The file's bytes; errors with a 413 `VaultError` when the file exceeds the limit. */
+  /**
+   * The file's bytes; errors with a 413 `VaultError` when the file exceeds the limit. It ends
+   * only once the whole body has been read, and errors with the body's 4xx `VaultError` (400
+   * `malformed_multipart` for a body cut short) instead, so a bad body stores nothing.
+   */
   stream: ReadableStream<Uint8Array>
   /** Text fields sent before the file part (so they can be checked before storing). */
   fieldsBefore: Record<string, string>
