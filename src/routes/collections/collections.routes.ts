@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../common-schemas.js'
+import { IdParamSchema, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Collections']
@@ -20,13 +20,10 @@ export const CollectionSchema = z
   })
   .openapi('Collection')
 
-const name = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[^\p{Cc}]+$/u, 'may not hold control characters')
-  .openapi({ description: '1-100 characters, trimmed; unique regardless of case.' })
+const name = matching(z.string().trim().min(1).max(100), /^[^\p{Cc}]+$/u, 'may not hold control characters').openapi({
+  description: '1-100 characters, trimmed; unique regardless of case.',
+  example: 'Calibration prints',
+})
 const description = z.string().max(10_000)
 
 const json = <T extends z.ZodType>(schema: T) => ({

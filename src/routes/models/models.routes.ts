@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../common-schemas.js'
+import { IdParamSchema, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { ModelDetailSchema, ModelSummarySchema, modelFilterParams } from './model-schemas.js'
 
@@ -182,12 +182,11 @@ export const getModelRoute = defineRoute('user', {
   },
 })
 
-const tagName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[^,\p{Cc}]+$/u, 'may not hold commas or control characters')
+const tagName = matching(
+  z.string().trim().min(1).max(64),
+  /^[^,\p{Cc}]+$/u,
+  'may not hold commas or control characters',
+).openapi({ example: 'calibration' })
 
 export const updateModelRoute = defineRoute('user', {
   method: 'patch',

@@ -1412,12 +1412,18 @@ export interface components {
             models_url: string;
         };
         CreateCollectionRequest: {
-            /** @description 1-100 characters, trimmed; unique regardless of case. */
+            /**
+             * @description 1-100 characters, trimmed; unique regardless of case.
+             * @example Calibration prints
+             */
             name: string;
             description?: string;
         };
         UpdateCollectionRequest: {
-            /** @description 1-100 characters, trimmed; unique regardless of case. */
+            /**
+             * @description 1-100 characters, trimmed; unique regardless of case.
+             * @example Calibration prints
+             */
             name?: string;
             description?: string;
         };
