@@ -1,4 +1,4 @@
-import type { MeshStats, TriangleSink } from './types.js'
+import type { MeshStats, TriangleSink, Vec3 } from './types.js'
 
 export interface MeshStatsOptions {
   /**
@@ -27,6 +27,52 @@ const EMPTY = -1
  * four triangles as closed. An empty mesh has zero figures and is not manifold.
  */
 export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & { finish(): MeshStats } {
+  const figures = createMeshFigures()
+  let edges: EdgeCounter | null = createEdgeCounter(Math.min(options.maxManifoldEdges ?? 6_000_000, MAX_TRACKED - 4))
+
+  return {
+    triangle(ax, ay, az, bx, by, bz, cx, cy, cz) {
+      figures.triangle(ax, ay, az, bx, by, bz, cx, cy, cz)
+      if (edges !== null && !edges.addTriangle(ax, ay, az, bx, by, bz, cx, cy, cz)) edges = null
+    },
+    finish: () => statsOf(figures.finish(), edges === null ? null : edges.everyEdgeSharedByTwo()),
+  }
+}
+
+/** MeshStats from summed figures; an empty mesh has zero figures and is not manifold. */
+export function statsOf({ triangles, min, max, volume6, area2 }: MeshFigures, manifold: boolean | null): MeshStats {
+  if (triangles === 0) {
+    return { triangles, bbox: { min: [0, 0, 0], max: [0, 0, 0] }, size: [0, 0, 0], volume: 0, area: 0, manifold: false }
+  }
+  return {
+    triangles,
+    bbox: { min, max },
+    size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]],
+    volume: Math.abs(volume6) / 6,
+    area: area2 / 2,
+    manifold,
+  }
+}
+
+/** The additive figures of a set of triangles, from which MeshStats follow. */
+export interface MeshFigures {
+  triangles: number
+  /** Infinity and -Infinity when there are no triangles. */
+  min: Vec3
+  max: Vec3
+  /** Six times the signed volume (tetrahedra against the origin). */
+  volume6: number
+  /**
+   * Sum of the triangles' (b - a) × (c - a), zero for a closed mesh: moving the triangles by t
+   * adds t · normals to volume6, so figures of a translated copy need no second pass.
+   */
+  normals: Vec3
+  /** Twice the surface area. */
+  area2: number
+}
+
+/** A sink that sums MeshFigures: everything of createMeshStats but the manifold check, in no memory. */
+export function createMeshFigures(): TriangleSink & { finish(): MeshFigures } {
   let triangles = 0
   let minX = Infinity,
     minY = Infinity,
@@ -34,10 +80,11 @@ export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & 
   let maxX = -Infinity,
     maxY = -Infinity,
     maxZ = -Infinity
-  let signedVolume6 = 0
+  let volume6 = 0
   let area2 = 0
-  let edges: EdgeCounter | null = createEdgeCounter(Math.min(options.maxManifoldEdges ?? 6_000_000, MAX_TRACKED - 4))
-
+  let sumX = 0,
+    sumY = 0,
+    sumZ = 0
   return {
     triangle(ax, ay, az, bx, by, bz, cx, cy, cz) {
       triangles++
@@ -48,7 +95,7 @@ export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & 
       maxY = Math.max(maxY, ay, by, cy)
       maxZ = Math.max(maxZ, az, bz, cz)
 
-      signedVolume6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
+      volume6 += ax * (by * cz - bz * cy) + ay * (bz * cx - bx * cz) + az * (bx * cy - by * cx)
       const ux = bx - ax,
         uy = by - ay,
         uz = bz - az
@@ -58,30 +105,19 @@ export function createMeshStats(options: MeshStatsOptions = {}): TriangleSink & 
       const nx = uy * vz - uz * vy,
         ny = uz * vx - ux * vz,
         nz = ux * vy - uy * vx
+      sumX += nx
+      sumY += ny
+      sumZ += nz
       area2 += Math.sqrt(nx * nx + ny * ny + nz * nz)
-
-      if (edges !== null && !edges.addTriangle(ax, ay, az, bx, by, bz, cx, cy, cz)) edges = null
     },
-    finish() {
-      if (triangles === 0) {
-        return {
-          triangles,
-          bbox: { min: [0, 0, 0], max: [0, 0, 0] },
-          size: [0, 0, 0],
-          volume: 0,
-          area: 0,
-          manifold: false,
-        }
-      }
-      return {
-        triangles,
-        bbox: { min: [minX, minY, minZ], max: [maxX, maxY, maxZ] },
-        size: [maxX - minX, maxY - minY, maxZ - minZ],
-        volume: Math.abs(signedVolume6) / 6,
-        area: area2 / 2,
-        manifold: edges === null ? null : edges.everyEdgeSharedByTwo(),
-      }
-    },
+    finish: () => ({
+      triangles,
+      min: [minX, minY, minZ],
+      max: [maxX, maxY, maxZ],
+      volume6,
+      normals: [sumX, sumY, sumZ],
+      area2,
+    }),
   }
 }
 

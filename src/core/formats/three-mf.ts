@@ -1,5 +1,6 @@
+import { createMeshFigures, createMeshStats, type MeshFigures, statsOf } from './mesh-stats.js'
 import { redactSettings } from './redact.js'
-import { type ByteSource, FormatError, type Thumbnail, type TriangleSink, type TriangleSource } from './types.js'
+import { type ByteSource, FormatError, type MeshStats, type Thumbnail, type TriangleSink, type Vec3 } from './types.js'
 import {
   attribute,
   createXmlTokenizer,
@@ -24,6 +25,13 @@ export interface ThreeMfLimits {
   maxCompressionRatio?: number
   /** Triangles the build expands to once components are instanced. Default 100 million. */
   maxTriangles?: number
+  /**
+   * Vertices, triangles and components `measure` may visit to measure a build from its
+   * instances without expanding it. Instances placed by translation (and uniform scale) are
+   * measured once per object, so only a build whose instances take many different
+   * orientations comes near it. Default 50 million.
+   */
+  maxMeasureWork?: number
 }
 
 export interface ThreeMfObject {
@@ -55,8 +63,24 @@ export interface ThreeMfContents {
   thumbnail?: Thumbnail
   /** The slicer settings saved in the project, flattened to strings, secrets redacted. */
   slicerConfig?: Record<string, string>
-  /** Emits every build item's triangles in millimetres, with item and component transforms applied. */
-  forEachTriangle: TriangleSource
+  /**
+   * Emits every build item's triangles in millimetres, with item and component transforms
+   * applied. With `maxTriangles`, emits at most about that many: instances that no longer fit
+   * are drawn as their bounding boxes (12 triangles each, a whole component at a time once
+   * even those run out), so a renderer stays bounded whatever the instancing.
+   */
+  forEachTriangle: (sink: TriangleSink, options?: { maxTriangles?: number }) => Promise<void>
+  /**
+   * The build's figures. A build of at most `expandUpTo` triangles (default: 1 million, or
+   * every triangle the file spells out, whichever is more) is expanded through
+   * `createMeshStats`. A larger one, which only instancing makes, is measured from its
+   * instances without expanding them: each object is measured once per orientation (its
+   * used vertices transformed for the bbox, its triangles for area, signed volume and the
+   * sum of their normals), and an instance's figures follow from those and its translation.
+   * The figures are those of the expanded mesh (up to rounding), but `manifold` is null: edges
+   * shared between instances are not tracked. Throws FormatError('unsafe') past `maxMeasureWork`.
+   */
+  measure(options?: { expandUpTo?: number }): Promise<MeshStats>
 }
 
 const MiB = 1024 * 1024
@@ -66,7 +90,10 @@ const DEFAULT_LIMITS: Required<ThreeMfLimits> = {
   maxPartBytes: 16 * MiB,
   maxCompressionRatio: 200,
   maxTriangles: 100_000_000,
+  maxMeasureWork: 50_000_000,
 }
+/** Builds up to this many triangles are measured by expanding them (see `measure`). */
+const EXPAND_UP_TO = 1_000_000
 
 const unsafe = (message: string) => new FormatError('unsafe', message)
 const malformed = (message: string) => new FormatError('malformed', message)
@@ -143,10 +170,20 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
     throw unsafe(`The build expands to ${buildTriangles} triangles, more than the limit of ${limit.maxTriangles}.`)
   }
 
+  let literalTriangles = 0
+  for (const part of parts.values())
+    for (const object of part.objects.values()) literalTriangles += object.triangles.length / 3
   const contents: ThreeMfContents = {
     objects: [...objects.values()],
     metadata: root.metadata,
-    forEachTriangle: async (sink) => emitBuild(parts, root, sink),
+    forEachTriangle: async (sink, options = {}) =>
+      emitBuild(parts, root, expanded, sink, options.maxTriangles ?? Number.POSITIVE_INFINITY),
+    measure: async ({ expandUpTo = Math.max(EXPAND_UP_TO, literalTriangles) } = {}) => {
+      if (buildTriangles > expandUpTo) return measureInstances(parts, root, expanded, limit.maxMeasureWork)
+      const stats = createMeshStats()
+      emitBuild(parts, root, expanded, stats, Number.POSITIVE_INFINITY)
+      return stats.finish()
+    },
   }
   const thumbnailPaths = relationships.filter((r) => r.type === THUMBNAIL_RELATIONSHIP).map((r) => partName(r.target))
   for (const path of [...thumbnailPaths, 'metadata/thumbnail.png']) {
@@ -516,21 +553,239 @@ function countTriangles(parts: Map<string, ModelPart>): (path: string, objectId:
   return (path, objectId) => count(path, objectId, 0)
 }
 
-function emitBuild(parts: Map<string, ModelPart>, root: ModelPart, sink: TriangleSink): void {
+type Counted = (path: string, objectId: string) => number
+
+/** The transform a build item places its object with, in millimetres. */
+function itemTransform(root: ModelPart, item: Reference): Transform {
   const units = Float64Array.of(root.scale, 0, 0, 0, root.scale, 0, 0, 0, root.scale, 0, 0, 0)
+  return item.transform === undefined ? units : compose(item.transform, units)
+}
+
+/**
+ * Emits the build's triangles; objects without triangles are skipped, so empty components
+ * nested deep cannot make the walk long. Past `budget` triangles, instances that do not fit
+ * are drawn as boxes, but every object's own mesh is drawn in full at least once, so a large
+ * mesh the file spells out is never replaced by a box (see `forEachTriangle`).
+ */
+function emitBuild(
+  parts: Map<string, ModelPart>,
+  root: ModelPart,
+  counted: Counted,
+  sink: TriangleSink,
+  budget: number,
+) {
+  const boxOf = localBoxes(parts)
+  const drawn = new Set<ModelObject>()
+  let left = budget
+  const emitOwn = (object: ModelObject, transform: Transform) => {
+    const own = object.triangles.length / 3
+    if (own === 0) return
+    if (own <= left || !drawn.has(object)) {
+      emitMesh(object, transform, sink)
+      drawn.add(object)
+      left -= own
+    } else {
+      emitBox(ownBox(object), transform, sink)
+      left -= BOX_TRIANGLES
+    }
+  }
   const emitObject = (path: string, objectId: string, transform: Transform) => {
     const object = parts.get(path)!.objects.get(objectId)!
-    emitMesh(object, transform, sink)
-    for (const component of object.components) {
+    const total = counted(path, objectId)
+    if (total === 0) return
+    if (total > left && object.components.length * BOX_TRIANGLES >= left) {
+      if (object.components.length > 0 || drawn.has(object)) {
+        emitBox(boxOf(path, objectId), transform, sink)
+        left -= BOX_TRIANGLES
+        return
+      }
+    }
+    emitOwn(object, transform)
+    for (const component of object.components)
       emitObject(
         component.path,
         component.objectId,
         component.transform === undefined ? transform : compose(component.transform, transform),
       )
+  }
+  for (const item of root.build) emitObject(item.path, item.objectId, itemTransform(root, item))
+}
+
+const BOX_TRIANGLES = 12
+
+interface Box {
+  min: Vec3
+  max: Vec3
+}
+
+/** The bounding box of the vertices an object's own triangles use, in its own coordinates. */
+function ownBox({ vertices, triangles }: ModelObject): Box {
+  const min: Vec3 = [Infinity, Infinity, Infinity]
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity]
+  for (const index of triangles) {
+    for (let axis = 0; axis < 3; axis++) {
+      const value = vertices[index * 3 + axis]!
+      if (value < min[axis]!) min[axis] = value
+      if (value > max[axis]!) max[axis] = value
     }
   }
-  for (const item of root.build)
-    emitObject(item.path, item.objectId, item.transform === undefined ? units : compose(item.transform, units))
+  return { min, max }
+}
+
+/**
+ * A box around each object with its components, in its own coordinates (memoized): its own
+ * box joined with its components' boxes, whose corners are transformed. Larger than the
+ * tight box for rotated components, which is fine for drawing stand-ins.
+ */
+function localBoxes(parts: Map<string, ModelPart>): (path: string, objectId: string) => Box {
+  const boxes = new Map<string, Box>()
+  const boxOf = (path: string, objectId: string): Box => {
+    const key = `${path}#${objectId}`
+    const known = boxes.get(key)
+    if (known !== undefined) return known
+    const object = parts.get(path)!.objects.get(objectId)!
+    const box = ownBox(object)
+    for (const component of object.components) {
+      const inner = boxOf(component.path, component.objectId)
+      if (!(inner.min[0] <= inner.max[0])) continue
+      for (const corner of boxCorners(inner)) {
+        const [x, y, z] = component.transform === undefined ? corner : apply(component.transform, corner)
+        box.min = [Math.min(box.min[0], x), Math.min(box.min[1], y), Math.min(box.min[2], z)]
+        box.max = [Math.max(box.max[0], x), Math.max(box.max[1], y), Math.max(box.max[2], z)]
+      }
+    }
+    boxes.set(key, box)
+    return box
+  }
+  return boxOf
+}
+
+function boxCorners({ min, max }: Box): Vec3[] {
+  const corners: Vec3[] = []
+  for (let corner = 0; corner < 8; corner++)
+    corners.push([(corner & 1 ? max : min)[0], (corner & 2 ? max : min)[1], (corner & 4 ? max : min)[2]])
+  return corners
+}
+
+function apply(m: Transform, [x, y, z]: Vec3): Vec3 {
+  return [
+    x * m[0]! + y * m[3]! + z * m[6]! + m[9]!,
+    x * m[1]! + y * m[4]! + z * m[7]! + m[10]!,
+    x * m[2]! + y * m[5]! + z * m[8]! + m[11]!,
+  ]
+}
+
+/** The 12 triangles of a box, outward-facing, through `transform`. */
+function emitBox(box: Box, transform: Transform, sink: TriangleSink): void {
+  if (!(box.min[0] <= box.max[0])) return
+  const vertices = Float32Array.from(boxCorners(box).flat())
+  // Corner bits: 1 = max x, 2 = max y, 4 = max z.
+  const triangles = Uint32Array.of(
+    0,
+    2,
+    1,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    5,
+    7,
+    6,
+    0,
+    1,
+    4,
+    1,
+    5,
+    4,
+    2,
+    6,
+    3,
+    3,
+    6,
+    7,
+    0,
+    4,
+    2,
+    2,
+    4,
+    6,
+    1,
+    3,
+    5,
+    3,
+    7,
+    5,
+  )
+  emitMesh({ vertices, triangles, components: [] }, transform, sink)
+}
+
+/**
+ * Measures the build without expanding it: figures of (object, linear part) are memoized,
+ * so instances placed by translation cost nothing beyond the first. Work (vertices,
+ * triangles and components visited on a miss) is bounded by `maxWork`.
+ */
+function measureInstances(
+  parts: Map<string, ModelPart>,
+  root: ModelPart,
+  counted: Counted,
+  maxWork: number,
+): MeshStats {
+  const memo = new Map<string, MeshFigures>()
+  let work = 0
+  const figures = (path: string, objectId: string, linear: Transform): MeshFigures => {
+    const key = `${path}#${objectId}@${linear.subarray(0, 9).join(' ')}`
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    const object = parts.get(path)!.objects.get(objectId)!
+    work += object.vertices.length / 3 + object.triangles.length / 3 + object.components.length
+    if (work > maxWork)
+      throw unsafe(
+        `Measuring the build visits more than ${maxWork} vertices and triangles: its instances take too many orientations.`,
+      )
+    const result = meshFigures(object, linear)
+    for (const component of object.components) {
+      if (counted(component.path, component.objectId) === 0) continue
+      const placed =
+        component.transform === undefined ? Float64Array.from(linear) : compose(component.transform, linear)
+      const translation: Vec3 = [placed[9]!, placed[10]!, placed[11]!]
+      placed.fill(0, 9)
+      add(result, figures(component.path, component.objectId, placed), translation)
+    }
+    memo.set(key, result)
+    return result
+  }
+
+  const total = createMeshFigures().finish()
+  for (const item of root.build) {
+    if (counted(item.path, item.objectId) === 0) continue
+    const placed = Float64Array.from(itemTransform(root, item))
+    const translation: Vec3 = [placed[9]!, placed[10]!, placed[11]!]
+    placed.fill(0, 9)
+    add(total, figures(item.path, item.objectId, placed), translation)
+  }
+  return statsOf(total, null)
+}
+
+/** Adds `part` moved by `t` into `into`. */
+function add(into: MeshFigures, part: MeshFigures, t: Vec3): void {
+  if (part.triangles === 0) return
+  into.triangles += part.triangles
+  for (let axis = 0; axis < 3; axis++) {
+    into.min[axis] = Math.min(into.min[axis]!, part.min[axis]! + t[axis]!)
+    into.max[axis] = Math.max(into.max[axis]!, part.max[axis]! + t[axis]!)
+    into.normals[axis] = into.normals[axis]! + part.normals[axis]!
+  }
+  into.volume6 += part.volume6 + t[0] * part.normals[0] + t[1] * part.normals[1] + t[2] * part.normals[2]
+  into.area2 += part.area2
+}
+
+/** Figures of an object's own triangles under a linear map (no translation), measured as emitMesh emits them. */
+function meshFigures(object: ModelObject, linear: Transform): MeshFigures {
+  const figures = createMeshFigures()
+  emitMesh(object, linear, figures)
+  return figures.finish()
 }
 
 /** Emits a mesh's triangles transformed; a mirroring transform reverses the winding so volumes stay positive. */
