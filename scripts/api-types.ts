@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import openapiTS, { astToString } from 'openapi-typescript'
+import ts from 'typescript'
 import { createNodeDeps } from '../src/adapters/node/node-deps.js'
 import { createApp } from '../src/app.js'
 import { parseConfig } from '../src/core/config/config.js'
@@ -17,6 +18,17 @@ const header = `/**
  */
 
 `
+
+const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'))
+
+const typeOptions = {
+  // Only request bodies and parameters carry defaults (`role`, `start`, profile fields, `limit`): a
+  // client may leave them out. openapi-typescript would otherwise make them required wherever the
+  // schema is a shared component.
+  defaultNonNullable: false,
+  // Uploads and downloads (`format: binary`) are bytes: Blob (a File is one), not string.
+  transform: (schema: { format?: unknown }) => (schema.format === 'binary' ? blob : undefined),
+}
 
 /**
  * The TypeScript types of the API as `createApp` defines it, built without a running server: the
@@ -34,7 +46,7 @@ export async function generateApiTypes(): Promise<string> {
     try {
       const document = buildOpenApiDocument(createApp(opened.deps), { version: service.version, serverUrl: '/' })
       // As JSON text: openapi3-ts and openapi-typescript type the same document slightly differently.
-      return header + astToString(await openapiTS(JSON.stringify(document)))
+      return header + astToString(await openapiTS(JSON.stringify(document), typeOptions))
     } finally {
       await opened.close()
     }

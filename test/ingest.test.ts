@@ -214,6 +214,25 @@ describe('downloading', () => {
     expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`)
   })
 
+  it('answers an unsatisfiable range with a 416 problem that is neither the file type nor cached forever', async () => {
+    const outside = await get({ Range: `bytes=${bytes.length}-${bytes.length + 5}` })
+    expect(outside.status).toBe(416)
+    expect(outside.headers.get('content-type')).toBe('application/problem+json')
+    expect(outside.headers.get('content-range')).toBe(`bytes */${bytes.length}`)
+    expect(outside.headers.get('cache-control')).toBe('no-store')
+    const body = (await outside.json()) as { status: number; code: string }
+    expect(body).toMatchObject({ status: 416, code: 'range_not_satisfiable' })
+  })
+
+  it('ignores a Range it cannot read (RFC 9110 §14.2) and sends the whole file', async () => {
+    for (const range of ['bytes=5-2', 'bytes=abc', 'bytes=', 'items=0-5', 'bytes=1-2,5-3', 'garbage']) {
+      const res = await get({ Range: range })
+      expect(res.status, range).toBe(200)
+      expect(res.headers.get('content-range'), range).toBeNull()
+      expect(new Uint8Array(await res.arrayBuffer()), range).toEqual(bytes)
+    }
+  })
+
   it('answers 404 problems for unknown files and models', async () => {
     for (const path of [
       '/api/v1/files/nope',

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import parseRange from 'range-parser'
 import type { BlobStore } from '../core/blobs/blob-store.js'
-import { notFound } from '../core/errors.js'
+import { notFound, VaultError } from '../core/errors.js'
 
 export interface BlobResponseOptions {
   store: BlobStore
@@ -15,7 +15,8 @@ export interface BlobResponseOptions {
 /**
  * Streams a stored blob with the caching and resuming behaviour download managers expect:
  * a strong ETag (the content hash), `If-None-Match` → 304, a single `Range` → 206 (with
- * `If-Range`), an unsatisfiable range → 416, several ranges → the whole file.
+ * `If-Range`), an unsatisfiable range → a 416 problem, an invalid one (ignored) or several ranges →
+ * the whole file.
  */
 export async function blobResponse(c: Context, options: BlobResponseOptions): Promise<Response> {
   const etag = `"${options.key}"`
@@ -31,10 +32,20 @@ export async function blobResponse(c: Context, options: BlobResponseOptions): Pr
 
   const rangeHeader = c.req.header('range')
   const ifRange = c.req.header('if-range')
+  // RFC 9110 §14.2: a Range the server cannot read (`bytes=5-2`, another unit, garbage) is ignored.
   const ranges =
-    rangeHeader && (!ifRange || ifRange === etag) ? parseRange(options.size, rangeHeader, { combine: true }) : undefined
+    rangeHeader && isValidByteRange(rangeHeader) && (!ifRange || ifRange === etag)
+      ? parseRange(options.size, rangeHeader, { combine: true })
+      : undefined
   if (ranges === -1) {
-    return c.body(null, 416, { ...headers, 'Content-Range': `bytes */${options.size}` })
+    throw new VaultError(
+      416,
+      'range_not_satisfiable',
+      'Range Not Satisfiable',
+      `No byte of the range ${rangeHeader} lies within the file's ${options.size} bytes.`,
+      undefined,
+      { 'Content-Range': `bytes */${options.size}`, 'Accept-Ranges': 'bytes', ETag: etag },
+    )
   }
   const range = Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes' ? ranges[0] : undefined
   const body = await options.store.get(options.key, range)
@@ -47,6 +58,19 @@ export async function blobResponse(c: Context, options: BlobResponseOptions): Pr
     })
   }
   return c.body(body.stream, 200, { ...headers, 'Content-Length': String(options.size) })
+}
+
+/** `bytes=` and one or more `first-last`, `first-` or `-suffix` specs, none with last before first. */
+function isValidByteRange(header: string): boolean {
+  const match = /^bytes=(.+)$/i.exec(header.trim())
+  const specs = match?.[1]?.split(',') ?? []
+  return (
+    specs.length > 0 &&
+    specs.every((spec) => {
+      const parts = /^\s*(?:(\d+)-(\d*)|-(\d+))\s*$/.exec(spec)
+      return parts !== null && (parts[2] === undefined || parts[2] === '' || Number(parts[1]) <= Number(parts[2]))
+    })
+  )
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {

@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { type FieldError, VaultError } from '../core/errors.js'
+import { requestIdHeader } from './response-docs.js'
 
 /** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
 export const ProblemSchema = z
@@ -23,9 +24,10 @@ export const ProblemSchema = z
 
 export type Problem = z.infer<typeof ProblemSchema>
 
-/** An OpenAPI response entry for a problem answer. */
-export const problemResponse = (description: string) => ({
+/** An OpenAPI response entry for a problem answer, with its `X-Request-Id` and any further `headers`. */
+export const problemResponse = (description: string, headers: Record<string, object> = {}) => ({
   description,
+  headers: { ...requestIdHeader, ...headers },
   content: { 'application/problem+json': { schema: ProblemSchema } },
 })
 

@@ -29,6 +29,9 @@ export function formatOf(filename: string): FileFormat {
 
 export const contentTypeOf = (format: FileFormat) => contentTypes[format]
 
+/** Every `Content-Type` a stored file is served with. */
+export const storedContentTypes = [...new Set(Object.values(contentTypes))]
+
 export const isMeshFormat = (format: FileFormat) => format === 'stl' || format === '3mf' || format === 'obj'
 
 /**

@@ -3,6 +3,7 @@ import { accessTokenTtlSeconds, sessionIdleSeconds } from '../../core/accounts/a
 import { defineRoute } from '../access.js'
 import { passwordField, UserSchema, usernameField } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
+import { retryAfterHeader } from '../response-docs.js'
 
 const tags = ['Authentication']
 
@@ -72,7 +73,7 @@ export const loginRoute = defineRoute('public', {
     400: problemResponse('The body is not valid JSON.'),
     401: problemResponse('Wrong username or credential (`invalid_credentials`).'),
     422: problemResponse('Not exactly one credential kind, or malformed fields.'),
-    429: problemResponse('Too many failed attempts (`too_many_attempts`); see `Retry-After`.'),
+    429: problemResponse('Too many failed attempts (`too_many_attempts`); see `Retry-After`.', retryAfterHeader),
   },
 })
 

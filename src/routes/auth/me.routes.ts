@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
 import { passwordField, UserSchema } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
+import { retryAfterHeader } from '../response-docs.js'
 
 const tags = ['Account']
 
@@ -61,7 +62,7 @@ export const changePasswordRoute = defineRoute('user', {
     204: { description: 'Changed.' },
     400: problemResponse('The body is not valid JSON.'),
     403: problemResponse('The current password is wrong (`wrong_password`).'),
-    429: problemResponse('Too many wrong passwords (`too_many_attempts`); see `Retry-After`.'),
+    429: problemResponse('Too many wrong passwords (`too_many_attempts`); see `Retry-After`.', retryAfterHeader),
     422: problemResponse('The new password is too short or too long.'),
   },
 })

@@ -1,10 +1,17 @@
+import { storedContentTypes } from '../../core/ingest/file-formats.js'
 import { defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { FileSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
+import {
+  binaryContent,
+  contentDispositionHeader,
+  contentRangeHeader,
+  storedBytesHeaders,
+  thumbnailAnswers,
+} from '../response-docs.js'
 
 const tags = ['Files']
-const binary = (contentType: string) => ({ [contentType]: { schema: { type: 'string' as const, format: 'binary' } } })
 
 export const getFileRoute = defineRoute('user', {
   method: 'get',
@@ -28,15 +35,29 @@ export const downloadFileRoute = defineRoute('user', {
   description: [
     'Streams the bytes with `Content-Disposition: attachment` and the original file name.',
     'The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`,',
-    '`bytes=-512`) answers 206, honouring `If-Range`; an unsatisfiable range answers 416. Several ranges get the whole file.',
+    '`bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not',
+    'valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200.',
+    "The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else",
+    '`application/octet-stream`.',
   ].join(' '),
   request: { params: IdParamSchema },
   responses: {
-    200: { description: 'The whole file.', content: binary('application/octet-stream') },
-    206: { description: 'The requested range.', content: binary('application/octet-stream') },
-    304: { description: 'Not modified (the ETag matched).' },
+    200: {
+      description: 'The whole file.',
+      headers: { ...storedBytesHeaders, ...contentDispositionHeader },
+      content: binaryContent(...storedContentTypes),
+    },
+    206: {
+      description: 'The requested range.',
+      headers: { ...storedBytesHeaders, ...contentDispositionHeader, ...contentRangeHeader('bytes 0-1023/48213') },
+      content: binaryContent(...storedContentTypes),
+    },
+    304: { description: 'Not modified (the ETag matched).', headers: storedBytesHeaders },
     404: problemResponse('No such file.'),
-    416: { description: 'The range lies outside the file; `Content-Range: bytes */<size>`.' },
+    416: problemResponse(
+      'No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes */<size>` gives the size.',
+      contentRangeHeader('bytes */48213'),
+    ),
   },
 })
 
@@ -49,8 +70,7 @@ export const fileThumbnailRoute = defineRoute('user', {
   description: 'The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.',
   request: { params: IdParamSchema },
   responses: {
-    200: { description: 'The image.', content: { ...binary('image/png'), ...binary('image/jpeg') } },
-    304: { description: 'Not modified.' },
+    ...thumbnailAnswers,
     404: problemResponse('No such file, or it has no thumbnail.'),
   },
 })

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
 import { IdParamSchema, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
+import { exportHeaders, thumbnailAnswers } from '../response-docs.js'
 import { ModelDetailSchema, ModelSummarySchema, modelFilterParams } from './model-schemas.js'
 
 const tags = ['Models']
@@ -148,6 +149,7 @@ export const exportModelsRoute = defineRoute('user', {
   responses: {
     200: {
       description: 'The export, as an attachment.',
+      headers: exportHeaders,
       content: {
         'application/json': {
           schema: z
@@ -260,8 +262,7 @@ export const modelThumbnailRoute = defineRoute('user', {
   description: 'The thumbnail of the first of its files that has one. PNG or JPEG.',
   request: { params: IdParamSchema },
   responses: {
-    200: { description: 'The image.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
-    304: { description: 'Not modified.' },
+    ...thumbnailAnswers,
     404: problemResponse('No such model, or it has no thumbnail.'),
   },
 })

@@ -141,7 +141,8 @@ export const updatePrinterRoute = defineRoute('admin', {
           name: nameField.optional(),
           provider: providerField.optional(),
           address: addressField.optional(),
-          credentials: CredentialsSchema.nullable().optional(),
+          // A union, not .nullable(): zod-to-openapi renders a nullable $ref as an allOf that null cannot pass.
+          credentials: z.union([CredentialsSchema, z.null()]).optional(),
           printer_profile_id: z.string().nullable().optional(),
         })
         .strict()

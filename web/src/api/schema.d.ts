@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * Download a stored file
-         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; an unsatisfiable range answers 416. Several ranges get the whole file.
+         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`.
          *
          *     Requires a bearer token of a user with the `user` role (any signed-in user).
          */
@@ -1251,7 +1251,7 @@ export interface components {
              * @default user
              * @enum {string}
              */
-            role: "user" | "admin" | "superuser";
+            role?: "user" | "admin" | "superuser";
         };
         UpdateUserRequest: {
             /**
@@ -1664,7 +1664,7 @@ export interface components {
             provider?: "moonraker" | "octoprint" | "prusalink" | "virtual";
             /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address?: string;
-            credentials?: components["schemas"]["PrinterCredentials"] & (Record<string, never> | null);
+            credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;
         };
         PrinterDiagnostics: {
@@ -1725,7 +1725,7 @@ export interface components {
         SendToPrinterRequest: {
             file_id: string;
             /** @default false */
-            start: boolean;
+            start?: boolean;
         };
         PresetImportResult: {
             created: number;
@@ -1785,47 +1785,47 @@ export interface components {
              * @default null
              * @example PLA
              */
-            material: string | null;
+            material?: string | null;
             /** @default null */
-            vendor: string | null;
+            vendor?: string | null;
             /**
              * @description A colour name or `#rrggbb`.
              * @default null
              */
-            color: string | null;
+            color?: string | null;
             /** @default null */
-            diameter_mm: number | null;
+            diameter_mm?: number | null;
             /** @default null */
-            density_g_cm3: number | null;
+            density_g_cm3?: number | null;
             /** @default null */
-            nozzle_temperature_c: number | null;
+            nozzle_temperature_c?: number | null;
             /** @default null */
-            bed_temperature_c: number | null;
+            bed_temperature_c?: number | null;
             /** @default null */
-            cost_per_kg: number | null;
+            cost_per_kg?: number | null;
         };
         CreatePrinterProfileRequest: {
             name: string;
             /** @default null */
-            vendor: string | null;
+            vendor?: string | null;
             /** @default null */
-            bed_x_mm: number | null;
+            bed_x_mm?: number | null;
             /** @default null */
-            bed_y_mm: number | null;
+            bed_y_mm?: number | null;
             /** @default null */
-            max_height_mm: number | null;
+            max_height_mm?: number | null;
             /** @default null */
-            nozzle_diameter_mm: number | null;
+            nozzle_diameter_mm?: number | null;
             /**
              * @default null
              * @example marlin2
              */
-            gcode_flavor: string | null;
+            gcode_flavor?: string | null;
             /**
              * @description Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).
              * @default null
              */
-            firmware_provider: string | null;
+            firmware_provider?: string | null;
         };
         UpdateFilamentProfileRequest: {
             name?: string;
@@ -1922,6 +1922,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1931,6 +1933,8 @@ export interface operations {
             /** @description Wrong username or credential (`invalid_credentials`). */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +1944,8 @@ export interface operations {
             /** @description Not exactly one credential kind, or malformed fields. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,6 +1955,10 @@ export interface operations {
             /** @description Too many failed attempts (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1982,6 +1992,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1991,6 +2003,8 @@ export interface operations {
             /** @description Unknown, expired or reused refresh token, or a session that has ended. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2000,6 +2014,8 @@ export interface operations {
             /** @description Malformed body. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,6 +2043,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2074,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2107,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2096,6 +2118,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,6 +2129,8 @@ export interface operations {
             /** @description The current password is wrong (`wrong_password`). */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,6 +2140,8 @@ export interface operations {
             /** @description The new password is too short or too long. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,6 +2151,10 @@ export interface operations {
             /** @description Too many wrong passwords (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,6 +2186,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,6 +2224,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +2235,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2208,6 +2246,8 @@ export interface operations {
             /** @description You already have an active key with this name (`api_key_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2217,6 +2257,8 @@ export interface operations {
             /** @description Missing or too long name. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,6 +2290,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,6 +2301,8 @@ export interface operations {
             /** @description You have no key with this id. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,6 +2334,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2297,6 +2345,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2330,6 +2380,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2339,6 +2391,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2402,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2357,6 +2413,8 @@ export interface operations {
             /** @description The username is taken (`username_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +2424,8 @@ export interface operations {
             /** @description Bad username, password or role. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,6 +2461,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,6 +2472,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,6 +2483,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2494,8 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,6 +2505,8 @@ export interface operations {
             /** @description It would leave no active superuser (`last_superuser`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2516,8 @@ export interface operations {
             /** @description Empty or malformed change. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2479,6 +2551,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,6 +2562,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,6 +2573,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2506,6 +2584,8 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +2595,8 @@ export interface operations {
             /** @description The password is too short or too long. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2537,7 +2619,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).
                      */
-                    file: string;
+                    file: Blob;
                     /** @description Attach to this model instead of choosing one. */
                     model_id?: string;
                 };
@@ -2565,6 +2647,8 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2658,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,6 +2669,8 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2592,6 +2680,8 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,6 +2691,8 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2610,6 +2702,8 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2619,6 +2713,8 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2641,7 +2737,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": Blob;
             };
         };
         responses: {
@@ -2666,6 +2762,8 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,6 +2773,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2684,6 +2784,8 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +2795,8 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +2806,8 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2711,6 +2817,8 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,6 +2828,8 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +2861,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,6 +2872,8 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,24 +2896,58 @@ export interface operations {
             /** @description The whole file. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The requested range. */
             206: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2807,6 +2955,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2816,18 +2966,26 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The range lies outside the file; `Content-Range: bytes *\/<size>`. */
+            /** @description No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes *\/<size>` gives the size. */
             416: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -2845,16 +3003,28 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
-                    "image/jpeg": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                 };
             };
-            /** @description Not modified. */
+            /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2862,6 +3032,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,6 +3043,8 @@ export interface operations {
             /** @description No such file, or it has no thumbnail. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2900,6 +3074,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2945,6 +3121,10 @@ export interface operations {
             /** @description The export, as an attachment. */
             200: {
                 headers: {
+                    /** @description A file name with the date. */
+                    "Content-Disposition"?: string;
+                    /** @description Not stored by caches. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2955,6 +3135,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,6 +3146,8 @@ export interface operations {
             /** @description No `format`, an unknown one, or a malformed filter (`validation_failed`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3204,8 @@ export interface operations {
             /** @description The cursor was altered or belongs to another query (`invalid_cursor`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3215,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3226,8 @@ export interface operations {
             /** @description A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,6 +3259,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3270,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3107,6 +3301,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +3312,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +3349,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3160,6 +3360,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3169,6 +3371,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3178,6 +3382,8 @@ export interface operations {
             /** @description Empty change, unknown field, or a bad name, description or tag. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3200,15 +3406,28 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                 };
             };
-            /** @description Not modified. */
+            /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3216,6 +3435,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3225,6 +3446,8 @@ export interface operations {
             /** @description No such model, or it has no thumbnail. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3254,6 +3477,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3512,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3296,6 +3523,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3534,8 @@ export interface operations {
             /** @description A collection has this name already (`collection_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3545,8 @@ export interface operations {
             /** @description Missing or bad name, or an unknown field. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3345,6 +3578,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,6 +3589,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3620,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +3631,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3668,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3436,6 +3679,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,6 +3690,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3454,6 +3701,8 @@ export interface operations {
             /** @description Another collection has this name (`collection_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,6 +3712,8 @@ export interface operations {
             /** @description Empty change, bad name, or an unknown field. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3493,6 +3744,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3502,6 +3755,8 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +3787,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +3798,8 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3570,6 +3829,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3602,6 +3863,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3611,6 +3874,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +3905,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +3916,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3658,6 +3927,8 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3689,6 +3960,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +3971,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,6 +3982,8 @@ export interface operations {
             /** @description No such backup. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,6 +4015,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +4026,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,6 +4037,8 @@ export interface operations {
             /** @description No archive of that backup in the backup directory or the bucket. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +4048,8 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,6 +4059,8 @@ export interface operations {
             /** @description The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,6 +4070,8 @@ export interface operations {
             /** @description The archive is not in the backup directory and the bucket cannot be reached. */
             502: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3801,6 +4090,8 @@ export interface operations {
             /** @description Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed. */
             507: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +4123,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +4158,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,6 +4169,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,6 +4180,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4191,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,6 +4202,8 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +4235,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4246,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,6 +4277,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3979,6 +4288,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3988,6 +4299,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4023,6 +4336,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,6 +4347,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,6 +4358,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4050,6 +4369,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,6 +4380,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +4391,8 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +4424,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +4435,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +4472,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +4483,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4494,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +4519,8 @@ export interface operations {
             /** @description No stored file has this id, or it is not G-code (`not_gcode`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,6 +4565,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,6 +4576,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,6 +4611,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,6 +4647,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +4658,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4322,6 +4669,8 @@ export interface operations {
             /** @description Larger than 32 MiB. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,6 +4680,8 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +4716,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4374,6 +4727,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4383,6 +4738,8 @@ export interface operations {
             /** @description Larger than 32 MiB. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4392,6 +4749,8 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,6 +4785,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4459,6 +4820,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +4831,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4477,6 +4842,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4486,6 +4853,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,6 +4864,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,6 +4900,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4562,6 +4935,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +4946,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +4957,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +4968,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4598,6 +4979,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +5012,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4638,6 +5023,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4667,6 +5054,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,6 +5065,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4685,6 +5076,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +5113,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,6 +5124,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5135,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5146,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +5157,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,6 +5168,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4796,6 +5201,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4805,6 +5212,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +5243,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +5254,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4852,6 +5265,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4887,6 +5302,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4896,6 +5313,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,6 +5324,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +5335,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4923,6 +5346,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4932,6 +5357,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +5390,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5401,8 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -23,7 +23,7 @@ export function useThumbnailUrl(kind: 'models' | 'files', id: string, enabled: b
         kind === 'models'
           ? await api.GET('/api/v1/models/{id}/thumbnail', options)
           : await api.GET('/api/v1/files/{id}/thumbnail', options)
-      return unwrap(result) as Blob
+      return unwrap(result)
     },
     enabled,
     staleTime: Number.POSITIVE_INFINITY,

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { IconPencil } from '@tabler/icons-react'
 import { useState } from 'react'
 import { PrinterFormModal } from './printer-form-modal'
-import type { Printer, UpdatePrinter } from './types'
+import type { Printer } from './types'
 import { useUpdatePrinter } from './use-printers'
 
 /** "Edit" and the printer's form (admins); credentials left empty stay as stored. */
@@ -27,10 +27,7 @@ export function EditPrinterButton({ printer }: { printer: Printer }) {
           error={update.error}
           pending={update.isPending}
           onSubmit={async ({ credentials, ...fields }) => {
-            // The generated type of a nullable $ref (`credentials`) comes out as an impossible
-            // intersection; the body is what the API's schema describes: credentials or null.
-            const change = credentials === undefined ? {} : { credentials: credentials as UpdatePrinter['credentials'] }
-            await update.mutateAsync({ ...fields, ...change })
+            await update.mutateAsync({ ...fields, ...(credentials === undefined ? {} : { credentials }) })
             notifications.show({
               color: 'green',
               message: `${fields.name} saved.`,

@@ -4,6 +4,8 @@ import type { paths } from '../../api/schema'
 import { getAccessToken, refreshSession } from '../../api/session'
 
 type IngestAnswers = paths['/api/v1/ingest']['post']['responses']
+/** The multipart fields of an upload as the API documents them (`file` is binary: a Blob, so a File). */
+type IngestForm = paths['/api/v1/ingest']['post']['requestBody']['content']['multipart/form-data']
 /** What the vault answers an upload with (200 duplicate, 201 stored). */
 export type IngestResult = IngestAnswers[201]['content']['application/json']
 
@@ -67,8 +69,9 @@ function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<R
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'))
     if (signal.aborted) return reject(new DOMException('The upload was cancelled.', 'AbortError'))
     signal.addEventListener('abort', abort, { once: true })
+    const fields: IngestForm = { file }
     const form = new FormData()
-    form.append('file', file, file.name)
+    form.append('file', fields.file, file.name)
     xhr.send(form)
   })
 }
