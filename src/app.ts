@@ -36,7 +36,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next()
   })
   app.use(requestLog)
-  app.use(restoreGate.middleware)
+  // Only the API reads and writes data: the web UI and the API reference keep loading during a
+  // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
+  app.use('/api/*', restoreGate.middleware)
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
 
   app.route('/', healthRouter)

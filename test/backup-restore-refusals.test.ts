@@ -383,7 +383,7 @@ describe('while a restore runs', () => {
   })
   afterAll(async () => vault?.close())
 
-  it('every other request, health too, answers 503 with Retry-After and the progress, until it has finished', async () => {
+  it('every other API request, health too, answers 503 with Retry-After and the progress, until it has finished', async () => {
     let settled = false
     const restoring = call(vault.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token }).finally(
       () => (settled = true),
@@ -393,19 +393,24 @@ describe('while a restore runs', () => {
       health: undefined,
       backup: undefined,
     }
+    // What reads no data (the API document, the web UI and API reference pages) keeps answering.
+    let documentWhileClosed: Reply | undefined
     for (let i = 0; i < 10_000 && !settled && !(seen.models && seen.health && seen.backup); i++) {
       // A backup is only asked for once the gate is seen closed: asked earlier, it could take the lock first.
-      const [models, health, backupStart] = await Promise.all([
+      const [models, health, backupStart, document] = await Promise.all([
         call(vault.baseUrl, 'GET', '/api/v1/models', { token }),
         call(vault.baseUrl, 'GET', '/api/v1/health'),
         seen.models && !seen.backup ? call(vault.baseUrl, 'POST', '/api/v1/backups', { token }) : undefined,
+        seen.models ? call(vault.baseUrl, 'GET', '/openapi.json') : undefined,
       ])
+      if (models.status === 503 && document) documentWhileClosed ??= document
       if (models.status === 503) seen.models ??= models
       if (health.status === 503) seen.health ??= health
       if (backupStart?.status === 503) seen.backup ??= backupStart
     }
     const restored = await restoring
     expect(restored.status, JSON.stringify(restored.body)).toBe(200)
+    expect(documentWhileClosed?.status).toBe(200)
 
     for (const [what, reply] of Object.entries(seen)) {
       expect(reply, `no 503 seen for ${what} while the restore ran`).toBeDefined()

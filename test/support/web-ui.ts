@@ -11,14 +11,19 @@ import { type BuiltVault, startBuiltVault } from './built-vault.js'
 export const screenshotsDir = 'test-results/screenshots'
 
 /**
- * For one browser test file: starts the built vault (with `env`; by default the `admin` superuser)
- * and Chromium before its tests and closes both after them. Read `vault` and `browser` inside tests.
+ * For one browser test file: starts the built vault (with `env`, or what `env()` resolves once
+ * servers it names are up; by default the `admin` superuser) and Chromium before its tests and
+ * closes both after them. Read `vault` and `browser` inside tests.
  */
-export function setUpBrowserSuite(env: Record<string, string> = adminEnv): { vault: BuiltVault; browser: Browser } {
+export function setUpBrowserSuite(env: Record<string, string> | (() => Promise<Record<string, string>>) = adminEnv): {
+  vault: BuiltVault
+  browser: Browser
+} {
   // Filled in by beforeAll, before any test reads it.
   const suite = {} as { vault: BuiltVault; browser: Browser }
   beforeAll(async () => {
-    ;[suite.vault, suite.browser] = await Promise.all([startBuiltVault(env), launchChromium()])
+    const vaultEnv = typeof env === 'function' ? await env() : env
+    ;[suite.vault, suite.browser] = await Promise.all([startBuiltVault(vaultEnv), launchChromium()])
   }, 240_000)
   afterAll(async () => {
     await suite.browser?.close()

@@ -71,7 +71,7 @@ const RestoreProgressSchema = z
     bytes_total: z.number().int().nullable().openapi({ description: 'Bytes of the archive, when known.' }),
   })
   .openapi('RestoreProgress', {
-    description: 'Sent as `restore` in the 503 problem every other request gets while a restore runs.',
+    description: 'Sent as `restore` in the 503 problem every other API request gets while a restore runs.',
   })
 
 const RestoreInProgressSchema = ProblemSchema.extend({ restore: RestoreProgressSchema }).openapi(
@@ -217,7 +217,7 @@ export const restoreBackupRoute = defineRoute('admin', {
   description: [
     "Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup",
     'directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request',
-    'body. The call answers when the restore is done; meanwhile every other request gets 503 `restore_in_progress` with',
+    'body. The call answers when the restore is done; meanwhile every other API request gets 503 `restore_in_progress` with',
     '`Retry-After` and the progress under `restore`.',
     '\n\nThe archive is read once and checked whole against its manifest while its entries are staged; nothing is changed',
     'unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a',

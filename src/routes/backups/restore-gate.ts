@@ -5,7 +5,7 @@ import { problem } from '../problem.js'
 const retryAfterSeconds = 10
 
 /**
- * Holds an app's other requests off while a restore runs in it: they answer 503 with
+ * Holds an app's other API requests off while a restore runs in it: they answer 503 with
  * `Retry-After` and the restore's progress, so nothing reads data that is being replaced
  * or writes data the restore would drop. The gate closes at the restore's first progress
  * report (once it holds the lock and has found its archive), so a restore refused with 404

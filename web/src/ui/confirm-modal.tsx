@@ -3,6 +3,11 @@ import type { ReactNode } from 'react'
 import { problemMessage } from '../api/problem'
 
 interface ConfirmModalProps {
+  /**
+   * Keep the modal mounted and switch this, so the focus goes back to what opened it on close
+   * (Mantine returns it when `opened` turns false, not when the modal unmounts). Default: open.
+   */
+  opened?: boolean
   title: string
   /** What the action does and what it leaves alone, in words. */
   children: ReactNode
@@ -18,7 +23,12 @@ interface ConfirmModalProps {
 /** Asks before a destructive action; the safe choice has the focus, the refusal shows in place. */
 export function ConfirmModal(props: ConfirmModalProps) {
   return (
-    <Modal opened onClose={props.onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={props.title}>
+    <Modal
+      opened={props.opened ?? true}
+      onClose={props.onClose}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={props.title}
+    >
       <Stack>
         <Text size="sm">{props.children}</Text>
         {props.error ? (

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, darken, type MantineTheme } from '@mantine/core'
+import { type CSSVariablesResolver, createTheme, darken, Loader, type MantineTheme } from '@mantine/core'
 
 /**
  * The one theme. Light and dark follow the system (`defaultColorScheme="auto"` in app.tsx). Shades
@@ -11,6 +11,10 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  components: {
+    // A spinner's aria-label ("Loading the backups") needs a role to be read out; a status says it politely.
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+  },
 })
 
 /** Light-variant text (badges, alerts, the active navigation entry) darker than Mantine's, for 4.5:1 on its tint. */

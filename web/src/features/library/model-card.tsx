@@ -12,7 +12,15 @@ const shownTags = 3
 export function ModelCard({ model }: { model: ModelSummary }) {
   const { file_summary: files } = model
   return (
-    <Card component={Link} to={`/models/${model.id}`} withBorder padding="sm" radius="md">
+    <Card
+      component={Link}
+      to={`/models/${model.id}`}
+      // Cards are not Mantine buttons: this class gives them the theme's keyboard focus ring.
+      className="mantine-focus-auto"
+      withBorder
+      padding="sm"
+      radius="md"
+    >
       <Card.Section>
         <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} />
       </Card.Section>

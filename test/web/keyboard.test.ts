@@ -1,0 +1,90 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { admin, login } from '../support/accounts.js'
+import { binaryCube, upload } from '../support/uploads.js'
+import { openVaultPage, screenshot, setUpBrowserSuite } from '../support/web-ui.js'
+
+const suite = setUpBrowserSuite()
+
+interface Focused {
+  name: string
+  tag: string
+  /** Whether the focused element draws a visible focus indicator (outline or ring). */
+  visible: boolean
+  /** The start of its markup, to say where the focus went when a test fails. */
+  html: string
+}
+
+/** What has the keyboard focus: its accessible-ish name and whether a focus ring shows. */
+const focused = (page: Page): Promise<Focused> =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null
+    if (!element) return { name: '', tag: '', visible: false, html: '' }
+    const style = getComputedStyle(element)
+    const labelled = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : undefined
+    return {
+      name: (element.getAttribute('aria-label') ?? labelled ?? element.textContent ?? '').trim(),
+      tag: element.tagName.toLowerCase(),
+      visible: (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none',
+      html: element.outerHTML.slice(0, 200),
+    }
+  })
+
+/** Presses Tab until the focus is on an element whose name matches, as a keyboard user would. */
+async function tabTo(page: Page, name: RegExp, limit = 80): Promise<Focused> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab')
+    const now = await focused(page)
+    if (name.test(now.name)) return now
+  }
+  throw new Error(`Tab never reached ${name} (now on ${JSON.stringify(await focused(page))})`)
+}
+
+describe('keyboard only', () => {
+  it('signs in, opens a model from the library and backs out of a destructive dialog without a mouse', async () => {
+    const { baseUrl } = suite.vault
+    const token = (await login(baseUrl, admin)).body.access_token as string
+    await upload(baseUrl, token, 'Keyboard cube.stl', binaryCube(20))
+
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, baseUrl, '/')
+    try {
+      await tabTo(page, /^Username/)
+      await page.keyboard.type(admin.username)
+      await tabTo(page, /^Password/)
+      await page.keyboard.type(admin.password)
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { level: 1 }).first().waitFor()
+
+      const library = await tabTo(page, /^Library$/)
+      expect(library.visible, library.html).toBe(true)
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+
+      const card = await tabTo(page, /Keyboard cube/)
+      expect(card.visible, card.html).toBe(true)
+      await screenshot(page, 'keyboard-library-card-focused')
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { name: 'Keyboard cube', level: 1 }).waitFor()
+
+      const remove = await tabTo(page, /^Delete model$/)
+      expect(remove.visible, remove.html).toBe(true)
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog', { name: 'Delete this model?' })
+      await dialog.waitFor()
+      // The safe choice has the focus: Enter now would keep the model.
+      const safe = await focused(page)
+      expect(safe.name, safe.html).toBe('Keep it')
+      await screenshot(page, 'keyboard-delete-dialog')
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+      // The focus goes back where it was, and the model is still there.
+      const back = await focused(page)
+      expect(back.name, back.html).toBe('Delete model')
+      await page.reload()
+      await page.getByRole('heading', { name: 'Keyboard cube', level: 1 }).waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
