@@ -78,6 +78,8 @@ export interface Deps {
   readMultipart: ReadMultipart
   /** `VAULT_MAX_UPLOAD_BYTES`. */
   maxUploadBytes: number
+  /** `VAULT_MAX_BODY_BYTES`: the bound on every request body but a file upload's. */
+  maxBodyBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
   /** Printer providers by name, this app's status cache and the timeouts. */

@@ -4,6 +4,7 @@ import { hasRole, type Role } from '../core/accounts/roles.js'
 import { authenticate } from '../core/accounts/sessions.js'
 import { forbidden, unauthorized } from '../core/errors.js'
 import type { AppEnv } from './app-env.js'
+import { bodyTooLargeResponse, limitBody } from './body-limit.js'
 import { problemResponse } from './problem.js'
 
 /** Who may call a route: anyone, or a signed-in user with at least this role. */
@@ -34,20 +35,45 @@ export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
 }
 
 /**
+ * Every body but a multipart upload's (whose handler bounds the file by
+ * `VAULT_MAX_UPLOAD_BYTES`) is bounded before it is read, at `maxBodyBytes` or else
+ * `VAULT_MAX_BODY_BYTES`, with its 413 documented. Protected routes check the caller first, so
+ * strangers get a 401 with their body unread.
+ */
+function boundBody(config: RouteConfig, maxBodyBytes: number | undefined) {
+  const types = Object.keys(config.request?.body?.content ?? {})
+  return types.some((type) => type !== 'multipart/form-data')
+    ? { middleware: [limitBody(maxBodyBytes)], responses: { 413: bodyTooLargeResponse } }
+    : { middleware: [], responses: {} }
+}
+
+/**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
  * drives both the enforcement (middleware) and the documentation (security requirement,
  * `x-required-role`, 401/403 answers), so the two cannot drift apart.
  */
-export function defineRoute<const R extends RouteConfig>(access: Access, config: R): R {
-  if (access === 'public') return createRoute({ ...config, security: [] })
+export function defineRoute<const R extends RouteConfig>(
+  access: Access,
+  config: R,
+  options: { maxBodyBytes?: number } = {},
+): R {
+  const body = boundBody(config, options.maxBodyBytes)
+  if (access === 'public')
+    return createRoute({
+      ...config,
+      security: [],
+      middleware: body.middleware,
+      responses: { ...body.responses, ...config.responses },
+    }) as R
   const roleNote = `\n\nRequires a bearer token of a user with the \`${access}\` role${access === 'user' ? ' (any signed-in user)' : ' or higher'}.`
   return createRoute({
     ...config,
     description: `${config.description ?? ''}${roleNote}`,
     security: [{ [bearerSchemeName]: [] }],
     'x-required-role': access,
-    middleware: [requireRole(access)],
+    middleware: [requireRole(access), ...body.middleware],
     responses: {
+      ...body.responses,
       ...config.responses,
       401: problemResponse('No token, or a token that is invalid, expired or of an ended session.'),
       ...(access === 'user'

@@ -90,6 +90,7 @@ export async function createNodeDeps(
       getClientAddress: createClientAddress(config.trustProxy),
       readMultipart: readMultipartWithBusboy,
       maxUploadBytes: config.maxUploadBytes,
+      maxBodyBytes: config.maxBodyBytes,
       publicUrl: config.publicUrl,
       printers: {
         providers: {

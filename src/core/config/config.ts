@@ -37,6 +37,8 @@ export interface Config {
   trustProxy: boolean
   /** Largest file one upload may carry. */
   maxUploadBytes: number
+  /** Largest body of any other request (JSON, text): `VAULT_MAX_BODY_BYTES`. */
+  maxBodyBytes: number
   publicUrl?: string
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
   printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
@@ -72,6 +74,7 @@ export function parseConfig(env: Env): Config {
     admin: readAdmin(vars),
     trustProxy: vars.boolean('VAULT_TRUST_PROXY', false),
     maxUploadBytes: vars.integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    maxBodyBytes: vars.integer('VAULT_MAX_BODY_BYTES', 1024 ** 2, 1024, 1024 ** 3),
     publicUrl: vars.httpUrl('VAULT_PUBLIC_URL'),
     printers: {
       credentialsKey: vars.secret('VAULT_PRINTER_CREDENTIALS_KEY'),

@@ -144,7 +144,8 @@ async function savePresets(
   return { created: items.filter((i) => i.created).length, updated: items.filter((i) => !i.created).length, items }
 }
 
-const maxImportBytes = 32 * 1024 * 1024
+/** The largest preset file an import takes. */
+export const maxImportBytes = 32 * 1024 * 1024
 const tooLarge = () =>
   new VaultError(413, 'payload_too_large', 'Content Too Large', 'A preset file may be at most 32 MiB.')
 const unsupported = (detail: string) => new VaultError(422, 'unsupported_preset_file', 'Unprocessable Content', detail)

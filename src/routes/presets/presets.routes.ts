@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { maxImportBytes } from '../../core/presets/presets.js'
 import { defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -137,25 +138,29 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
       request: { params: IdParamSchema },
       responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such profile.') },
     }),
-    import: defineRoute('admin', {
-      method: 'post',
-      path: `${path}/import`,
-      operationId: `import${opName}s`,
-      tags,
-      summary: `Import ${title.toLowerCase()}s`,
-      description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced.`,
-      request: {
-        body: {
-          required: true,
-          content: { 'text/plain': { schema: z.string() }, 'application/octet-stream': { schema: z.string() } },
+    import: defineRoute(
+      'admin',
+      {
+        method: 'post',
+        path: `${path}/import`,
+        operationId: `import${opName}s`,
+        tags,
+        summary: `Import ${title.toLowerCase()}s`,
+        description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced.`,
+        request: {
+          body: {
+            required: true,
+            content: { 'text/plain': { schema: z.string() }, 'application/octet-stream': { schema: z.string() } },
+          },
+        },
+        responses: {
+          200: json('What was created and updated.', ImportResultSchema),
+          413: problemResponse('Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there.'),
+          422: problemResponse('Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile.'),
         },
       },
-      responses: {
-        200: json('What was created and updated.', ImportResultSchema),
-        413: problemResponse('Larger than 32 MiB.'),
-        422: problemResponse('Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile.'),
-      },
-    }),
+      { maxBodyBytes: maxImportBytes },
+    ),
   }
 }
 

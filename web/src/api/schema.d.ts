@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * Download a stored file
-         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`.
+         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; an unsatisfiable range answers 416. Several ranges get the whole file.
          *
          *     Requires a bearer token of a user with the `user` role (any signed-in user).
          */
@@ -1251,7 +1251,7 @@ export interface components {
              * @default user
              * @enum {string}
              */
-            role?: "user" | "admin" | "superuser";
+            role: "user" | "admin" | "superuser";
         };
         UpdateUserRequest: {
             /**
@@ -1664,7 +1664,7 @@ export interface components {
             provider?: "moonraker" | "octoprint" | "prusalink" | "virtual";
             /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address?: string;
-            credentials?: components["schemas"]["PrinterCredentials"] | null;
+            credentials?: components["schemas"]["PrinterCredentials"] & (Record<string, never> | null);
             printer_profile_id?: string | null;
         };
         PrinterDiagnostics: {
@@ -1725,7 +1725,7 @@ export interface components {
         SendToPrinterRequest: {
             file_id: string;
             /** @default false */
-            start?: boolean;
+            start: boolean;
         };
         PresetImportResult: {
             created: number;
@@ -1785,47 +1785,47 @@ export interface components {
              * @default null
              * @example PLA
              */
-            material?: string | null;
+            material: string | null;
             /** @default null */
-            vendor?: string | null;
+            vendor: string | null;
             /**
              * @description A colour name or `#rrggbb`.
              * @default null
              */
-            color?: string | null;
+            color: string | null;
             /** @default null */
-            diameter_mm?: number | null;
+            diameter_mm: number | null;
             /** @default null */
-            density_g_cm3?: number | null;
+            density_g_cm3: number | null;
             /** @default null */
-            nozzle_temperature_c?: number | null;
+            nozzle_temperature_c: number | null;
             /** @default null */
-            bed_temperature_c?: number | null;
+            bed_temperature_c: number | null;
             /** @default null */
-            cost_per_kg?: number | null;
+            cost_per_kg: number | null;
         };
         CreatePrinterProfileRequest: {
             name: string;
             /** @default null */
-            vendor?: string | null;
+            vendor: string | null;
             /** @default null */
-            bed_x_mm?: number | null;
+            bed_x_mm: number | null;
             /** @default null */
-            bed_y_mm?: number | null;
+            bed_y_mm: number | null;
             /** @default null */
-            max_height_mm?: number | null;
+            max_height_mm: number | null;
             /** @default null */
-            nozzle_diameter_mm?: number | null;
+            nozzle_diameter_mm: number | null;
             /**
              * @default null
              * @example marlin2
              */
-            gcode_flavor?: string | null;
+            gcode_flavor: string | null;
             /**
              * @description Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).
              * @default null
              */
-            firmware_provider?: string | null;
+            firmware_provider: string | null;
         };
         UpdateFilamentProfileRequest: {
             name?: string;
@@ -1922,8 +1922,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1933,8 +1931,15 @@ export interface operations {
             /** @description Wrong username or credential (`invalid_credentials`). */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1944,8 +1949,6 @@ export interface operations {
             /** @description Not exactly one credential kind, or malformed fields. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1955,10 +1958,6 @@ export interface operations {
             /** @description Too many failed attempts (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1992,8 +1991,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,8 +2000,15 @@ export interface operations {
             /** @description Unknown, expired or reused refresh token, or a session that has ended. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,8 +2018,6 @@ export interface operations {
             /** @description Malformed body. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,8 +2045,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,8 +2074,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2107,8 +2105,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,8 +2114,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2129,8 +2123,15 @@ export interface operations {
             /** @description The current password is wrong (`wrong_password`). */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,8 +2141,6 @@ export interface operations {
             /** @description The new password is too short or too long. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,10 +2150,6 @@ export interface operations {
             /** @description Too many wrong passwords (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2186,8 +2181,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2224,8 +2217,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,8 +2226,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,8 +2235,15 @@ export interface operations {
             /** @description You already have an active key with this name (`api_key_name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,8 +2253,6 @@ export interface operations {
             /** @description Missing or too long name. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2290,8 +2284,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2301,8 +2293,6 @@ export interface operations {
             /** @description You have no key with this id. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,8 +2324,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2345,8 +2333,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2380,8 +2366,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,8 +2375,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,8 +2384,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,8 +2393,15 @@ export interface operations {
             /** @description The username is taken (`username_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2424,8 +2411,6 @@ export interface operations {
             /** @description Bad username, password or role. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2461,8 +2446,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2472,8 +2455,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,8 +2464,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2494,8 +2473,6 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2505,8 +2482,15 @@ export interface operations {
             /** @description It would leave no active superuser (`last_superuser`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,8 +2500,6 @@ export interface operations {
             /** @description Empty or malformed change. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,8 +2533,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,8 +2542,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2573,8 +2551,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2584,8 +2560,15 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,8 +2578,6 @@ export interface operations {
             /** @description The password is too short or too long. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2619,7 +2600,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).
                      */
-                    file: Blob;
+                    file: string;
                     /** @description Attach to this model instead of choosing one. */
                     model_id?: string;
                 };
@@ -2647,8 +2628,6 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,8 +2637,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2669,8 +2646,6 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,8 +2655,6 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,8 +2664,6 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,8 +2673,6 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,8 +2682,6 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2737,7 +2704,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": Blob;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -2762,8 +2729,6 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,8 +2738,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,8 +2747,6 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2795,8 +2756,6 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,8 +2765,6 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,8 +2774,6 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,8 +2783,6 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,8 +2814,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,8 +2823,6 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2896,58 +2845,24 @@ export interface operations {
             /** @description The whole file. */
             200: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
-                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
-                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "model/stl": Blob;
-                    "model/3mf": Blob;
-                    "model/obj": Blob;
-                    "text/x.gcode": Blob;
-                    "model/step": Blob;
-                    "application/octet-stream": Blob;
+                    "application/octet-stream": string;
                 };
             };
             /** @description The requested range. */
             206: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
-                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
-                    "Content-Disposition"?: string;
-                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
-                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "model/stl": Blob;
-                    "model/3mf": Blob;
-                    "model/obj": Blob;
-                    "text/x.gcode": Blob;
-                    "model/step": Blob;
-                    "application/octet-stream": Blob;
+                    "application/octet-stream": string;
                 };
             };
             /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2955,8 +2870,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2966,26 +2879,18 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes *\/<size>` gives the size. */
+            /** @description The range lies outside the file; `Content-Range: bytes *\/<size>`. */
             416: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
-                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
-                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
+                content?: never;
             };
         };
     };
@@ -3003,28 +2908,16 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": Blob;
-                    "image/jpeg": Blob;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
-            /** @description Not modified (the ETag matched). */
+            /** @description Not modified. */
             304: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3032,8 +2925,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3043,8 +2934,6 @@ export interface operations {
             /** @description No such file, or it has no thumbnail. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3074,8 +2963,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,10 +3008,6 @@ export interface operations {
             /** @description The export, as an attachment. */
             200: {
                 headers: {
-                    /** @description A file name with the date. */
-                    "Content-Disposition"?: string;
-                    /** @description Not stored by caches. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,8 +3018,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3146,8 +3027,6 @@ export interface operations {
             /** @description No `format`, an unknown one, or a malformed filter (`validation_failed`). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,8 +3083,6 @@ export interface operations {
             /** @description The cursor was altered or belongs to another query (`invalid_cursor`). */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,8 +3092,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3226,8 +3101,6 @@ export interface operations {
             /** @description A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,8 +3132,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3270,8 +3141,6 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3301,8 +3170,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,8 +3179,6 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3349,8 +3214,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3360,8 +3223,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3371,8 +3232,15 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,8 +3250,6 @@ export interface operations {
             /** @description Empty change, unknown field, or a bad name, description or tag. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,28 +3272,15 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": Blob;
-                    "image/jpeg": Blob;
+                    "image/png": string;
                 };
             };
-            /** @description Not modified (the ETag matched). */
+            /** @description Not modified. */
             304: {
                 headers: {
-                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
-                    ETag?: string;
-                    /** @description Byte ranges are served. */
-                    "Accept-Ranges"?: string;
-                    /** @description The bytes of an id never change. */
-                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3435,8 +3288,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,8 +3297,6 @@ export interface operations {
             /** @description No such model, or it has no thumbnail. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,8 +3326,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,8 +3359,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,8 +3368,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,8 +3377,15 @@ export interface operations {
             /** @description A collection has this name already (`collection_name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,8 +3395,6 @@ export interface operations {
             /** @description Missing or bad name, or an unknown field. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,8 +3426,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,8 +3435,6 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,8 +3464,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,8 +3473,6 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3668,8 +3508,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,8 +3517,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,8 +3526,6 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3701,8 +3535,15 @@ export interface operations {
             /** @description Another collection has this name (`collection_name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,8 +3553,6 @@ export interface operations {
             /** @description Empty change, bad name, or an unknown field. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,8 +3583,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,8 +3592,6 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,8 +3622,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3798,8 +3631,6 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3829,8 +3660,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3863,8 +3692,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,8 +3701,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3905,8 +3730,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,8 +3739,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3927,8 +3748,6 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3960,8 +3779,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3971,8 +3788,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,8 +3797,6 @@ export interface operations {
             /** @description No such backup. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,8 +3828,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,8 +3837,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4037,8 +3846,6 @@ export interface operations {
             /** @description No archive of that backup in the backup directory or the bucket. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,8 +3855,6 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,8 +3864,6 @@ export interface operations {
             /** @description The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,8 +3873,6 @@ export interface operations {
             /** @description The archive is not in the backup directory and the bucket cannot be reached. */
             502: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,8 +3891,6 @@ export interface operations {
             /** @description Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed. */
             507: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,8 +3922,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,8 +3955,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,8 +3964,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,8 +3973,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,8 +3982,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,8 +4000,6 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,8 +4031,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,8 +4040,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,8 +4069,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4288,8 +4078,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,8 +4087,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,8 +4122,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,8 +4131,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,8 +4140,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,8 +4149,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,8 +4158,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,8 +4176,6 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,8 +4207,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,8 +4216,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,8 +4251,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,8 +4260,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,8 +4269,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,11 +4289,18 @@ export interface operations {
                     "application/json": components["schemas"]["Dispatch"];
                 };
             };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No stored file has this id, or it is not G-code (`not_gcode`). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4565,8 +4345,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,8 +4354,6 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,8 +4387,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4647,8 +4421,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,19 +4430,15 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Larger than 32 MiB. */
+            /** @description Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there. */
             413: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4680,8 +4448,6 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4716,8 +4482,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,19 +4491,15 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Larger than 32 MiB. */
+            /** @description Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there. */
             413: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,8 +4509,6 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,8 +4543,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4820,8 +4576,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,8 +4585,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4842,8 +4594,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,8 +4603,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,8 +4621,6 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,8 +4655,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4935,8 +4688,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4946,8 +4697,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,8 +4706,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4968,8 +4715,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4979,8 +4733,6 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5012,8 +4764,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5023,8 +4773,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,8 +4802,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5065,8 +4811,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,8 +4820,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5113,8 +4855,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5124,8 +4864,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,8 +4873,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5146,8 +4882,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,8 +4891,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,8 +4909,6 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,8 +4940,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,8 +4949,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5243,8 +4978,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5254,8 +4987,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5265,8 +4996,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5302,8 +5031,6 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,8 +5040,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5324,8 +5049,6 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5335,8 +5058,6 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5346,8 +5067,15 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5357,8 +5085,6 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5390,8 +5116,6 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5401,8 +5125,6 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
