@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * Download a stored file
-         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; an unsatisfiable range answers 416. Several ranges get the whole file.
+         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`.
          *
          *     Requires a bearer token of a user with the `user` role (any signed-in user).
          */
@@ -706,7 +706,7 @@ export interface paths {
         put?: never;
         /**
          * Restore the whole install from a backup
-         * @description Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request body. The call answers when the restore is done; meanwhile every other request gets 503 `restore_in_progress` with `Retry-After` and the progress under `restore`.
+         * @description Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request body. The call answers when the restore is done; meanwhile every other API request gets 503 `restore_in_progress` with `Retry-After` and the progress under `restore`.
          *
          *     The archive is read once and checked whole against its manifest while its entries are staged; nothing is changed unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API; PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it was. Afterwards migrations run, and the service serves the restored data at once.
          *
@@ -1251,7 +1251,7 @@ export interface components {
              * @default user
              * @enum {string}
              */
-            role: "user" | "admin" | "superuser";
+            role?: "user" | "admin" | "superuser";
         };
         UpdateUserRequest: {
             /**
@@ -1579,7 +1579,7 @@ export interface components {
         RestoreInProgressProblem: components["schemas"]["Problem"] & {
             restore: components["schemas"]["RestoreProgress"];
         };
-        /** @description Sent as `restore` in the 503 problem every other request gets while a restore runs. */
+        /** @description Sent as `restore` in the 503 problem every other API request gets while a restore runs. */
         RestoreProgress: {
             /** @enum {string} */
             phase: "verifying" | "safety_copy" | "swapping" | "finishing";
@@ -1664,7 +1664,7 @@ export interface components {
             provider?: "moonraker" | "octoprint" | "prusalink" | "virtual";
             /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address?: string;
-            credentials?: components["schemas"]["PrinterCredentials"] & (Record<string, never> | null);
+            credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;
         };
         PrinterDiagnostics: {
@@ -1725,7 +1725,7 @@ export interface components {
         SendToPrinterRequest: {
             file_id: string;
             /** @default false */
-            start: boolean;
+            start?: boolean;
         };
         PresetImportResult: {
             created: number;
@@ -1785,47 +1785,47 @@ export interface components {
              * @default null
              * @example PLA
              */
-            material: string | null;
+            material?: string | null;
             /** @default null */
-            vendor: string | null;
+            vendor?: string | null;
             /**
              * @description A colour name or `#rrggbb`.
              * @default null
              */
-            color: string | null;
+            color?: string | null;
             /** @default null */
-            diameter_mm: number | null;
+            diameter_mm?: number | null;
             /** @default null */
-            density_g_cm3: number | null;
+            density_g_cm3?: number | null;
             /** @default null */
-            nozzle_temperature_c: number | null;
+            nozzle_temperature_c?: number | null;
             /** @default null */
-            bed_temperature_c: number | null;
+            bed_temperature_c?: number | null;
             /** @default null */
-            cost_per_kg: number | null;
+            cost_per_kg?: number | null;
         };
         CreatePrinterProfileRequest: {
             name: string;
             /** @default null */
-            vendor: string | null;
+            vendor?: string | null;
             /** @default null */
-            bed_x_mm: number | null;
+            bed_x_mm?: number | null;
             /** @default null */
-            bed_y_mm: number | null;
+            bed_y_mm?: number | null;
             /** @default null */
-            max_height_mm: number | null;
+            max_height_mm?: number | null;
             /** @default null */
-            nozzle_diameter_mm: number | null;
+            nozzle_diameter_mm?: number | null;
             /**
              * @default null
              * @example marlin2
              */
-            gcode_flavor: string | null;
+            gcode_flavor?: string | null;
             /**
              * @description Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).
              * @default null
              */
-            firmware_provider: string | null;
+            firmware_provider?: string | null;
         };
         UpdateFilamentProfileRequest: {
             name?: string;
@@ -1922,6 +1922,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1931,6 +1933,8 @@ export interface operations {
             /** @description Wrong username or credential (`invalid_credentials`). */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +1944,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,6 +1955,8 @@ export interface operations {
             /** @description Not exactly one credential kind, or malformed fields. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1958,6 +1966,10 @@ export interface operations {
             /** @description Too many failed attempts (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1991,6 +2003,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2000,6 +2014,8 @@ export interface operations {
             /** @description Unknown, expired or reused refresh token, or a session that has ended. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +2025,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2018,6 +2036,8 @@ export interface operations {
             /** @description Malformed body. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +2065,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2096,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,6 +2129,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,6 +2140,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,6 +2151,8 @@ export interface operations {
             /** @description The current password is wrong (`wrong_password`). */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2162,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2173,8 @@ export interface operations {
             /** @description The new password is too short or too long. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2184,10 @@ export interface operations {
             /** @description Too many wrong passwords (`too_many_attempts`); see `Retry-After`. */
             429: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2181,6 +2219,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2217,6 +2257,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,6 +2268,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,6 +2279,8 @@ export interface operations {
             /** @description You already have an active key with this name (`api_key_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +2290,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2253,6 +2301,8 @@ export interface operations {
             /** @description Missing or too long name. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +2334,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,6 +2345,8 @@ export interface operations {
             /** @description You have no key with this id. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,6 +2378,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,6 +2389,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +2424,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2435,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +2446,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2457,8 @@ export interface operations {
             /** @description The username is taken (`username_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2468,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2479,8 @@ export interface operations {
             /** @description Bad username, password or role. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2516,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2527,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2538,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2549,8 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2560,8 @@ export interface operations {
             /** @description It would leave no active superuser (`last_superuser`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2571,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2582,8 @@ export interface operations {
             /** @description Empty or malformed change. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2617,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2628,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,6 +2639,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `superuser` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2560,6 +2650,8 @@ export interface operations {
             /** @description No such user. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +2661,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +2672,8 @@ export interface operations {
             /** @description The password is too short or too long. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2600,7 +2696,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).
                      */
-                    file: string;
+                    file: Blob;
                     /** @description Attach to this model instead of choosing one. */
                     model_id?: string;
                 };
@@ -2628,6 +2724,8 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,6 +2735,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,6 +2746,8 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2655,6 +2757,8 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,6 +2768,8 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2673,6 +2779,8 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2790,8 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,7 +2814,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": Blob;
             };
         };
         responses: {
@@ -2729,6 +2839,8 @@ export interface operations {
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,6 +2850,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2747,6 +2861,8 @@ export interface operations {
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,6 +2872,8 @@ export interface operations {
             /** @description PUT without `Content-Length` or chunked body. */
             411: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2883,8 @@ export interface operations {
             /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES` (`payload_too_large`). Nothing was stored. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2774,6 +2894,8 @@ export interface operations {
             /** @description Not `multipart/form-data` (`unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2783,6 +2905,8 @@ export interface operations {
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2814,6 +2938,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,6 +2949,8 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,24 +2973,58 @@ export interface operations {
             /** @description The whole file. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The requested range. */
             206: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2870,6 +3032,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2879,18 +3043,26 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The range lies outside the file; `Content-Range: bytes *\/<size>`. */
+            /** @description No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes *\/<size>` gives the size. */
             416: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -2908,16 +3080,28 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
-                    "image/jpeg": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                 };
             };
-            /** @description Not modified. */
+            /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2925,6 +3109,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +3120,8 @@ export interface operations {
             /** @description No such file, or it has no thumbnail. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,6 +3151,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3008,6 +3198,10 @@ export interface operations {
             /** @description The export, as an attachment. */
             200: {
                 headers: {
+                    /** @description A file name with the date. */
+                    "Content-Disposition"?: string;
+                    /** @description Not stored by caches. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3018,6 +3212,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +3223,8 @@ export interface operations {
             /** @description No `format`, an unknown one, or a malformed filter (`validation_failed`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3083,6 +3281,8 @@ export interface operations {
             /** @description The cursor was altered or belongs to another query (`invalid_cursor`). */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3092,6 +3292,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,6 +3303,8 @@ export interface operations {
             /** @description A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3132,6 +3336,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +3347,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3170,6 +3378,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,6 +3389,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3214,6 +3426,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,6 +3437,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,6 +3448,8 @@ export interface operations {
             /** @description No such model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3241,6 +3459,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,6 +3470,8 @@ export interface operations {
             /** @description Empty change, unknown field, or a bad name, description or tag. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3272,15 +3494,28 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                 };
             };
-            /** @description Not modified. */
+            /** @description Not modified (the ETag matched). */
             304: {
                 headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3288,6 +3523,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3534,8 @@ export interface operations {
             /** @description No such model, or it has no thumbnail. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3565,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3600,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3368,6 +3611,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3377,6 +3622,8 @@ export interface operations {
             /** @description A collection has this name already (`collection_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3386,6 +3633,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +3644,8 @@ export interface operations {
             /** @description Missing or bad name, or an unknown field. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3426,6 +3677,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,6 +3688,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3464,6 +3719,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3473,6 +3730,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3767,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3778,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,6 +3789,8 @@ export interface operations {
             /** @description No such collection. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3800,8 @@ export interface operations {
             /** @description Another collection has this name (`collection_name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3544,6 +3811,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +3822,8 @@ export interface operations {
             /** @description Empty change, bad name, or an unknown field. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3583,6 +3854,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,6 +3865,8 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +3897,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3908,8 @@ export interface operations {
             /** @description No such collection or model. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +3939,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3973,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3701,6 +3984,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4015,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3739,6 +4026,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3748,6 +4037,8 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +4070,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +4081,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +4092,8 @@ export interface operations {
             /** @description No such backup. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3828,6 +4125,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3837,6 +4136,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,6 +4147,8 @@ export interface operations {
             /** @description No archive of that backup in the backup directory or the bucket. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,6 +4158,8 @@ export interface operations {
             /** @description A backup or restore is already running (`maintenance_in_progress`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4169,8 @@ export interface operations {
             /** @description The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4180,8 @@ export interface operations {
             /** @description The archive is not in the backup directory and the bucket cannot be reached. */
             502: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4200,8 @@ export interface operations {
             /** @description Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed. */
             507: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3922,6 +4233,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +4268,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3964,6 +4279,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +4290,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3982,6 +4301,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,6 +4312,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,6 +4323,8 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4031,6 +4356,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,6 +4367,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4069,6 +4398,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4078,6 +4409,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4087,6 +4420,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4457,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +4468,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,6 +4479,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4149,6 +4490,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,6 +4501,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4512,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +4523,8 @@ export interface operations {
             /** @description Bad provider, address or profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4556,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4567,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4251,6 +4604,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4260,6 +4615,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4269,6 +4626,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4292,6 +4651,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4301,6 +4662,8 @@ export interface operations {
             /** @description No stored file has this id, or it is not G-code (`not_gcode`). */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4345,6 +4708,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4354,6 +4719,8 @@ export interface operations {
             /** @description No such printer. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4387,6 +4754,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,6 +4790,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4430,6 +4801,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4439,6 +4812,8 @@ export interface operations {
             /** @description Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4448,6 +4823,8 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4859,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +4870,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4881,8 @@ export interface operations {
             /** @description Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +4892,8 @@ export interface operations {
             /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4543,6 +4928,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,6 +4963,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4585,6 +4974,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4594,6 +4985,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +4996,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,6 +5007,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +5018,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4655,6 +5054,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,6 +5089,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4697,6 +5100,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4706,6 +5111,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4715,6 +5122,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +5133,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4733,6 +5144,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4764,6 +5177,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4773,6 +5188,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5219,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +5230,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4820,6 +5241,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +5278,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +5289,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +5300,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +5311,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +5322,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +5333,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4909,6 +5344,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4940,6 +5377,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4949,6 +5388,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,6 +5419,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4987,6 +5430,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,6 +5441,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5031,6 +5478,8 @@ export interface operations {
             /** @description The body is not valid JSON. */
             400: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5040,6 +5489,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5049,6 +5500,8 @@ export interface operations {
             /** @description The token is valid but the user lacks the `admin` role. */
             403: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,6 +5511,8 @@ export interface operations {
             /** @description No such profile. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5067,6 +5522,8 @@ export interface operations {
             /** @description The name is taken (`name_taken`). */
             409: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,6 +5533,8 @@ export interface operations {
             /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
             413: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,6 +5544,8 @@ export interface operations {
             /** @description A field is out of range. */
             422: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5116,6 +5577,8 @@ export interface operations {
             /** @description No token, or a token that is invalid, expired or of an ended session. */
             401: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,6 +5588,8 @@ export interface operations {
             /** @description No such file. */
             404: {
                 headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
