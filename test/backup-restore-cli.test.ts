@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import {
   copyFileSync,
   existsSync,
@@ -19,7 +19,7 @@ import { admin, adminEnv, call, newAccountWithKey, signIn } from './support/acco
 import { backUp } from './support/backups.js'
 import { createTestDatabase } from './support/test-database.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
-import { binaryCube, sliceShape, upload } from './support/uploads.js'
+import { binaryCube, bulkyGcode, sliceShape, upload } from './support/uploads.js'
 
 /**
  * `model-vault backup restore`, run as a process of its own: onto a fresh install, with a
@@ -248,21 +248,6 @@ describe('backup restore from the shell', () => {
     }
   })
 })
-
-/**
- * G-code of about `mib` MiB whose body is random text: it compresses poorly, so reading its
- * archive back takes a while. Its settings block is long (as a slicer's is), which makes the
- * database dump too big to pass through the pipes of a PostgreSQL swap in one go.
- */
-function bulkyGcode(mib: number): string {
-  const body = randomBytes(mib * 786_432)
-    .toString('base64')
-    .replace(/.{76}/g, '; $&\n')
-  const settings = Array.from({ length: 400 }, (_, i) => `; setting_${i} = ${randomBytes(48).toString('hex')}`).join(
-    '\n',
-  )
-  return `; bulky test G-code\nG28\n${body}\nG1 X10 Y10\n${settings}\n`
-}
 
 /**
  * Holds the live database the way a long transaction of the running service does, so that a

@@ -117,7 +117,7 @@ describe('creating a backup', () => {
       expect(refused.status).toBe(409)
       expect(refused.body.code).toBe('maintenance_in_progress')
       expect(refused.body.detail).toMatch(
-        /^A restore is running; try again when it has finished. \(If its process was stopped, its lock lapses at /,
+        /^A restore is running; try again when it has finished. \(If its process was stopped on another host, its lock lapses at /,
       )
     } finally {
       if ('held' in lock) await lock.held.release()

@@ -10,6 +10,7 @@ import type { PrinterStatusCache } from './printers/status-cache.js'
 import type { Clock } from './runtime/clock.js'
 import type { Compression } from './runtime/compression.js'
 import type { Logger } from './runtime/logger.js'
+import type { ProcessLiveness } from './runtime/process-liveness.js'
 
 /** Who is answering: reported by health so a failing replica can be told apart. */
 export interface ServiceIdentity {
@@ -64,6 +65,12 @@ export interface Deps {
     retentionDays: number
   }
   clock: Clock
+  /**
+   * This process's host and pid, and whether another process of the host still runs: a lock
+   * whose holder is gone is taken over at once. Null where the runtime cannot tell; such locks
+   * are taken over once their lease lapses.
+   */
+  liveness: ProcessLiveness | null
   logger: Logger
   getDocsAsset: GetDocsAsset
   getUiAsset: GetUiAsset

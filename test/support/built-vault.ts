@@ -1,8 +1,9 @@
-import { execFile, spawn } from 'node:child_process'
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import { createTestDatabase } from './test-database.js'
 
@@ -75,6 +76,32 @@ export async function ensureBuilt(): Promise<string> {
   }
 }
 
+/**
+ * Waits for a service process's `listening` log line and resolves its URL, what it wrote to
+ * stdout so far and later, and its exit; rejects when it exits first or stays silent for 30 s.
+ */
+export async function untilListening(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+): Promise<{ baseUrl: string; output: () => string; exited: Promise<void> }> {
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'listening' line: ${stdout}${stderr}`)), 30_000)
+    child.on('exit', (code) => reject(new Error(`the service exited (${code}): ${stdout}${stderr}`)))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+  })
+  return { baseUrl, output: () => stdout, exited }
+}
+
 export interface BuiltVault {
   /** `http://127.0.0.1:<port>`, from the service's own `listening` line. */
   baseUrl: string
@@ -96,25 +123,10 @@ export async function startBuiltVault(env: Record<string, string> = {}): Promise
     env: { ...process.env, VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, VAULT_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-  let stdout = ''
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no 'listening' line: ${stdout}${stderr}`)), 30_000)
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}): ${stdout}${stderr}`)))
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    })
-  })
+  const { baseUrl, output, exited } = await untilListening(child)
   return {
     baseUrl,
-    output: () => stdout,
+    output,
     async close() {
       child.kill('SIGTERM')
       await exited

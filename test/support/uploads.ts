@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,21 @@ export async function upload(
   })
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers }
+}
+
+/**
+ * G-code of about `mib` MiB whose body is random text: it compresses poorly, so reading its
+ * archive back takes a while. Its settings block is long (as a slicer's is), which makes the
+ * database dump too big to pass through the pipes of a PostgreSQL swap in one go.
+ */
+export function bulkyGcode(mib: number): string {
+  const body = randomBytes(mib * 786_432)
+    .toString('base64')
+    .replace(/.{76}/g, '; $&\n')
+  const settings = Array.from({ length: 400 }, (_, i) => `; setting_${i} = ${randomBytes(48).toString('hex')}`).join(
+    '\n',
+  )
+  return `; bulky test G-code\nG28\n${body}\nG1 X10 Y10\n${settings}\n`
 }
 
 /** Uploads `bytes` as a raw PUT body, the way `curl -T` does. */

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { randomToken } from '../../core/accounts/secrets.js'
+import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
@@ -28,6 +29,7 @@ import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createNativeSha256 } from './native-sha256.js'
+import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { createNodeUiAssets } from './ui-assets.js'
 import { zlibCompression } from './zlib-compression.js'
@@ -52,6 +54,10 @@ export async function createNodeDeps(
     const clock = options.clock ?? systemClock
     const schemaVersion = await migrateToLatest(database.db)
     const installationId = await ensureInstallation(database.db, clock)
+    const liveness = createNodeProcessLiveness()
+    // Before anything reads the maintenance lock: a backup or restore whose process stopped
+    // leaves its lock behind and its record running; both are settled here.
+    await recoverInterruptedWork({ database, clock, service: options.service, liveness, logger: options.logger })
     // Database snapshots and staged restores live in scratch only while a backup or restore
     // holds the lock; with none running, whatever is there was left by a killed process.
     if (!(await isMaintenanceRunning(database.db, clock.now()))) await rm(scratchDir, { recursive: true, force: true })
@@ -79,6 +85,7 @@ export async function createNodeDeps(
         retentionDays: config.backup.retentionDays,
       },
       clock,
+      liveness,
       logger: options.logger,
       getDocsAsset: createNodeDocsAssets(),
       getUiAsset: createNodeUiAssets(),

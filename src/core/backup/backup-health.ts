@@ -1,15 +1,33 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
+import type { Deps } from '../deps.js'
 import type { HealthCheckable } from '../health/component.js'
-import type { Clock } from '../runtime/clock.js'
+import { interruptedBackupError, isBackupInterrupted } from './interrupted-work.js'
 
 /** A vault whose last good backup is older than this is told so. */
 const staleAfterDays = 7
 
-/** How old the last good backup is, and whether its bucket copy failed. */
-export function lastBackupHealth(db: Kysely<Database>, clock: Clock): HealthCheckable {
+/**
+ * How old the last good backup is, whether its bucket copy failed, and whether the most recent
+ * attempt failed or was interrupted (a warning until a later backup completes).
+ */
+export function lastBackupHealth(deps: Pick<Deps, 'database' | 'clock' | 'liveness'>): HealthCheckable {
+  const { db } = deps.database
   return {
     async checkHealth() {
+      const attempt = await db
+        .selectFrom('backups')
+        .select(['status', 'error', 'lock_token'])
+        .orderBy('started_at', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      const interrupted =
+        attempt?.status === 'failed'
+          ? attempt.error === interruptedBackupError
+          : attempt?.status === 'running' && (await isBackupInterrupted(deps, attempt))
+      const attemptReason = interrupted
+        ? 'the last backup was interrupted: its process stopped'
+        : attempt?.status === 'failed'
+          ? 'the last backup failed'
+          : null
       const last = await db
         .selectFrom('backups')
         .selectAll()
@@ -17,18 +35,28 @@ export function lastBackupHealth(db: Kysely<Database>, clock: Clock): HealthChec
         .orderBy('finished_at', 'desc')
         .limit(1)
         .executeTakeFirst()
-      if (!last?.finished_at)
-        return { status: 'warn', reason: 'no backup has been made yet', details: { last_backup_at: null } }
-      const ageHours = Math.round(((clock.now().getTime() - Date.parse(last.finished_at)) / 3_600_000) * 10) / 10
+      const lastAttempt = interrupted ? 'interrupted' : (attempt?.status ?? null)
+      if (!last?.finished_at) {
+        const reasons = ['no backup has been made yet', ...(attemptReason ? [attemptReason] : [])]
+        return {
+          status: 'warn',
+          reason: reasons.join('; '),
+          details: { last_backup_at: null, last_attempt: lastAttempt },
+        }
+      }
+      const ageHours = Math.round(((deps.clock.now().getTime() - Date.parse(last.finished_at)) / 3_600_000) * 10) / 10
       const details = {
         last_backup_at: last.finished_at,
         last_backup_age_hours: ageHours,
         last_backup_copy: last.s3_status,
+        last_attempt: lastAttempt,
       }
-      if (last.s3_status === 'failed')
-        return { status: 'warn', reason: 'the last backup could not be copied to the backup bucket', details }
-      if (ageHours > staleAfterDays * 24)
-        return { status: 'warn', reason: `the last good backup is ${Math.floor(ageHours / 24)} days old`, details }
+      const reasons = [
+        ...(attemptReason ? [attemptReason] : []),
+        ...(last.s3_status === 'failed' ? ['the last backup could not be copied to the backup bucket'] : []),
+        ...(ageHours > staleAfterDays * 24 ? [`the last good backup is ${Math.floor(ageHours / 24)} days old`] : []),
+      ]
+      if (reasons.length > 0) return { status: 'warn', reason: reasons.join('; '), details }
       return { status: 'pass', details }
     },
   }

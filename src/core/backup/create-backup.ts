@@ -1,14 +1,23 @@
 import type { Deps } from '../deps.js'
 import type { HeldLock } from '../runtime/db-lock.js'
-import { takeMaintenanceLock } from '../runtime/maintenance-lock.js'
 import { type BackupRecord, getBackup } from './backup-records.js'
+import { takeMaintenance } from './interrupted-work.js'
 import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
 import { writeArchive } from './write-archive.js'
 
 export type BackupDeps = Pick<
   Deps,
-  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'clock' | 'logger' | 'backups' | 'service'
+  | 'database'
+  | 'blobs'
+  | 'thumbnails'
+  | 'createSha256'
+  | 'compression'
+  | 'clock'
+  | 'logger'
+  | 'backups'
+  | 'service'
+  | 'liveness'
 >
 
 const progressEveryMs = 1000
@@ -23,7 +32,7 @@ export async function startBackup(
   createdBy: string | null,
 ): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
   const { db } = deps.database
-  const lock = await takeMaintenanceLock(db, deps.clock, 'backup')
+  const lock = await takeMaintenance(deps, 'backup')
   const startedAt = deps.clock.now()
   const id = crypto.randomUUID()
   const row = {
@@ -33,6 +42,7 @@ export async function startBackup(
     created_by: createdBy,
     started_at: startedAt.toISOString(),
     s3_status: deps.backups.offsite ? ('pending' as const) : ('not_configured' as const),
+    lock_token: lock.token,
   }
   try {
     await db.insertInto('backups').values(row).execute()
@@ -103,11 +113,15 @@ async function runBackup(
     outcome = { status: 'failed', error: error instanceof Error ? error.message : String(error) }
     deps.logger.error('backup failed', { backup_id: id, error: outcome.error })
   }
+  if (lock.lost())
+    deps.logger.warn('the backup paused longer than its lock lease and another process took the lock over', {
+      backup_id: id,
+    })
   // Released before the final status shows, so a client that sees it can start the next backup or restore.
   await lock
     .release()
     .catch((error: Error) =>
-      deps.logger.warn('releasing the backup lock failed; it lapses within a minute', { error: error.message }),
+      deps.logger.warn('releasing the backup lock failed; its lease lapses within 15 s', { error: error.message }),
     )
   await db
     .updateTable('backups')

@@ -5,15 +5,15 @@ import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
-import { takeMaintenanceLock } from '../runtime/maintenance-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
+import { takeMaintenance } from './interrupted-work.js'
 import { type ArchiveSource, locateArchive } from './locate-archive.js'
 import { archiveFileName, type BackupManifest } from './manifest.js'
 import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { type ArchiveDeps, writeArchive } from './write-archive.js'
 
-export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys'>
+export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys' | 'liveness'>
 
 /** Where a running restore is: reported in the 503 answers other requests get, and by the CLI. */
 export interface RestoreProgress {
@@ -67,7 +67,7 @@ export async function restoreArchive(
   findSource: () => Promise<ArchiveSource>,
   onProgress: (progress: RestoreProgress) => void,
 ): Promise<RestoreResult> {
-  const lock = await takeMaintenanceLock(deps.database.db, deps.clock, 'restore')
+  const lock = await takeMaintenance(deps, 'restore')
   try {
     const source = await findSource()
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
@@ -95,7 +95,7 @@ export async function restoreArchive(
       )
     })
   } finally {
-    // A failed release must not hide the restore's own outcome; the lock lapses within a minute.
+    // A failed release must not hide the restore's own outcome; the lock's lease lapses within 15 s.
     await lock
       .release()
       .catch((error: Error) => deps.logger.warn('releasing the restore lock failed', { error: error.message }))

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { RestoreStatements } from '../db/database.js'
+import { interruptedBackupError } from './interrupted-work.js'
 
 /**
  * What a restore changes in the restored data inside the same atomic swap, so no state
@@ -36,7 +37,7 @@ export function restoreStatements(
       .updateTable('backups')
       .set({
         status: sql.lit<'failed'>('failed'),
-        error: sql.lit('Interrupted: the process stopped before this backup finished.'),
+        error: sql.lit(interruptedBackupError),
         finished_at: at,
       })
       .where('status', '=', running),

@@ -168,13 +168,20 @@ export interface BackupsTable {
   error: string | null
   s3_status: BackupCopyStatus
   s3_error: string | null
+  /** While running: the token of the maintenance lock its process holds (null in records from before 0008). */
+  lock_token: string | null
 }
 
 export interface LocksTable {
   name: string
+  /** The holder's token: a takeover is a conditional update on it. */
   owner: string
   purpose: string
   expires_at: string
+  /** The holder's host (with its boot and process namespace) and pid, when its runtime can tell. */
+  host_id: string | null
+  pid: number | null
+  instance_id: string | null
 }
 
 export interface PrinterCredentialKeysTable {

@@ -32,7 +32,10 @@ const ManifestSchema = z
 export const BackupSchema = z
   .object({
     id: z.string(),
-    status: z.enum(['running', 'complete', 'failed']),
+    status: z.enum(['running', 'complete', 'failed']).openapi({
+      description:
+        '`running` while a live process works on it. A backup whose process stopped (killed, crashed) becomes `failed` with the error `Interrupted: the process running it stopped before it finished.` at the next start of the service or when another process starts a backup or restore; health warns meanwhile.',
+    }),
     file_name: z
       .string()
       .openapi({ example: 'model-vault-2026-11-21T08-30-00Z-3f1c2a9e-7d4b-4e8a-9c1f-5b6d7e8f9a0b.tar.gz' }),
@@ -47,7 +50,7 @@ export const BackupSchema = z
     bytes_done: z.number().int(),
     size: z.number().int().nullable().openapi({ description: 'Bytes of the .tar.gz.' }),
     sha256: z.string().nullable().openapi({ description: 'SHA-256 of the .tar.gz.' }),
-    error: z.string().nullable(),
+    error: z.string().nullable().openapi({ description: 'Why the backup failed; null unless `failed`.' }),
     locations: z
       .array(
         z.object({
@@ -154,7 +157,9 @@ export const createBackupRoute = defineRoute('admin', {
       description: 'Started. `Location` names the record.',
       content: { 'application/json': { schema: BackupSchema } },
     },
-    409: problemResponse('A backup or restore is already running (`maintenance_in_progress`).'),
+    409: problemResponse(
+      'A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed.',
+    ),
   },
 })
 
@@ -225,7 +230,8 @@ export const restoreBackupRoute = defineRoute('admin', {
     'current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is',
     'deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API;',
     'PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it',
-    'was. Afterwards migrations run, and the service serves the restored data at once.',
+    'was (a restore killed before its swap leaves a lock that the next backup or restore takes over, at once on the same',
+    'host). Afterwards migrations run, and the service serves the restored data at once.',
     "\n\n**After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored",
     'passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again.',
     'Only one backup or restore runs at a time (409).',
@@ -242,7 +248,9 @@ export const restoreBackupRoute = defineRoute('admin', {
   responses: {
     200: { description: 'Restored.', content: { 'application/json': { schema: RestoreResultSchema } } },
     404: problemResponse('No archive of that backup in the backup directory or the bucket.'),
-    409: problemResponse('A backup or restore is already running (`maintenance_in_progress`).'),
+    409: problemResponse(
+      'A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed.',
+    ),
     422: problemResponse(
       'The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed.',
     ),

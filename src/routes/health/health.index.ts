@@ -14,7 +14,7 @@ export const healthRouter = createRouter().openapi(getHealth, async (c) => {
       storage: { required: true, parts: [blobs, thumbnails] },
       backup: {
         required: false,
-        parts: [backups.local, ...(backups.offsite ? [backups.offsite] : []), lastBackupHealth(database.db, clock)],
+        parts: [backups.local, ...(backups.offsite ? [backups.offsite] : []), lastBackupHealth(c.var.deps)],
       },
       'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps)] },
     },

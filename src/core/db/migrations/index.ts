@@ -6,6 +6,7 @@ import * as m0004 from './0004-library-organise.js'
 import * as m0005 from './0005-printers.js'
 import * as m0006 from './0006-backups.js'
 import * as m0007 from './0007-generated-passwords.js'
+import * as m0008 from './0008-lock-holders.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0005-printers': m0005,
   '0006-backups': m0006,
   '0007-generated-passwords': m0007,
+  '0008-lock-holders': m0008,
 }
