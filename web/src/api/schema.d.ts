@@ -708,7 +708,7 @@ export interface paths {
          * Restore the whole install from a backup
          * @description Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request body. The call answers when the restore is done; meanwhile every other API request gets 503 `restore_in_progress` with `Retry-After` and the progress under `restore`.
          *
-         *     The archive is read once and checked whole against its manifest while its entries are staged; nothing is changed unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API; PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it was. Afterwards migrations run, and the service serves the restored data at once.
+         *     The archive is read once and checked whole against its manifest while its entries are staged; nothing is changed unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API; PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it was (a restore killed before its swap leaves a lock that the next backup or restore takes over, at once on the same host). Afterwards migrations run, and the service serves the restored data at once.
          *
          *     **After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again. Only one backup or restore runs at a time (409).
          *
@@ -1440,7 +1440,10 @@ export interface components {
         };
         Backup: {
             id: string;
-            /** @enum {string} */
+            /**
+             * @description `running` while a live process works on it. A backup whose process stopped (killed, crashed) becomes `failed` with the error `Interrupted: the process running it stopped before it finished.` at the next start of the service or when another process starts a backup or restore; health warns meanwhile.
+             * @enum {string}
+             */
             status: "running" | "complete" | "failed";
             /** @example model-vault-2026-11-21T08-30-00Z-3f1c2a9e-7d4b-4e8a-9c1f-5b6d7e8f9a0b.tar.gz */
             file_name: string;
@@ -1456,6 +1459,7 @@ export interface components {
             size: number | null;
             /** @description SHA-256 of the .tar.gz. */
             sha256: string | null;
+            /** @description Why the backup failed; null unless `failed`. */
             error: string | null;
             /** @description Where the archive is: the backup directory, and the S3 bucket when configured (`uploaded` once read back and checked). */
             locations: {
@@ -4034,7 +4038,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A backup or restore is already running (`maintenance_in_progress`). */
+            /** @description A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed. */
             409: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4155,7 +4159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A backup or restore is already running (`maintenance_in_progress`). */
+            /** @description A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed. */
             409: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
