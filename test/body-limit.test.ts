@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { type RawReply, rawRequest } from './support/raw-http.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { putRaw, upload } from './support/uploads.js'
 
 const bound = 16 * 1024
 let vault: TestVault
@@ -106,6 +107,14 @@ describe('every JSON body is bounded by VAULT_MAX_BODY_BYTES before it is read',
     } as RequestInit)
     expect(res.status).toBe(413)
     expect((await res.json()).code).toBe('payload_too_large')
+  })
+
+  it('file uploads, raw and multipart, keep VAULT_MAX_UPLOAD_BYTES as their bound', async () => {
+    const gcode = (n: number) => `; upload ${n}\n${'G1 X1 Y1\n'.repeat(bound / 4)}`
+    const raw = await putRaw(vault.baseUrl, token, 'raw.gcode', gcode(1))
+    expect(raw.status, JSON.stringify(raw.body)).toBe(201)
+    const form = await upload(vault.baseUrl, token, 'form.gcode', gcode(2))
+    expect(form.status, JSON.stringify(form.body)).toBe(201)
   })
 
   it('a preset import keeps its own 32 MiB bound', async () => {

@@ -34,16 +34,21 @@ export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
   }
 }
 
+/** How a route's request body is bounded; by default at `VAULT_MAX_BODY_BYTES`. */
+export interface BodyOptions {
+  /** A fixed bound instead (preset files). */
+  maxBodyBytes?: number
+  /** The body is a file upload, which the handler bounds by `VAULT_MAX_UPLOAD_BYTES` as it streams. */
+  upload?: true
+}
+
 /**
- * Every body but a multipart upload's (whose handler bounds the file by
- * `VAULT_MAX_UPLOAD_BYTES`) is bounded before it is read, at `maxBodyBytes` or else
- * `VAULT_MAX_BODY_BYTES`, with its 413 documented. Protected routes check the caller first, so
- * strangers get a 401 with their body unread.
+ * Every declared body but an upload's is bounded before it is read, with its 413 documented.
+ * Protected routes check the caller first, so strangers get a 401 with their body unread.
  */
-function boundBody(config: RouteConfig, maxBodyBytes: number | undefined) {
-  const types = Object.keys(config.request?.body?.content ?? {})
-  return types.some((type) => type !== 'multipart/form-data')
-    ? { middleware: [limitBody(maxBodyBytes)], responses: { 413: bodyTooLargeResponse } }
+function boundBody(config: RouteConfig, options: BodyOptions) {
+  return config.request?.body && !options.upload
+    ? { middleware: [limitBody(options.maxBodyBytes)], responses: { 413: bodyTooLargeResponse } }
     : { middleware: [], responses: {} }
 }
 
@@ -52,12 +57,8 @@ function boundBody(config: RouteConfig, maxBodyBytes: number | undefined) {
  * drives both the enforcement (middleware) and the documentation (security requirement,
  * `x-required-role`, 401/403 answers), so the two cannot drift apart.
  */
-export function defineRoute<const R extends RouteConfig>(
-  access: Access,
-  config: R,
-  options: { maxBodyBytes?: number } = {},
-): R {
-  const body = boundBody(config, options.maxBodyBytes)
+export function defineRoute<const R extends RouteConfig>(access: Access, config: R, options: BodyOptions = {}): R {
+  const body = boundBody(config, options)
   if (access === 'public')
     return createRoute({
       ...config,

@@ -54,57 +54,68 @@ const description = [
   '`parse_warnings`.',
 ].join('\n')
 
-export const ingestRoute = defineRoute('user', {
-  method: 'post',
-  path: '/api/v1/ingest',
-  operationId: 'ingestFile',
-  tags,
-  summary: 'Upload a file (multipart)',
-  description: `${description}\n\nExample: \`curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest\``,
-  request: {
-    body: {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          // A plain schema (not zod), so the framework documents the body but never buffers it to validate.
-          schema: {
-            type: 'object',
-            required: ['file'],
-            properties: {
-              file: {
-                type: 'string',
-                format: 'binary',
-                description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).',
+export const ingestRoute = defineRoute(
+  'user',
+  {
+    method: 'post',
+    path: '/api/v1/ingest',
+    operationId: 'ingestFile',
+    tags,
+    summary: 'Upload a file (multipart)',
+    description: `${description}\n\nExample: \`curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest\``,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            // A plain schema (not zod), so the framework documents the body but never buffers it to validate.
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: {
+                  type: 'string',
+                  format: 'binary',
+                  description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).',
+                },
+                model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
               },
-              model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
             },
           },
         },
       },
     },
+    responses: answers,
   },
-  responses: answers,
-})
+  { upload: true },
+)
 
-export const ingestRawRoute = defineRoute('user', {
-  method: 'put',
-  path: '/api/v1/ingest/{filename}',
-  operationId: 'ingestFileRaw',
-  tags,
-  summary: 'Upload a file (raw body)',
-  description: `${description}\n\nThe body is the file itself; the path names it. For scripts: \`curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode\``,
-  request: {
-    params: z.object({
-      filename: z
-        .string()
-        .min(1)
-        .max(255)
-        .openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }),
-    }),
-    query: z.object({
-      model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }),
-    }),
-    body: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+export const ingestRawRoute = defineRoute(
+  'user',
+  {
+    method: 'put',
+    path: '/api/v1/ingest/{filename}',
+    operationId: 'ingestFileRaw',
+    tags,
+    summary: 'Upload a file (raw body)',
+    description: `${description}\n\nThe body is the file itself; the path names it. For scripts: \`curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode\``,
+    request: {
+      params: z.object({
+        filename: z
+          .string()
+          .min(1)
+          .max(255)
+          .openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }),
+      }),
+      query: z.object({
+        model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }),
+      }),
+      body: {
+        required: true,
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+    },
+    responses: answers,
   },
-  responses: answers,
-})
+  { upload: true },
+)
