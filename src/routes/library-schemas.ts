@@ -13,7 +13,7 @@ export const FileSchema = z
     sha256: z.string().openapi({ description: 'Content hash; also the download ETag.' }),
     metadata: z.record(z.string(), z.unknown()).openapi({
       description:
-        'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]".',
+        'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too).',
     }),
     parse_warnings: z
       .array(z.string())

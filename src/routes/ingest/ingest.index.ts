@@ -1,10 +1,20 @@
 import type { Context } from 'hono'
 import { unprocessable, VaultError } from '../../core/errors.js'
 import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
+import { storedForm } from '../../core/ingest/stored-form.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
+import { createSemaphore } from '../../core/runtime/semaphore.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
 import { ingestRawRoute, ingestRoute } from './ingest.routes.js'
+
+/**
+ * At most two uploads of this process are read and registered at once (format reader, mesh
+ * figures, thumbnail, the database transaction); the others wait with their bytes already
+ * staged on disk. So a burst of uploads holds a bounded amount of memory, and list and search
+ * requests interleave with it instead of queueing behind a hundred registrations.
+ */
+const registrations = createSemaphore(2)
 
 /** Room for multipart boundaries and headers around the file when checking Content-Length up front. */
 const multipartOverheadBytes = 1024 * 1024
@@ -46,15 +56,22 @@ export const ingestRouter = createRouter()
       ])
     }
     if (file.fieldsBefore.model_id) await assertModelExists(deps, file.fieldsBefore.model_id)
-    const stored = await storeUpload(deps, file.stream, deps.maxUploadBytes, c.req.raw.signal)
+    const stored = await storeUpload(
+      deps,
+      storedForm(file.stream, file.filename),
+      deps.maxUploadBytes,
+      c.req.raw.signal,
+    )
     const fields = await upload.fields
     return answer(
       c,
-      await registerUpload(deps, stored, {
-        filename: file.filename,
-        modelId: fields.model_id || undefined,
-        uploadedBy: principal.userId,
-      }),
+      await registrations.run(() =>
+        registerUpload(deps, stored, {
+          filename: file.filename,
+          modelId: fields.model_id || undefined,
+          uploadedBy: principal.userId,
+        }),
+      ),
     )
   })
   .openapi(ingestRawRoute, async (c) => {
@@ -71,7 +88,10 @@ export const ingestRouter = createRouter()
     refuseDeclaredOversize(c, 0)
     const { model_id: modelId } = c.req.valid('query')
     if (modelId) await assertModelExists(deps, modelId)
-    const stored = await storeUpload(deps, body, deps.maxUploadBytes, c.req.raw.signal)
     const { filename } = c.req.valid('param')
-    return answer(c, await registerUpload(deps, stored, { filename, modelId, uploadedBy: principal.userId }))
+    const stored = await storeUpload(deps, storedForm(body, filename), deps.maxUploadBytes, c.req.raw.signal)
+    return answer(
+      c,
+      await registrations.run(() => registerUpload(deps, stored, { filename, modelId, uploadedBy: principal.userId })),
+    )
   })

@@ -7,9 +7,10 @@ const tags = ['Ingest']
 
 export const IngestResultSchema = z
   .object({
-    duplicate: z
-      .boolean()
-      .openapi({ description: 'True when the vault already held these exact bytes: nothing new was stored.' }),
+    duplicate: z.boolean().openapi({
+      description:
+        'True when the vault already held these exact bytes (for G-code, once its secrets are redacted): nothing new was stored.',
+    }),
     model_created: z.boolean().openapi({
       description:
         'True when this upload made the model; false when the file joined an existing one (the `model_id` given, or a model whose mesh matched) or was a duplicate.',
@@ -52,6 +53,12 @@ const description = [
   'volume); else, for G-code, the model whose mesh file is named like a sliced object or like the start of the G-code file',
   'name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with',
   '`parse_warnings`.',
+  '',
+  'G-code is stored with the value of every secret-bearing slicer setting (`printhost_apikey`, `printhost_password`,',
+  '`printhost_user` and other keys, passwords, tokens and user names) replaced by `[redacted]` as it streams in, so no',
+  'download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:',
+  'the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other',
+  'formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).',
 ].join('\n')
 
 export const ingestRoute = defineRoute(

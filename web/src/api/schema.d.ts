@@ -279,6 +279,12 @@ export interface paths {
          *     name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with
          *     `parse_warnings`.
          *
+         *     G-code is stored with the value of every secret-bearing slicer setting (`printhost_apikey`, `printhost_password`,
+         *     `printhost_user` and other keys, passwords, tokens and user names) replaced by `[redacted]` as it streams in, so no
+         *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
+         *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
+         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
+         *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
          *     Requires a bearer token of a user with the `user` role (any signed-in user).
@@ -310,6 +316,12 @@ export interface paths {
          *     volume); else, for G-code, the model whose mesh file is named like a sliced object or like the start of the G-code file
          *     name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with
          *     `parse_warnings`.
+         *
+         *     G-code is stored with the value of every secret-bearing slicer setting (`printhost_apikey`, `printhost_password`,
+         *     `printhost_user` and other keys, passwords, tokens and user names) replaced by `[redacted]` as it streams in, so no
+         *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
+         *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
+         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
@@ -715,6 +727,30 @@ export interface paths {
          *     Requires a bearer token of a user with the `admin` role or higher.
          */
         post: operations["restoreBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance/gc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete stored files nothing refers to
+         * @description Deletes blobs no file refers to and thumbnails no file or model refers to: left by uploads whose process was killed after storing the bytes, by deletions that a crash or a running backup held back, and by restores (which never delete files). Also removes staged uploads of stopped processes. The service runs the same collection every `VAULT_GC_INTERVAL_HOURS` (default 24; 0: never on its own); the CLI has `model-vault blobs gc [--dry-run]`.
+         *
+         *     Safe beside everything else: blobs written less than `VAULT_GC_GRACE_MINUTES` ago (default 60) are kept, new file rows wait while each batch is checked and deleted (an upload that still registers bytes deleted meanwhile answers 409 `content_deleted` and is sent again), no backup or restore may run (409), and blobs a restore's safety copy may need are kept. `?dry_run=true` counts what would go and deletes nothing. The answer says what was freed; the same figures are logged. No request body.
+         *
+         *     Requires a bearer token of a user with the `superuser` role or higher.
+         */
+        post: operations["collectGarbage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1269,7 +1305,7 @@ export interface components {
             password: string;
         };
         IngestResult: {
-            /** @description True when the vault already held these exact bytes: nothing new was stored. */
+            /** @description True when the vault already held these exact bytes (for G-code, once its secrets are redacted): nothing new was stored. */
             duplicate: boolean;
             /** @description True when this upload made the model; false when the file joined an existing one (the `model_id` given, or a model whose mesh matched) or was a duplicate. */
             model_created: boolean;
@@ -1292,7 +1328,7 @@ export interface components {
             size: number;
             /** @description Content hash; also the download ETag. */
             sha256: string;
-            /** @description What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]". */
+            /** @description What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too). */
             metadata: {
                 [key: string]: unknown;
             };
@@ -1591,6 +1627,38 @@ export interface components {
             bytes_done: number;
             /** @description Bytes of the archive, when known. */
             bytes_total: number | null;
+        };
+        GarbageReport: {
+            dry_run: boolean;
+            /** @description False when a backup or restore started during the sweep: it stopped there, and the rest waits for the next run. */
+            completed: boolean;
+            /** @description Uploaded files no file row refers to. */
+            blobs: {
+                /** @description Unreferenced blobs deleted (in a dry run: that would be). */
+                removed: number;
+                removed_bytes: number;
+                /** @description Unreferenced, but written less than `VAULT_GC_GRACE_MINUTES` ago: an upload may be registering it. */
+                kept_young: number;
+                /** @description Unreferenced, but stored before a restore whose safety copy (`pre-restore-*.tar.gz`) is still in the backup directory: putting that copy back needs them. They go once the safety copies are deleted. */
+                kept_for_safety_copy: number;
+                kept_for_safety_copy_bytes: number;
+            };
+            /** @description Thumbnails no file or model refers to. */
+            thumbnails: {
+                /** @description Unreferenced blobs deleted (in a dry run: that would be). */
+                removed: number;
+                removed_bytes: number;
+                /** @description Unreferenced, but written less than `VAULT_GC_GRACE_MINUTES` ago: an upload may be registering it. */
+                kept_young: number;
+                /** @description Unreferenced, but stored before a restore whose safety copy (`pre-restore-*.tar.gz`) is still in the backup directory: putting that copy back needs them. They go once the safety copies are deleted. */
+                kept_for_safety_copy: number;
+                kept_for_safety_copy_bytes: number;
+            };
+            /** @description Staged uploads of stopped processes removed; none in a dry run. */
+            staging: {
+                files: number;
+                bytes: number;
+            };
         };
         Printer: {
             id: string;
@@ -4203,6 +4271,62 @@ export interface operations {
             };
             /** @description Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed. */
             507: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    collectGarbage: {
+        parameters: {
+            query?: {
+                /** @description Count only; delete nothing. */
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (or, with `completed: false`, stopped early by a backup or restore). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GarbageReport"];
+                };
+            };
+            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is valid but the user lacks the `superuser` role. */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backup or restore is running (`maintenance_in_progress`); try again when it has finished. */
+            409: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;

@@ -40,6 +40,10 @@ export function UploadDropArea({ onFiles }: { onFiles: (files: File[]) => void }
           <Text size="sm" c="dimmed" ta="center">
             STL, 3MF, OBJ, G-code, STEP and any other file. Hidden files (names starting with a dot) are skipped.
           </Text>
+          <Text size="sm" c="dimmed" ta="center">
+            Print host API keys, passwords and user names in G-code are replaced by [redacted] before it is stored. 3MF
+            projects are stored as they are: remove such settings before sharing one.
+          </Text>
         </Stack>
         <Group justify="center" gap="sm" pb="md">
           <FileButton onChange={take} multiple>

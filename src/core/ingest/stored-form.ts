@@ -1,0 +1,14 @@
+import { redactGcodeSecrets } from '../formats/redact.js'
+import { cleanFilename, formatOf } from './file-formats.js'
+
+/**
+ * The bytes of an upload as the vault stores them: G-code with the value of every
+ * secret-bearing setting (print host API keys, passwords, user names) replaced by
+ * "[redacted]" as it streams in, so the secret never reaches the blob store; every other
+ * file as sent. The replacement is deterministic, so the same G-code uploaded again stores
+ * the same bytes under the same hash and is a duplicate; the upload limit applies to the
+ * stored bytes.
+ */
+export function storedForm(body: ReadableStream<Uint8Array>, filename: string): ReadableStream<Uint8Array> {
+  return formatOf(cleanFilename(filename)) === 'gcode' ? body.pipeThrough(redactGcodeSecrets()) : body
+}
