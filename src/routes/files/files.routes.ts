@@ -39,6 +39,9 @@ export const downloadFileRoute = defineRoute('user', {
     'valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200.',
     "The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else",
     '`application/octet-stream`.',
+    'The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`,',
+    '`printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF',
+    'project carries whatever its settings hold.',
   ].join(' '),
   request: { params: IdParamSchema },
   responses: {
