@@ -5,6 +5,7 @@ import { authenticate } from '../core/accounts/sessions.js'
 import { forbidden, unauthorized } from '../core/errors.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
+import { inputResponses } from './input-responses.js'
 import { problemResponse } from './problem.js'
 
 /** Who may call a route: anyone, or a signed-in user with at least this role. */
@@ -55,7 +56,8 @@ function boundBody(config: RouteConfig, options: BodyOptions) {
 /**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
  * drives both the enforcement (middleware) and the documentation (security requirement,
- * `x-required-role`, 401/403 answers), so the two cannot drift apart.
+ * `x-required-role`, 401/403 answers), so the two cannot drift apart. The answers its input can
+ * cause (400, 415, 422: `inputResponses`) are documented from the request it declares.
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R, options: BodyOptions = {}): R {
   const body = boundBody(config, options)
@@ -64,7 +66,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       ...config,
       security: [],
       middleware: body.middleware,
-      responses: { ...body.responses, ...config.responses },
+      responses: { ...inputResponses(config.request), ...body.responses, ...config.responses },
     }) as R
   const roleNote = `\n\nRequires a bearer token of a user with the \`${access}\` role${access === 'user' ? ' (any signed-in user)' : ' or higher'}.`
   return createRoute({
@@ -74,6 +76,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     'x-required-role': access,
     middleware: [requireRole(access), ...body.middleware],
     responses: {
+      ...inputResponses(config.request),
       ...body.responses,
       ...config.responses,
       401: problemResponse('No token, or a token that is invalid, expired or of an ended session.'),

@@ -39,7 +39,6 @@ export const createUserRoute = defineRoute('superuser', {
   ),
   responses: {
     201: { description: 'Created.', content: { 'application/json': { schema: UserSchema } } },
-    400: problemResponse('The body is not valid JSON.'),
     409: problemResponse('The username is taken (`username_taken`).'),
     422: problemResponse('Bad username, password or role.'),
   },
@@ -65,7 +64,6 @@ export const updateUserRoute = defineRoute('superuser', {
   },
   responses: {
     200: { description: 'Updated.', content: { 'application/json': { schema: UserSchema } } },
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such user.'),
     409: problemResponse('It would leave no active superuser (`last_superuser`).'),
     422: problemResponse('Empty or malformed change.'),
@@ -86,7 +84,6 @@ export const resetPasswordRoute = defineRoute('superuser', {
   },
   responses: {
     204: { description: 'Reset.' },
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such user.'),
     422: problemResponse('The password is too short or too long.'),
   },

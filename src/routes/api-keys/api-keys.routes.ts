@@ -69,7 +69,6 @@ export const createApiKeyRoute = defineRoute('user', {
         },
       },
     },
-    400: problemResponse('The body is not valid JSON.'),
     409: problemResponse('You already have an active key with this name (`api_key_name_taken`).'),
     422: problemResponse('Missing or too long name.'),
   },

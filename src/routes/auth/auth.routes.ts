@@ -70,7 +70,6 @@ export const loginRoute = defineRoute('public', {
   request: { body: json(LoginRequestSchema) },
   responses: {
     200: { description: 'Signed in.', content: { 'application/json': { schema: TokenResponseSchema } } },
-    400: problemResponse('The body is not valid JSON.'),
     401: problemResponse('Wrong username or credential (`invalid_credentials`).'),
     422: problemResponse('Not exactly one credential kind, or malformed fields.'),
     429: problemResponse('Too many failed attempts (`too_many_attempts`); see `Retry-After`.', retryAfterHeader),
@@ -102,7 +101,6 @@ export const refreshRoute = defineRoute('public', {
       description: 'A new pair; the presented refresh token is now used up.',
       content: { 'application/json': { schema: RefreshResponseSchema } },
     },
-    400: problemResponse('The body is not valid JSON.'),
     401: problemResponse('Unknown, expired or reused refresh token, or a session that has ended.'),
     422: problemResponse('Malformed body.'),
   },

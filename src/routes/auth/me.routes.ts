@@ -60,7 +60,6 @@ export const changePasswordRoute = defineRoute('user', {
   },
   responses: {
     204: { description: 'Changed.' },
-    400: problemResponse('The body is not valid JSON.'),
     403: problemResponse('The current password is wrong (`wrong_password`).'),
     429: problemResponse('Too many wrong passwords (`too_many_attempts`); see `Retry-After`.', retryAfterHeader),
     422: problemResponse('The new password is too short or too long.'),

@@ -78,7 +78,6 @@ export const createCollectionRoute = defineRoute('user', {
   request: json(z.object({ name, description: description.optional() }).strict().openapi('CreateCollectionRequest')),
   responses: {
     201: collectionAnswer('Created; `Location` names it.'),
-    400: problemResponse('The body is not valid JSON.'),
     409: problemResponse('A collection has this name already (`collection_name_taken`).'),
     422: problemResponse('Missing or bad name, or an unknown field.'),
   },
@@ -114,7 +113,6 @@ export const updateCollectionRoute = defineRoute('user', {
   },
   responses: {
     200: collectionAnswer('The collection as changed.'),
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such collection.'),
     409: problemResponse('Another collection has this name (`collection_name_taken`).'),
     422: problemResponse('Empty change, bad name, or an unknown field.'),

@@ -56,6 +56,8 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 | 405 | \`method_not_allowed\` | The path exists but not with this method; the \`Allow\` header lists the methods. |
 | 409 | (per endpoint) | The request conflicts with the current state. |
 | 413 | \`payload_too_large\` | The body is over its bound: \`VAULT_MAX_BODY_BYTES\` (default 1 MiB) for JSON, \`VAULT_MAX_UPLOAD_BYTES\` for files. Refused before reading (chunked bodies at the bound); the connection is closed. |
+| 415 | \`unsupported_media_type\` | A JSON operation got a body without \`Content-Type: application/json\` (or an upload without \`multipart/form-data\`). |
+| 416 | \`range_not_satisfiable\` | A \`Range\` wholly past the end of a file; \`Content-Range: bytes */<size>\`. A \`Range\` that cannot be read (\`bytes=5-2\`) is ignored and the whole file sent. |
 | 422 | \`validation_failed\` | The request is well-formed but does not match the schema. |
 | 422 | \`invalid_archive\`, \`incompatible_archive\` | A backup archive is damaged, or cannot be restored by this build. |
 | 429 | \`too_many_attempts\` | Too many failed sign-ins; the \`Retry-After\` header says how many seconds to wait. |

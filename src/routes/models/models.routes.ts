@@ -224,7 +224,6 @@ export const updateModelRoute = defineRoute('user', {
   },
   responses: {
     200: { description: 'The model as changed.', content: { 'application/json': { schema: ModelDetailSchema } } },
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such model.'),
     422: problemResponse('Empty change, unknown field, or a bad name, description or tag.'),
   },

@@ -109,7 +109,6 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
       request: jsonBody(z.object(createShape).strict().openapi(`Create${opName}Request`)),
       responses: {
         201: json('Created.', schema),
-        400: problemResponse('The body is not valid JSON.'),
         409: problemResponse('The name is taken (`name_taken`).'),
         422: problemResponse('A field is out of range.'),
       },
@@ -123,7 +122,6 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
       request: { params: IdParamSchema, ...jsonBody(z.object(updateShape).strict().openapi(`Update${opName}Request`)) },
       responses: {
         200: json('Changed.', schema),
-        400: problemResponse('The body is not valid JSON.'),
         404: problemResponse('No such profile.'),
         409: problemResponse('The name is taken (`name_taken`).'),
         422: problemResponse('A field is out of range.'),

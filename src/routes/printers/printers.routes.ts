@@ -120,7 +120,6 @@ export const createPrinterRoute = defineRoute('admin', {
   ),
   responses: {
     201: json('Registered; the status is its first poll.', PrinterSchema),
-    400: problemResponse('The body is not valid JSON.'),
     409: problemResponse('The name is taken (`name_taken`).'),
     422: problemResponse('Bad provider, address or profile.'),
   },
@@ -151,7 +150,6 @@ export const updatePrinterRoute = defineRoute('admin', {
   },
   responses: {
     200: json('Changed.', PrinterSchema),
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such printer.'),
     409: problemResponse('The name is taken (`name_taken`).'),
     422: problemResponse('Bad provider, address or profile.'),
@@ -260,7 +258,6 @@ export const sendRoute = defineRoute('user', {
   },
   responses: {
     201: json('Done as asked: `uploaded` (start false) or `confirmed`.', DispatchSchema),
-    400: problemResponse('The body is not valid JSON.'),
     404: problemResponse('No such printer.'),
     409: {
       description:
