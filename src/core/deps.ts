@@ -3,6 +3,7 @@ import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
 import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
+import type { ExtractStoredFile } from './ingest/extractor.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { KeyRing } from './key-ring.js'
 import type { PrinterProviders } from './printers/provider.js'
@@ -81,6 +82,12 @@ export interface Deps {
     /** A hash checked when the username is unknown, so unknown and known users cost the same. */
     decoyPasswordHash: string
   }
+  /**
+   * Reads an uploaded file's metadata and thumbnail. On Node a bounded pool of worker threads,
+   * each file within `VAULT_EXTRACT_TIMEOUT_MS` and `VAULT_EXTRACT_MEMORY_MB`, so a hostile
+   * file never stalls other requests.
+   */
+  extractStoredFile: ExtractStoredFile
   /** Streams multipart uploads (busboy on Node). */
   readMultipart: ReadMultipart
   /** `VAULT_MAX_UPLOAD_BYTES`. */

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rm } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
@@ -28,6 +29,7 @@ import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
 import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
+import { createWorkerExtractor } from './extract-pool.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
@@ -73,6 +75,14 @@ export async function createNodeDeps(
       jwtSecrets: await configuredJwtSecrets(config),
       printerCredentialsKey: config.printers.credentialsKey,
     }
+    const extractor = createWorkerExtractor({
+      storage: config.storage,
+      // One core stays for requests; a few readers are plenty, each may hold VAULT_EXTRACT_MEMORY_MB.
+      workers: config.extract.workers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
+      timeoutMs: config.extract.timeoutMs,
+      memoryMb: config.extract.memoryMb,
+      logger: options.logger,
+    })
     const deps: AppDeps = {
       service: options.service,
       database,
@@ -95,6 +105,7 @@ export async function createNodeDeps(
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
       },
       getClientAddress: createClientAddress(config.trustProxy),
+      extractStoredFile: extractor.extract,
       readMultipart: readMultipartWithBusboy,
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,
@@ -111,7 +122,11 @@ export async function createNodeDeps(
         confirmMs: config.printers.confirmMs,
       },
     }
-    return { deps, close: () => database.close() }
+    const close = async () => {
+      await extractor.close()
+      await database.close()
+    }
+    return { deps, close }
   } catch (error) {
     await database.close()
     throw error

@@ -143,6 +143,21 @@ describe('configuration from VAULT_* variables', () => {
     expect(parseConfig({}).trustProxy).toBe(false)
   })
 
+  it('reads the budgets of reading uploaded files, leaving the number of readers to the runtime unless set', () => {
+    expect(parseConfig({}).extract).toEqual({ workers: undefined, timeoutMs: 30_000, memoryMb: 512 })
+    expect(
+      parseConfig({ VAULT_EXTRACT_WORKERS: '3', VAULT_EXTRACT_TIMEOUT_MS: '5000', VAULT_EXTRACT_MEMORY_MB: '256' })
+        .extract,
+    ).toEqual({ workers: 3, timeoutMs: 5000, memoryMb: 256 })
+    expect(
+      problemsOf({ VAULT_EXTRACT_WORKERS: '0', VAULT_EXTRACT_TIMEOUT_MS: '5', VAULT_EXTRACT_MEMORY_MB: '8' }),
+    ).toEqual([
+      'VAULT_EXTRACT_WORKERS must be a whole number from 1 to 64 (got "0")',
+      'VAULT_EXTRACT_TIMEOUT_MS must be a whole number from 10 to 3600000 (got "5")',
+      'VAULT_EXTRACT_MEMORY_MB must be a whole number from 16 to 65536 (got "8")',
+    ])
+  })
+
   it('treats empty variables as unset', () => {
     expect(parseConfig({ VAULT_PORT: '', VAULT_STORAGE: ' ' }).port).toBe(8080)
   })

@@ -42,6 +42,11 @@ export interface Config {
   publicUrl?: string
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
   printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
+  /**
+   * Reading uploaded files (formats, thumbnails) off the request thread: how many readers at
+   * once (absent: the runtime picks from its cores), and each file's time and memory budget.
+   */
+  extract: { workers?: number; timeoutMs: number; memoryMb: number }
 }
 
 export class ConfigError extends Error {
@@ -81,6 +86,12 @@ export function parseConfig(env: Env): Config {
       timeoutMs: vars.integer('VAULT_PRINTER_TIMEOUT_MS', 2500, 50, 120_000),
       statusTtlMs: vars.integer('VAULT_PRINTER_STATUS_TTL_MS', 2000, 0, 600_000),
       confirmMs: vars.integer('VAULT_PRINTER_CONFIRM_MS', 10_000, 0, 600_000),
+    },
+    extract: {
+      workers:
+        vars.text('VAULT_EXTRACT_WORKERS') === undefined ? undefined : vars.integer('VAULT_EXTRACT_WORKERS', 1, 1, 64),
+      timeoutMs: vars.integer('VAULT_EXTRACT_TIMEOUT_MS', 30_000, 10, 3_600_000),
+      memoryMb: vars.integer('VAULT_EXTRACT_MEMORY_MB', 512, 16, 65_536),
     },
   }
   if (vars.problems.length > 0) throw new ConfigError([...vars.problems])

@@ -2,7 +2,7 @@ import type { BlobStore } from '../blobs/blob-store.js'
 import type { ByteSource } from '../formats/types.js'
 
 /** A stored blob as a ByteSource for the format readers: range reads straight from the store. */
-export function blobByteSource(store: BlobStore, key: string, size: number): ByteSource {
+export function blobByteSource(store: Pick<BlobStore, 'get'>, key: string, size: number): ByteSource {
   const open = async (start: number, end: number) => {
     const body = await store.get(key, { start, end })
     if (!body) throw new Error(`blob ${key} disappeared while it was being read`)

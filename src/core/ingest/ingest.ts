@@ -7,13 +7,15 @@ import { FormatError } from '../formats/types.js'
 import { confirmStoredContent, recordDuplicateUpload } from '../library/content-release.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
-import { blobByteSource } from './blob-byte-source.js'
-import { type Extracted, extractFile } from './extract.js'
+import type { Extracted } from './extract.js'
 import { cleanFilename, contentTypeOf, formatOf, isMeshFormat } from './file-formats.js'
 import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
 import { limitBytes } from './upload-limit.js'
 
-export type IngestDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
+export type IngestDeps = Pick<
+  Deps,
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile'
+>
 
 export interface IngestResult {
   /** True when the vault already held these bytes: nothing new was stored. */
@@ -180,7 +182,7 @@ async function extractOrRefuse(
   stored: StoredContent,
 ): Promise<Extracted> {
   try {
-    return await extractFile(format, blobByteSource(deps.blobs, stored.sha256, stored.size))
+    return await deps.extractStoredFile(format, stored)
   } catch (error) {
     if (error instanceof FormatError && error.kind === 'unsafe') {
       await forgetRefusedContent(deps, stored)

@@ -1,0 +1,78 @@
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parentPort, workerData } from 'node:worker_threads'
+import { assertValidBlobKey, type BlobStore } from '../../core/blobs/blob-store.js'
+import type { StorageConfig } from '../../core/config/config.js'
+import { FormatError } from '../../core/formats/types.js'
+import type { Extracted } from '../../core/ingest/extract.js'
+import { createInThreadExtractor, type StoredBlob } from '../../core/ingest/extractor.js'
+import type { FileFormat } from '../../core/ingest/file-formats.js'
+import { readFileStream } from '../fs/file-stream.js'
+import { createS3BlobStore } from '../s3/s3-blob-store.js'
+import { createS3Client } from '../s3/s3-client.js'
+
+/** What the pool hands a worker at start: enough to open the blob store itself. */
+export interface ExtractWorkerData {
+  storage: StorageConfig
+}
+
+export interface ExtractJob {
+  format: FileFormat
+  blob: StoredBlob
+}
+
+/** `ready` once at start, then one answer per job, in order. */
+export type ExtractReply =
+  | { kind: 'ready' }
+  | { kind: 'done'; extracted: Extracted }
+  | { kind: 'failed'; unsafe: boolean; message: string }
+
+/**
+ * The worker thread of `createWorkerExtractor`: reads one file at a time straight from the
+ * blob store (the bytes never cross the thread boundary) and answers with what it found;
+ * thumbnail bytes are transferred, not copied.
+ */
+function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerData): void {
+  const extract = createInThreadExtractor(openBlobReader(storage))
+  port.on('message', async ({ format, blob }: ExtractJob) => {
+    try {
+      const extracted = await extract(format, blob)
+      const thumbnail = extracted.thumbnail && { ...extracted.thumbnail, bytes: extracted.thumbnail.bytes.slice() }
+      const reply: ExtractReply = { kind: 'done', extracted: { ...extracted, thumbnail } }
+      port.postMessage(reply, thumbnail ? [thumbnail.bytes.buffer] : [])
+    } catch (error) {
+      const reply: ExtractReply = {
+        kind: 'failed',
+        unsafe: error instanceof FormatError && error.kind === 'unsafe',
+        message: error instanceof Error ? error.message : String(error),
+      }
+      port.postMessage(reply)
+    }
+  })
+  port.postMessage({ kind: 'ready' } satisfies ExtractReply)
+}
+
+/**
+ * Read access to the blobs. For a local store this is `createFsBlobStore`'s layout
+ * (`<root>/<first two key chars>/<key>`) without the store itself, whose creation also
+ * sweeps the staging directory: that is the main thread's business.
+ */
+function openBlobReader(storage: StorageConfig): Pick<BlobStore, 'get'> {
+  if (storage.kind === 's3') {
+    const { s3 } = storage
+    return createS3BlobStore({ client: createS3Client(s3), bucket: s3.bucket, prefix: `${s3.prefix}blobs/` })
+  }
+  return {
+    async get(key, range) {
+      assertValidBlobKey(key)
+      const path = join(storage.blobDir, key.slice(0, 2), key)
+      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null
+        throw error
+      })
+      return info && { stream: readFileStream(path, range), size: info.size }
+    },
+  }
+}
+
+if (parentPort) serve(parentPort, workerData as ExtractWorkerData)

@@ -1,0 +1,27 @@
+import type { BlobStore } from '../blobs/blob-store.js'
+import { blobByteSource } from './blob-byte-source.js'
+import { type Extracted, extractFile } from './extract.js'
+import type { FileFormat } from './file-formats.js'
+
+/** A committed blob to read: its key (the SHA-256) and its size. */
+export interface StoredBlob {
+  sha256: string
+  size: number
+}
+
+/**
+ * Reads a stored file for its metadata, mesh figures and thumbnail (`extractFile` on the
+ * blob's bytes). A file that cannot be read, or whose reading goes over the runtime's time or
+ * memory budget, resolves with a warning and no figures: it is kept as an opaque file. Rejects
+ * with `FormatError('unsafe')` for files ingest must refuse, and with other errors when the
+ * blob cannot be read at all.
+ */
+export type ExtractStoredFile = (format: FileFormat, blob: StoredBlob) => Promise<Extracted>
+
+/**
+ * Reads on the calling thread, with no budget of its own: for runtimes without threads, and
+ * inside the Node adapter's worker threads (which bring the budgets).
+ */
+export function createInThreadExtractor(blobs: Pick<BlobStore, 'get'>): ExtractStoredFile {
+  return (format, blob) => extractFile(format, blobByteSource(blobs, blob.sha256, blob.size))
+}
