@@ -1,0 +1,79 @@
+import { type Dirent, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same campaign. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export interface CampaignFile {
+  name: string
+  bytes: Uint8Array
+}
+
+/**
+ * A printable-looking file of about `bytes` bytes, unique to `index`: a binary STL of small
+ * triangles scattered over a 100 mm box (what a scan or a fine mesh looks like to the readers
+ * and the thumbnail renderer) on even indices, G-code moves on odd ones.
+ */
+export function campaignFile(index: number, bytes: number, random: () => number): CampaignFile {
+  return index % 2 === 0
+    ? { name: `part-${index}.stl`, bytes: scatteredStl(index, bytes, random) }
+    : { name: `part-${index}.gcode`, bytes: gcodeMoves(index, bytes, random) }
+}
+
+function scatteredStl(index: number, bytes: number, random: () => number): Uint8Array {
+  const triangles = Math.max(1, Math.floor((bytes - 84) / 50))
+  const out = new Uint8Array(84 + 50 * triangles)
+  out.set(new TextEncoder().encode(`campaign part ${index}`))
+  const view = new DataView(out.buffer)
+  view.setUint32(80, triangles, true)
+  for (let i = 0; i < triangles; i++) {
+    const base = 84 + i * 50 + 12
+    const [x, y, z] = [random() * 100, random() * 100, random() * 100]
+    for (let v = 0; v < 3; v++) {
+      view.setFloat32(base + v * 12, x + random(), true)
+      view.setFloat32(base + v * 12 + 4, y + random(), true)
+      view.setFloat32(base + v * 12 + 8, z + random(), true)
+    }
+  }
+  return out
+}
+
+function gcodeMoves(index: number, bytes: number, random: () => number): Uint8Array {
+  const lines = [`; campaign part ${index}`, 'G28', 'G90', 'M83']
+  let size = lines.join('\n').length
+  while (size < bytes) {
+    const line = `G1 X${(random() * 200).toFixed(3)} Y${(random() * 200).toFixed(3)} E${(random() * 0.1).toFixed(5)}`
+    lines.push(line)
+    size += line.length + 1
+  }
+  return new TextEncoder().encode(`${lines.join('\n')}\n`)
+}
+
+/**
+ * Files under `folders` of `dataDir` (staging, scratch), searched through the per-process
+ * directories they may hold; each directory's `owner.json` marker is not counted.
+ */
+export function filesUnder(dataDir: string, folders: string[]): string[] {
+  const visit = (path: string): string[] => {
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(join(dataDir, path), { withFileTypes: true })
+    } catch {
+      return []
+    }
+    return entries.flatMap((entry) => {
+      if (entry.isDirectory()) return visit(`${path}/${entry.name}`)
+      return entry.name === 'owner.json' ? [] : [`${path}/${entry.name}`]
+    })
+  }
+  return folders.flatMap(visit)
+}
