@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { type DatabaseConnection, type Driver, Kysely, SqliteDialect } from 'kysely'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import {
   countSnapshotRows,
@@ -11,6 +11,7 @@ import {
   type VaultDatabase,
 } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
+import { insufficientStorage } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 import { sqliteDialect } from './sqlite-dialect.js'
 
@@ -26,7 +27,7 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
-  return createVaultDatabase(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite', {
+  return createVaultDatabase(new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite) }), 'sqlite', {
     dialect: sqliteDialect,
     async snapshot() {
       const path = await scratchPath(options.scratchDir, '.sqlite')
@@ -42,6 +43,50 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
       return stagedSqlite(await writeScratchFile(options.scratchDir, '.sqlite', body), file)
     },
   })
+}
+
+/**
+ * Kysely's SQLite dialect with a full disk told apart. On SQLITE_FULL (and some I/O errors)
+ * SQLite rolls the transaction back itself, and Kysely's own `rollback` then fails with "cannot
+ * rollback - no transaction is active", hiding the cause; so the rollback is skipped when no
+ * transaction is open, and a full disk becomes the domain's 507 `insufficient_storage`.
+ */
+class FullDiskAwareSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite })
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver()
+    const acquire = driver.acquireConnection.bind(driver)
+    const rollback = driver.rollbackTransaction.bind(driver)
+    let wrapped: DatabaseConnection | undefined
+    driver.acquireConnection = async () => {
+      const connection = await acquire()
+      wrapped ??= {
+        // Kysely's SQLite connection throws synchronously, so the call is awaited inside try.
+        async executeQuery(query) {
+          try {
+            return await connection.executeQuery(query)
+          } catch (error) {
+            throw fullDiskOr(error)
+          }
+        },
+        streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      }
+      return wrapped
+    }
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection)
+    }
+    return driver
+  }
+}
+
+function fullDiskOr(error: unknown): unknown {
+  return (error as { code?: string }).code === 'SQLITE_FULL'
+    ? insufficientStorage('The disk under the database is full (SQLITE_FULL); nothing was changed.')
+    : error
 }
 
 /**

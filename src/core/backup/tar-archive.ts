@@ -19,6 +19,13 @@ export interface TarWriter {
  */
 export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes: (bytes: number) => void): TarWriter {
   const pack = tar.pack()
+  // A failure (a full disk downstream, a changed file) reaches callers through `add` and the
+  // stream, the first one as it was ("ENOSPC", not "pack stream destroyed"); an 'error' event
+  // nobody listened to would instead end the process.
+  let failure: Error | undefined
+  pack.on('error', (error: Error) => {
+    failure ??= error
+  })
   const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>
   return {
     stream: new ReadableStream<Uint8Array>({
@@ -34,9 +41,11 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
       let written = 0
       const reader = source.getReader()
       await new Promise<void>((resolve, reject) => {
+        if (failure) throw failure
         const entry = pack.entry({ name: path, size, mode: 0o644, mtime, type: 'file' }, (error) =>
-          error ? reject(error) : resolve(),
+          error ? reject(failure ?? error) : resolve(),
         )
+        entry.on('error', () => {})
         void (async () => {
           for (;;) {
             const { value, done } = await reader.read()
@@ -58,7 +67,10 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
       return { path, size, sha256: hash.digestHex() }
     },
     finish: () => void pack.finalize(),
-    fail: (error) => void pack.destroy(error),
+    fail(error) {
+      failure ??= error
+      pack.destroy(error)
+    },
   }
 }
 

@@ -58,6 +58,9 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
       }),
     )
     const written = deps.backups.local.write(options.fileName, measured)
+    // A sink that fails (a full disk) stops the entries being added, rather than leaving them
+    // waiting on a stream nobody reads and its rejection unheard until they are done.
+    written.catch((error: Error) => tar.fail(error))
 
     const entries: ManifestEntry[] = []
     const counts = { blobs: 0, thumbnails: 0 }
