@@ -12,6 +12,7 @@ import { registerDocs } from './routes/docs/docs.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
+import { maintenanceRouter } from './routes/maintenance/maintenance.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', collectionsRouter)
   app.route('/', tagsRouter)
   app.route('/', backupsRouter)
+  app.route('/', maintenanceRouter)
   app.route('/', printersRouter)
   app.route('/', presetsRouter)
   registerDocs(app)

@@ -35,10 +35,13 @@ async function startLocalBackend(): Promise<Backend> {
       const root = join(parent, crypto.randomUUID())
       const storedNames = async () => {
         const entries = await readdir(root, { recursive: true, withFileTypes: true })
-        return entries
-          .filter((entry) => entry.isFile())
-          .map((entry) => join(entry.parentPath, entry.name))
-          .sort()
+        return (
+          entries
+            // owner.json marks the process's own staging directory; it is no stored bytes.
+            .filter((entry) => entry.isFile() && entry.name !== 'owner.json')
+            .map((entry) => join(entry.parentPath, entry.name))
+            .sort()
+        )
       }
       return { store: await createFsBlobStore(root), storedNames }
     },
@@ -95,7 +98,7 @@ async function expectStored(store: BlobStore, key: string, bytes: Uint8Array) {
 
 async function listAll(store: BlobStore) {
   const entries: { key: string; size: number }[] = []
-  for await (const entry of store.list()) entries.push(entry)
+  for await (const { key, size } of store.list()) entries.push({ key, size })
   return entries.sort((a, b) => a.key.localeCompare(b.key))
 }
 
@@ -190,6 +193,40 @@ describe.each([
     expect(await listAll(store)).toEqual(expected)
   })
 
+  test('listing says when each blob was written', async () => {
+    const before = Date.now()
+    await put(store, randomBytes(100))
+    const after = Date.now()
+    const listed = []
+    for await (const blob of store.list()) listed.push(blob)
+    expect(listed).toHaveLength(1)
+    // S3 keeps whole seconds.
+    expect(listed[0]!.modifiedAt.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(listed[0]!.modifiedAt.getTime()).toBeLessThanOrEqual(after + 1000)
+  })
+
+  test('removing leftovers never touches an upload still being staged, however long it pauses', async () => {
+    const bytes = randomBytes(300_000)
+    let resume: () => void = () => {}
+    const paused = new Promise<void>((resolve) => (resume = resolve))
+    const staging = store.stage(
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(bytes.subarray(0, 100_000))
+          await paused
+          controller.enqueue(bytes.subarray(100_000))
+          controller.close()
+        },
+      }),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await store.removeLeftovers()).toEqual({ files: 0, bytes: 0 })
+    resume()
+    const staged = await staging
+    await staged.commit(sha256Of(bytes))
+    await expectStored(store, sha256Of(bytes), bytes)
+  })
+
   test('staged bytes stay unlisted until committed, then read back under their key', async () => {
     const bytes = randomBytes(5000)
     const staged = await store.stage(streamOf(bytes))
@@ -281,6 +318,25 @@ describe('S3 adapters', () => {
     )
     client.destroy()
   }, 60_000)
+
+  test('staging objects a crash left are removed once an hour old, not before', async () => {
+    const client = createS3Client(server.configFor(bucket))
+    const prefix = `${crypto.randomUUID()}/`
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: `${prefix}.staging/left-by-a-crash`, Body: randomBytes(1234) }),
+    )
+    const now = createS3BlobStore({ client, bucket, prefix })
+    expect(await now.removeLeftovers()).toEqual({ files: 0, bytes: 0 })
+    const later = createS3BlobStore({
+      client,
+      bucket,
+      prefix,
+      clock: { now: () => new Date(Date.now() + 2 * 3_600_000) },
+    })
+    expect(await later.removeLeftovers()).toEqual({ files: 1, bytes: 1234 })
+    expect(await listObjectKeys(client, bucket, prefix)).toEqual([])
+    client.destroy()
+  })
 
   test('a client from createS3Client stores a streamed body byte for byte', async () => {
     // With the SDK's default checksum settings, s3rver keeps the aws-chunked framing as content.

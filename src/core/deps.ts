@@ -65,6 +65,8 @@ export interface Deps {
     /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
     retentionDays: number
   }
+  /** Garbage collection keeps blobs younger than this (`VAULT_GC_GRACE_MINUTES`). */
+  gcGraceMs: number
   clock: Clock
   /**
    * This process's host and pid, and whether another process of the host still runs: a lock

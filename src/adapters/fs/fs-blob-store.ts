@@ -3,26 +3,29 @@ import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/
 import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { assertValidBlobKey, type BlobStore, type StagedBlob } from '../../core/blobs/blob-store.js'
+import { assertValidBlobKey, type BlobStore, type Leftovers, type StagedBlob } from '../../core/blobs/blob-store.js'
 import { insufficientStorage } from '../../core/errors.js'
 import type { ComponentHealth } from '../../core/health/component.js'
 import { readFileStream } from './file-stream.js'
+import { claimProcessDir } from './process-dir.js'
 
 const stagingDirName = '.staging'
-/** Staging files older than this are leftovers of a crash; younger ones may be uploads in flight. */
-const staleStagingMs = 24 * 60 * 60 * 1000
 const lowDiskBytes = 1024 ** 3
 
 /**
  * A blob store in a local directory: `<root>/<first two key chars>/<key>`.
- * Bytes are streamed to `<root>/.staging/`, flushed to disk, then renamed into place, so a
- * blob is either absent or whole. Staging sits inside the root so the rename never crosses
- * filesystems (each Docker volume is its own filesystem).
+ * Bytes are streamed to `<root>/.staging/<this process's directory>/`, flushed to disk, then
+ * renamed into place, so a blob is either absent or whole. Staging sits inside the root so
+ * the rename never crosses filesystems (each Docker volume is its own filesystem). Staged
+ * files of processes that are gone are removed at start-up and every ten minutes (see
+ * `claimProcessDir`); `onLeftoversRemoved` hears what went.
  */
-export async function createFsBlobStore(root: string): Promise<BlobStore> {
-  const stagingDir = join(root, stagingDirName)
-  await mkdir(stagingDir, { recursive: true })
-  await removeStaleStagingFiles(stagingDir)
+export async function createFsBlobStore(
+  root: string,
+  onLeftoversRemoved?: (removed: Leftovers) => void,
+): Promise<BlobStore> {
+  const staging = await claimProcessDir(join(root, stagingDirName), onLeftoversRemoved)
+  const stagingDir = staging.path
   const pathOf = (key: string) => {
     assertValidBlobKey(key)
     return join(root, key.slice(0, 2), key)
@@ -85,10 +88,12 @@ export async function createFsBlobStore(root: string): Promise<BlobStore> {
         for (const entry of await readdir(join(root, shard.name), { withFileTypes: true })) {
           if (!entry.isFile()) continue
           const info = await statOrNull(join(root, shard.name, entry.name))
-          if (info) yield { key: entry.name, size: info.size }
+          if (info) yield { key: entry.name, size: info.size, modifiedAt: info.mtime }
         }
       }
     },
+
+    removeLeftovers: () => staging.sweep(),
 
     async checkHealth(): Promise<ComponentHealth> {
       const probe = join(stagingDir, `.health-${crypto.randomUUID()}`)
@@ -132,14 +137,6 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle.sync()
   } finally {
     await handle.close()
-  }
-}
-
-async function removeStaleStagingFiles(stagingDir: string): Promise<void> {
-  const now = Date.now()
-  for (const name of await readdir(stagingDir)) {
-    const info = await statOrNull(join(stagingDir, name))
-    if (info && now - info.mtimeMs > staleStagingMs) await rm(join(stagingDir, name), { force: true })
   }
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { runBackupCommand, verifyArchiveFile } from './cli-backup.js'
+import { runBlobsCommand } from './cli-blobs.js'
 import { runUsersCommand } from './cli-users.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
@@ -19,6 +20,8 @@ whether or not the service is running.
   backup restore <backup-id | archive.tar.gz>
                                 restore the whole install, as POST /api/v1/backups/{id}/restore
                                 does; stop the service first
+  blobs gc [--dry-run]          delete blobs and thumbnails no file or model refers to (older
+                                than VAULT_GC_GRACE_MINUTES), as the scheduled collection does
 
 Without --password-stdin a strong password is generated and printed once.
 reset-password ends the user's sessions and clears their failed sign-ins;
@@ -27,10 +30,11 @@ reset-password ends the user's sessions and clears their failed sign-ins;
 const commands = {
   users: ['list', 'create', 'reset-password'],
   backup: ['create', 'list', 'verify', 'restore'],
+  blobs: ['gc'],
 } as const
 
 /**
- * Administration from the shell, for when the API cannot help: users, passwords, backups.
+ * Administration from the shell, for when the API cannot help: users, passwords, backups, garbage.
  * Prints for people on stdout; errors go to stderr with exit code 1 (2 for usage).
  */
 async function cli(argv: string[]): Promise<void> {
@@ -41,6 +45,7 @@ async function cli(argv: string[]): Promise<void> {
       role: { type: 'string', default: 'user' },
       'password-stdin': { type: 'boolean', default: false },
       enable: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -57,6 +62,7 @@ async function cli(argv: string[]): Promise<void> {
   )
   try {
     if (group === 'users') await runUsersCommand(opened.deps, command, argument, values)
+    else if (group === 'blobs') await runBlobsCommand(opened.deps, { dryRun: values['dry-run'] })
     else await runBackupCommand(opened.deps, command, argument)
   } finally {
     await opened.close()

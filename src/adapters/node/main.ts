@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server'
 import { createApp } from '../../app.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
+import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
@@ -27,6 +28,14 @@ async function main(): Promise<void> {
   }
 
   const app = createApp(opened.deps)
+  const { intervalHours } = config.gc
+  const garbageCollection =
+    intervalHours > 0
+      ? scheduleGarbageCollection(opened.deps, {
+          intervalMs: intervalHours * 3_600_000,
+          graceMs: opened.deps.gcGraceMs,
+        })
+      : null
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     logger.info('listening', {
       url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
@@ -44,6 +53,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     logger.info('shutting down', { signal })
+    garbageCollection?.stop()
     setTimeout(() => {
       logger.warn('shutdown grace period over; exiting with requests still open')
       process.exit(1)

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { randomToken } from '../../core/accounts/secrets.js'
+import type { Leftovers } from '../../core/blobs/blob-store.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
@@ -14,10 +15,10 @@ import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
 import type { Logger } from '../../core/runtime/logger.js'
-import { isMaintenanceRunning } from '../../core/runtime/maintenance-lock.js'
 import type { AppDeps } from '../../routes/app-env.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
+import { claimProcessDir } from '../fs/process-dir.js'
 import { openPostgresDatabase } from '../postgres/postgres-database.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
@@ -50,8 +51,10 @@ export async function createNodeDeps(
   config: Config,
   options: NodeDepsOptions,
 ): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
-  const scratchDir = join(config.backup.dir, '.scratch')
-  const database = await openDatabase(config, scratchDir, options.logger)
+  // Database snapshots and staged restores: each process in its own directory, so one that
+  // was killed leaves nothing behind for long, whatever the others are doing.
+  const scratch = await claimProcessDir(join(config.backup.dir, '.scratch'), leftoversLogger(options.logger, 'scratch'))
+  const database = await openDatabase(config, scratch.path, options.logger)
   try {
     const clock = options.clock ?? systemClock
     const schemaVersion = await migrateToLatest(database.db)
@@ -60,9 +63,6 @@ export async function createNodeDeps(
     // Before anything reads the maintenance lock: a backup or restore whose process stopped
     // leaves its lock behind and its record running; both are settled here.
     await recoverInterruptedWork({ database, clock, service: options.service, liveness, logger: options.logger })
-    // Database snapshots and staged restores live in scratch only while a backup or restore
-    // holds the lock; with none running, whatever is there was left by a killed process.
-    if (!(await isMaintenanceRunning(database.db, clock.now()))) await rm(scratchDir, { recursive: true, force: true })
     options.logger.info('database ready', {
       kind: database.kind,
       schema_version: schemaVersion,
@@ -86,7 +86,7 @@ export async function createNodeDeps(
     const deps: AppDeps = {
       service: options.service,
       database,
-      ...(await openStorage(config)),
+      ...(await openStorage(config, options.logger)),
       createSha256: createNativeSha256,
       compression: zlibCompression,
       backups: {
@@ -94,6 +94,7 @@ export async function createNodeDeps(
         offsite: config.backup.s3 ? createS3BackupSink(config.backup.s3) : null,
         retentionDays: config.backup.retentionDays,
       },
+      gcGraceMs: config.gc.graceMinutes * 60_000,
       clock,
       liveness,
       logger: options.logger,
@@ -147,6 +148,12 @@ async function configuredJwtSecrets(config: Config): Promise<string[]> {
   return lines
 }
 
+/** Logs what a sweep of a stopped process's work in progress removed. */
+const leftoversLogger =
+  (logger: Logger, place: string) =>
+  ({ files, bytes }: Leftovers) =>
+    logger.info('leftovers of a stopped process removed', { place, files, bytes })
+
 /** Database snapshots (and staged restores) are written in `scratchDir`, next to the archives. */
 async function openDatabase(config: Config, scratchDir: string, logger: Logger): Promise<VaultDatabase> {
   if (config.database.kind === 'postgres') {
@@ -159,11 +166,11 @@ async function openDatabase(config: Config, scratchDir: string, logger: Logger):
   return openSqliteDatabase(config.database.file, { scratchDir })
 }
 
-async function openStorage(config: Config): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {
+async function openStorage(config: Config, logger: Logger): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {
   if (config.storage.kind === 'local') {
     return {
-      blobs: await createFsBlobStore(config.storage.blobDir),
-      thumbnails: await createFsBlobStore(config.storage.thumbnailDir),
+      blobs: await createFsBlobStore(config.storage.blobDir, leftoversLogger(logger, 'blob staging')),
+      thumbnails: await createFsBlobStore(config.storage.thumbnailDir, leftoversLogger(logger, 'thumbnail staging')),
     }
   }
   const { s3 } = config.storage

@@ -6,18 +6,32 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3'
-import { assertValidBlobKey, type BlobStore, isValidBlobKey, type StagedBlob } from '../../core/blobs/blob-store.js'
+import {
+  assertValidBlobKey,
+  type BlobStore,
+  isValidBlobKey,
+  type Leftovers,
+  type StagedBlob,
+} from '../../core/blobs/blob-store.js'
 import type { ComponentHealth } from '../../core/health/component.js'
+import { type Clock, systemClock } from '../../core/runtime/clock.js'
 import { uploadStream } from './multipart-upload.js'
 import { nullWhenMissing, probeBucket } from './s3-client.js'
 
 const stagingDirName = '.staging'
+/**
+ * A staging object exists only between its multipart upload completing and `commit` copying
+ * it (one HEAD in between), so one an hour old is a leftover; the hour covers clock skew.
+ */
+const staleStagingMs = 60 * 60_000
 
 export interface S3BlobStoreOptions {
   client: S3Client
   bucket: string
   /** '' or ending in '/': the store's namespace inside the bucket. */
   prefix: string
+  /** Against which staging objects' age is judged; the system clock unless a test moves time on. */
+  clock?: Clock
 }
 
 /**
@@ -28,12 +42,13 @@ export interface S3BlobStoreOptions {
  * before the original error is rethrown.
  *
  * Limits: CopyObject copies at most 5 GiB, so `commit` fails for larger blobs. Staging
- * objects and multipart uploads orphaned by a crash are not swept here: give the bucket a
- * lifecycle rule for `.staging/` and incomplete multipart uploads. `stat` cannot tell a
+ * objects left by a crash are removed by `removeLeftovers` once an hour old; multipart
+ * uploads a crash left incomplete are not (a live one may run for hours): give the bucket a
+ * lifecycle rule that aborts incomplete multipart uploads after a day. `stat` cannot tell a
  * missing bucket from a missing key (HEAD errors have no body); `get`, `commit` and
  * `checkHealth` can.
  */
-export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions): BlobStore {
+export function createS3BlobStore({ client, bucket, prefix, clock = systemClock }: S3BlobStoreOptions): BlobStore {
   const objectKeyOf = (key: string) => {
     assertValidBlobKey(key)
     return `${prefix}${shardPath(key)}`
@@ -96,9 +111,26 @@ export function createS3BlobStore({ client, bucket, prefix }: S3BlobStoreOptions
           const path = object.Key?.slice(prefix.length) ?? ''
           const key = path.slice(path.lastIndexOf('/') + 1)
           // Only `<shard>/<key>` paths are blobs: this skips `.staging/` and anything foreign.
-          if (isValidBlobKey(key) && path === shardPath(key)) yield { key, size: Number(object.Size) }
+          if (isValidBlobKey(key) && path === shardPath(key)) {
+            yield { key, size: Number(object.Size), modifiedAt: object.LastModified ?? clock.now() }
+          }
         }
       }
+    },
+
+    async removeLeftovers() {
+      const removed: Leftovers = { files: 0, bytes: 0 }
+      const cutoff = clock.now().getTime() - staleStagingMs
+      const stagingPrefix = `${prefix}${stagingDirName}/`
+      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: stagingPrefix })) {
+        for (const object of page.Contents ?? []) {
+          if (!object.Key || (object.LastModified?.getTime() ?? 0) >= cutoff) continue
+          await deleteObject(object.Key)
+          removed.files++
+          removed.bytes += Number(object.Size ?? 0)
+        }
+      }
+      return removed
     },
 
     async checkHealth(): Promise<ComponentHealth> {

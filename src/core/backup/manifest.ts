@@ -35,15 +35,13 @@ const entryPattern = /^(db\/vault\.(sqlite|pgdump)|blobs\/[0-9a-f]{64}|thumbs\/[
 
 export const isAllowedEntryName = (name: string) => entryPattern.test(name)
 
+type ArchiveKind = 'model-vault' | 'pre-restore'
+
 /**
  * `model-vault-2026-11-21T08-30-00Z-<id>.tar.gz`: sorts by time, names the backup. A restore's
  * safety copy is named `pre-restore-…`, which retention and lookups by id leave alone.
  */
-export function archiveFileName(
-  backupId: string,
-  createdAt: Date,
-  kind: 'model-vault' | 'pre-restore' = 'model-vault',
-): string {
+export function archiveFileName(backupId: string, createdAt: Date, kind: ArchiveKind = 'model-vault'): string {
   const stamp = createdAt
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
@@ -51,11 +49,16 @@ export function archiveFileName(
   return `${kind}-${stamp}-${backupId}.tar.gz`
 }
 
-const archiveNamePattern = /^model-vault-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)-([0-9a-f-]{36})\.tar\.gz$/
-
-/** The backup id and creation time an archive's file name carries, or null for other files. */
-export function parseArchiveFileName(name: string): { backupId: string; createdAt: Date } | null {
-  const [, stamp, backupId] = archiveNamePattern.exec(name) ?? []
+/**
+ * The backup id and creation time an archive's file name carries, or null for other files
+ * (safety copies included, unless `kind` asks for them).
+ */
+export function parseArchiveFileName(
+  name: string,
+  kind: ArchiveKind = 'model-vault',
+): { backupId: string; createdAt: Date } | null {
+  const pattern = new RegExp(`^${kind}-(\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z)-([0-9a-f-]{36})\\.tar\\.gz$`)
+  const [, stamp, backupId] = pattern.exec(name) ?? []
   if (!stamp || !backupId) return null
   const [date, time] = stamp.split('T') as [string, string]
   return { backupId, createdAt: new Date(`${date}T${time.replaceAll('-', ':')}`) }

@@ -19,8 +19,29 @@ export interface BlobStore extends HealthCheckable {
   stat(key: string): Promise<{ size: number } | null>
   /** Removes the blob; removing an absent key is not an error. */
   delete(key: string): Promise<void>
-  /** Every committed blob, in no particular order. */
-  list(): AsyncIterable<{ key: string; size: number }>
+  /**
+   * Every committed blob, in no particular order, with when it was written (committed, or
+   * for a local store when its bytes were last written): the garbage collector's grace
+   * period reads it.
+   */
+  list(): AsyncIterable<ListedBlob>
+  /**
+   * Removes staged bytes that no live writer will commit (left by a process that was
+   * killed), and says what went. Never touches a live upload, however long it pauses.
+   */
+  removeLeftovers(): Promise<Leftovers>
+}
+
+export interface ListedBlob {
+  key: string
+  size: number
+  modifiedAt: Date
+}
+
+/** Leftovers of stopped work that were removed: how many files and their bytes. */
+export interface Leftovers {
+  files: number
+  bytes: number
 }
 
 export interface StagedBlob {

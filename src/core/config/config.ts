@@ -30,6 +30,11 @@ export interface Config {
   database: DatabaseConfig
   storage: StorageConfig
   backup: { dir: string; retentionDays: number; s3?: S3Config }
+  /**
+   * Garbage collection of unreferenced blobs: every `intervalHours` (0: never on its own), and
+   * blobs younger than `graceMinutes` are kept.
+   */
+  gc: { intervalHours: number; graceMinutes: number }
   jwt: { secret?: string; keyFile?: string }
   /** The first superuser, created when the install has no users. */
   admin: { username?: string; password?: string }
@@ -74,6 +79,10 @@ export function parseConfig(env: Env): Config {
       dir: (vars.text('VAULT_BACKUP_DIR') ?? joinPath(dataDir, 'backups')).replace(/\/+$/, ''),
       retentionDays: vars.integer('VAULT_BACKUP_RETENTION_DAYS', 30, 0, 36500),
       s3: readS3(vars, 'VAULT_BACKUP_S3', false),
+    },
+    gc: {
+      intervalHours: vars.integer('VAULT_GC_INTERVAL_HOURS', 24, 0, 8760),
+      graceMinutes: vars.integer('VAULT_GC_GRACE_MINUTES', 60, 0, 10_080),
     },
     jwt: { secret: vars.secret('VAULT_JWT_SECRET'), keyFile: vars.text('VAULT_JWT_KEY_FILE') },
     admin: readAdmin(vars),

@@ -25,37 +25,50 @@ type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha25
  * 3. While a backup runs, nothing is deleted: its database snapshot may still refer to the
  *    bytes, and the archive must hold them. They stay unreferenced until a sweep.
  * A crash between the row deletion and this clean-up leaves unreferenced blobs behind (wasted
- * space, never a dangling row).
+ * space, never a dangling row) for the garbage collector. Returns what was deleted, or null
+ * when a backup or restore held it back.
  */
 export async function releaseContent(
   deps: ContentDeps,
   content: { blobs: string[]; thumbnails: string[] },
-): Promise<void> {
+): Promise<{ blobs: string[]; thumbnails: string[] } | null> {
   const blobs = [...new Set(content.blobs)]
   const thumbnails = [...new Set(content.thumbnails)]
-  if (blobs.length === 0 && thumbnails.length === 0) return
-  await deps.database.db.transaction().execute(async (trx) => {
-    if (await isMaintenanceRunning(trx, deps.clock.now())) return
+  if (blobs.length === 0 && thumbnails.length === 0) return { blobs: [], thumbnails: [] }
+  return await deps.database.db.transaction().execute(async (trx) => {
+    if (await isMaintenanceRunning(trx, deps.clock.now())) return null
     await deps.database.dialect.blockNewFileRows(trx)
-    const referencedBlobs =
-      blobs.length === 0
-        ? []
-        : await trx.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
-    const referencedThumbnails =
-      thumbnails.length === 0
-        ? []
-        : await trx
-            .selectFrom('files')
-            .select('thumbnail_sha256 as key')
-            .where('thumbnail_sha256', 'in', thumbnails)
-            .union(
-              trx.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails),
-            )
-            .execute()
-    const keep = new Set([...referencedBlobs, ...referencedThumbnails].map((row) => row.key))
-    for (const key of blobs) if (!keep.has(key)) await deps.blobs.delete(key)
-    for (const key of thumbnails) if (!keep.has(key)) await deps.thumbnails.delete(key)
+    const keep = await referencedContent(trx, { blobs, thumbnails })
+    const released = {
+      blobs: blobs.filter((key) => !keep.has(key)),
+      thumbnails: thumbnails.filter((key) => !keep.has(key)),
+    }
+    for (const key of released.blobs) await deps.blobs.delete(key)
+    for (const key of released.thumbnails) await deps.thumbnails.delete(key)
+    return released
   })
+}
+
+/** Which of these blobs (as `files.sha256`) and thumbnails (of a file or a model) rows refer to. */
+export async function referencedContent(
+  db: Kysely<Database>,
+  content: { blobs: string[]; thumbnails: string[] },
+): Promise<Set<string>> {
+  const { blobs, thumbnails } = content
+  const referencedBlobs =
+    blobs.length === 0
+      ? []
+      : await db.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
+  const referencedThumbnails =
+    thumbnails.length === 0
+      ? []
+      : await db
+          .selectFrom('files')
+          .select('thumbnail_sha256 as key')
+          .where('thumbnail_sha256', 'in', thumbnails)
+          .union(db.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails))
+          .execute()
+  return new Set([...referencedBlobs, ...referencedThumbnails].map((row) => row.key).filter((key) => key !== null))
 }
 
 /**

@@ -38,6 +38,10 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { versio
         description: 'Full-install archives in the backup directory and an optional S3 bucket (admin).',
       },
       {
+        name: 'Maintenance',
+        description: 'Garbage collection of stored files nothing refers to (superuser).',
+      },
+      {
         name: 'Printers',
         description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
       },
