@@ -53,7 +53,9 @@ describe('reading uploaded files off the request thread', { timeout: 180_000 }, 
     expect(result.status).toBe(201)
     expect(result.body.file.metadata.mesh.triangles).toBe(2 * 250 * 250)
     expect(result.body.file.has_thumbnail).toBe(true)
-    expect(answers.length).toBeGreaterThanOrEqual(5)
+    // Read on the request thread, the same file let 13 health requests through (its long
+    // synchronous stretches hold them); read by a worker, 244 (both on a busy 2-core machine).
+    expect(answers.length, 'health answers while the file was read').toBeGreaterThanOrEqual(50)
     expect(new Set(answers)).toEqual(new Set([200]))
   })
 
