@@ -67,6 +67,8 @@ export interface ApiFuzzReport {
   byClass: Record<string, number>
   /** Requests by mutation. */
   byMutation: Record<string, number>
+  /** Requests sent again after the connection closed under them (see `no_answer`). */
+  retried: number
   /** Milliseconds spent on each operation's requests. */
   msByOperation: Record<string, number>
   violations: Violation[]
@@ -512,6 +514,7 @@ export async function runApiFuzz(options: {
     byClass: {},
     byMutation: {},
     msByOperation: {},
+    retried: 0,
     violations: [],
   }
   let counter = 0
@@ -528,11 +531,20 @@ export async function runApiFuzz(options: {
       }
       report.requests++
       report.byMutation[mutation] = (report.byMutation[mutation] ?? 0) + 1
-      const response = await fetch(`${options.baseUrl}${request.path}`, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
-      }).catch((error: Error) => error)
+      const send = () =>
+        fetch(`${options.baseUrl}${request.path}`, {
+          method: request.method,
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+        }).catch((error: Error) => error)
+      let response = await send()
+      if (response instanceof Error) {
+        // A pooled keep-alive connection the server closed as idle while this request was being
+        // put on it (slow operations such as sendToPrinter leave the others idle for seconds):
+        // the request never reached the server, so it is sent once more on a fresh connection.
+        report.retried++
+        response = await send()
+      }
       if (response instanceof Error) {
         // The server closed the connection before the client could read an answer.
         report.violations.push({
@@ -558,7 +570,7 @@ export function formatReport(report: ApiFuzzReport): string {
   const byKind = new Map<string, number>()
   for (const violation of report.violations) byKind.set(violation.kind, (byKind.get(violation.kind) ?? 0) + 1)
   return [
-    `seed ${report.seed}: ${report.requests} requests over ${report.operations} operations`,
+    `seed ${report.seed}: ${report.requests} requests over ${report.operations} operations (${report.retried} sent again after a closed connection)`,
     `answers: ${Object.entries(report.byClass)
       .sort()
       .map(([k, v]) => `${k} ${v}`)

@@ -8,6 +8,8 @@ export const requestIdHeader = {
   ),
 }
 
+export const locationHeader = { Location: header('The URL of the record made.', '/api/v1/backups/0193a4f2-…') }
+
 export const retryAfterHeader = { 'Retry-After': header('Seconds to wait before trying again.', '30') }
 
 /** The headers of every stored-bytes answer (downloads and thumbnails). */

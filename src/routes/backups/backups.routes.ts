@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema } from '../common-schemas.js'
+import { IdParamSchema, idField } from '../common-schemas.js'
 import { ProblemSchema, problemResponse } from '../problem.js'
+import { locationHeader, requestIdHeader, retryAfterHeader } from '../response-docs.js'
 
 const tags = ['Backups']
 
@@ -155,6 +156,7 @@ export const createBackupRoute = defineRoute('admin', {
   responses: {
     202: {
       description: 'Started. `Location` names the record.',
+      headers: locationHeader,
       content: { 'application/json': { schema: BackupSchema } },
     },
     409: problemResponse(
@@ -238,11 +240,7 @@ export const restoreBackupRoute = defineRoute('admin', {
   ].join(' '),
   request: {
     params: z.object({
-      backup_id: z
-        .string()
-        .min(1)
-        .max(100)
-        .openapi({ param: { name: 'backup_id', in: 'path' } }),
+      backup_id: idField().openapi({ param: { name: 'backup_id', in: 'path' } }),
     }),
   },
   responses: {
@@ -258,6 +256,7 @@ export const restoreBackupRoute = defineRoute('admin', {
     503: {
       description:
         'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
+      headers: { ...requestIdHeader, ...retryAfterHeader },
       content: { 'application/problem+json': { schema: RestoreInProgressSchema } },
     },
     507: problemResponse('Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed.'),

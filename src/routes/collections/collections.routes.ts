@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
-import { IdParamSchema, matching } from '../common-schemas.js'
+import { IdParamSchema, idField, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Collections']
@@ -39,11 +39,7 @@ const membership = {
   tags,
   request: {
     params: IdParamSchema.extend({
-      model_id: z
-        .string()
-        .min(1)
-        .max(100)
-        .openapi({ param: { name: 'model_id', in: 'path' } }),
+      model_id: idField().openapi({ param: { name: 'model_id', in: 'path' } }),
     }),
   },
 }

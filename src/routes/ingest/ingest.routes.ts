@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { defineRoute } from '../access.js'
+import { idField } from '../common-schemas.js'
 import { FileSchema, ModelSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
 
@@ -115,7 +116,7 @@ export const ingestRawRoute = defineRoute(
           .openapi({ param: { name: 'filename', in: 'path' }, example: 'Shape-Box.gcode' }),
       }),
       query: z.object({
-        model_id: z.string().min(1).max(100).optional().openapi({ description: 'Attach to this model.' }),
+        model_id: idField().optional().openapi({ description: 'Attach to this model.' }),
       }),
       body: {
         required: true,
