@@ -73,7 +73,19 @@ describe('OBJ reading', () => {
       'g',
       'f 5 6 7',
     ].join('\n')
-    expect((await read(obj)).info.objects).toEqual(['Gear wheel', 'body', 'lid'])
+    expect((await read(obj)).info).toEqual({ objects: ['Gear wheel', 'body', 'lid'], more_objects: 0 })
+  })
+
+  it('keeps at most 1,000 object names of 200 characters, however many a hostile file declares', async () => {
+    const names = Array.from({ length: 5000 }, (_, n) => `g ${'x'.repeat(300)}${n}`)
+    const info = (await read([...names, ...CUBE_VERTICES, 'f 1 2 3'].join('\n'))).info
+    // 300 x's cut to 200 leave every name the same: one listed.
+    expect(info).toEqual({ objects: ['x'.repeat(200)], more_objects: 0 })
+    const distinct = Array.from({ length: 5000 }, (_, n) => `o part ${n}`)
+    const many = (await read([...distinct, ...CUBE_VERTICES, 'f 1 2 3'].join('\n'))).info
+    expect(many.objects).toHaveLength(1000)
+    expect(many.objects.at(-1)).toBe('part 999')
+    expect(many.more_objects).toBe(4000)
   })
 
   it('ignores comments, blank lines, tabs, CRLF, other statements and joins continued lines', async () => {

@@ -2,9 +2,17 @@ import { forEachLine } from './byte-source.js'
 import { type ByteSource, FormatError, type TriangleSink } from './types.js'
 
 export interface ObjInfo {
-  /** Names from `o` and `g` statements, in order of first appearance. */
+  /**
+   * Names from `o` and `g` statements, in order of first appearance: the first 1,000, each cut
+   * to 200 characters, so a hostile file cannot grow them without bound.
+   */
   objects: string[]
+  /** How many further `o` and `g` statements name an object not listed (a repeat counts again). */
+  more_objects: number
 }
+
+const maxObjectNames = 1000
+const maxObjectNameLength = 200
 
 /**
  * Streams the faces of a Wavefront OBJ file into `sink` as triangles (polygons are fanned
@@ -21,6 +29,7 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
   let triangles = 0
   const objects: string[] = []
   const seen = new Set<string>()
+  let moreObjects = 0
   let continued = ''
   let lastLine = 0
 
@@ -79,8 +88,10 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
         b = c
       }
     } else if (keyword === 'o' || keyword === 'g') {
-      const name = line.trim().slice(1).trim()
-      if (name !== '' && !seen.has(name)) {
+      const name = line.trim().slice(1).trim().slice(0, maxObjectNameLength)
+      if (name === '' || seen.has(name)) return
+      if (objects.length === maxObjectNames) moreObjects++
+      else {
         seen.add(name)
         objects.push(name)
       }
@@ -103,7 +114,7 @@ export async function readObj(source: ByteSource, sink: TriangleSink): Promise<O
   })
   if (continued !== '') statement(continued, lastLine)
   if (triangles === 0) throw malformed('The OBJ file contains no faces.')
-  return { objects }
+  return { objects, more_objects: moreObjects }
 }
 
 function malformed(message: string) {
