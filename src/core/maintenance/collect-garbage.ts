@@ -38,7 +38,8 @@ export interface GarbageReport {
   staging: Leftovers
 }
 
-const batchSize = 200
+/** Each batch holds new file rows back while it is checked and deleted: small batches keep that short. */
+const batchSize = 50
 
 /**
  * Deletes blobs and thumbnails no row refers to: left by uploads killed between storing the
