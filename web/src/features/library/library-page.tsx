@@ -6,7 +6,7 @@ import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
 import { useLibraryQuery } from './library-query'
 import { LibraryToolbar } from './library-toolbar'
-import { ModelCard } from './model-card'
+import { ModelGrid } from './model-grid'
 import { ModelTable } from './model-table'
 import { useModels } from './use-models'
 
@@ -64,11 +64,13 @@ export function LibraryPage() {
           <EmptyLibrary />
         )
       ) : view === 'grid' ? (
-        <SimpleGrid cols={gridColumns} spacing="md">
-          {items.map((model) => (
-            <ModelCard key={model.id} model={model} />
-          ))}
-        </SimpleGrid>
+        <ModelGrid
+          models={items}
+          complete={!hasNextPage}
+          onNearEnd={() => {
+            if (hasNextPage && !isFetchingNextPage) void fetchNextPage()
+          }}
+        />
       ) : (
         <ModelTable models={items} />
       )}

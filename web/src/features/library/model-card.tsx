@@ -20,6 +20,7 @@ export function ModelCard({ model }: { model: ModelSummary }) {
       withBorder
       padding="sm"
       radius="md"
+      flex={1}
     >
       <Card.Section>
         <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} />

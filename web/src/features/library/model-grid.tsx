@@ -1,0 +1,121 @@
+import { useElementSize } from '@mantine/hooks'
+import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { ModelCard, type ModelSummary } from './model-card'
+
+/** Narrowest a card gets before the grid drops a column; 2 to 6 columns, as wide as the page allows. */
+const minCardWidth = 180
+const maxColumns = 6
+const gap = 16
+/** A card with a two-line name and tags; rows are measured once drawn. */
+const estimatedRowHeight = 330
+const nearEndRows = 4
+
+/**
+ * The library grid, virtualised: only the rows near the window's scroll position are in the DOM
+ * (a few dozen cards however many pages are loaded), inside a list as tall as all of them. Each
+ * card is a list item with its position, so screen readers still tell "12 of 480"; the row holding
+ * the focused card stays drawn while it has focus, so Tab walks card to card (the browser scrolls
+ * the next one into view, which draws the rows after it).
+ */
+export function ModelGrid({
+  models,
+  complete,
+  onNearEnd,
+}: {
+  models: ModelSummary[]
+  complete: boolean
+  /** Called while the rows drawn come within a few rows of the last loaded one: load more. */
+  onNearEnd: () => void
+}) {
+  const { ref: sizeRef, width } = useElementSize()
+  const listRef = useRef<HTMLDivElement>(null)
+  const columns = Math.min(maxColumns, Math.max(2, Math.floor((width + gap) / (minCardWidth + gap))))
+  const rowCount = Math.ceil(models.length / columns)
+
+  // Where the list starts on the page: the toolbar above it grows and shrinks.
+  const [scrollMargin, setScrollMargin] = useState(0)
+  useLayoutEffect(() => {
+    const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY
+    setScrollMargin(Math.round(top))
+  })
+
+  const focusedRow = useRef<number | null>(null)
+  const virtualizer = useWindowVirtualizer({
+    count: rowCount,
+    estimateSize: () => estimatedRowHeight,
+    overscan: 2,
+    gap,
+    scrollMargin,
+    rangeExtractor: useCallback((range: Parameters<typeof defaultRangeExtractor>[0]) => {
+      const rows = defaultRangeExtractor(range)
+      const focused = focusedRow.current
+      return focused === null || focused >= range.count || rows.includes(focused)
+        ? rows
+        : [...rows, focused].sort((a, b) => a - b)
+    }, []),
+  })
+  // Rows change content when the column count does: measure them again.
+  useEffect(() => {
+    if (columns > 0) virtualizer.measure()
+  }, [columns, virtualizer])
+
+  const lastDrawn = virtualizer.getVirtualItems().at(-1)?.index ?? -1
+  useEffect(() => {
+    if (lastDrawn >= rowCount - 1 - nearEndRows) onNearEnd()
+  }, [lastDrawn, rowCount, onNearEnd])
+
+  const rowOf = (target: EventTarget) =>
+    Number((target as HTMLElement).closest<HTMLElement>('[data-index]')?.dataset.index ?? Number.NaN)
+
+  return (
+    <div ref={sizeRef}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <ul> cannot hold the row boxes the virtualiser positions. */}
+      <div
+        ref={listRef}
+        role="list"
+        aria-label="Models"
+        style={{ position: 'relative', height: virtualizer.getTotalSize() }}
+        onFocus={(event) => {
+          const row = rowOf(event.target)
+          focusedRow.current = Number.isNaN(row) ? null : row
+        }}
+        onBlur={() => {
+          focusedRow.current = null
+        }}
+      >
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            role="none"
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              width: '100%',
+              transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+              display: 'grid',
+              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+              gap,
+            }}
+          >
+            {models.slice(row.index * columns, (row.index + 1) * columns).map((model, i) => (
+              // biome-ignore lint/a11y/useSemanticElements: an <li> belongs in a <ul>, which cannot hold the rows.
+              <div
+                key={model.id}
+                role="listitem"
+                aria-posinset={row.index * columns + i + 1}
+                aria-setsize={complete ? models.length : -1}
+                style={{ display: 'flex', flexDirection: 'column' }}
+              >
+                <ModelCard model={model} />
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+}
