@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ServerType, serve } from '@hono/node-server'
@@ -70,5 +71,9 @@ function listen(
 ): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve) => {
     const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve({ server, port: info.port }))
+    // The vault shares its thread with the test, and a test that slices with the real prusa-slicer
+    // blocks that thread for seconds. Past Node's 5 s keep-alive the server would close an idle
+    // connection just as fetch (4 s keep-alive) reuses it: ECONNRESET. The client closes first now.
+    ;(server as Server).keepAliveTimeout = 60_000
   })
 }
