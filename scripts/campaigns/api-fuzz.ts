@@ -1,7 +1,7 @@
 /**
  * Spec-driven fuzz campaign: `npx tsx scripts/campaigns/api-fuzz.ts [--count 200] [--seed 1]
- * [--database-url postgres://…]` (`--count`: requests per operation; SQLite in a temporary
- * directory unless a database URL is given).
+ * [--postgres]` (`--count`: requests per operation; SQLite in a temporary directory, or a
+ * throwaway PostgreSQL with --postgres).
  *
  * Reads the live OpenAPI document of a vault and, for every operation, sends seeded requests:
  * valid ones built from the documented schemas (with real ids of records it made first) and
@@ -30,6 +30,7 @@ import { createApp } from '../../src/app.js'
 import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js'
 import { parseConfig } from '../../src/core/config/config.js'
 import { createJsonLogger } from '../../src/core/runtime/logger.js'
+import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
 import { checkSchema, type JsonSchema, resolveRef } from './json-schema-check.js'
 
 interface Operation {
@@ -596,14 +597,15 @@ async function main() {
     options: {
       count: { type: 'string', default: '200' },
       seed: { type: 'string', default: '1' },
-      'database-url': { type: 'string' },
+      postgres: { type: 'boolean', default: false },
     },
   })
   const dataDir = await mkdtemp(join(tmpdir(), 'vault-api-fuzz-'))
   const admin = { username: 'fuzz-admin', password: 'fuzz-admin-password-123' }
+  const postgres = values.postgres ? await startThrowawayPostgres() : undefined
   const config = parseConfig({
     VAULT_DATA_DIR: dataDir,
-    ...(values['database-url'] ? { VAULT_DATABASE_URL: values['database-url'] } : {}),
+    ...(postgres ? { VAULT_DATABASE_URL: postgres.adminUrl } : {}),
   })
   const logger = createJsonLogger(() => {}, { level: 'error' })
   const service = {
@@ -634,6 +636,7 @@ async function main() {
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()))
     await close()
+    postgres?.stop()
     await rm(dataDir, { recursive: true, force: true })
   }
 }
