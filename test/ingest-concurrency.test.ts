@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { putContentAddressed } from '../src/core/blobs/put-content-addressed.js'
+import { registerUpload } from '../src/core/ingest/ingest.js'
 import { admin, adminEnv, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
@@ -54,5 +56,22 @@ describe('concurrent uploads of the same bytes store exactly one blob and one fi
       .where('files.id', 'is', null)
       .execute()
     expect(orphanModels).toEqual([])
+  })
+})
+
+describe('bytes that go while an upload is read', () => {
+  it('answer 409 content_deleted, not a 500, and leave no file behind', async () => {
+    const bytes = binaryCube(33.5)
+    const staged = await putContentAddressed(
+      first.deps.blobs,
+      first.deps.createSha256,
+      new Blob([bytes]).stream() as ReadableStream<Uint8Array>,
+    )
+    // Between storing and reading: the orphan sweep (or a model deletion holding the same bytes) took them.
+    await first.deps.blobs.delete(staged.sha256)
+    const me = (await first.deps.database.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id
+    const registering = registerUpload(first.deps, staged, { filename: 'gone.stl', uploadedBy: me })
+    await expect(registering).rejects.toMatchObject({ status: 409, code: 'content_deleted' })
+    expect((await stored(staged.sha256)).files).toEqual([])
   })
 })

@@ -4,7 +4,7 @@ import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
-import { confirmStoredContent, recordDuplicateUpload } from '../library/content-release.js'
+import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
@@ -188,6 +188,8 @@ async function extractOrRefuse(
       await forgetRefusedContent(deps, stored)
       throw new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The file was refused: ${error.message}`)
     }
+    // The bytes went while they were read: a model holding them was deleted, or the orphan sweep took them.
+    if (!(await deps.blobs.stat(stored.sha256))) throw contentDeleted()
     throw error
   }
 }

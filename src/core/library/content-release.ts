@@ -88,13 +88,17 @@ export async function confirmStoredContent(deps: ContentDeps, file: FilesTable, 
     if (left.length === 0) await trx.deleteFrom('models').where('id', '=', file.model_id).execute()
     else await refreshModel(trx, deps.database.dialect.search, file.model_id, deps.clock.now().toISOString())
   })
-  throw new VaultError(
+  throw contentDeleted()
+}
+
+/** 409 `content_deleted`: the bytes of an upload went (a model deletion or the orphan sweep) while it ran. */
+export const contentDeleted = () =>
+  new VaultError(
     409,
     'content_deleted',
     'Conflict',
     'A model holding the same bytes was deleted while this upload ran, and the bytes with it; upload the file again.',
   )
-}
 
 /** Counts an upload answered as a duplicate: bytes that were not stored again. */
 export async function recordDuplicateUpload(db: Kysely<Database>, bytes: number): Promise<void> {
