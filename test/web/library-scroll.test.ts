@@ -1,0 +1,107 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabaseUrl, writeLibrary } from '../../scripts/bench/library-generator.js'
+import { admin, adminEnv, call } from '../support/accounts.js'
+import { launchChromium } from '../support/browser.js'
+import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { listAllPages } from '../support/library.js'
+import { expectAccessible, openVaultPage, screenshotsDir, signIn } from '../support/web-ui.js'
+
+const modelCount = 2000
+/** The models in the order the grid shows them with `?sort=name`, read from the API. */
+let byName: { id: string; name: string }[] = []
+const suite = {} as { vault: BuiltVault; browser: Browser }
+
+beforeAll(async () => {
+  // Written straight into the database before the vault starts (2,000 uploads would take minutes),
+  // with the library benchmark's generator: names, tags and file summaries like a real library's.
+  const prepare = async (database: { url: string }, dataDir: string) => {
+    const db = openDatabaseUrl(database.url, dataDir)
+    try {
+      await writeLibrary(db, modelCount)
+    } finally {
+      await db.close()
+    }
+  }
+  ;[suite.vault, suite.browser] = await Promise.all([startBuiltVault(adminEnv, prepare), launchChromium()])
+  const { access_token: token } = (await call(suite.vault.baseUrl, 'POST', '/api/v1/auth/login', { json: admin }))
+    .body as { access_token: string }
+  byName = (await listAllPages(suite.vault.baseUrl, token, 'sort=name&limit=200')).items
+  expect(byName).toHaveLength(modelCount)
+}, 600_000)
+afterAll(async () => {
+  await suite.browser?.close()
+  await suite.vault?.close()
+})
+
+const list = (page: Page) => page.getByRole('main').getByRole('list', { name: 'Models' })
+const cards = (page: Page) => list(page).getByRole('link')
+/** The model link of the card holding focus, or null when focus is not on a card. */
+const focusedCard = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement
+    return active?.closest('[role="listitem"]') ? active.getAttribute('href') : null
+  })
+const href = (model: { id: string } | undefined) => `/models/${model!.id}`
+
+describe('the library grid with thousands of models', () => {
+  it('keeps a bounded number of cards in the page while scrolling to the last of 2,000 models', async () => {
+    const { page, context, blocked, pageErrors } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/library?sort=name',
+    )
+    try {
+      await signIn(page, admin)
+      await cards(page).first().waitFor()
+      expect(await cards(page).first().getAttribute('href')).toBe(href(byName[0]))
+
+      // Scroll to the end again and again: each time the next page loads, until the last model shows.
+      let mostCards = 0
+      const last = list(page).locator(`a[href="${href(byName.at(-1))}"]`)
+      for (let step = 0; step < 100 && (await last.count()) === 0; step++) {
+        const height = await page.evaluate(() => document.documentElement.scrollHeight)
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+        await page
+          .waitForFunction((before) => document.documentElement.scrollHeight > before, height, { timeout: 5000 })
+          .catch(() => undefined)
+        mostCards = Math.max(mostCards, await cards(page).count())
+      }
+      await last.waitFor()
+      expect(await last.isVisible()).toBe(true)
+      // All 2,000 are loaded (the list is as tall as all of them), yet only the rows near the viewport are drawn.
+      expect(mostCards).toBeGreaterThan(0)
+      expect(mostCards).toBeLessThanOrEqual(60)
+      const lastItem = list(page).getByRole('listitem').last()
+      expect(await lastItem.getAttribute('aria-posinset')).toBe(String(modelCount))
+      expect(await lastItem.getAttribute('aria-setsize')).toBe(String(modelCount))
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(50_000)
+      // The viewport only: a full-page picture of a list 2,000 cards tall is too big to take.
+      await mkdir(screenshotsDir, { recursive: true })
+      await page.screenshot({ path: join(screenshotsDir, 'library-grid-end.png') })
+      await expectAccessible(page)
+
+      // Back at the top, Tab walks card after card past the rows first drawn, and Shift+Tab back.
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await cards(page).first().focus()
+      expect(await focusedCard(page)).toBe(href(byName[0]))
+      for (let i = 0; i < 40; i++) await page.keyboard.press('Tab')
+      expect(await focusedCard(page)).toBe(href(byName[40]))
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+      expect(await page.locator(':focus').isVisible()).toBe(true)
+      for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+Tab')
+      expect(await focusedCard(page)).toBe(href(byName[35]))
+      expect(await cards(page).count()).toBeLessThanOrEqual(60)
+
+      await page.keyboard.press('Enter')
+      await page.waitForURL(new RegExp(href(byName[35])))
+      await page.getByRole('heading', { level: 1, name: byName[35]!.name }).waitFor()
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 300_000)
+})
