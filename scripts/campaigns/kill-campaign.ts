@@ -13,7 +13,8 @@
  * - `health`: /api/v1/health answers 200 with `pass` or `warn`;
  * - `missing_blob`: no file or model row names a blob or thumbnail the stores lack;
  * - `damaged_blob`: every stored blob's bytes hash to its key;
- * - `orphan_after_gc`: after `model-vault blobs gc`, no stored blob that no row names;
+ * - `orphan_after_gc`: after `model-vault blobs gc`, no stored blob that no row names (but those
+ *   older than the newest restore safety copy, which gc keeps on purpose: that copy relies on them);
  * - `backup_refused`: a new backup is accepted (202), not refused by a dead process's lock.
  *
  * Prints a table of faults injected, invariants checked, violations by kind and leftovers.
@@ -21,7 +22,7 @@
 
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -144,7 +145,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     VAULT_DATA_DIR: dataDir,
     VAULT_DATABASE_URL: databaseUrl,
     // The campaign's kills are seconds apart: blobs orphaned by one are old enough for the next gc.
-    VAULT_GC_GRACE_SECONDS: '0',
+    VAULT_GC_GRACE_MINUTES: '0',
   }
   const report: KillCampaignReport = {
     faults: { ingest: 0, backup: 0, restore: 0 },
@@ -205,11 +206,19 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     check('gc_failed', gc.code === 0, () => `model-vault blobs gc exited ${gc.code}: ${gc.output.split('\n')[0]}`)
     const after = await readRows(databaseUrl)
     const named = new Set([...after.fileBlobs, ...after.thumbnails])
-    const orphans = [
-      ...storedKeys(dataDir, 'blobs').filter((key) => !named.has(key)),
-      ...storedKeys(dataDir, 'thumbs').filter((key) => !named.has(key)),
-    ]
-    check('orphan_after_gc', orphans.length === 0, () => `${orphans.length} orphans`)
+    // gc keeps, on purpose, blobs older than the newest restore safety copy (which relies on them).
+    const safetyCopyMs = Math.max(
+      0,
+      ...readdirSync(join(dataDir, 'backups'))
+        .filter((name) => name.startsWith('pre-restore-'))
+        .map((name) => statSync(join(dataDir, 'backups', name)).mtimeMs),
+    )
+    const orphans = (['blobs', 'thumbs'] as const).flatMap((store) =>
+      storedKeys(dataDir, store)
+        .filter((key) => !named.has(key))
+        .filter((key) => statSync(join(dataDir, store, key.slice(0, 2), key)).mtimeMs >= safetyCopyMs),
+    )
+    check('orphan_after_gc', orphans.length === 0, () => `${orphans.length} orphans younger than the safety copy`)
     const backup = await fetch(`${service.url}/api/v1/backups`, {
       method: 'POST',
       headers: { Authorization: authorization },
