@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatReport, runApiFuzz } from '../scripts/campaigns/api-fuzz.js'
-import { admin, adminEnv } from './support/accounts.js'
+import { admin, adminEnv, authHeaders, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 // The short version of scripts/campaigns/api-fuzz.ts: seeded valid and mutated requests to every
@@ -23,4 +23,24 @@ describe('every operation of the OpenAPI document under valid and mutated reques
     expect(report.byClass['4xx']).toBeGreaterThan(100)
     expect(report.violations.length, formatReport(report)).toBe(0)
   }, 180_000)
+
+  // Found by the long campaign on PostgreSQL (text holds no NUL): a 500 for PATCH /models/{id} and /send.
+  it('refuses a NUL character in a JSON string with 422 and stores nothing, on either database', async () => {
+    const token = (await signIn(vault.baseUrl, admin)).access_token
+    const body = JSON.stringify({ name: 'Fuzz NUL', description: 'before\u0000after' })
+    const res = await fetch(`${vault.baseUrl}/api/v1/collections`, {
+      method: 'POST',
+      headers: { ...authHeaders(token), 'Content-Type': 'application/json' },
+      body,
+    })
+    expect(res.status).toBe(422)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(((await res.json()) as { code: string }).code).toBe('validation_failed')
+    const list = (await (
+      await fetch(`${vault.baseUrl}/api/v1/collections`, { headers: authHeaders(token) })
+    ).json()) as {
+      items: { name: string }[]
+    }
+    expect(list.items.map((item) => item.name)).not.toContain('Fuzz NUL')
+  })
 })

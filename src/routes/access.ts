@@ -5,7 +5,7 @@ import { authenticate } from '../core/accounts/sessions.js'
 import { forbidden, unauthorized } from '../core/errors.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
-import { inputResponses } from './input-responses.js'
+import { inputResponses, refuseNul } from './input-responses.js'
 import { problemResponse } from './problem.js'
 
 /** Who may call a route: anyone, or a signed-in user with at least this role. */
@@ -49,7 +49,7 @@ export interface BodyOptions {
  */
 function boundBody(config: RouteConfig, options: BodyOptions) {
   return config.request?.body && !options.upload
-    ? { middleware: [limitBody(options.maxBodyBytes)], responses: { 413: bodyTooLargeResponse } }
+    ? { middleware: [limitBody(options.maxBodyBytes), refuseNul], responses: { 413: bodyTooLargeResponse } }
     : { middleware: [], responses: {} }
 }
 

@@ -1,4 +1,6 @@
 import type { RouteConfig } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { unprocessable } from '../core/errors.js'
 import { problemResponse } from './problem.js'
 
 const isJson = (mediaType: string) => /^application\/(?:[\w.+-]+\+)?json$/.test(mediaType)
@@ -30,4 +32,34 @@ export function inputResponses(request: RouteConfig['request']) {
         }
       : {}),
   }
+}
+
+const holdsNul = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? value.includes('\u0000')
+    : typeof value === 'object' &&
+      value !== null &&
+      Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v))
+
+/**
+ * Refuses a JSON body with a NUL character in any string with 422, before the schema: no field of
+ * the API holds one, and PostgreSQL's text cannot store one (the query would fail: a 500).
+ */
+export const refuseNul: MiddlewareHandler = async (c, next) => {
+  if (/json/i.test(c.req.header('content-type') ?? '')) {
+    const text = await c.req.text()
+    if (text.includes('\\u0000')) {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        // Malformed JSON: the validator answers 400.
+      }
+      if (holdsNul(parsed))
+        throw unprocessable('The body holds a NUL character (\\u0000), which no field accepts.', [
+          { path: 'body', message: 'may not hold NUL characters' },
+        ])
+    }
+  }
+  await next()
 }
