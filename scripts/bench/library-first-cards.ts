@@ -113,7 +113,7 @@ async function measureLoad(context: BrowserContext, url: string, reload: boolean
       { timeout: 60_000 },
     )
     .catch(async (error: unknown) => {
-      await page.screenshot({ path: 'first-cards-timeout.png' })
+      await page.screenshot({ path: join(tmpdir(), 'first-cards-timeout.png') })
       console.error(
         await page.evaluate(() => JSON.stringify((window as unknown as { firstCards?: unknown }).firstCards)),
       )
