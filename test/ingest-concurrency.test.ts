@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { putContentAddressed } from '../src/core/blobs/put-content-addressed.js'
+import { putContentAddressed, streamOf } from '../src/core/blobs/put-content-addressed.js'
 import { registerUpload } from '../src/core/ingest/ingest.js'
 import { admin, adminEnv, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
@@ -62,11 +62,7 @@ describe('concurrent uploads of the same bytes store exactly one blob and one fi
 describe('bytes that go while an upload is read', () => {
   it('answer 409 content_deleted, not a 500, and leave no file behind', async () => {
     const bytes = binaryCube(33.5)
-    const staged = await putContentAddressed(
-      first.deps.blobs,
-      first.deps.createSha256,
-      new Blob([bytes]).stream() as ReadableStream<Uint8Array>,
-    )
+    const staged = await putContentAddressed(first.deps.blobs, first.deps.createSha256, streamOf(bytes))
     // Between storing and reading: the orphan sweep (or a model deletion holding the same bytes) took them.
     await first.deps.blobs.delete(staged.sha256)
     const me = (await first.deps.database.db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id

@@ -733,6 +733,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance/gc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete stored files nothing refers to
+         * @description Deletes blobs no file refers to and thumbnails no file or model refers to: left by uploads whose process was killed after storing the bytes, by deletions that a crash or a running backup held back, and by restores (which never delete files). Also removes staged uploads of stopped processes. The service runs the same collection every `VAULT_GC_INTERVAL_HOURS` (default 24; 0: never on its own); the CLI has `model-vault blobs gc [--dry-run]`.
+         *
+         *     Safe beside everything else: blobs written less than `VAULT_GC_GRACE_MINUTES` ago (default 60) are kept, new file rows wait while each batch is checked and deleted (an upload that still registers bytes deleted meanwhile answers 409 `content_deleted` and is sent again), no backup or restore may run (409), and blobs a restore's safety copy may need are kept. `?dry_run=true` counts what would go and deletes nothing. The answer says what was freed; the same figures are logged. No request body.
+         *
+         *     Requires a bearer token of a user with the `superuser` role or higher.
+         */
+        post: operations["collectGarbage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/printers": {
         parameters: {
             query?: never;
@@ -1603,6 +1627,38 @@ export interface components {
             bytes_done: number;
             /** @description Bytes of the archive, when known. */
             bytes_total: number | null;
+        };
+        GarbageReport: {
+            dry_run: boolean;
+            /** @description False when a backup or restore started during the sweep: it stopped there, and the rest waits for the next run. */
+            completed: boolean;
+            /** @description Uploaded files no file row refers to. */
+            blobs: {
+                /** @description Unreferenced blobs deleted (in a dry run: that would be). */
+                removed: number;
+                removed_bytes: number;
+                /** @description Unreferenced, but written less than `VAULT_GC_GRACE_MINUTES` ago: an upload may be registering it. */
+                kept_young: number;
+                /** @description Unreferenced, but stored before a restore whose safety copy (`pre-restore-*.tar.gz`) is still in the backup directory: putting that copy back needs them. They go once the safety copies are deleted. */
+                kept_for_safety_copy: number;
+                kept_for_safety_copy_bytes: number;
+            };
+            /** @description Thumbnails no file or model refers to. */
+            thumbnails: {
+                /** @description Unreferenced blobs deleted (in a dry run: that would be). */
+                removed: number;
+                removed_bytes: number;
+                /** @description Unreferenced, but written less than `VAULT_GC_GRACE_MINUTES` ago: an upload may be registering it. */
+                kept_young: number;
+                /** @description Unreferenced, but stored before a restore whose safety copy (`pre-restore-*.tar.gz`) is still in the backup directory: putting that copy back needs them. They go once the safety copies are deleted. */
+                kept_for_safety_copy: number;
+                kept_for_safety_copy_bytes: number;
+            };
+            /** @description Staged uploads of stopped processes removed; none in a dry run. */
+            staging: {
+                files: number;
+                bytes: number;
+            };
         };
         Printer: {
             id: string;
@@ -4463,6 +4519,73 @@ export interface operations {
             };
             /** @description Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed. */
             507: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    collectGarbage: {
+        parameters: {
+            query?: {
+                /** @description Count only; delete nothing. */
+                dry_run?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (or, with `completed: false`, stopped early by a backup or restore). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GarbageReport"];
+                };
+            };
+            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is valid but the user lacks the `superuser` role. */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A backup or restore is running (`maintenance_in_progress`); try again when it has finished. */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
