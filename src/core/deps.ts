@@ -12,6 +12,7 @@ import type { Clock } from './runtime/clock.js'
 import type { Compression } from './runtime/compression.js'
 import type { Logger } from './runtime/logger.js'
 import type { ProcessLiveness } from './runtime/process-liveness.js'
+import type { Semaphore } from './runtime/semaphore.js'
 
 /** Who is answering: reported by health so a failing replica can be told apart. */
 export interface ServiceIdentity {
@@ -90,6 +91,12 @@ export interface Deps {
    * file never stalls other requests.
    */
   extractStoredFile: ExtractStoredFile
+  /**
+   * How many uploads of this app are read and registered at once (reader, mesh figures,
+   * thumbnail, the database transaction); the rest wait with their bytes already staged. Bounds
+   * an upload burst's memory and lets list and search requests interleave with it.
+   */
+  registrations: Semaphore
   /** Streams multipart uploads (busboy on Node). */
   readMultipart: ReadMultipart
   /** `VAULT_MAX_UPLOAD_BYTES`. */

@@ -15,6 +15,7 @@ import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
 import type { Logger } from '../../core/runtime/logger.js'
+import { createSemaphore } from '../../core/runtime/semaphore.js'
 import type { AppDeps } from '../../routes/app-env.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
@@ -107,6 +108,8 @@ export async function createNodeDeps(
       },
       getClientAddress: createClientAddress(config.trustProxy),
       extractStoredFile: extractor.extract,
+      // Two: measured with scripts/campaigns/upload-burst.ts (docs/reliability.md), half the peak memory of unbounded.
+      registrations: createSemaphore(2),
       readMultipart: readMultipartWithBusboy,
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,

@@ -3,18 +3,9 @@ import { unprocessable, VaultError } from '../../core/errors.js'
 import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
 import { storedForm } from '../../core/ingest/stored-form.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
-import { createSemaphore } from '../../core/runtime/semaphore.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
 import { ingestRawRoute, ingestRoute } from './ingest.routes.js'
-
-/**
- * At most two uploads of this process are read and registered at once (format reader, mesh
- * figures, thumbnail, the database transaction); the others wait with their bytes already
- * staged on disk. So a burst of uploads holds a bounded amount of memory, and list and search
- * requests interleave with it instead of queueing behind a hundred registrations.
- */
-const registrations = createSemaphore(2)
 
 /** Room for multipart boundaries and headers around the file when checking Content-Length up front. */
 const multipartOverheadBytes = 1024 * 1024
@@ -65,7 +56,7 @@ export const ingestRouter = createRouter()
     const fields = await upload.fields
     return answer(
       c,
-      await registrations.run(() =>
+      await deps.registrations.run(() =>
         registerUpload(deps, stored, {
           filename: file.filename,
           modelId: fields.model_id || undefined,
@@ -92,6 +83,8 @@ export const ingestRouter = createRouter()
     const stored = await storeUpload(deps, storedForm(body, filename), deps.maxUploadBytes, c.req.raw.signal)
     return answer(
       c,
-      await registrations.run(() => registerUpload(deps, stored, { filename, modelId, uploadedBy: principal.userId })),
+      await deps.registrations.run(() =>
+        registerUpload(deps, stored, { filename, modelId, uploadedBy: principal.userId }),
+      ),
     )
   })
