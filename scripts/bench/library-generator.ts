@@ -14,19 +14,10 @@ import type { VaultDatabase } from '../../src/core/db/database.js'
 import { migrateToLatest } from '../../src/core/db/migrate.js'
 import type { Database, FilesTable, ModelsTable } from '../../src/core/db/schema.js'
 import { refreshModel } from '../../src/core/library/refresh-model.js'
+import { seededRandom } from '../seeded-random.js'
 
-/** mulberry32: the same library on every run and both databases. */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const random = prng(5)
+// The same library on every run and both databases.
+const random = seededRandom(5)
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!
 const between = (min: number, max: number) => min + Math.floor(random() * (max - min + 1))
 const logUniform = (min: number, max: number) =>
@@ -314,10 +305,7 @@ async function insertChunked<T extends keyof Database>(
  * transaction, exactly as ingest and edits do (file counts and sizes, slicer column, search
  * document).
  */
-async function generate(
-  database: VaultDatabase,
-  modelCount: number,
-): Promise<{ files: number; seconds: number }> {
+async function generate(database: VaultDatabase, modelCount: number): Promise<{ files: number; seconds: number }> {
   const { db, kind } = database
   const now = new Date().toISOString()
   const tagIds = tagNames.map(() => crypto.randomUUID())

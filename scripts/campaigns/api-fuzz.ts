@@ -31,6 +31,7 @@ import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js
 import { parseConfig } from '../../src/core/config/config.js'
 import { createJsonLogger } from '../../src/core/runtime/logger.js'
 import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
+import { seededRandom } from '../seeded-random.js'
 import { checkSchema, type JsonSchema, resolveRef } from './json-schema-check.js'
 
 interface Operation {
@@ -75,16 +76,9 @@ export interface ApiFuzzReport {
   violations: Violation[]
 }
 
-/** A seeded PRNG (mulberry32): the same seed sends the same requests. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+/** Seeded choices: the same seed sends the same requests. */
+function seededChoices(seed: number) {
+  const next = seededRandom(seed)
   return {
     next,
     int: (below: number) => Math.floor(next() * below),
@@ -92,7 +86,7 @@ function seededRandom(seed: number) {
     chance: (p: number) => next() < p,
   }
 }
-type Random = ReturnType<typeof seededRandom>
+type Random = ReturnType<typeof seededChoices>
 
 const oddStrings = [
   '',
@@ -452,7 +446,7 @@ async function makeFixtures(baseUrl: string, username: string, password: string)
     return (await res.json()) as Record<string, unknown>
   }
   const form = new FormData()
-  form.append('file', new Blob([stlBytes(seededRandom(1))]), 'fixture.stl')
+  form.append('file', new Blob([stlBytes(seededChoices(1))]), 'fixture.stl')
   const upload = (await (
     await fetch(`${baseUrl}/api/v1/ingest`, {
       method: 'POST',
@@ -504,7 +498,7 @@ export async function runApiFuzz(options: {
   count: number
   seed: number
 }): Promise<ApiFuzzReport> {
-  const random = seededRandom(options.seed)
+  const random = seededChoices(options.seed)
   const document = await (await fetch(`${options.baseUrl}/openapi.json`)).json()
   const operations = operationsOf(document)
   const fixtures = await makeFixtures(options.baseUrl, options.username, options.password)

@@ -21,7 +21,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureBuilt } from '../../test/support/built-vault.js'
 import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
-import { type CampaignFile, campaignFile, filesUnder, seededRandom } from './campaign-files.js'
+import { seededRandom } from '../seeded-random.js'
+import { type CampaignFile, campaignFile, filesUnder } from './campaign-files.js'
 import { buildDirArgument, type ServiceProcess, signInAdmin, startServiceProcess } from './service-process.js'
 
 export interface BurstResult {
