@@ -1,6 +1,6 @@
 import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -25,6 +25,18 @@ async function sourceStamp(): Promise<string> {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** Whether the process that took a build lock has exited (a lock not yet signed is still live). */
+async function builderIsGone(lock: string): Promise<boolean> {
+  const pid = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''))
+  if (!pid) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}
+
 const exists = (path: string) =>
   stat(path).then(
     () => true,
@@ -46,9 +58,12 @@ export async function ensureBuilt(): Promise<string> {
     if (await exists(done)) return dir
     try {
       await mkdir(lock)
+      await writeFile(join(lock, 'pid'), String(process.pid))
       break
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 500))
+      // A builder killed mid-build (a hook timeout, ^C) leaves its lock: take it over, or wait forever.
+      if (await builderIsGone(lock)) await rm(lock, { recursive: true, force: true })
+      else await new Promise((resolve) => setTimeout(resolve, 500))
     }
   }
   try {
