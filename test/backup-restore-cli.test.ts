@@ -17,6 +17,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { admin, adminEnv, call, newAccountWithKey, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
+import { filesUnder } from './support/leftovers.js'
 import { createTestDatabase } from './support/test-database.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, bulkyGcode, sliceShape, upload } from './support/uploads.js'
@@ -230,7 +231,7 @@ describe('backup restore from the shell', () => {
     expect(await installState(original.baseUrl, token)).toEqual(before)
     expect(readdirSync(join(original.dataDir, 'backups'))).toEqual(backupsBefore)
     for (const staging of ['blobs/.staging', 'thumbs/.staging', 'backups/.scratch'])
-      expect(listDir(join(original.dataDir, staging)), staging).toEqual([])
+      expect(filesUnder(original.dataDir, [staging]), staging).toEqual([])
     // The maintenance lock was released: a backup starts at once.
     expect((await backUp(original.baseUrl, token)).status).toBe('complete')
   })
@@ -346,7 +347,7 @@ describe('backup restore from the shell, killed midway', () => {
 
   /** Starts `backup restore <id>` and resolves once it stages the archive's database: it is reading and checking the archive. */
   async function startRestore(): Promise<CliRun> {
-    const scratch = () => listDir(join(vault.dataDir, 'backups', '.scratch'))
+    const scratch = () => filesUnder(vault.dataDir, ['backups/.scratch'])
     const leftovers = new Set(scratch())
     const cli = startCli(['backup', 'restore', backup.id], envOf(vault))
     await waitFor('the database being staged', () => scratch().some((name) => !leftovers.has(name)))
@@ -359,7 +360,7 @@ describe('backup restore from the shell, killed midway', () => {
   }
 
   it('leaves the install as it was when killed while it verifies and stages the archive', async () => {
-    const staging = () => listDir(join(vault.dataDir, 'blobs', '.staging'))
+    const staging = () => filesUnder(vault.dataDir, ['blobs/.staging'])
     const leftovers = new Set(staging())
     const cli = await startRestore()
     await waitFor('a blob the store lacks being staged', () => staging().some((name) => !leftovers.has(name)))

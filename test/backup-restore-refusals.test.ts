@@ -6,6 +6,7 @@ import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, type Reply, signIn } from './support/accounts.js'
 import { backUp, type DamageableManifest } from './support/backups.js'
+import { filesUnder } from './support/leftovers.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -85,13 +86,6 @@ function listTree(dir: string): string[] {
     .sort()
 }
 
-const filesIn = (dir: string) =>
-  existsSync(dir)
-    ? readdirSync(dir, { recursive: true, withFileTypes: true })
-        .filter((entry) => !entry.isDirectory())
-        .map((entry) => entry.name)
-    : []
-
 /** Everything a restore could change, as a user and an admin see it. */
 async function fingerprint(vault: TestVault, token: string) {
   const get = async (path: string) => {
@@ -115,9 +109,9 @@ async function fingerprint(vault: TestVault, token: string) {
 
 /** Nothing half-done is left behind: no staged blob or thumbnail, no scratch database. */
 function expectNoLeftovers(vault: TestVault) {
-  expect(filesIn(join(vault.dataDir, 'blobs', '.staging')), 'staged blobs left behind').toEqual([])
-  expect(filesIn(join(vault.dataDir, 'thumbs', '.staging')), 'staged thumbnails left behind').toEqual([])
-  expect(filesIn(join(vault.dataDir, 'backups', '.scratch')), 'scratch database files left behind').toEqual([])
+  expect(filesUnder(vault.dataDir, ['blobs/.staging']), 'staged blobs left behind').toEqual([])
+  expect(filesUnder(vault.dataDir, ['thumbs/.staging']), 'staged thumbnails left behind').toEqual([])
+  expect(filesUnder(vault.dataDir, ['backups/.scratch']), 'scratch database files left behind').toEqual([])
 }
 
 const databaseKind = inject('databaseKind')
@@ -335,7 +329,15 @@ describe('restores that are refused change nothing', () => {
     try {
       await expectRefusedRestore(catalogued.id, 'maintenance_in_progress', /backup is running/, 409)
       expect(await db.selectFrom('locks').selectAll().execute()).toEqual([
-        { name: 'backup-restore', owner: 'test', purpose: 'backup', expires_at: expiresAt },
+        {
+          name: 'backup-restore',
+          owner: 'test',
+          purpose: 'backup',
+          expires_at: expiresAt,
+          host_id: null,
+          pid: null,
+          instance_id: null,
+        },
       ])
     } finally {
       await db.deleteFrom('locks').where('owner', '=', 'test').execute()

@@ -1,6 +1,3 @@
-import { type Dirent, readdirSync } from 'node:fs'
-import { join } from 'node:path'
-
 export interface CampaignFile {
   name: string
   bytes: Uint8Array
@@ -44,24 +41,4 @@ function gcodeMoves(index: number, bytes: number, random: () => number): Uint8Ar
     size += line.length + 1
   }
   return new TextEncoder().encode(`${lines.join('\n')}\n`)
-}
-
-/**
- * Files under `folders` of `dataDir` (staging, scratch), searched through the per-process
- * directories they may hold; each directory's `owner.json` marker is not counted.
- */
-export function filesUnder(dataDir: string, folders: string[]): string[] {
-  const visit = (path: string): string[] => {
-    let entries: Dirent[]
-    try {
-      entries = readdirSync(join(dataDir, path), { withFileTypes: true })
-    } catch {
-      return []
-    }
-    return entries.flatMap((entry) => {
-      if (entry.isDirectory()) return visit(`${path}/${entry.name}`)
-      return entry.name === 'owner.json' ? [] : [`${path}/${entry.name}`]
-    })
-  }
-  return folders.flatMap(visit)
 }

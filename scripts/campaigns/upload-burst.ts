@@ -20,9 +20,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureBuilt } from '../../test/support/built-vault.js'
+import { filesUnder } from '../../test/support/leftovers.js'
 import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
 import { seededRandom } from '../seeded-random.js'
-import { type CampaignFile, campaignFile, filesUnder } from './campaign-files.js'
+import { type CampaignFile, campaignFile } from './campaign-files.js'
 import { buildDirArgument, type ServiceProcess, signInAdmin, startServiceProcess } from './service-process.js'
 
 export interface BurstResult {
