@@ -58,7 +58,11 @@ export async function startTestVault(
     databaseUrl: database.url,
     logs,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // The test is over: connections fetch keeps alive (up to 60 s, below) must not hold the close.
+        ;(server as Server).closeAllConnections()
+      })
       await close()
       await database.drop()
       if (!shared) await rm(dataDir, { recursive: true, force: true })
