@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { admin, adminEnv, type Reply, signIn } from './support/accounts.js'
-import { gridThreeMf, manyNamesObj } from './support/hostile-files.js'
+import { gridThreeMf, manyPlacementsThreeMf } from './support/hostile-files.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -60,7 +60,8 @@ describe('reading uploaded files off the request thread', { timeout: 180_000 }, 
   })
 
   it('keeps a file whose reading overruns VAULT_EXTRACT_TIMEOUT_MS as an opaque file, then reads the next one', async () => {
-    const grid = gridThreeMf(400)
+    // 2,000,000 triangles: many times the budget's worth of reading on a fast machine as on a slow one.
+    const grid = gridThreeMf(1000)
     const { vault, token } = await start({ VAULT_EXTRACT_WORKERS: '1', VAULT_EXTRACT_TIMEOUT_MS: '3000' })
     const slow = await upload(vault.baseUrl, token, 'slow.3mf', grid)
     expectOpaque(slow, 'reading it took longer than 3000 ms, the limit for one file.')
@@ -79,9 +80,9 @@ describe('reading uploaded files off the request thread', { timeout: 180_000 }, 
   })
 
   it('keeps a file whose reading needs more heap than VAULT_EXTRACT_MEMORY_MB as an opaque file, and stays up', async () => {
-    const names = manyNamesObj(12_000)
+    const placements = manyPlacementsThreeMf(400_000)
     const { vault, token } = await start({ VAULT_EXTRACT_WORKERS: '1', VAULT_EXTRACT_MEMORY_MB: '32' })
-    const hungry = await upload(vault.baseUrl, token, 'names.obj', names)
+    const hungry = await upload(vault.baseUrl, token, 'placements.3mf', placements)
     expectOpaque(hungry, 'reading it needed more than 32 MiB of memory, the limit for one file.')
     expect((await fetch(`${vault.baseUrl}/api/v1/health`)).status).toBe(200)
     const next = await upload(vault.baseUrl, token, 'cube.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n')

@@ -24,6 +24,30 @@ export function gridThreeMf(side: number): Uint8Array {
     }
   }
   parts.push('</triangles></mesh></object></resources><build><item objectid="1"/></build></model>')
+  return threeMfPackage(parts.join(''))
+}
+
+/**
+ * A 3MF whose build places one triangle through `count` components, each with its own
+ * transform: the reader keeps every placement on its heap, one small object each, the kind of
+ * growth a reader's memory budget ends cleanly (nodejs/node#47224: one huge allocation past the
+ * limit can abort the process instead).
+ */
+export function manyPlacementsThreeMf(count: number): Uint8Array {
+  const parts = [
+    '<?xml version="1.0"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">',
+    '<resources><object id="1" type="model"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/>',
+    '<vertex x="0" y="1" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>',
+    '<object id="2" type="model"><components>',
+  ]
+  for (let i = 0; i < count; i++)
+    parts.push(`<component objectid="1" transform="1 0 0 0 1 0 0 0 1 ${i % 1000} ${i} 0"/>`)
+  parts.push('</components></object></resources><build><item objectid="2"/></build></model>')
+  return threeMfPackage(parts.join(''))
+}
+
+/** A minimal 3MF package around one model part. */
+function threeMfPackage(model: string): Uint8Array {
   return zipSync({
     '[Content_Types].xml': strToU8(
       '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
@@ -34,19 +58,6 @@ export function gridThreeMf(side: number): Uint8Array {
         '<Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/>' +
         '</Relationships>',
     ),
-    '3D/3dmodel.model': strToU8(parts.join('')),
+    '3D/3dmodel.model': strToU8(model),
   })
-}
-
-/**
- * An OBJ naming `count` distinct objects of `nameBytes` characters each (and one triangle):
- * the reader keeps every name on its heap. Long names fill the heap with many small strings
- * rather than one huge table, which is the kind of growth Node turns into a worker's clean
- * out-of-memory exit (nodejs/node#47224: one huge allocation past the limit can abort the process).
- */
-export function manyNamesObj(count: number, nameBytes = 4096): string {
-  const filler = 'n'.repeat(nameBytes)
-  const lines = ['v 0 0 0', 'v 1 0 0', 'v 0 1 0', 'f 1 2 3']
-  for (let i = 0; i < count; i++) lines.push(`o ${i}-${filler}`)
-  return `${lines.join('\n')}\n`
 }
