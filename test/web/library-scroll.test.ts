@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabaseUrl, writeLibrary } from '../../scripts/bench/library-generator.js'
 import { admin, adminEnv, call } from '../support/accounts.js'
@@ -46,6 +46,24 @@ const focusedCard = (page: Page) =>
   })
 const href = (model: { id: string } | undefined) => `/models/${model!.id}`
 
+/**
+ * Scrolls to the end again and again (each time the next page loads) until `last` shows; answers
+ * the most elements `drawn` counted on the way.
+ */
+async function scrollToEnd(page: Page, last: Locator, drawn: Locator): Promise<number> {
+  let most = 0
+  for (let step = 0; step < 100 && (await last.count()) === 0; step++) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight)
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+    await page
+      .waitForFunction((before) => document.documentElement.scrollHeight > before, height, { timeout: 5000 })
+      .catch(() => undefined)
+    most = Math.max(most, await drawn.count())
+  }
+  await last.waitFor()
+  return most
+}
+
 describe('the library grid with thousands of models', () => {
   it('keeps a bounded number of cards in the page while scrolling to the last of 2,000 models', async () => {
     const { page, context, blocked, pageErrors } = await openVaultPage(
@@ -58,18 +76,8 @@ describe('the library grid with thousands of models', () => {
       await cards(page).first().waitFor()
       expect(await cards(page).first().getAttribute('href')).toBe(href(byName[0]))
 
-      // Scroll to the end again and again: each time the next page loads, until the last model shows.
-      let mostCards = 0
       const last = list(page).locator(`a[href="${href(byName.at(-1))}"]`)
-      for (let step = 0; step < 100 && (await last.count()) === 0; step++) {
-        const height = await page.evaluate(() => document.documentElement.scrollHeight)
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
-        await page
-          .waitForFunction((before) => document.documentElement.scrollHeight > before, height, { timeout: 5000 })
-          .catch(() => undefined)
-        mostCards = Math.max(mostCards, await cards(page).count())
-      }
-      await last.waitFor()
+      const mostCards = await scrollToEnd(page, last, cards(page))
       expect(await last.isVisible()).toBe(true)
       // All 2,000 are loaded (the list is as tall as all of them), yet only the rows near the viewport are drawn.
       expect(mostCards).toBeGreaterThan(0)
@@ -99,6 +107,40 @@ describe('the library grid with thousands of models', () => {
       await page.waitForURL(new RegExp(href(byName[35])))
       await page.getByRole('heading', { level: 1, name: byName[35]!.name }).waitFor()
       expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 300_000)
+
+  it('keeps a bounded number of rows in the list view too, each row saying its place in the table', async () => {
+    const { page, context, pageErrors } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/library?sort=name&view=list',
+    )
+    try {
+      await signIn(page, admin)
+      const table = page.getByRole('main').getByRole('table')
+      const rows = table.getByRole('row')
+      await table.getByRole('link', { name: byName[0]!.name, exact: true }).waitFor()
+
+      const last = table.locator(`a[href="${href(byName.at(-1))}"]`)
+      const mostRows = await scrollToEnd(page, last, rows)
+      expect(await last.isVisible()).toBe(true)
+      expect(mostRows).toBeGreaterThan(0)
+      expect(mostRows).toBeLessThanOrEqual(60)
+      // The header is row 1; the last model is row 2,001 of 2,001 once every page is loaded.
+      expect(await table.getAttribute('aria-rowcount')).toBe(String(modelCount + 1))
+      expect(await last.locator('xpath=ancestor::tr').getAttribute('aria-rowindex')).toBe(String(modelCount + 1))
+      // The spacer rows keep the page as tall as every row: the table's columns line up with its header.
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(modelCount * 50)
+      await mkdir(screenshotsDir, { recursive: true })
+      await page.screenshot({ path: join(screenshotsDir, 'library-list-end.png') })
+      await expectAccessible(page)
+
+      await last.click()
+      await page.getByRole('heading', { level: 1, name: byName.at(-1)!.name }).waitFor()
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -12,8 +12,12 @@ import {
   IconUsers,
 } from '@tabler/icons-react'
 import { lazy, type ReactNode } from 'react'
+import { matchPath } from 'react-router'
+import { queryClient } from './api/query-client'
 import type { components } from './api/schema'
 import { LibraryPage } from './features/library/library-page'
+import { parseLibraryQuery } from './features/library/library-query'
+import { modelsQuery } from './features/library/use-models'
 import type { NavEntry } from './ui/app-shell'
 
 // Every page but the library loads its code when first opened: the library route's first load stays small
@@ -58,6 +62,8 @@ type Role = components['schemas']['User']['role']
 export interface Page {
   path: string
   element: ReactNode
+  /** Starts the page's first data call when the app opens on this page, while its code is drawn. */
+  prefetch?: (search: URLSearchParams) => void
   label?: string
   icon?: Icon
   group?: 'Settings'
@@ -66,7 +72,13 @@ export interface Page {
 
 export const pages: Page[] = [
   { path: '/', label: 'Overview', icon: IconLayoutDashboard, element: <OverviewPage /> },
-  { path: '/library', label: 'Library', icon: IconBooks, element: <LibraryPage /> },
+  {
+    path: '/library',
+    label: 'Library',
+    icon: IconBooks,
+    element: <LibraryPage />,
+    prefetch: (search) => void queryClient.prefetchInfiniteQuery(modelsQuery(parseLibraryQuery(search))),
+  },
   {
     path: '/models/:id',
     element: (
@@ -105,6 +117,15 @@ export const pages: Page[] = [
     element: <UsersPage />,
   },
 ]
+
+/**
+ * Render-as-you-fetch for the page the app opens on (a bookmark, a reload): its first call goes out
+ * as soon as the session allows, not after the shell and the page have been drawn. `pathname` is
+ * the router's (without the mount prefix).
+ */
+export function prefetchPage(pathname: string, search: URLSearchParams): void {
+  pages.find((page) => matchPath(page.path, pathname))?.prefetch?.(search)
+}
 
 const groupIcons: Record<NonNullable<Page['group']>, Icon> = { Settings: IconSettings }
 const roleRank: Record<Role, number> = { user: 0, admin: 1, superuser: 2 }

@@ -106,3 +106,7 @@ async function exchange(): Promise<boolean> {
   if (result?.response.status === 401 || result?.response.status === 422) endSession('expired')
   return false
 }
+
+// A stored session (a reload, a new tab) is restored as soon as the app's code runs, while React
+// draws the first page, rather than after it: the page's first calls wait for it in the client.
+if (state.status === 'restoring') void refreshSession()

@@ -12,11 +12,12 @@ export function useSession() {
 
 /** The signed-in user and session (`GET /api/v1/me`). */
 export function useMe() {
-  const signedIn = useSession().status === 'signed-in'
+  // While a stored session is restored the call waits for it in the API client.
+  const signedOut = useSession().status === 'signed-out'
   return useQuery({
     queryKey: authKeys.me,
     queryFn: async () => unwrap(await api.GET('/api/v1/me')),
-    enabled: signedIn,
+    enabled: !signedOut,
     staleTime: 60_000,
   })
 }

@@ -72,7 +72,7 @@ export function LibraryPage() {
           }}
         />
       ) : (
-        <ModelTable models={items} />
+        <ModelTable models={items} complete={!hasNextPage} />
       )}
       <div ref={endRef} />
       {hasNextPage && (

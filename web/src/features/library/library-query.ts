@@ -35,13 +35,9 @@ const isSortKey = (value: string | null): value is SortKey => value !== null && 
 const isDay = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value)
 const isFormat = (value: string): value is FileFormat => (fileFormats as string[]).includes(value)
 
-/**
- * The library's search, filters, sort and view, kept in the URL so a search can be bookmarked,
- * shared and restored with Back. Setting a value replaces the history entry (typing is not history).
- */
-export function useLibraryQuery() {
-  const [params, setParams] = useSearchParams()
-  const query: LibraryQuery = {
+/** What the library URL's search part asks for; anything it does not understand reads as the default. */
+export function parseLibraryQuery(params: URLSearchParams): LibraryQuery {
+  return {
     q: params.get('q') ?? '',
     sort: isSortKey(params.get('sort')) ? (params.get('sort') as SortKey) : 'updated',
     formats: params.getAll('format').filter(isFormat),
@@ -51,6 +47,15 @@ export function useLibraryQuery() {
     addedFrom: isDay(params.get('from')) ? (params.get('from') as string) : '',
     addedTo: isDay(params.get('to')) ? (params.get('to') as string) : '',
   }
+}
+
+/**
+ * The library's search, filters, sort and view, kept in the URL so a search can be bookmarked,
+ * shared and restored with Back. Setting a value replaces the history entry (typing is not history).
+ */
+export function useLibraryQuery() {
+  const [params, setParams] = useSearchParams()
+  const query = parseLibraryQuery(params)
   const view: LibraryView = params.get('view') === 'list' ? 'list' : 'grid'
 
   const update = (change: Partial<LibraryQuery> & { view?: LibraryView }) =>

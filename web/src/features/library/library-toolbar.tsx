@@ -1,7 +1,7 @@
 import { Checkbox, Group, MultiSelect, SegmentedControl, Select, TextInput } from '@mantine/core'
 import { useDebouncedCallback } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import {
   type FileFormat,
   fileFormats,
@@ -25,6 +25,14 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
   const sendSearch = useDebouncedCallback((q: string) => onChange({ q }), 300)
   // The URL changed under us (Back, a link): show its search.
   useEffect(() => setText(query.q), [query.q])
+  // Every tag with its count, and the tags in the URL even when no model has them (any more).
+  const tagOptions = useMemo(() => {
+    const counts = new Map(choices.tags.map((tag) => [tag.name, tag.model_count]))
+    return [...new Set([...counts.keys(), ...query.tags])].map((name) => ({
+      value: name,
+      label: `${name} (${counts.get(name) ?? 0})`,
+    }))
+  }, [choices.tags, query.tags])
 
   return (
     <Group align="flex-end" gap="sm">
@@ -52,10 +60,7 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
       <MultiSelect
         label="Tags"
         placeholder={query.tags.length > 0 ? undefined : 'Any'}
-        data={[...new Set([...choices.tags.map((tag) => tag.name), ...query.tags])].map((name) => ({
-          value: name,
-          label: `${name} (${choices.tags.find((tag) => tag.name === name)?.model_count ?? 0})`,
-        }))}
+        data={tagOptions}
         value={query.tags}
         onChange={(tags) => onChange({ tags })}
         searchable

@@ -1,4 +1,5 @@
 import { Badge, Card, Group, Stack, Text } from '@mantine/core'
+import { memo } from 'react'
 import { Link } from 'react-router'
 import type { components } from '../../api/schema'
 import { formatBytes } from '../../ui/format-bytes'
@@ -8,8 +9,12 @@ export type ModelSummary = components['schemas']['ModelSummary']
 
 const shownTags = 3
 
-/** One model in the grid: thumbnail, name, formats, size and tags; the whole card opens the model. */
-export function ModelCard({ model }: { model: ModelSummary }) {
+/**
+ * One model in the grid: thumbnail, name, formats, size and tags; the whole card opens the model.
+ * Memoised: the grid draws again as pages arrive, rows get measured and the window scrolls, and a
+ * model's summary keeps its identity across those (the query cache shares unchanged data).
+ */
+export const ModelCard = memo(function ModelCard({ model }: { model: ModelSummary }) {
   const { file_summary: files } = model
   return (
     <Card
@@ -56,4 +61,4 @@ export function ModelCard({ model }: { model: ModelSummary }) {
       </Stack>
     </Card>
   )
-}
+})

@@ -1,6 +1,7 @@
-import { useElementSize } from '@mantine/hooks'
 import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
+import { useElementWidth } from '../../ui/use-element-width'
+import { usePageTop } from '../../ui/use-page-top'
 import { ModelCard, type ModelSummary } from './model-card'
 
 /** Narrowest a card gets before the grid drops a column; 2 to 6 columns, as wide as the page allows. */
@@ -28,17 +29,14 @@ export function ModelGrid({
   /** Called while the rows drawn come within a few rows of the last loaded one: load more. */
   onNearEnd: () => void
 }) {
-  const { ref: sizeRef, width } = useElementSize()
+  const [sizeRef, width] = useElementWidth<HTMLDivElement>()
   const listRef = useRef<HTMLDivElement>(null)
   const columns = Math.min(maxColumns, Math.max(2, Math.floor((width + gap) / (minCardWidth + gap))))
-  const rowCount = Math.ceil(models.length / columns)
+  // No rows until the grid's width is known (its first layout, before the first paint): cards
+  // drawn in a guessed column count would be drawn again at once.
+  const rowCount = width > 0 ? Math.ceil(models.length / columns) : 0
 
-  // Where the list starts on the page: the toolbar above it grows and shrinks.
-  const [scrollMargin, setScrollMargin] = useState(0)
-  useLayoutEffect(() => {
-    const top = (listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY
-    setScrollMargin(Math.round(top))
-  })
+  const scrollMargin = usePageTop(listRef)
 
   const focusedRow = useRef<number | null>(null)
   const virtualizer = useWindowVirtualizer({
@@ -62,7 +60,7 @@ export function ModelGrid({
 
   const lastDrawn = virtualizer.getVirtualItems().at(-1)?.index ?? -1
   useEffect(() => {
-    if (lastDrawn >= rowCount - 1 - nearEndRows) onNearEnd()
+    if (rowCount > 0 && lastDrawn >= rowCount - 1 - nearEndRows) onNearEnd()
   }, [lastDrawn, rowCount, onNearEnd])
 
   const rowOf = (target: EventTarget) =>

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
 import type { LibraryQuery } from './library-query'
@@ -8,7 +8,12 @@ const pageSize = 48
 
 /** The models matching `query`, a page at a time over the API's keyset cursor. */
 export function useModels(query: LibraryQuery) {
-  return useInfiniteQuery({
+  return useInfiniteQuery(modelsQuery(query))
+}
+
+/** The query behind `useModels`, for prefetching the first page before the library is drawn. */
+export function modelsQuery(query: LibraryQuery) {
+  return infiniteQueryOptions({
     queryKey: libraryKeys.list(query),
     initialPageParam: undefined as string | undefined,
     queryFn: async ({ pageParam, signal }) =>
