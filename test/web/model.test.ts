@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { strToU8, zipSync } from 'fflate'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
@@ -265,6 +266,58 @@ describe('the model page', () => {
       })
       if ((await waitForViewer(page)) === 'canvas') {
         await expect.poll(() => page.getByTestId('model-dimensions').textContent()).toBe('Dimensions: 299 × 299 × 2 mm')
+      }
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  it('a 3MF drawn in inches shows its true size in millimetres, in the 3D view as in its figures', async () => {
+    // A 1 × 2 × 0.5 inch box: 25.4 × 50.8 × 12.7 mm. three.js's loader alone would show 1 × 2 × 0.5.
+    const [x, y, z] = [1, 2, 0.5]
+    const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [(i & 1) * x, ((i >> 1) & 1) * y, ((i >> 2) & 1) * z])
+    const faces = [
+      [0, 2, 3],
+      [0, 3, 1],
+      [4, 5, 7],
+      [4, 7, 6],
+      [0, 1, 5],
+      [0, 5, 4],
+      [2, 6, 7],
+      [2, 7, 3],
+      [0, 4, 6],
+      [0, 6, 2],
+      [1, 3, 7],
+      [1, 7, 5],
+    ]
+    const modelXml = `<?xml version="1.0" encoding="UTF-8"?>
+<model unit="inch" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">
+<resources><object id="1" type="model"><mesh><vertices>${corners.map(([a, b, c]) => `<vertex x="${a}" y="${b}" z="${c}"/>`).join('')}</vertices>
+<triangles>${faces.map(([a, b, c]) => `<triangle v1="${a}" v2="${b}" v3="${c}"/>`).join('')}</triangles></mesh></object></resources>
+<build><item objectid="1"/></build>
+</model>`
+    const threeMf = zipSync({
+      '[Content_Types].xml': strToU8(
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>',
+      ),
+      '_rels/.rels': strToU8(
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>',
+      ),
+      '3D/3dmodel.model': strToU8(modelXml),
+    })
+    const reply = await upload(vault.baseUrl, token, 'Inch-Box.3mf', threeMf)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+
+    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    try {
+      const file = page.getByRole('article', { name: 'Inch-Box.3mf' })
+      await file.getByText('Triangles').waitFor()
+      expect(await file.textContent()).toContain('25.4 × 50.8 × 12.7 mm')
+      if ((await waitForViewer(page)) === 'canvas') {
+        await expect
+          .poll(() => page.getByTestId('model-dimensions').textContent())
+          .toBe('Dimensions: 25.4 × 50.8 × 12.7 mm')
       }
       expect(pageErrors).toEqual([])
     } finally {

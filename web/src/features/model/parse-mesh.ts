@@ -2,6 +2,7 @@ import { type BufferGeometry, Color, Group, type Material, Mesh, type MeshStanda
 import { ThreeMFLoader } from 'three/addons/loaders/3MFLoader.js'
 import { OBJLoader } from 'three/addons/loaders/OBJLoader.js'
 import { STLLoader } from 'three/addons/loaders/STLLoader.js'
+import { threeMfMillimetresPerUnit } from './three-mf-unit'
 import type { ViewableFormat } from './types'
 
 /** A file the 3D view could not read, with a sentence that says so. */
@@ -26,8 +27,9 @@ const isPlainWhite = (material: Material | Material[]) =>
   material.color.getHex() === 0xffffff
 
 /**
- * Reads STL, 3MF or OBJ bytes into a three.js object. STL and OBJ meshes get `material` (OBJ's
- * own materials are usually absent or meant for another renderer); a 3MF keeps its colours if it has any.
+ * Reads STL, 3MF or OBJ bytes into a three.js object, in millimetres. STL and OBJ meshes get
+ * `material` (OBJ's own materials are usually absent or meant for another renderer); a 3MF keeps
+ * its colours if it has any, and is scaled from its own unit.
  */
 export function parseMesh(
   format: ViewableFormat,
@@ -45,6 +47,7 @@ export function parseMesh(
       })
     } else {
       object = new ThreeMFLoader().parse(bytes.buffer)
+      object.scale.multiplyScalar(threeMfMillimetresPerUnit(bytes))
       // A 3MF without colours gets the loader's plain white: ours reads better on the plate.
       object.traverse((child) => {
         if (child instanceof Mesh && isPlainWhite(child.material)) child.material = material
