@@ -19,9 +19,11 @@ beforeAll(async () => {
 
 afterAll(() => rm(folders, { recursive: true, force: true }))
 
-/** Drops files on the page's drop area the way a browser does: a drop event carrying a DataTransfer. */
-async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[]): Promise<void> {
-  const dataTransfer = await page.evaluateHandle(
+type DroppedFile = { name: string; bytes: Uint8Array }
+
+/** A DataTransfer in the page holding `files`, as a drag from the desktop carries them. */
+const transferOf = (page: Page, files: DroppedFile[]) =>
+  page.evaluateHandle(
     (list) => {
       const transfer = new DataTransfer()
       for (const { name, bytes } of list) transfer.items.add(new File([new Uint8Array(bytes)], name))
@@ -29,7 +31,20 @@ async function dropFiles(page: Page, files: { name: string; bytes: Uint8Array }[
     },
     files.map(({ name, bytes }) => ({ name, bytes: [...bytes] })),
   )
+
+/** Drops files on the Upload page's drop area the way a browser does: a drop event carrying a DataTransfer. */
+async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
+  const dataTransfer = await transferOf(page, files)
   await page.getByLabel('Drop area for files and folders').dispatchEvent('drop', { dataTransfer })
+}
+
+/** Drags files over any page (the window becomes a drop target) and drops them there. */
+async function dropAnywhere(page: Page, files: DroppedFile[]): Promise<void> {
+  const dataTransfer = await transferOf(page, files)
+  await page.locator('body').dispatchEvent('dragenter', { dataTransfer })
+  const target = page.getByText('Drop files and folders to upload them')
+  await target.waitFor()
+  await target.dispatchEvent('drop', { dataTransfer })
 }
 
 /** Picks files or a folder through the page's own buttons and the browser's file chooser. */
@@ -161,6 +176,64 @@ describe('the upload page', () => {
       await page.getByText('0 new models · 0 joined a model · 0 already in the vault · 2 refused').waitFor()
       await screenshot(page, 'upload-refused')
       await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('goes on uploading while you browse, shows its progress in the header, and takes drops on any page', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      const cdp = await context.newCDPSession(page)
+      await throttleUploads(cdp, 2000)
+      const obj = (n: number) => ({ name: `browse-${n}.obj`, bytes: new Uint8Array(3000 + n).fill(35) })
+      await dropFiles(page, [obj(1), obj(2)])
+
+      // Off to the library while both are on their way: the header says how far they are.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      const indicator = page.getByRole('link', { name: /^Uploads: \d of 2 files uploaded, \d+%$/ })
+      await indicator.waitFor()
+      await screenshot(page, 'upload-header-progress')
+      await expectAccessible(page)
+
+      // Leaving the tab now would lose them: the browser asks first.
+      const asked = page.waitForEvent('dialog')
+      await page.close({ runBeforeUnload: true })
+      const dialog = await asked
+      expect(dialog.type()).toBe('beforeunload')
+      await dialog.dismiss()
+      expect(page.isClosed()).toBe(false)
+
+      // Dropped on the library page, a third file joins the same queue.
+      await dropAnywhere(page, [obj(3)])
+      await page.getByRole('link', { name: /^Uploads: \d of 3 files uploaded/ }).waitFor()
+      await throttleUploads(cdp, -1)
+      await page.getByRole('link', { name: /^Uploads:/ }).waitFor({ state: 'hidden', timeout: 30_000 })
+
+      // Every file arrived, and the library shows them without a reload.
+      for (const n of [1, 2, 3])
+        await page
+          .getByRole('link', { name: `browse-${n}` })
+          .first()
+          .waitFor()
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click()
+      for (const n of [1, 2, 3]) await expectOutcome(page, `browse-${n}.obj`, `New model browse-${n}`)
+      await page.getByText('3 of 3 files done').waitFor()
+
+      // Signing out forgets the queue: the next user of this browser starts with an empty one.
+      await page
+        .getByRole('button', { name: /root|admin/ })
+        .first()
+        .click()
+      await page.getByRole('menuitem', { name: 'Sign out' }).click()
+      await signIn(page, admin)
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click()
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      expect(await page.getByRole('list', { name: 'Uploads' }).count()).toBe(0)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -1,7 +1,7 @@
 import { Center, Loader, MantineProvider } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Suspense } from 'react'
+import { lazy, Suspense } from 'react'
 import { BrowserRouter, Outlet, Route, Routes } from 'react-router'
 import { routerBasename } from './api/base-url'
 import { queryClient } from './api/query-client'
@@ -10,10 +10,16 @@ import { RequireSession } from './features/auth/require-session'
 import { useMe, useSignOut } from './features/auth/session-hooks'
 import { SignInPage } from './features/auth/sign-in-page'
 import { RestoreBanner } from './features/backups/restore-banner'
+import { UploadIndicator } from './features/upload/upload-indicator'
 import { navigationFor, pages } from './pages'
 import { VaultShell } from './ui/app-shell'
 import { PlaceholderPage } from './ui/placeholder-page'
 import { cssVariablesResolver, theme } from './ui/theme'
+
+// The window-wide drop target (react-dropzone) is only needed once a drag begins: it loads after the page.
+const UploadAnywhere = lazy(() =>
+  import('./features/upload/upload-anywhere').then((module) => ({ default: module.UploadAnywhere })),
+)
 
 /** Providers, the sign-in page, and every page of `pages` inside the shell, behind a session. */
 export function App() {
@@ -48,8 +54,11 @@ function SignedIn() {
   const signOut = useSignOut()
   const user = me.data?.user
   return (
-    <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut}>
+    <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut} status={<UploadIndicator />}>
       <RestoreBanner />
+      <Suspense fallback={null}>
+        <UploadAnywhere />
+      </Suspense>
       {/* Pages loaded with lazy() in pages.tsx show this while their code arrives. */}
       <Suspense
         fallback={

@@ -26,6 +26,8 @@ export function VaultShell(props: {
   nav: NavEntry[]
   user: ShellUser | undefined
   onSignOut: () => void
+  /** Shown in the header before the user menu (the uploads under way). */
+  status?: ReactNode
   children: ReactNode
 }) {
   const [opened, { toggle, close }] = useDisclosure()
@@ -43,7 +45,10 @@ export function VaultShell(props: {
               model-vault
             </Title>
           </Group>
-          {props.user && <UserMenu user={props.user} onSignOut={props.onSignOut} />}
+          <Group gap="md" wrap="nowrap">
+            {props.status}
+            {props.user && <UserMenu user={props.user} onSignOut={props.onSignOut} />}
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">

@@ -6,62 +6,50 @@ import { IconFolderOpen, IconUpload } from '@tabler/icons-react'
 /** Lets the browser's folder picker choose a whole folder (every browser the UI supports knows it). */
 const folderInput = { webkitdirectory: '' } as React.ComponentPropsWithoutRef<'input'>
 
-/** Hidden files (`.DS_Store`, `.git/…`) come along with folders but are nobody's models. */
-const visible = (files: File[]) => files.filter((file) => !file.name.startsWith('.'))
-
 /**
- * Where files come in: a drop area on the page, the whole window while something is dragged over
- * it (files and folders alike; react-dropzone walks dropped folders), and buttons for the file and
- * folder pickers.
+ * Where files come in on the Upload page: a drop area (files and folders alike; react-dropzone
+ * walks dropped folders) and buttons for the file and folder pickers. A drop anywhere else in the
+ * app is taken by `UploadAnywhere`.
  */
 export function UploadDropArea({ onFiles }: { onFiles: (files: File[]) => void }) {
-  const take = (files: File[]) => onFiles(visible(files))
   return (
-    <>
-      <Dropzone.FullScreen onDrop={take} inputProps={{ 'aria-label': 'Files to upload' }}>
-        <Group justify="center" mih="50vh" style={{ pointerEvents: 'none' }}>
-          <IconUpload size={64} stroke={1.5} aria-hidden />
-          <Text size="xl">Drop files and folders to upload them</Text>
-        </Group>
-      </Dropzone.FullScreen>
-      <Dropzone
-        onDrop={take}
-        activateOnClick={false}
-        activateOnKeyboard={false}
-        enablePointerEvents
-        aria-label="Drop area for files and folders"
-        inputProps={{ 'aria-label': 'Files to upload' }}
-      >
-        <Stack align="center" gap="sm" py="lg" style={{ pointerEvents: 'none' }}>
-          <IconUpload size={48} stroke={1.5} aria-hidden />
-          <Text size="lg" ta="center">
-            Drag files and folders here, or anywhere on this page
-          </Text>
-          <Text size="sm" c="dimmed" ta="center">
-            STL, 3MF, OBJ, G-code, STEP and any other file. Hidden files (names starting with a dot) are skipped.
-          </Text>
-          <Text size="sm" c="dimmed" ta="center">
-            Print host API keys, passwords and user names in G-code are replaced by [redacted] before it is stored. 3MF
-            projects are stored as they are: remove such settings before sharing one.
-          </Text>
-        </Stack>
-        <Group justify="center" gap="sm" pb="md">
-          <FileButton onChange={take} multiple>
-            {(props) => (
-              <Button {...props} leftSection={<IconUpload size={16} aria-hidden />}>
-                Choose files
-              </Button>
-            )}
-          </FileButton>
-          <FileButton onChange={take} multiple inputProps={folderInput}>
-            {(props) => (
-              <Button {...props} variant="default" leftSection={<IconFolderOpen size={16} aria-hidden />}>
-                Choose a folder
-              </Button>
-            )}
-          </FileButton>
-        </Group>
-      </Dropzone>
-    </>
+    <Dropzone
+      onDrop={onFiles}
+      activateOnClick={false}
+      activateOnKeyboard={false}
+      enablePointerEvents
+      aria-label="Drop area for files and folders"
+      inputProps={{ 'aria-label': 'Files to upload' }}
+    >
+      <Stack align="center" gap="sm" py="lg" style={{ pointerEvents: 'none' }}>
+        <IconUpload size={48} stroke={1.5} aria-hidden />
+        <Text size="lg" ta="center">
+          Drag files and folders here, or anywhere on this page
+        </Text>
+        <Text size="sm" c="dimmed" ta="center">
+          STL, 3MF, OBJ, G-code, STEP and any other file. Hidden files (names starting with a dot) are skipped.
+        </Text>
+        <Text size="sm" c="dimmed" ta="center">
+          Print host API keys, passwords and user names in G-code are replaced by [redacted] before it is stored. 3MF
+          projects are stored as they are: remove such settings before sharing one.
+        </Text>
+      </Stack>
+      <Group justify="center" gap="sm" pb="md">
+        <FileButton onChange={onFiles} multiple>
+          {(props) => (
+            <Button {...props} leftSection={<IconUpload size={16} aria-hidden />}>
+              Choose files
+            </Button>
+          )}
+        </FileButton>
+        <FileButton onChange={onFiles} multiple inputProps={folderInput}>
+          {(props) => (
+            <Button {...props} variant="default" leftSection={<IconFolderOpen size={16} aria-hidden />}>
+              Choose a folder
+            </Button>
+          )}
+        </FileButton>
+      </Group>
+    </Dropzone>
   )
 }

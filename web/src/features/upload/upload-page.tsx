@@ -1,8 +1,9 @@
 import { Stack, Text, Title } from '@mantine/core'
 import { UploadDropArea } from './upload-drop-area'
+import { uploadConcurrency } from './upload-queue'
 import { UploadRow } from './upload-row'
 import { UploadSummary } from './upload-summary'
-import { uploadConcurrency, useUploadQueue } from './use-upload-queue'
+import { useUploadQueue } from './use-upload-queue'
 
 /** Upload: drop or choose files and folders, watch each one go in, and see where it landed. */
 export function UploadPage() {

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Paper, Progress, Stack, Text, Tooltip } from '@manti
 import { IconX } from '@tabler/icons-react'
 import { formatBytes } from '../../ui/format-bytes'
 import { UploadOutcome } from './upload-outcome'
-import type { UploadItem } from './use-upload-queue'
+import type { UploadItem } from './upload-queue'
 
 const percentOf = (item: UploadItem) =>
   item.file.size === 0 ? (item.status === 'finished' ? 100 : 0) : Math.round((item.sentBytes / item.file.size) * 100)

@@ -1,16 +1,12 @@
 import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core'
 import { formatBytes } from '../../ui/format-bytes'
-import type { UploadItem } from './use-upload-queue'
+import { queueProgress, type UploadItem } from './upload-queue'
 
 /** The whole queue in one line and one bar: files done, bytes sent, outcomes counted. */
-export function UploadSummary(props: { items: UploadItem[]; onCancelAll: () => void; onClear: () => void }) {
+export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll: () => void; onClear: () => void }) {
   const { items } = props
-  const total = items.reduce((sum, item) => sum + item.file.size, 0)
-  const sent = items.reduce((sum, item) => sum + (item.status === 'finished' ? item.file.size : item.sentBytes), 0)
-  const finished = items.filter((item) => item.status === 'finished').length
+  const { total, sent, finished, percent, busy } = queueProgress(items)
   const count = (kinds: string[]) => items.filter((item) => item.outcome && kinds.includes(item.outcome.kind)).length
-  const percent = total === 0 ? (finished === items.length ? 100 : 0) : Math.round((sent / total) * 100)
-  const busy = finished < items.length
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
   return (
     <Paper withBorder p="md">

@@ -1,0 +1,20 @@
+import '@mantine/dropzone/styles.css'
+import { Group, Text } from '@mantine/core'
+import { Dropzone } from '@mantine/dropzone'
+import { IconUpload } from '@tabler/icons-react'
+import { uploadQueue } from './upload-queue'
+
+/**
+ * Files and folders dragged over any signed-in page: the whole window becomes a drop target, and
+ * what is dropped joins the upload queue (its progress shows in the header and on the Upload page).
+ */
+export function UploadAnywhere() {
+  return (
+    <Dropzone.FullScreen onDrop={uploadQueue.add} inputProps={{ 'aria-label': 'Files to upload' }}>
+      <Group justify="center" mih="50vh" style={{ pointerEvents: 'none' }}>
+        <IconUpload size={64} stroke={1.5} aria-hidden />
+        <Text size="xl">Drop files and folders to upload them</Text>
+      </Group>
+    </Dropzone.FullScreen>
+  )
+}

@@ -1,0 +1,148 @@
+import { queryClient } from '../../api/query-client'
+import { sessionStore } from '../../api/session'
+import { failureOf, type Outcome, outcomeOf } from './outcome'
+import { staleAfterUpload } from './query-keys'
+import { sendUpload } from './send-upload'
+
+/** Uploads running at once; more wait their turn. */
+export const uploadConcurrency = 3
+
+export interface UploadItem {
+  id: number
+  file: File
+  /** The name to show: the path inside a dropped or chosen folder, else the file name. */
+  label: string
+  sentBytes: number
+  status: 'queued' | 'uploading' | 'finished'
+  outcome?: Outcome
+}
+
+/** A file as react-dropzone hands it over from a folder drop: with its path inside the folder. */
+type FileWithPath = File & { path?: string; relativePath?: string }
+
+/** The path to show: folder drops give `path`, a directory input gives `webkitRelativePath`. */
+export function labelOf(file: FileWithPath): string {
+  const path = file.relativePath || file.path || file.webkitRelativePath || file.name
+  return path.replace(/^\.?\//, '')
+}
+
+/** The queue as a whole: files finished of all, and bytes sent of all (a finished file counts whole). */
+export function queueProgress(queue: readonly UploadItem[]) {
+  const total = queue.reduce((sum, item) => sum + item.file.size, 0)
+  const sent = queue.reduce((sum, item) => sum + (item.status === 'finished' ? item.file.size : item.sentBytes), 0)
+  const finished = queue.filter((item) => item.status === 'finished').length
+  const percent = total === 0 ? (finished === queue.length ? 100 : 0) : Math.round((sent / total) * 100)
+  return { total, sent, finished, percent, busy: finished < queue.length }
+}
+
+/*
+ * The queue lives for the tab, not for a page: uploads go on while the user browses (the header
+ * shows their progress), files dropped on any page join it, and closing the tab while files are
+ * on their way asks first. Signing out cancels and forgets it: the next user starts empty.
+ */
+let items: readonly UploadItem[] = []
+let nextId = 1
+const controllers = new Map<number, AbortController>()
+const listeners = new Set<() => void>()
+/** Something was stored since the queue last ran dry: other pages' data is stale once it does. */
+let storedSinceIdle = false
+
+const isBusy = () => items.some((item) => item.status !== 'finished')
+
+function warnBeforeLeaving(event: BeforeUnloadEvent) {
+  event.preventDefault()
+}
+
+function setItems(next: readonly UploadItem[]): void {
+  const wasBusy = isBusy()
+  items = next
+  const busy = isBusy()
+  if (busy && !wasBusy) window.addEventListener('beforeunload', warnBeforeLeaving)
+  if (!busy && wasBusy) {
+    window.removeEventListener('beforeunload', warnBeforeLeaving)
+    if (storedSinceIdle) for (const queryKey of staleAfterUpload) void queryClient.invalidateQueries({ queryKey })
+    storedSinceIdle = false
+  }
+  for (const listener of listeners) listener()
+}
+
+const update = (id: number, change: Partial<UploadItem>) =>
+  setItems(items.map((item) => (item.id === id ? { ...item, ...change } : item)))
+
+/** Starts waiting files while fewer than `uploadConcurrency` are running. */
+function startWaiting(): void {
+  const running = items.filter((item) => item.status === 'uploading').length
+  const starting = items.filter((item) => item.status === 'queued').slice(0, uploadConcurrency - running)
+  if (starting.length === 0) return
+  const ids = new Set(starting.map((item) => item.id))
+  setItems(items.map((item) => (ids.has(item.id) ? { ...item, status: 'uploading' } : item)))
+  for (const item of starting) send(item)
+}
+
+function send(item: UploadItem): void {
+  const controller = new AbortController()
+  controllers.set(item.id, controller)
+  sendUpload(item.file, { signal: controller.signal, onProgress: (sentBytes) => update(item.id, { sentBytes }) })
+    .then(
+      (result) => {
+        storedSinceIdle = true
+        return { status: 'finished' as const, sentBytes: item.file.size, outcome: outcomeOf(result) }
+      },
+      (error: unknown) => ({ status: 'finished' as const, outcome: failureOf(error) }),
+    )
+    .then((finished) => {
+      controllers.delete(item.id)
+      // The item may be gone: signing out forgets the queue.
+      if (items.some((candidate) => candidate.id === item.id)) update(item.id, finished)
+      startWaiting()
+    })
+}
+
+const cancelled = (item: UploadItem): UploadItem =>
+  item.status === 'queued' ? { ...item, status: 'finished', outcome: { kind: 'cancelled' } } : item
+
+/** The tab's upload queue, as an external store for `useSyncExternalStore`, and what can be done to it. */
+export const uploadQueue = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+  getItems: (): readonly UploadItem[] => items,
+
+  /** Queues files; hidden ones (`.DS_Store`, `.git/…`, which come along with folders) are nobody's models. */
+  add(files: File[]): void {
+    const added = files
+      .filter((file) => !file.name.startsWith('.'))
+      .map((file) => ({
+        id: nextId++,
+        file,
+        label: labelOf(file),
+        sentBytes: 0,
+        status: 'queued' as const,
+      }))
+    setItems([...items, ...added])
+    startWaiting()
+  },
+
+  /** A running upload is aborted (it finishes as cancelled); a waiting one never starts. */
+  cancel(id: number): void {
+    const controller = controllers.get(id)
+    if (controller) return controller.abort()
+    setItems(items.map((item) => (item.id === id ? cancelled(item) : item)))
+  },
+
+  cancelAll(): void {
+    setItems(items.map(cancelled))
+    for (const controller of controllers.values()) controller.abort()
+  },
+
+  clearFinished(): void {
+    setItems(items.filter((item) => item.status !== 'finished'))
+  },
+}
+
+sessionStore.subscribe(() => {
+  if (sessionStore.getState().status !== 'signed-out' || items.length === 0) return
+  uploadQueue.cancelAll()
+  setItems([])
+})
