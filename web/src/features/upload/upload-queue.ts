@@ -127,7 +127,10 @@ export const uploadQueue = {
   /** A running upload is aborted (it finishes as cancelled); a waiting one never starts. */
   cancel(id: number): void {
     const controller = controllers.get(id)
-    if (controller) return controller.abort()
+    if (controller) {
+      controller.abort()
+      return
+    }
     setItems(items.map((item) => (item.id === id ? cancelled(item) : item)))
   },
 
