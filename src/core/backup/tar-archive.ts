@@ -42,9 +42,12 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
       const reader = source.getReader()
       await new Promise<void>((resolve, reject) => {
         if (failure) throw failure
-        const entry = pack.entry({ name: path, size, mode: 0o644, mtime, type: 'file' }, (error) =>
-          error ? reject(failure ?? error) : resolve(),
-        )
+        const entry = pack.entry({ name: path, size, mode: 0o644, mtime, type: 'file' }, (error) => {
+          if (!error) return resolve()
+          // The source is released at once (an open file, a database cursor), not when collected.
+          reader.cancel(error).catch(() => {})
+          reject(failure ?? error)
+        })
         entry.on('error', () => {})
         void (async () => {
           for (;;) {
@@ -53,7 +56,8 @@ export function createTarWriter(createSha256: CreateSha256, mtime: Date, onBytes
             hash.update(value)
             written += value.byteLength
             onBytes(value.byteLength)
-            if (!entry.write(value)) await drained(entry)
+            if (!entry.write(value) && !entry.destroyed) await drained(entry)
+            if (entry.destroyed) throw failure ?? new Error(`${path} was not archived: the archive stopped`)
           }
           if (written !== size)
             throw new Error(`${path} changed while it was archived (${written} bytes instead of ${size})`)
