@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { putContentAddressed, streamOf } from '../src/core/blobs/put-content-addressed.js'
 import { admin, adminEnv, call, login, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
-import { rawRequest } from './support/raw-http.js'
+import { type RawReply, rawRequest, sendThenRead } from './support/raw-http.js'
 import { mountSmallFilesystem, type SmallFilesystem } from './support/small-filesystem.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
@@ -84,20 +84,33 @@ describe('an upload refused for a full disk', () => {
     disk?.unmount()
   })
 
-  it('lets the client read the 507 while it is still sending, and keeps nothing', async () => {
-    const staging = () => readdirSync(join(disk.dir, 'blobs', '.staging'), { recursive: true }).sort()
-    const before = staging()
+  /** A raw 24 MiB PUT upload of `name` (filled with `fill`) by `client`, which must read the 507. */
+  async function expectFullDiskAnswer(
+    client: (baseUrl: string, head: string, body: Uint8Array[]) => Promise<RawReply>,
+    name: string,
+    fill: number,
+  ) {
     const size = 24 * 1024 * 1024
-    const chunk = new Uint8Array(256 * 1024).fill(7)
-    const reply = await rawRequest(
+    const chunk = new Uint8Array(256 * 1024).fill(fill)
+    const reply = await client(
       vault.baseUrl,
-      `PUT /api/v1/ingest/big.bin HTTP/1.1\r\nHost: vault\r\nAuthorization: Bearer ${token}\r\n` +
+      `PUT /api/v1/ingest/${name} HTTP/1.1\r\nHost: vault\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: application/octet-stream\r\nContent-Length: ${size}\r\n\r\n`,
       Array.from({ length: size / chunk.length }, () => chunk),
     )
     expect(reply.status, reply.body).toBe(507)
     expect(JSON.parse(reply.body).code).toBe('insufficient_storage')
+  }
+
+  it('lets the client read the 507 while it is still sending, and keeps nothing', async () => {
+    const staging = () => readdirSync(join(disk.dir, 'blobs', '.staging'), { recursive: true }).sort()
+    const before = staging()
+    await expectFullDiskAnswer(rawRequest, 'big.bin', 7)
     expect(staging()).toEqual(before)
+  })
+
+  it('lets a client that reads only after sending (Python requests, a slicer hook) read the 507 too', async () => {
+    await expectFullDiskAnswer(sendThenRead, 'hook.bin', 9)
   })
 
   it('lets fetch read the 507 of an upload it is still streaming', async () => {

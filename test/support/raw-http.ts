@@ -74,3 +74,50 @@ function parse(bytes: Buffer, closed: boolean): RawReply | undefined {
   if (Number.isNaN(length) || rest.length < length) return undefined
   return { status: Number(statusLine.split(' ')[1]), headers, body: rest.subarray(0, length).toString('utf8') }
 }
+
+/**
+ * A client that sends its whole request before it reads a byte of the answer, as Python's
+ * http.client and requests do: the socket is not read (its answer waits in the kernel) until
+ * `head` and every chunk of `body` (one every `pauseMs`) are written. Resolves the answer, or
+ * rejects with the error the client would see (EPIPE, ECONNRESET) when the server reset the connection.
+ */
+export function sendThenRead(
+  baseUrl: string,
+  head: string,
+  body: Iterable<Uint8Array | string>,
+  pauseMs = 2,
+): Promise<RawReply> {
+  const url = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname)
+    socket.pause()
+    const received: Buffer[] = []
+    let failed: Error | undefined
+    socket.on('error', (error) => {
+      failed = error
+      reject(error)
+    })
+    socket.on('connect', async () => {
+      const write = (data: Uint8Array | string) =>
+        new Promise<void>((done) => socket.write(data, (error) => (error ? reject(error) : done())))
+      try {
+        await write(head)
+        for (const chunk of body) {
+          await write(chunk)
+          await new Promise((pause) => setTimeout(pause, pauseMs))
+        }
+      } catch {
+        return // rejected with the write's error
+      }
+      if (failed) return
+      socket.on('data', (chunk: Buffer) => received.push(chunk))
+      socket.on('end', () => {
+        const reply = parse(Buffer.concat(received), true)
+        if (reply) resolve(reply)
+        else reject(new Error(`The server closed without a complete answer: ${Buffer.concat(received)}`))
+        socket.destroy()
+      })
+      socket.resume()
+    })
+  })
+}

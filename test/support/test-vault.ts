@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ServerType, serve } from '@hono/node-server'
+import { lingerOnEarlyAnswers } from '../../src/adapters/node/lingering-close.js'
 import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
 import { createApp } from '../../src/app.js'
 import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js'
@@ -74,7 +75,9 @@ function listen(
   fetch: (request: Request) => Response | Promise<Response>,
 ): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve({ server, port: info.port }))
+    const server = serve({ fetch: lingerOnEarlyAnswers(fetch), hostname: '127.0.0.1', port: 0 }, (info) =>
+      resolve({ server, port: info.port }),
+    )
     // The vault shares its thread with the test, and a test that slices with the real prusa-slicer
     // blocks that thread for seconds. Past Node's 5 s keep-alive the server would close an idle
     // connection just as fetch (4 s keep-alive) reuses it: ECONNRESET. The client closes first now.

@@ -3,6 +3,7 @@ import { createApp } from '../../app.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
 import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
+import { lingerOnEarlyAnswers } from './lingering-close.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
           graceMs: opened.deps.gcGraceMs,
         })
       : null
-  const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const fetch = lingerOnEarlyAnswers(app.fetch)
+  const server = serve({ fetch, hostname: config.host, port: config.port }, (info) => {
     logger.info('listening', {
       url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
       version: service.version,

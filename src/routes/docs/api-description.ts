@@ -55,7 +55,7 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 | 404 | \`not_found\` | No such route, or no such resource. |
 | 405 | \`method_not_allowed\` | The path exists but not with this method; the \`Allow\` header lists the methods. |
 | 409 | (per endpoint) | The request conflicts with the current state. |
-| 413 | \`payload_too_large\` | The body is over its bound: \`VAULT_MAX_BODY_BYTES\` (default 1 MiB) for JSON, \`VAULT_MAX_UPLOAD_BYTES\` for files. Refused before reading (chunked bodies at the bound); the connection is closed. |
+| 413 | \`payload_too_large\` | The body is over its bound: \`VAULT_MAX_BODY_BYTES\` (default 1 MiB) for JSON, \`VAULT_MAX_UPLOAD_BYTES\` for files. Refused before reading (chunked bodies at the bound); the connection is closed once the rest of the body has been read and discarded (up to 15 s or 512 MiB), so a client that sends everything before reading still gets this answer. |
 | 415 | \`unsupported_media_type\` | A JSON operation got a body without \`Content-Type: application/json\` (or an upload without \`multipart/form-data\`). |
 | 416 | \`range_not_satisfiable\` | A \`Range\` wholly past the end of a file; \`Content-Range: bytes */<size>\`. A \`Range\` that cannot be read (\`bytes=5-2\`) is ignored and the whole file sent. |
 | 422 | \`validation_failed\` | The request is well-formed but does not match the schema. |
