@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readLoop, runUploadBurst, stagingLeftovers, unreadableFiles } from '../scripts/campaigns/upload-burst.js'
+import {
+  burstFiles,
+  readLoop,
+  runUploadBurst,
+  stagingLeftovers,
+  unreadableFiles,
+} from '../scripts/campaigns/upload-burst.js'
 import { admin, adminEnv, login } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
@@ -16,7 +22,8 @@ describe('a burst of concurrent uploads with readers browsing meanwhile', () => 
   afterAll(() => vault?.close())
 
   it('stores every upload whole, answers every reader, and leaves nothing in staging', async () => {
-    const burst = await runUploadBurst(vault.baseUrl, authorization, { uploads: 30, totalMiB: 8, seed: 7 }, (stopped) =>
+    const files = burstFiles({ uploads: 30, totalMiB: 8, seed: 7 })
+    const burst = await runUploadBurst(vault.baseUrl, authorization, files, (stopped) =>
       readLoop(vault.baseUrl, authorization, 4, stopped),
     )
     expect(burst.uploadStatuses).toEqual({ 201: 30 })

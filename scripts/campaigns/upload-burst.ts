@@ -29,6 +29,8 @@ import { buildDirArgument, type ServiceProcess, signInAdmin, startServiceProcess
 export interface BurstResult {
   /** Answer status → count, over every upload of the burst (0: no answer). */
   uploadStatuses: Record<number, number>
+  /** Why uploads got no answer (status 0): the client's error, with its cause → count. */
+  noAnswer: Record<string, number>
   /** The stored files, one per upload answered 2xx: id, size and SHA-256 of what was sent. */
   stored: { id: string; size: number; sha256: string }[]
   reads: ReaderResult
@@ -85,34 +87,45 @@ export async function readLoop(
   return result
 }
 
+/** `uploads` files of `totalMiB` in all, with seeded sizes (0.2–5 parts each) and contents. */
+export function burstFiles(options: { uploads: number; totalMiB: number; seed: number }): CampaignFile[] {
+  const random = seededRandom(options.seed)
+  const weights = Array.from({ length: options.uploads }, () => 0.2 + random() * 4.8)
+  const scale = (options.totalMiB * 1024 * 1024) / weights.reduce((a, b) => a + b, 0)
+  return weights.map((weight, index) => campaignFile(index, Math.round(weight * scale), random))
+}
+
 /**
- * Sends `uploads` files of `totalMiB` in all at once (seeded sizes and contents) while
- * `readers()` runs; resolves once every upload has its answer and the readers have stopped.
+ * Sends `files` all at once while `readers()` runs; resolves once every upload has its answer and
+ * the readers have stopped. Make the files beforehand (`burstFiles`): making 500 MiB blocks this
+ * thread for seconds, and connections fetch keeps alive meanwhile would be closed by the server
+ * (5 s) unseen, then reused here: `write EPIPE` that no real burst causes.
  */
 export async function runUploadBurst(
   url: string,
   authorization: string,
-  options: { uploads: number; totalMiB: number; seed: number },
+  files: CampaignFile[],
   readers: (stopped: () => boolean) => Promise<ReaderResult>,
 ): Promise<BurstResult> {
-  const random = seededRandom(options.seed)
-  const weights = Array.from({ length: options.uploads }, () => 0.2 + random() * 4.8)
-  const scale = (options.totalMiB * 1024 * 1024) / weights.reduce((a, b) => a + b, 0)
-  const files = weights.map((weight, index) => campaignFile(index, Math.round(weight * scale), random))
   let done = false
   const reading = readers(() => done)
   const uploadStatuses: Record<number, number> = {}
+  const noAnswer: Record<string, number> = {}
   const stored: BurstResult['stored'] = []
   await Promise.all(
     files.map(async (file) => {
-      const { status, id } = await uploadFile(url, authorization, file).catch(() => ({ status: 0, id: undefined }))
+      const { status, id } = await uploadFile(url, authorization, file).catch((error: Error) => {
+        const reason = `${error.message}${error.cause ? `: ${(error.cause as Error).message ?? error.cause}` : ''}`
+        noAnswer[reason] = (noAnswer[reason] ?? 0) + 1
+        return { status: 0, id: undefined }
+      })
       count(uploadStatuses, status)
       if (id)
         stored.push({ id, size: file.bytes.length, sha256: createHash('sha256').update(file.bytes).digest('hex') })
     }),
   )
   done = true
-  return { uploadStatuses, stored, reads: await reading }
+  return { uploadStatuses, noAnswer, stored, reads: await reading }
 }
 
 /** Every stored file whose bytes, read back, are not what was sent: its id and what was read instead. */
@@ -132,6 +145,17 @@ export async function unreadableFiles(url: string, authorization: string, stored
 /** Files left in the blob and thumbnail stores' staging folders. */
 export function stagingLeftovers(dataDir: string): string[] {
   return filesUnder(dataDir, ['blobs/.staging', 'thumbs/.staging'])
+}
+
+/** Status → count of the ingest requests in the service's JSON request log (what it sent, whatever the client saw). */
+function loggedIngestStatuses(log: string): Record<number, number> {
+  const tally: Record<number, number> = {}
+  for (const line of log.split('\n')) {
+    if (!line.includes('/api/v1/ingest')) continue
+    const status = (JSON.parse(line) as { status?: number }).status
+    if (status) count(tally, status)
+  }
+  return tally
 }
 
 export function percentile(values: number[], p: number): number {
@@ -184,6 +208,7 @@ async function main(): Promise<void> {
     })
     const { url } = service
     const authorization = await signInAdmin(url)
+    const files = burstFiles(options)
     const random = seededRandom(options.seed + 1)
     for (let i = 0; i < prefill; i += 8) {
       await Promise.all(
@@ -197,7 +222,7 @@ async function main(): Promise<void> {
     let peakMiB = idleMiB
     const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, service!.rssMiB())), 20)
     const started = performance.now()
-    const burst = await runUploadBurst(url, authorization, options, startReaderProcess(url, authorization, readers))
+    const burst = await runUploadBurst(url, authorization, files, startReaderProcess(url, authorization, readers))
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
     const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1]) / 1024
@@ -212,6 +237,8 @@ async function main(): Promise<void> {
     )
     console.log(`| burst took | ${seconds.toFixed(1)} s |`)
     console.log(`| upload answers | ${JSON.stringify(burst.uploadStatuses)} |`)
+    for (const [reason, times] of Object.entries(burst.noAnswer)) console.log(`| no answer × ${times} | ${reason} |`)
+    console.log(`| the service's log: ingest answers | ${JSON.stringify(loggedIngestStatuses(service.output()))} |`)
     console.log(
       `| RSS idle / peak (sampled) / VmHWM | ${idleMiB.toFixed(0)} / ${peakMiB.toFixed(0)} / ${hwm.toFixed(0)} MiB |`,
     )
