@@ -205,6 +205,71 @@ describe('sending', () => {
   })
 })
 
+describe('Moonraker against what a real Klipper does', () => {
+  const status = async (id: string) =>
+    (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}`, { token: userToken })).body.status
+
+  it('is busy, not idle, while Klipper runs a command, and refuses a send until it is done', async () => {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    const printer = await register('moonraker', fake, { api_key: secret })
+    fake.runCommand(1_500)
+    expect(await status(printer.id)).toMatchObject({
+      state: 'busy',
+      ready: false,
+      reason: expect.stringContaining('running a command'),
+      raw: { print_state: 'standby', idle_timeout: 'Printing' },
+    })
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({ path: 'printer.state', message: 'busy' })
+    expect(fake.files.size).toBe(0)
+    await new Promise((resolve) => setTimeout(resolve, 1_600))
+    expect(await status(printer.id)).toMatchObject({ state: 'idle', ready: true })
+  })
+
+  it('does not call a start that answers late a refusal: it confirms the print it then sees', async () => {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    // Longer than VAULT_PRINTER_TIMEOUT_MS (400), within it plus VAULT_PRINTER_CONFIRM_MS (600).
+    fake.behaviour.slowStartMs = 700
+    const printer = await register('moonraker', fake, { api_key: secret })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'confirmed', uploaded: true, started: true, confirmed: true })
+    expect(reply.body.steps).toContainEqual(
+      expect.objectContaining({
+        step: 'start',
+        ok: false,
+        detail: expect.stringContaining('checking whether it prints'),
+      }),
+    )
+  })
+
+  it('says the start got no answer, not that it was accepted, when the print never shows', async () => {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    fake.behaviour.slowStartMs = 2_000
+    const printer = await register('moonraker', fake, { api_key: secret })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'not_confirmed', started: false, confirmed: false })
+    expect(reply.body.detail).toContain('no answer in time')
+  })
+
+  it('names the file on the printer with a lower-case extension, which Klipper can open', async () => {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    const shouting = Buffer.concat([sliceShape('box').gcode, Buffer.from('\n; saved as upper case\n')])
+    const file = (await upload(vault.baseUrl, token, 'My_Part_v2_.GCODE', shouting)).body.file
+    expect(file.name).toBe('My_Part_v2_.GCODE')
+    const printer = await register('moonraker', fake, { api_key: secret })
+    const reply = await send(printer.id, { file_id: file.id, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'confirmed', remote_name: 'My_Part_v2_.gcode' })
+    expect(fake.state.printing).toBe('My_Part_v2_.gcode')
+  })
+})
+
 describe('credentials', () => {
   it('are encrypted at rest and never appear in answers or logs', async () => {
     const fake = await fakeMoonraker(secret)

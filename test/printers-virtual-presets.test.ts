@@ -92,6 +92,11 @@ describe('status mapping tables', () => {
     expect(mapMoonraker('shutdown', 'printing').state).toBe('error')
     expect(mapMoonraker('startup', 'standby').state).toBe('busy')
     expect(mapMoonraker('ready', 'weird').state).toBe('unknown')
+    // A console command, homing or heating: print_stats stays standby, idle_timeout says Printing.
+    expect(mapMoonraker('ready', 'standby', undefined, 'Printing')).toMatchObject({ state: 'busy' })
+    expect(mapMoonraker('ready', 'complete', undefined, 'Printing').state).toBe('busy')
+    expect(mapMoonraker('ready', 'printing', undefined, 'Printing').state).toBe('printing')
+    expect(mapMoonraker('ready', 'standby', undefined, 'Ready').state).toBe('idle')
     expect(mapOctoPrintFlags({ operational: true, ready: true }).state).toBe('idle')
     expect(mapOctoPrintFlags({ operational: true, printing: true }).state).toBe('printing')
     expect(mapOctoPrintFlags({ operational: true, paused: true }).state).toBe('paused')

@@ -60,7 +60,10 @@ export function remoteFileName(name: string): string {
       .replace(/^.*[\\/]/, '')
       .replace(/[^A-Za-z0-9._-]+/g, '_')
       .replace(/^[._]+/, '') || 'vault-file'
-  return /\.(gcode|gco|g)$/i.test(base) ? base : `${base}.gcode`
+  // Lower case: Klipper's virtual_sdcard opens only `.gcode`, `.g` and `.gco`, and no host minds.
+  return /\.(gcode|gco|g)$/i.test(base)
+    ? base.replace(/\.\w+$/, (extension) => extension.toLowerCase())
+    : `${base}.gcode`
 }
 
 const describe = (status: PrinterStatus) => `${status.state}${status.reason ? ` (${status.reason})` : ''}`
@@ -150,11 +153,12 @@ export async function sendToPrinter(
       const detail = `Stored as ${remoteName}, but the printer became ${describe(again)}; not started.`
       return record(deps, attempt, { outcome: 'not_ready_after_upload', detail, httpStatus: 409 })
     }
-    const refused = await start(deps, attempt, provider, remoteName)
-    if (refused) return record(deps, attempt, refused)
+    const started = await start(deps, attempt, provider, remoteName)
+    if (started !== 'accepted' && started !== 'unanswered') return record(deps, attempt, started)
+    return record(deps, attempt, await confirm(deps, attempt, remoteName, started))
   }
 
-  return record(deps, attempt, await confirm(deps, attempt, remoteName))
+  return record(deps, attempt, await confirm(deps, attempt, remoteName, 'accepted'))
 }
 
 async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Promise<GcodeFile> {
@@ -232,28 +236,41 @@ async function upload(
   }
 }
 
-/** Step start: asks the printer to print the uploaded file; an ending when it refuses. */
+/**
+ * Step start: asks the printer to print the uploaded file; an ending when it refuses. A start
+ * that gets no answer in time is no refusal: hosts answer only once the command has run (Klipper
+ * queues it behind whatever G-code is running), so the confirm step looks at what the printer does.
+ */
 async function start(
   deps: DispatchDeps,
   attempt: Attempt,
   provider: PrinterProvider,
   remoteName: string,
-): Promise<Ending | null> {
+): Promise<'accepted' | 'unanswered' | Ending> {
   try {
     await provider.start(remoteName)
   } catch (error) {
     if (!(error instanceof PrinterError)) throw error
+    if (error.kind === 'timeout') {
+      note(deps, attempt, 'start', false, `the start command got ${error.message}; checking whether it prints`)
+      return 'unanswered'
+    }
     note(deps, attempt, 'start', false, error.message)
     const detail = `Stored as ${remoteName}, but the printer refused to start it: ${error.message}`
     return { outcome: 'start_refused', detail, httpStatus: 502 }
   }
   attempt.started = true
   note(deps, attempt, 'start', true, 'the printer accepted the start command')
-  return null
+  return 'accepted'
 }
 
 /** Step confirm: polls until the printer shows that it prints the file, or `confirmMs` has passed. */
-async function confirm(deps: DispatchDeps, attempt: Attempt, remoteName: string): Promise<Ending> {
+async function confirm(
+  deps: DispatchDeps,
+  attempt: Attempt,
+  remoteName: string,
+  start: 'accepted' | 'unanswered',
+): Promise<Ending> {
   const deadline = deps.clock.now().getTime() + deps.printers.confirmMs
   let seen = await printerStatus(deps, attempt.printer, { fresh: true })
   while (!printsFile(seen, remoteName) && deps.clock.now().getTime() < deadline) {
@@ -262,9 +279,12 @@ async function confirm(deps: DispatchDeps, attempt: Attempt, remoteName: string)
   }
   if (!printsFile(seen, remoteName)) {
     note(deps, attempt, 'confirm', false, describe(seen))
-    const detail = `Stored as ${remoteName} and the start was accepted, but the printer is ${describe(seen)}, not printing it.`
+    const asked = start === 'accepted' ? 'the start was accepted' : 'the start command got no answer in time'
+    const detail = `Stored as ${remoteName} and ${asked}, but the printer is ${describe(seen)}, not printing it.`
     return { outcome: 'not_confirmed', detail, httpStatus: 502 }
   }
+  // Printing what was sent: it was started, whether or not the start command answered in time.
+  attempt.started = true
   attempt.confirmed = true
   note(deps, attempt, 'confirm', true, describe(seen))
   return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, httpStatus: 201 }

@@ -31,6 +31,16 @@ export const moonrakerPrintStates: Record<string, MappedState> = {
   error: { state: 'error', reason: 'the last job ended with an error' },
 }
 
+/**
+ * Klipper's `idle_timeout.state` is `Printing` whenever it runs G-code, not only a print job: a
+ * console command, homing, `M190` heating, a macro. `print_stats` then still says `standby` (or
+ * `complete`, `cancelled`), and a start would wait behind the command.
+ */
+export const moonrakerRunningCommand: MappedState = {
+  state: 'busy',
+  reason: 'Klipper is running a command (homing, heating or a macro)',
+}
+
 export type OctoPrintFlag =
   | 'operational'
   | 'paused'
@@ -89,11 +99,17 @@ export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>
   return rule ? { state: rule.state, reason: rule.reason } : unknownState(flags)
 }
 
-export function mapMoonraker(klippy: unknown, printStats: unknown, message?: string): MappedState {
+export function mapMoonraker(
+  klippy: unknown,
+  printStats: unknown,
+  message?: string,
+  idleTimeout?: unknown,
+): MappedState {
   const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
   if (byKlippy === undefined) return unknownState(klippy)
   if (byKlippy !== 'use_print_stats')
     return message ? { state: byKlippy.state, reason: `${byKlippy.reason}: ${message}` } : byKlippy
   const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
-  return mapped ?? unknownState(printStats)
+  if (!mapped) return unknownState(printStats)
+  return mapped.state === 'idle' && idleTimeout === 'Printing' ? moonrakerRunningCommand : mapped
 }

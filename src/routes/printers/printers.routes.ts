@@ -229,7 +229,10 @@ export const DispatchSchema = z
       'confirmed',
     ]),
     uploaded: z.boolean(),
-    started: z.boolean().openapi({ description: 'The printer accepted the start command.' }),
+    started: z.boolean().openapi({
+      description:
+        'The printer accepted the start command, or was seen printing the file after a start command that got no answer in time.',
+    }),
     confirmed: z.boolean().openapi({ description: 'We then saw the printer printing this file.' }),
     remote_name: z.string().nullable(),
     detail: z.string(),
@@ -246,7 +249,7 @@ export const sendRoute = defineRoute('user', {
   tags,
   summary: 'Send a stored G-code file to a printer, and optionally start it',
   description:
-    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start; with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
+    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
   request: {
     params: IdParamSchema,
     ...jsonBody(

@@ -13,7 +13,13 @@ export interface FakePrinter {
   requests: { method: string; path: string; headers: Record<string, string | string[] | undefined> }[]
   /** Stored files: name → bytes received. */
   files: Map<string, number>
-  state: { printing: string | null }
+  /**
+   * `printing`: the file being printed. `busyUntil` (ms since the epoch): Moonraker's Klipper runs
+   * a console command until then (homing, `M190`, a macro), as `runCommand` starts one.
+   */
+  state: { printing: string | null; busyUntil: number }
+  /** Moonraker: Klipper runs G-code for `ms` (as `G4 P<ms>` through `printer.gcode.script`). */
+  runCommand(ms: number): void
   behaviour: Behaviour
   close(): Promise<void>
 }
@@ -31,27 +37,35 @@ export interface Behaviour {
   hang?: boolean
   /** OctoPrint: the upload is stored but not selected. */
   noSelect?: boolean
+  /** Moonraker: the start command answers only after this long (the print begins when it answers). */
+  slowStartMs?: number
 }
 
-type Handler = (
-  req: IncomingMessage,
-  url: URL,
-  body: Buffer,
-  fake: FakePrinter,
-) => { status: number; json?: unknown; headers?: Record<string, string> }
+type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
+type Handler = (req: IncomingMessage, url: URL, body: Buffer, fake: FakePrinter) => Answer | Promise<Answer>
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 
 async function startFake(
   handle: Handler,
   authorize: (req: IncomingMessage) => { status: number; headers?: Record<string, string> } | null,
 ): Promise<FakePrinter> {
-  const fake = { requests: [], files: new Map(), state: { printing: null }, behaviour: {} } as unknown as FakePrinter
+  const fake = {
+    requests: [],
+    files: new Map(),
+    state: { printing: null, busyUntil: 0 },
+    behaviour: {},
+    runCommand(ms: number) {
+      fake.state.busyUntil = Date.now() + ms
+    },
+  } as unknown as FakePrinter
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake')
     fake.requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers })
     if (fake.behaviour.hang) return
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
+    req.on('end', async () => {
       const denied = authorize(req)
       if (denied) {
         res.writeHead(denied.status, denied.headers).end('{"error":"unauthorized"}')
@@ -60,7 +74,8 @@ async function startFake(
       if (fake.behaviour.garbage)
         return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>not json')
       if (fake.behaviour.status) return void res.writeHead(fake.behaviour.status).end()
-      const answer = handle(req, url, Buffer.concat(chunks), fake)
+      const answer = await handle(req, url, Buffer.concat(chunks), fake)
+      if (res.destroyed) return
       res.writeHead(answer.status, {
         ...(answer.json !== undefined ? { 'Content-Type': 'application/json' } : {}),
         ...answer.headers,
@@ -100,10 +115,15 @@ function multipartFile(
 const apiKeyCheck = (key: string | undefined, status: number) => (req: IncomingMessage) =>
   key && req.headers['x-api-key'] !== key ? { status } : null
 
-/** Moonraker: `{result: …}` envelopes; print_stats.state standby/printing; progress 0..1. */
+/**
+ * Moonraker: `{result: …}` envelopes; print_stats.state standby/printing; progress 0..1. As the real
+ * Klipper does: while it runs a command `idle_timeout.state` is `Printing` with print_stats still
+ * `standby`, and a start waits behind the command; `virtual_sdcard` opens only lower-case
+ * `.gcode`, `.g` and `.gco` files.
+ */
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
   return startFake(
-    (req, url, body, fake) => {
+    async (req, url, body, fake) => {
       const path = url.pathname
       if (path === '/server/info')
         return {
@@ -134,6 +154,10 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
                   print_duration: printing ? 60 : 0,
                   message: '',
                 },
+                idle_timeout: {
+                  state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
+                  printing_time: 0,
+                },
                 virtual_sdcard: { progress: printing ? 0.25 : 0, is_active: !!printing },
                 extruder: { temperature: 210.4, target: 215 },
                 heater_bed: { temperature: 59.8, target: 60 },
@@ -159,7 +183,13 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
       if (path === '/printer/print/start' && req.method === 'POST') {
         if (fake.behaviour.refuseStart)
           return { status: 400, json: { error: { code: 400, message: 'Klippy not ready' } } }
-        if (!fake.behaviour.silentStart) fake.state.printing = url.searchParams.get('filename')
+        // Klipper runs the start after the G-code before it, and Moonraker answers once it has run.
+        await sleep(fake.state.busyUntil - Date.now())
+        await sleep(fake.behaviour.slowStartMs ?? 0)
+        const filename = url.searchParams.get('filename') ?? ''
+        if (!/\.(gcode|g|gco)$/.test(filename))
+          return { status: 400, json: { error: { code: 400, message: `Unable to open file "${filename}"` } } }
+        if (!fake.behaviour.silentStart) fake.state.printing = filename
         return { status: 200, json: { result: 'ok' } }
       }
       return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }

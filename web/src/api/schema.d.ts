@@ -848,7 +848,7 @@ export interface paths {
         put?: never;
         /**
          * Send a stored G-code file to a printer, and optionally start it
-         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start; with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
+         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
          *
          *     Requires a bearer token of a user with the `user` role (any signed-in user).
          */
@@ -1779,7 +1779,7 @@ export interface components {
             /** @enum {string} */
             outcome: "refused" | "upload_failed" | "uploaded" | "not_ready_after_upload" | "start_refused" | "not_confirmed" | "confirmed";
             uploaded: boolean;
-            /** @description The printer accepted the start command. */
+            /** @description The printer accepted the start command, or was seen printing the file after a start command that got no answer in time. */
             started: boolean;
             /** @description We then saw the printer printing this file. */
             confirmed: boolean;

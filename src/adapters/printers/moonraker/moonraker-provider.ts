@@ -10,11 +10,12 @@ import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
-const objectsQuery = '/printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed'
+const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&virtual_sdcard&extruder&heater_bed'
 
 /**
  * Moonraker (Klipper's API server) over its HTTP API. Status from
- * `printer.objects.query` (webhooks, print_stats, virtual_sdcard, extruder, heater_bed);
+ * `printer.objects.query` (webhooks, print_stats, idle_timeout, virtual_sdcard, extruder,
+ * heater_bed); `idle_timeout` tells a printer running a command from an idle one, and
  * `virtual_sdcard.progress` is already 0..1. Uploads go to `server.files.upload` with
  * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
  */
@@ -40,7 +41,13 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const webhooks = obj(status.webhooks)
     const printStats = obj(status.print_stats)
     const sdcard = obj(status.virtual_sdcard)
-    const mapped = mapMoonraker(webhooks.state, printStats.state, str(webhooks.state_message) ?? undefined)
+    const idleTimeout = obj(status.idle_timeout)
+    const mapped = mapMoonraker(
+      webhooks.state,
+      printStats.state,
+      str(webhooks.state_message) ?? undefined,
+      idleTimeout.state,
+    )
     const extruder = obj(status.extruder)
     const bed = obj(status.heater_bed)
     const progress = fraction(finiteNumberOrNull(sdcard.progress))
@@ -71,6 +78,7 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
       raw: {
         klippy_state: webhooks.state ?? null,
         print_state: printStats.state ?? null,
+        idle_timeout: idleTimeout.state ?? null,
         message: printStats.message ?? null,
       },
     }
