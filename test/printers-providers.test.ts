@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
-import { type FakePrinter, fakeMoonraker, fakeOctoPrint, fakePrusaLink } from './support/fake-printers/fake-printers.js'
+import {
+  type Behaviour,
+  type FakePrinter,
+  fakeMoonraker,
+  fakeOctoPrint,
+  fakePrusaLink,
+} from './support/fake-printers/fake-printers.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -206,13 +212,18 @@ describe('sending', () => {
 })
 
 describe('Moonraker against what a real Klipper does', () => {
+  /** A fake Moonraker behaving as `behaviour` says, registered with its API key. */
+  async function registeredMoonraker(behaviour: Behaviour = {}) {
+    const fake = await fakeMoonraker(secret)
+    fakes.push(fake)
+    Object.assign(fake.behaviour, behaviour)
+    return { fake, printer: await register('moonraker', fake, { api_key: secret }) }
+  }
   const status = async (id: string) =>
     (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}`, { token: userToken })).body.status
 
   it('is busy, not idle, while Klipper runs a command, and refuses a send until it is done', async () => {
-    const fake = await fakeMoonraker(secret)
-    fakes.push(fake)
-    const printer = await register('moonraker', fake, { api_key: secret })
+    const { fake, printer } = await registeredMoonraker()
     fake.runCommand(1_500)
     expect(await status(printer.id)).toMatchObject({
       state: 'busy',
@@ -228,11 +239,8 @@ describe('Moonraker against what a real Klipper does', () => {
   })
 
   it('does not call a start that answers late a refusal: it confirms the print it then sees', async () => {
-    const fake = await fakeMoonraker(secret)
-    fakes.push(fake)
     // Longer than VAULT_PRINTER_TIMEOUT_MS (400), within it plus VAULT_PRINTER_CONFIRM_MS (600).
-    fake.behaviour.slowStartMs = 700
-    const printer = await register('moonraker', fake, { api_key: secret })
+    const { printer } = await registeredMoonraker({ slowStartMs: 700 })
     const reply = await send(printer.id, { file_id: gcodeId, start: true })
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body).toMatchObject({ outcome: 'confirmed', uploaded: true, started: true, confirmed: true })
@@ -246,23 +254,67 @@ describe('Moonraker against what a real Klipper does', () => {
   })
 
   it('says the start got no answer, not that it was accepted, when the print never shows', async () => {
-    const fake = await fakeMoonraker(secret)
-    fakes.push(fake)
-    fake.behaviour.slowStartMs = 2_000
-    const printer = await register('moonraker', fake, { api_key: secret })
+    const { printer } = await registeredMoonraker({ slowStartMs: 2_000 })
     const reply = await send(printer.id, { file_id: gcodeId, start: true })
     expect(reply.status).toBe(502)
     expect(reply.body).toMatchObject({ outcome: 'not_confirmed', started: false, confirmed: false })
     expect(reply.body.detail).toContain('no answer in time')
   })
 
-  it('names the file on the printer with a lower-case extension, which Klipper can open', async () => {
+  it('says Moonraker is not connected to Klipper, before Klippy first connects and once it is lost', async () => {
+    const { fake, printer } = await registeredMoonraker({ klippy: 'never-connected' })
+    expect(printer.status).toMatchObject({ state: 'offline', reason: 'Moonraker is not connected to Klipper' })
+    fake.behaviour.klippy = 'lost'
+    expect(await status(printer.id)).toMatchObject({
+      state: 'offline',
+      reason: 'Moonraker is not connected to Klipper',
+    })
+  })
+
+  it("gives Klipper's own reason in one line, for a shutdown and for a failed job", async () => {
+    const { fake, printer } = await registeredMoonraker({
+      klippy: {
+        state: 'shutdown',
+        message:
+          '\nMCU \'mcu\' shutdown: Timer too close\nThis often indicates a host error.\nOnce the underlying issue is corrected, use the\n"FIRMWARE_RESTART" command to reset the firmware.\n',
+      },
+    })
+    expect(printer.status).toMatchObject({
+      state: 'error',
+      reason: "Klipper is shut down: MCU 'mcu' shutdown: Timer too close",
+    })
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({
+      path: 'printer.reason',
+      message: "Klipper is shut down: MCU 'mcu' shutdown: Timer too close",
+    })
+    fake.behaviour.klippy = undefined
+    fake.behaviour.jobError = 'Move out of range: 250.000 0.000 0.300 [0.000]'
+    expect(await status(printer.id)).toMatchObject({
+      state: 'error',
+      reason: 'the last job ended with an error: Move out of range: 250.000 0.000 0.300 [0.000]',
+    })
+  })
+
+  it('leaves out a heated bed the printer does not have, and lists only extensions it opens', async () => {
+    const { printer } = await registeredMoonraker({ noBed: true })
+    expect(printer.status.temperatures).toEqual({ nozzle: { actual: 210.4, target: 215 }, bed: null })
+    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token })
+    expect(diagnostics.body.capabilities.accepted_extensions).toEqual(['.gcode', '.g', '.gco'])
+  })
+
+  it('says credentials are missing, not refused, when none are set', async () => {
     const fake = await fakeMoonraker(secret)
     fakes.push(fake)
+    const printer = await register('moonraker', fake)
+    expect(printer.status).toMatchObject({ state: 'offline', reason: expect.stringContaining('none are set') })
+  })
+
+  it('names the file on the printer with a lower-case extension, which Klipper can open', async () => {
     const shouting = Buffer.concat([sliceShape('box').gcode, Buffer.from('\n; saved as upper case\n')])
     const file = (await upload(vault.baseUrl, token, 'My_Part_v2_.GCODE', shouting)).body.file
     expect(file.name).toBe('My_Part_v2_.GCODE')
-    const printer = await register('moonraker', fake, { api_key: secret })
+    const { fake, printer } = await registeredMoonraker()
     const reply = await send(printer.id, { file_id: file.id, start: true })
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body).toMatchObject({ outcome: 'confirmed', remote_name: 'My_Part_v2_.gcode' })

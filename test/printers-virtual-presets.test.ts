@@ -93,10 +93,21 @@ describe('status mapping tables', () => {
     expect(mapMoonraker('startup', 'standby').state).toBe('busy')
     expect(mapMoonraker('ready', 'weird').state).toBe('unknown')
     // A console command, homing or heating: print_stats stays standby, idle_timeout says Printing.
-    expect(mapMoonraker('ready', 'standby', undefined, 'Printing')).toMatchObject({ state: 'busy' })
-    expect(mapMoonraker('ready', 'complete', undefined, 'Printing').state).toBe('busy')
-    expect(mapMoonraker('ready', 'printing', undefined, 'Printing').state).toBe('printing')
-    expect(mapMoonraker('ready', 'standby', undefined, 'Ready').state).toBe('idle')
+    expect(mapMoonraker('ready', 'standby', { idleTimeout: 'Printing' })).toMatchObject({ state: 'busy' })
+    expect(mapMoonraker('ready', 'complete', { idleTimeout: 'Printing' }).state).toBe('busy')
+    expect(mapMoonraker('ready', 'printing', { idleTimeout: 'Printing' }).state).toBe('printing')
+    expect(mapMoonraker('ready', 'standby', { idleTimeout: 'Ready' }).state).toBe('idle')
+    // Klipper's messages: the first line says what happened; a failed job says why.
+    const shutdown =
+      '\nMCU \'mcu\' shutdown: Timer too close\nThis often indicates a host error.\nOnce the underlying issue is corrected, use the\n"FIRMWARE_RESTART" command to reset the firmware.\n'
+    expect(mapMoonraker('shutdown', 'printing', { stateMessage: shutdown }).reason).toBe(
+      "Klipper is shut down: MCU 'mcu' shutdown: Timer too close",
+    )
+    expect(mapMoonraker('ready', 'error', { jobMessage: 'Move out of range: 250.000 0.000 0.300 [0.000]' })).toEqual({
+      state: 'error',
+      reason: 'the last job ended with an error: Move out of range: 250.000 0.000 0.300 [0.000]',
+    })
+    expect(mapMoonraker('ready', 'error', { jobMessage: '' }).reason).toBe('the last job ended with an error')
     expect(mapOctoPrintFlags({ operational: true, ready: true }).state).toBe('idle')
     expect(mapOctoPrintFlags({ operational: true, printing: true }).state).toBe('printing')
     expect(mapOctoPrintFlags({ operational: true, paused: true }).state).toBe('paused')

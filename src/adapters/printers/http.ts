@@ -106,7 +106,9 @@ export function createPrinterHttp(baseUrl: string, timeoutMs: number, auth: Http
     if (answer.status === 401 || answer.status === 403) {
       throw new PrinterError(
         'auth',
-        `the printer refused our credentials (HTTP ${answer.status}); check the API key or user name and password`,
+        auth.apiKey || auth.digest
+          ? `the printer refused our credentials (HTTP ${answer.status}); check the API key or user name and password`
+          : `the printer asks for credentials (HTTP ${answer.status}) and none are set; add its API key or user name and password`,
       )
     }
     return answer

@@ -99,17 +99,38 @@ export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>
   return rule ? { state: rule.state, reason: rule.reason } : unknownState(flags)
 }
 
+/**
+ * Klipper's messages (`webhooks.state_message`, a failed job's `print_stats.message`) span lines,
+ * often with a leading newline, and go on to generic advice ("Once the underlying issue is
+ * corrected, use the FIRMWARE_RESTART command…"): the first line says what happened.
+ */
+export function firstLine(message: unknown): string | undefined {
+  if (typeof message !== 'string') return undefined
+  return message
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '')
+}
+
+const withMessage = (mapped: MappedState, message: unknown): MappedState => {
+  const line = firstLine(message)
+  return line ? { state: mapped.state, reason: `${mapped.reason}: ${line}` } : mapped
+}
+
+/**
+ * `stateMessage` is `webhooks.state_message`, shown for Klippy's own states; `jobMessage` is
+ * `print_stats.message`, shown when the last job ended with an error.
+ */
 export function mapMoonraker(
   klippy: unknown,
   printStats: unknown,
-  message?: string,
-  idleTimeout?: unknown,
+  messages: { stateMessage?: unknown; jobMessage?: unknown; idleTimeout?: unknown } = {},
 ): MappedState {
   const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
   if (byKlippy === undefined) return unknownState(klippy)
-  if (byKlippy !== 'use_print_stats')
-    return message ? { state: byKlippy.state, reason: `${byKlippy.reason}: ${message}` } : byKlippy
+  if (byKlippy !== 'use_print_stats') return withMessage(byKlippy, messages.stateMessage)
   const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
   if (!mapped) return unknownState(printStats)
-  return mapped.state === 'idle' && idleTimeout === 'Printing' ? moonrakerRunningCommand : mapped
+  if (mapped.state === 'error') return withMessage(mapped, messages.jobMessage)
+  return mapped.state === 'idle' && messages.idleTimeout === 'Printing' ? moonrakerRunningCommand : mapped
 }

@@ -39,6 +39,16 @@ export interface Behaviour {
   noSelect?: boolean
   /** Moonraker: the start command answers only after this long (the print begins when it answers). */
   slowStartMs?: number
+  /**
+   * Moonraker's link to Klippy when it is not `ready`: `never-connected` (Moonraker answers the
+   * printer endpoints 404 until Klippy first connects), `lost` (503), or Klippy's own state with its
+   * multi-line `state_message`.
+   */
+  klippy?: 'never-connected' | 'lost' | { state: 'startup' | 'shutdown' | 'error'; message: string }
+  /** Moonraker: no `[heater_bed]` in Klipper's config (it answers the object as `{}`). */
+  noBed?: boolean
+  /** Moonraker: the last job failed with this `print_stats.message`. */
+  jobError?: string
 }
 
 type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
@@ -139,20 +149,29 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
         }
       if (path === '/printer/info')
         return { status: 200, json: { result: { state: 'ready', hostname: 'voron', software_version: 'v0.12.0' } } }
+      const klippy = fake.behaviour.klippy
+      if (path.startsWith('/printer/') && klippy === 'never-connected')
+        return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
+      if (path.startsWith('/printer/') && klippy === 'lost')
+        return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
       if (path === '/printer/objects/query') {
         const printing = fake.state.printing
+        const jobError = fake.behaviour.jobError
         return {
           status: 200,
           json: {
             result: {
               eventtime: 1,
               status: {
-                webhooks: { state: 'ready', state_message: 'Printer is ready' },
+                webhooks:
+                  typeof klippy === 'object'
+                    ? { state: klippy.state, state_message: klippy.message }
+                    : { state: 'ready', state_message: 'Printer is ready' },
                 print_stats: {
-                  state: printing ? 'printing' : 'standby',
+                  state: printing ? 'printing' : jobError ? 'error' : 'standby',
                   filename: printing ?? '',
                   print_duration: printing ? 60 : 0,
-                  message: '',
+                  message: jobError ?? '',
                 },
                 idle_timeout: {
                   state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
@@ -160,7 +179,7 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
                 },
                 virtual_sdcard: { progress: printing ? 0.25 : 0, is_active: !!printing },
                 extruder: { temperature: 210.4, target: 215 },
-                heater_bed: { temperature: 59.8, target: 60 },
+                heater_bed: fake.behaviour.noBed ? {} : { temperature: 59.8, target: 60 },
               },
             },
           },

@@ -19,6 +19,12 @@ const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&v
  * `virtual_sdcard.progress` is already 0..1. Uploads go to `server.files.upload` with
  * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
  */
+/** A Klipper heater's temperatures; null for a heater the printer lacks (Klipper answers `{}` for it). */
+function heater(object: Record<string, unknown>) {
+  const actual = finiteNumberOrNull(object.temperature)
+  return actual === null ? null : { actual, target: finiteNumberOrNull(object.target) }
+}
+
 export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
   const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
   const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) =>
@@ -26,8 +32,9 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
 
   const readStatus = async (): Promise<PrinterStatus> => {
     const answer = await http.request('GET', objectsQuery)
-    if (answer.status === 503 || answer.status === 400) {
-      // Moonraker answers this way while Klippy is not connected.
+    if (answer.status === 503 || answer.status === 400 || answer.status === 404) {
+      // Moonraker answers this way while Klippy is not connected: 404 until Klippy first connects
+      // (the printer endpoints do not exist yet), 503 (or 400 on older versions) once it is lost.
       return {
         state: 'offline',
         reason: 'Moonraker is not connected to Klipper',
@@ -42,12 +49,11 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const printStats = obj(status.print_stats)
     const sdcard = obj(status.virtual_sdcard)
     const idleTimeout = obj(status.idle_timeout)
-    const mapped = mapMoonraker(
-      webhooks.state,
-      printStats.state,
-      str(webhooks.state_message) ?? undefined,
-      idleTimeout.state,
-    )
+    const mapped = mapMoonraker(webhooks.state, printStats.state, {
+      stateMessage: webhooks.state_message,
+      jobMessage: printStats.message,
+      idleTimeout: idleTimeout.state,
+    })
     const extruder = obj(status.extruder)
     const bed = obj(status.heater_bed)
     const progress = fraction(finiteNumberOrNull(sdcard.progress))
@@ -55,14 +61,7 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const active = ['printing', 'paused'].includes(String(printStats.state))
     return {
       ...mapped,
-      temperatures: {
-        nozzle: status.extruder
-          ? { actual: finiteNumberOrNull(extruder.temperature), target: finiteNumberOrNull(extruder.target) }
-          : null,
-        bed: status.heater_bed
-          ? { actual: finiteNumberOrNull(bed.temperature), target: finiteNumberOrNull(bed.target) }
-          : null,
-      },
+      temperatures: { nozzle: heater(extruder), bed: heater(bed) },
       job: str(printStats.filename)
         ? {
             file_name: str(printStats.filename),
@@ -93,7 +92,8 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
           capabilities: {
             upload: true,
             start: true,
-            accepted_extensions: ['.gcode', '.g', '.gco', '.ufp'],
+            // What the vault sends (G-code only); Klipper opens these, in lower case.
+            accepted_extensions: ['.gcode', '.g', '.gco'],
             storages: ['gcodes'],
             live_push: 'websocket',
           },
