@@ -271,8 +271,8 @@ describe('Moonraker against what a real Klipper does', () => {
     })
   })
 
-  it("gives Klipper's own reason in one line, for a shutdown and for a failed job", async () => {
-    const { fake, printer } = await registeredMoonraker({
+  it("gives Klipper's own reason for a shutdown in one line, and refuses work", async () => {
+    const { printer } = await registeredMoonraker({
       klippy: {
         state: 'shutdown',
         message:
@@ -288,12 +288,20 @@ describe('Moonraker against what a real Klipper does', () => {
       path: 'printer.reason',
       message: "Klipper is shut down: MCU 'mcu' shutdown: Timer too close",
     })
-    fake.behaviour.klippy = undefined
-    fake.behaviour.jobError = 'Move out of range: 250.000 0.000 0.300 [0.000]'
-    expect(await status(printer.id)).toMatchObject({
-      state: 'error',
-      reason: 'the last job ended with an error: Move out of range: 250.000 0.000 0.300 [0.000]',
+  })
+
+  it('takes work after a failed job, as Klipper does, saying why the last one failed', async () => {
+    // Real Klipper keeps print_stats at `error` until the next job, which it accepts.
+    const { fake, printer } = await registeredMoonraker({ jobError: 'Move out of range: 250.000 0.000 0.300 [0.000]' })
+    expect(printer.status).toMatchObject({
+      state: 'idle',
+      ready: true,
+      reason:
+        'the last job ended with an error (Move out of range: 250.000 0.000 0.300 [0.000]); make sure the bed is clear',
     })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.body).toMatchObject({ outcome: 'confirmed' })
+    expect(fake.state.printing).toBe('box.gcode')
   })
 
   it('leaves out a heated bed the printer does not have, and lists only extensions it opens', async () => {

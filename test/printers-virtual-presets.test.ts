@@ -104,10 +104,13 @@ describe('status mapping tables', () => {
       "Klipper is shut down: MCU 'mcu' shutdown: Timer too close",
     )
     expect(mapMoonraker('ready', 'error', { jobMessage: 'Move out of range: 250.000 0.000 0.300 [0.000]' })).toEqual({
-      state: 'error',
-      reason: 'the last job ended with an error: Move out of range: 250.000 0.000 0.300 [0.000]',
+      state: 'idle',
+      reason:
+        'the last job ended with an error (Move out of range: 250.000 0.000 0.300 [0.000]); make sure the bed is clear',
     })
-    expect(mapMoonraker('ready', 'error', { jobMessage: '' }).reason).toBe('the last job ended with an error')
+    expect(mapMoonraker('ready', 'error', { jobMessage: '' }).reason).toBe(
+      'the last job ended with an error; make sure the bed is clear',
+    )
     expect(mapOctoPrintFlags({ operational: true, ready: true }).state).toBe('idle')
     expect(mapOctoPrintFlags({ operational: true, printing: true }).state).toBe('printing')
     expect(mapOctoPrintFlags({ operational: true, paused: true }).state).toBe('paused')

@@ -28,7 +28,9 @@ export const moonrakerPrintStates: Record<string, MappedState> = {
   paused: { state: 'paused', reason: null },
   complete: { state: 'idle', reason: 'the last job completed; make sure the bed is clear' },
   cancelled: { state: 'idle', reason: 'the last job was cancelled; make sure the bed is clear' },
-  error: { state: 'error', reason: 'the last job ended with an error' },
+  // The last job failed (a G-code error, out-of-range move…); Klipper stays `error` until the
+  // next job, which it accepts, so the printer takes work as after `complete` or `cancelled`.
+  error: { state: 'idle', reason: 'the last job ended with an error; make sure the bed is clear' },
 }
 
 /**
@@ -117,6 +119,12 @@ const withMessage = (mapped: MappedState, message: unknown): MappedState => {
   return line ? { state: mapped.state, reason: `${mapped.reason}: ${line}` } : mapped
 }
 
+/** A failed job's reason with Klipper's message before the advice: "…with an error (Move out of range…); make sure…". */
+const withJobError = (mapped: MappedState, message: unknown): MappedState => {
+  const line = firstLine(message)
+  return line ? { state: mapped.state, reason: mapped.reason?.replace(';', ` (${line});`) ?? line } : mapped
+}
+
 /**
  * `stateMessage` is `webhooks.state_message`, shown for Klippy's own states; `jobMessage` is
  * `print_stats.message`, shown when the last job ended with an error.
@@ -131,6 +139,6 @@ export function mapMoonraker(
   if (byKlippy !== 'use_print_stats') return withMessage(byKlippy, messages.stateMessage)
   const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
   if (!mapped) return unknownState(printStats)
-  if (mapped.state === 'error') return withMessage(mapped, messages.jobMessage)
-  return mapped.state === 'idle' && messages.idleTimeout === 'Printing' ? moonrakerRunningCommand : mapped
+  if (mapped.state === 'idle' && messages.idleTimeout === 'Printing') return moonrakerRunningCommand
+  return printStats === 'error' ? withJobError(mapped, messages.jobMessage) : mapped
 }

@@ -207,8 +207,12 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
         await sleep(fake.behaviour.slowStartMs ?? 0)
         const filename = url.searchParams.get('filename') ?? ''
         if (!/\.(gcode|g|gco)$/.test(filename))
-          return { status: 400, json: { error: { code: 400, message: `Unable to open file "${filename}"` } } }
-        if (!fake.behaviour.silentStart) fake.state.printing = filename
+          return { status: 400, json: { error: { code: 400, message: 'Unable to open file' } } }
+        if (!fake.behaviour.silentStart) {
+          fake.state.printing = filename
+          // A new job resets print_stats, a failed last job included.
+          fake.behaviour.jobError = undefined
+        }
         return { status: 200, json: { result: 'ok' } }
       }
       return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
