@@ -290,6 +290,25 @@ describe('Moonraker against what a real Klipper does', () => {
     })
   })
 
+  it('gives elapsed time and time left from the start of a job, heat-up included', async () => {
+    const { fake, printer } = await registeredMoonraker({ heating: true })
+    expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+    // Heating and homing: Klipper's print_duration and progress are still 0.
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0,
+      elapsed_s: 75,
+      time_left_s: 3600,
+    })
+    fake.behaviour.heating = false
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0.25,
+      elapsed_s: 75,
+      time_left_s: 3540,
+    })
+  })
+
   it('takes work after a failed job, as Klipper does, saying why the last one failed', async () => {
     // Real Klipper keeps print_stats at `error` until the next job, which it accepts.
     const { fake, printer } = await registeredMoonraker({ jobError: 'Move out of range: 250.000 0.000 0.300 [0.000]' })

@@ -49,6 +49,8 @@ export interface Behaviour {
   noBed?: boolean
   /** Moonraker: the last job failed with this `print_stats.message`. */
   jobError?: string
+  /** Moonraker: the job is heating and homing: no extrusion yet, so print_duration and progress read 0. */
+  heating?: boolean
 }
 
 type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
@@ -170,20 +172,28 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
                 print_stats: {
                   state: printing ? 'printing' : jobError ? 'error' : 'standby',
                   filename: printing ?? '',
-                  print_duration: printing ? 60 : 0,
+                  total_duration: printing ? 75 : 0,
+                  print_duration: printing && !fake.behaviour.heating ? 60 : 0,
                   message: jobError ?? '',
                 },
                 idle_timeout: {
                   state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
                   printing_time: 0,
                 },
-                virtual_sdcard: { progress: printing ? 0.25 : 0, is_active: !!printing },
+                virtual_sdcard: { progress: printing && !fake.behaviour.heating ? 0.25 : 0, is_active: !!printing },
                 extruder: { temperature: 210.4, target: 215 },
                 heater_bed: fake.behaviour.noBed ? {} : { temperature: 59.8, target: 60 },
               },
             },
           },
         }
+      }
+      if (path === '/server/files/metadata') {
+        // Moonraker's metadata of a stored G-code file, with PrusaSlicer's estimate (1 h here).
+        const name = url.searchParams.get('filename') ?? ''
+        return fake.files.has(name)
+          ? { status: 200, json: { result: { filename: name, size: fake.files.get(name), estimated_time: 3600 } } }
+          : { status: 404, json: { error: { code: 404, message: `Metadata not available for <${name}>` } } }
       }
       if (path === '/server/files/upload' && req.method === 'POST') {
         const file = multipartFile(body, String(req.headers['content-type']))

@@ -30,6 +30,20 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
   const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) =>
     obj((await http.json(method, path, init)).result)
 
+  /**
+   * Seconds left of the job, as Mainsail and Fluidd reckon it: the slicer's estimate from
+   * Moonraker's file metadata less the time printed so far, which holds through heat-up; without
+   * an estimate, extrapolated from file progress once printing has begun.
+   */
+  const timeLeft = async (fileName: string, printed: number | null, progress: number | null) => {
+    const metadata = await result('GET', `/server/files/metadata?filename=${encodeURIComponent(fileName)}`).catch(
+      () => ({}) as Record<string, unknown>,
+    )
+    const estimate = finiteNumberOrNull(metadata.estimated_time)
+    if (estimate !== null) return Math.max(0, Math.round(estimate - (printed ?? 0)))
+    return progress && progress > 0 && printed ? Math.round((printed / progress) * (1 - progress)) : null
+  }
+
   const readStatus = async (): Promise<PrinterStatus> => {
     const answer = await http.request('GET', objectsQuery)
     if (answer.status === 503 || answer.status === 400 || answer.status === 404) {
@@ -57,20 +71,20 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const extruder = obj(status.extruder)
     const bed = obj(status.heater_bed)
     const progress = fraction(finiteNumberOrNull(sdcard.progress))
-    const elapsed = finiteNumberOrNull(printStats.print_duration)
+    // total_duration counts from the start, heating and homing included; print_duration only from
+    // the first extrusion (it reads 0 for the minutes of heat-up).
+    const elapsed = finiteNumberOrNull(printStats.total_duration) ?? finiteNumberOrNull(printStats.print_duration)
+    const printed = finiteNumberOrNull(printStats.print_duration)
     const active = ['printing', 'paused'].includes(String(printStats.state))
+    const fileName = str(printStats.filename)
     return {
       ...mapped,
       temperatures: { nozzle: heater(extruder), bed: heater(bed) },
-      job: str(printStats.filename)
+      job: fileName
         ? {
-            file_name: str(printStats.filename),
+            file_name: fileName,
             progress: active || printStats.state === 'complete' ? progress : null,
-            // Moonraker gives no estimate; extrapolate from file progress and print time.
-            time_left_s:
-              active && progress && progress > 0 && elapsed !== null
-                ? Math.round((elapsed / progress) * (1 - progress))
-                : null,
+            time_left_s: active ? await timeLeft(fileName, printed, progress) : null,
             elapsed_s: elapsed,
           }
         : null,
