@@ -309,6 +309,37 @@ describe('Moonraker against what a real Klipper does', () => {
     })
   })
 
+  it('does not call a printer stale that answers every status a little slowly, as Klipper does', async () => {
+    // A vault whose printer timeout leaves room for a 500 ms answer, twice the former fixed 300 ms wait.
+    const patient = await startTestVault({
+      ...adminEnv,
+      VAULT_PRINTER_TIMEOUT_MS: '3000',
+      VAULT_PRINTER_STATUS_TTL_MS: '0',
+    })
+    try {
+      const fake = await fakeMoonraker(secret)
+      fakes.push(fake)
+      fake.behaviour.slowStatusMs = 500
+      const adminToken = (await signIn(patient.baseUrl, admin)).access_token
+      const printer = await call(patient.baseUrl, 'POST', '/api/v1/printers', {
+        token: adminToken,
+        json: { name: 'slow-klipper', provider: 'moonraker', address: fake.url, credentials: { api_key: secret } },
+      })
+      const seen = []
+      for (let i = 0; i < 3; i++) {
+        const read = await call(patient.baseUrl, 'GET', `/api/v1/printers/${printer.body.id}`, { token: adminToken })
+        seen.push(read.body.status)
+      }
+      expect(seen.map((observed) => [observed.stale, observed.ready])).toEqual([
+        [false, true],
+        [false, true],
+        [false, true],
+      ])
+    } finally {
+      await patient.close()
+    }
+  })
+
   it('takes work after a failed job, as Klipper does, saying why the last one failed', async () => {
     // Real Klipper keeps print_stats at `error` until the next job, which it accepts.
     const { fake, printer } = await registeredMoonraker({ jobError: 'Move out of range: 250.000 0.000 0.300 [0.000]' })

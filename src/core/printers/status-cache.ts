@@ -16,7 +16,7 @@ export interface PrinterStatusCache {
   /**
    * The status of printer `id`. `fresh` always polls. Otherwise a status younger than the
    * cache lifetime is served as it is; for an older one a poll starts (one at a time per
-   * printer), and when it does not answer within `staleWaitMs` the last status is served
+   * printer), and when it does not answer within the printer's wait (see `staleWait`) the last status is served
    * marked stale while the poll goes on, so a list never waits long for an unreachable printer.
    */
   read(id: string, poll: () => Promise<PrinterStatus>, options?: { fresh?: boolean }): Promise<ObservedStatus>
@@ -27,19 +27,31 @@ export interface PrinterStatusCache {
 interface CacheEntry {
   status: PrinterStatus
   observedAt: number
+  /** How long this printer's last answered poll took (offline results aside), in ms. */
+  answerMs?: number
   polling?: Promise<CacheEntry>
 }
 
-/** How long a read waits for a refresh before showing the last status, marked stale. */
+/**
+ * How long a read waits for a refresh before showing the last status, marked stale: at least
+ * `staleWaitMs`, and twice what the printer's last answer took, up to `staleWaitCapMs`. Hosts
+ * differ (Klipper answers status on its 250 ms cycle), and a fixed window marked healthy but
+ * slower printers stale on every few polls.
+ */
 const staleWaitMs = 300
+const staleWaitCapMs = 1_500
+const staleWait = (entry: CacheEntry) => Math.min(staleWaitCapMs, Math.max(staleWaitMs, 2 * (entry.answerMs ?? 0)))
 
 /** A status cache whose entries live `ttlMs` (`VAULT_PRINTER_STATUS_TTL_MS`). */
 export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number }): PrinterStatusCache {
   const { clock, ttlMs } = options
   const entries = new Map<string, CacheEntry>()
-  const observe = async (poll: () => Promise<PrinterStatus>): Promise<CacheEntry> => {
+  const observe = async (poll: () => Promise<PrinterStatus>, previous?: CacheEntry): Promise<CacheEntry> => {
+    const started = clock.now().getTime()
     const status = await poll()
-    return { status, observedAt: clock.now().getTime() }
+    const observedAt = clock.now().getTime()
+    const answerMs = status.state === 'offline' ? previous?.answerMs : observedAt - started
+    return { status, observedAt, answerMs }
   }
   return {
     async read(id, poll, { fresh = false } = {}) {
@@ -47,7 +59,7 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
       const cached = entries.get(id)
       const refresh = () => {
         if (cached?.polling) return cached.polling
-        const polling = observe(poll).then((entry) => {
+        const polling = observe(poll, cached).then((entry) => {
           if (entries.get(id) === pending) entries.set(id, entry)
           return entry
         })
@@ -58,7 +70,7 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
         return polling
       }
       if (fresh) {
-        const entry = await observe(poll)
+        const entry = await observe(poll, cached)
         entries.set(id, entry)
         return present(entry, false)
       }
@@ -68,7 +80,7 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
         let timer: ReturnType<typeof setTimeout> | undefined
         const refreshed = await Promise.race([
           refresh(),
-          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWaitMs))),
+          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), staleWait(cached)))),
         ])
         clearTimeout(timer)
         return refreshed ? present(refreshed, false) : present(cached, true)

@@ -51,6 +51,8 @@ export interface Behaviour {
   jobError?: string
   /** Moonraker: the job is heating and homing: no extrusion yet, so print_duration and progress read 0. */
   heating?: boolean
+  /** Moonraker: status answers take this long (Klipper answers object queries on a 250 ms cycle). */
+  slowStatusMs?: number
 }
 
 type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
@@ -157,6 +159,7 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
       if (path.startsWith('/printer/') && klippy === 'lost')
         return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
       if (path === '/printer/objects/query') {
+        await sleep(fake.behaviour.slowStatusMs ?? 0)
         const printing = fake.state.printing
         const jobError = fake.behaviour.jobError
         return {
