@@ -361,6 +361,17 @@ describe('Moonraker against what a real Klipper does', () => {
     expect(diagnostics.body.capabilities.accepted_extensions).toEqual(['.gcode', '.g', '.gco'])
   })
 
+  it("says what Klipper's config lacks, in the status and in diagnostics", async () => {
+    const { printer } = await registeredMoonraker({ noVirtualSdcard: true })
+    expect(printer.status).toMatchObject({ state: 'error', reason: expect.stringContaining('[virtual_sdcard]') })
+    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token })
+    expect(diagnostics.body.checks).toContainEqual({
+      name: 'klipper_config',
+      result: 'fail',
+      detail: "Klipper's config lacks [virtual_sdcard], which Moonraker needs",
+    })
+  })
+
   it('says credentials are missing, not refused, when none are set', async () => {
     const fake = await fakeMoonraker(secret)
     fakes.push(fake)

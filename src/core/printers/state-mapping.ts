@@ -43,6 +43,11 @@ export const moonrakerRunningCommand: MappedState = {
   reason: 'Klipper is running a command (homing, heating or a macro)',
 }
 
+export const moonrakerWithoutVirtualSdcard: MappedState = {
+  state: 'error',
+  reason: "Klipper's config has no [virtual_sdcard] section, which printing through Moonraker needs",
+}
+
 export type OctoPrintFlag =
   | 'operational'
   | 'paused'
@@ -137,6 +142,8 @@ export function mapMoonraker(
   const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
   if (byKlippy === undefined) return unknownState(klippy)
   if (byKlippy !== 'use_print_stats') return withMessage(byKlippy, messages.stateMessage)
+  // Klipper makes print_stats only with [virtual_sdcard], which Moonraker needs to print.
+  if (printStats === undefined) return moonrakerWithoutVirtualSdcard
   const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
   if (!mapped) return unknownState(printStats)
   if (mapped.state === 'idle' && messages.idleTimeout === 'Printing') return moonrakerRunningCommand

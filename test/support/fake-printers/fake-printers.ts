@@ -53,6 +53,8 @@ export interface Behaviour {
   heating?: boolean
   /** Moonraker: status answers take this long (Klipper answers object queries on a 250 ms cycle). */
   slowStatusMs?: number
+  /** Moonraker: Klipper's config lacks `[virtual_sdcard]` (so there is no print_stats either). */
+  noVirtualSdcard?: boolean
 }
 
 type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
@@ -146,6 +148,7 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
             result: {
               klippy_connected: true,
               klippy_state: 'ready',
+              missing_klippy_requirements: fake.behaviour.noVirtualSdcard ? ['virtual_sdcard'] : [],
               moonraker_version: 'v0.9.3',
               api_version_string: '1.5.0',
             },
@@ -172,13 +175,15 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter> {
                   typeof klippy === 'object'
                     ? { state: klippy.state, state_message: klippy.message }
                     : { state: 'ready', state_message: 'Printer is ready' },
-                print_stats: {
-                  state: printing ? 'printing' : jobError ? 'error' : 'standby',
-                  filename: printing ?? '',
-                  total_duration: printing ? 75 : 0,
-                  print_duration: printing && !fake.behaviour.heating ? 60 : 0,
-                  message: jobError ?? '',
-                },
+                print_stats: fake.behaviour.noVirtualSdcard
+                  ? {}
+                  : {
+                      state: printing ? 'printing' : jobError ? 'error' : 'standby',
+                      filename: printing ?? '',
+                      total_duration: printing ? 75 : 0,
+                      print_duration: printing && !fake.behaviour.heating ? 60 : 0,
+                      message: jobError ?? '',
+                    },
                 idle_timeout: {
                   state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
                   printing_time: 0,

@@ -126,6 +126,16 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
             result: info.klippy_state === 'ready' ? 'pass' : 'fail',
             detail: `Klippy is ${String(info.klippy_state ?? 'unknown')}${info.klippy_connected === false ? ' (not connected)' : ''}`,
           })
+          // Sections Moonraker needs in Klipper's config ([virtual_sdcard], [pause_resume], [display_status]).
+          const missing = Array.isArray(info.missing_klippy_requirements) ? info.missing_klippy_requirements : []
+          diagnostics.checks.push({
+            name: 'klipper_config',
+            result: missing.length === 0 ? 'pass' : 'fail',
+            detail:
+              missing.length === 0
+                ? "Klipper's config has every section Moonraker needs"
+                : `Klipper's config lacks ${missing.map((name) => `[${String(name)}]`).join(', ')}, which Moonraker needs`,
+          })
           const printer = await result('GET', '/printer/info').catch(() => ({}) as Record<string, unknown>)
           diagnostics.identity.hostname = str(printer.hostname)
           if (str(printer.software_version))
