@@ -78,8 +78,8 @@ describe('the virtual printer, end to end through the API', () => {
       json: { name: 'Gone', provider: 'octoprint', address: 'http://127.0.0.1:9' },
     })
     const health = (await call(vault.baseUrl, 'GET', '/api/v1/health')).body.components['printer-provider']
-    expect(health).toMatchObject({ status: 'warn', required: false, details: { printers: 2, reachable: 1 } })
-    expect(health.reason).toContain('unreachable: Gone (')
+    expect(health).toMatchObject({ status: 'warn', required: false, details: { printers: 2, online: 1 } })
+    expect(health.reason).toContain('1 of 2 printers online; offline: Gone (')
     expect(health.reason).not.toContain('127.0.0.1')
   })
 })

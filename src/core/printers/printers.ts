@@ -171,21 +171,24 @@ export const printerStatus = (
   options: { fresh?: boolean } = {},
 ): Promise<ObservedStatus> => deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
 
-/** Health of the printer fleet: how many are reachable, naming those that are not. */
+/**
+ * Health of the printer fleet: how many are online, naming those that are not with the reason.
+ * "Offline", not "unreachable": a host can answer while its printer is not connected to it.
+ */
 export function printerFleetHealth(deps: Pick<Deps, 'database' | 'keys' | 'printers'>): HealthCheckable {
   return {
     async checkHealth() {
       const rows = await listPrinterRows(deps)
       if (rows.length === 0)
-        return { status: 'pass', reason: 'no printers registered', details: { printers: 0, reachable: 0 } }
+        return { status: 'pass', reason: 'no printers registered', details: { printers: 0, online: 0 } }
       const statuses = await Promise.all(rows.map(async (row) => ({ row, status: await printerStatus(deps, row) })))
       const failing = statuses.filter(({ status }) => status.state === 'offline')
-      const details = { printers: rows.length, reachable: rows.length - failing.length }
+      const details = { printers: rows.length, online: rows.length - failing.length }
       if (failing.length === 0) return { status: 'pass', details }
       const named = failing.map(({ row, status }) => `${row.name} (${status.reason ?? 'offline'})`).join(', ')
       return {
         status: failing.length === rows.length ? 'fail' : 'warn',
-        reason: `${details.reachable} of ${rows.length} printers reachable; unreachable: ${named}`,
+        reason: `${details.online} of ${rows.length} printers online; offline: ${named}`,
         details,
       }
     },

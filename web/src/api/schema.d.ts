@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness and per-component readiness
-         * @description Needs no token. Reports who answered (service identity) and the readiness of the four components: `database` (required), `storage` (required: blob and thumbnail stores), `backup` (backup directory writable, bucket reachable when configured, age of the last good backup: `warn` when none, over 7 days old, or its bucket copy failed) and `printer-provider` (how many printers are reachable, naming the unreachable ones). Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs. Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails, so it serves as a container health check. Reveals no secrets, hostnames or paths.
+         * @description Needs no token. Reports who answered (service identity) and the readiness of the four components: `database` (required), `storage` (required: blob and thumbnail stores), `backup` (backup directory writable, bucket reachable when configured, age of the last good backup: `warn` when none, over 7 days old, or its bucket copy failed) and `printer-provider` (how many printers are online, naming the offline ones with the reason: unreachable, refused credentials, or a host not connected to its printer). Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs. Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails, so it serves as a container health check. Reveals no secrets, hostnames or paths.
          */
         get: operations["getHealth"];
         put?: never;
