@@ -181,6 +181,50 @@ describe('the printers pages', () => {
     }
   }, 180_000)
 
+  it('a printer that asks for the bed to be confirmed clear waits after its job until someone clicks "Bed is clear"', async () => {
+    const gcodeFile = await upload(vault.baseUrl, token, 'clearance.gcode', gcode.replace('12m 3s', '1m'))
+    const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Farm 1', provider: 'virtual', address: 'virtual://farm1?heat_seconds=0&print_seconds=2' },
+    })
+    expect(created.status).toBe(201)
+    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, `/printers/${created.body.id}`)
+    try {
+      await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Farm 1', level: 1 }).waitFor()
+      // The admin switches the requirement on in the printer's form.
+      await page.getByRole('button', { name: 'Edit' }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit Farm 1' })
+      const requirement = edit.getByRole('switch', { name: 'Confirm the bed is clear after each job' })
+      await edit.getByText('Confirm the bed is clear after each job').click()
+      expect(await requirement.isChecked()).toBe(true)
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await edit.waitFor({ state: 'detached' })
+
+      const sent = await call(vault.baseUrl, 'POST', `/api/v1/printers/${created.body.id}/send`, {
+        token,
+        json: { file_id: gcodeFile.body.file.id, start: true },
+      })
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+      const now = page.getByRole('region', { name: 'Now' })
+      await now.getByText('the last job finished; confirm the bed is clear to send the next job').waitFor()
+      await now.getByText('Not ready').waitFor()
+      await screenshot(page, 'printers-bed-clear-waiting')
+      await expectAccessible(page)
+
+      await now.getByRole('button', { name: 'Bed is clear on Farm 1' }).click()
+      await now.getByText('Ready', { exact: true }).waitFor()
+      await now.getByRole('button', { name: 'Bed is clear on Farm 1' }).waitFor({ state: 'detached' })
+      const after = await call(vault.baseUrl, 'GET', `/api/v1/printers/${created.body.id}`, { token })
+      expect(after.body).toMatchObject({ require_bed_clear: true, bed_occupied_since: null, status: { ready: true } })
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+      await call(vault.baseUrl, 'DELETE', `/api/v1/printers/${created.body.id}`, { token })
+    }
+  })
+
   it('credentials are never shown back; an empty field keeps them, a refused name is explained in the form', async () => {
     const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
       token,

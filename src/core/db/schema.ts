@@ -199,6 +199,10 @@ export interface PrintersTable {
   /** `<kid>.<iv>.<ciphertext>` (AES-GCM, base64url) of the credentials JSON; null when none. */
   credentials: string | null
   printer_profile_id: string | null
+  /** 1: after each job the printer is not ready until someone confirms the bed is clear. */
+  require_bed_clear: Generated<number>
+  /** When the vault last saw a job on the printer that nobody has confirmed cleared away; null when clear. */
+  bed_occupied_since: string | null
   created_at: string
   updated_at: string
 }

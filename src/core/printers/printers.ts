@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
 import type { KeyRing } from '../key-ring.js'
+import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
 
@@ -15,6 +16,7 @@ export interface PrinterInput {
   address?: string
   credentials?: PrinterCredentials | null
   printer_profile_id?: string | null
+  require_bed_clear?: boolean
 }
 
 export async function getPrinterRow(deps: Pick<Deps, 'database'>, id: string): Promise<PrinterRow> {
@@ -88,6 +90,8 @@ export async function createPrinter(
     address: input.address,
     credentials: await sealOrNull(deps.keys, input.credentials),
     printer_profile_id: input.printer_profile_id ?? null,
+    require_bed_clear: input.require_bed_clear ? 1 : 0,
+    bed_occupied_since: null,
     created_at: now,
     updated_at: now,
   }
@@ -120,6 +124,7 @@ export async function updatePrinter(
   if (input.address !== undefined) changes.address = input.address
   if (input.credentials !== undefined) changes.credentials = await sealOrNull(deps.keys, input.credentials)
   if (input.printer_profile_id !== undefined) changes.printer_profile_id = input.printer_profile_id
+  if (input.require_bed_clear !== undefined) changes.require_bed_clear = input.require_bed_clear ? 1 : 0
   await db.updateTable('printers').set(changes).where('id', '=', id).execute()
   deps.printers.statusCache.forget(id)
   return getPrinterRow(deps, id)
@@ -164,18 +169,50 @@ async function poll(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Pro
   }
 }
 
-/** The printer's status from this app's cache (see `PrinterStatusCache.read`); `fresh` always polls. */
-export const printerStatus = (
-  deps: Pick<Deps, 'keys' | 'printers'>,
+/**
+ * The printer's status from this app's cache (see `PrinterStatusCache.read`); `fresh` always polls.
+ * A job seen on the printer is recorded for bed clearance, which can hold back `ready`; the row
+ * comes back as it now is.
+ */
+export async function observePrinter(
+  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>,
   row: PrinterRow,
   options: { fresh?: boolean } = {},
-): Promise<ObservedStatus> => deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
+): Promise<{ row: PrinterRow; status: ObservedStatus }> {
+  const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
+  const noted = await noteJobSeen(deps, row, status)
+  return { row: noted, status: withBedClearance(noted, status) }
+}
+
+export const printerStatus = async (...args: Parameters<typeof observePrinter>): Promise<ObservedStatus> =>
+  (await observePrinter(...args)).status
+
+/**
+ * Someone confirms the printer's bed is clear, which makes it ready again (see `bed-clearance.ts`).
+ * Refused while a job is on the bed, as a fresh status shows it.
+ */
+export async function confirmBedClear(
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  id: string,
+  userId: string | null,
+): Promise<PrinterRow> {
+  const row = await getPrinterRow(deps, id)
+  const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), { fresh: true })
+  if (jobOnBed(status.state))
+    throw conflict(
+      'job_on_bed',
+      `${row.name} is ${status.state}; confirm the bed is clear once the job has ended and its print is taken off.`,
+    )
+  await deps.database.db.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', id).execute()
+  deps.logger.info('printer bed confirmed clear', { printer_id: id, user_id: userId })
+  return { ...row, bed_occupied_since: null }
+}
 
 /**
  * Health of the printer fleet: how many are online, naming those that are not with the reason.
  * "Offline", not "unreachable": a host can answer while its printer is not connected to it.
  */
-export function printerFleetHealth(deps: Pick<Deps, 'database' | 'keys' | 'printers'>): HealthCheckable {
+export function printerFleetHealth(deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>): HealthCheckable {
   return {
     async checkHealth() {
       const rows = await listPrinterRows(deps)

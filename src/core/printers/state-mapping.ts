@@ -4,6 +4,12 @@ import type { PrinterState } from './provider.js'
  * How each provider's own state words map to our normalised states, as data so the tables
  * are reviewed (and tested) against the providers' documentation in one place.
  */
+/**
+ * The advice that ends the reason of a printer whose last job ended: the vault cannot see the bed.
+ * Bed clearance (see `bed-clearance.ts`) replaces it when the printer waits for a confirmation.
+ */
+export const clearBedAdvice = 'make sure the bed is clear'
+
 export interface MappedState {
   state: PrinterState
   /** Why, when the state alone does not say it; null for the plain cases. */
@@ -26,11 +32,11 @@ export const moonrakerPrintStates: Record<string, MappedState> = {
   standby: { state: 'idle', reason: null },
   printing: { state: 'printing', reason: null },
   paused: { state: 'paused', reason: null },
-  complete: { state: 'idle', reason: 'the last job completed; make sure the bed is clear' },
-  cancelled: { state: 'idle', reason: 'the last job was cancelled; make sure the bed is clear' },
+  complete: { state: 'idle', reason: `the last job completed; ${clearBedAdvice}` },
+  cancelled: { state: 'idle', reason: `the last job was cancelled; ${clearBedAdvice}` },
   // The last job failed (a G-code error, out-of-range move…); Klipper stays `error` until the
   // next job, which it accepts, so the printer takes work as after `complete` or `cancelled`.
-  error: { state: 'idle', reason: 'the last job ended with an error; make sure the bed is clear' },
+  error: { state: 'idle', reason: `the last job ended with an error; ${clearBedAdvice}` },
 }
 
 /**
@@ -85,8 +91,8 @@ export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boo
 export const prusalinkStates: Record<string, MappedState> = {
   IDLE: { state: 'idle', reason: null },
   READY: { state: 'idle', reason: null },
-  FINISHED: { state: 'idle', reason: 'the last job finished; make sure the bed is clear' },
-  STOPPED: { state: 'idle', reason: 'the last job was stopped; make sure the bed is clear' },
+  FINISHED: { state: 'idle', reason: `the last job finished; ${clearBedAdvice}` },
+  STOPPED: { state: 'idle', reason: `the last job was stopped; ${clearBedAdvice}` },
   BUSY: { state: 'busy', reason: 'the printer is busy' },
   PRINTING: { state: 'printing', reason: null },
   PAUSED: { state: 'paused', reason: null },

@@ -1,5 +1,6 @@
 import type { Clock } from '../runtime/clock.js'
 import { PrinterError, type PrinterProviderFactory, type PrinterStatus } from './provider.js'
+import { clearBedAdvice } from './state-mapping.js'
 
 /**
  * A simulated printer for trying the whole flow without hardware. Address
@@ -44,7 +45,7 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
       if (elapsed >= heatMs + printMs) {
         return {
           state: 'idle',
-          reason: 'the last job finished; make sure the bed is clear',
+          reason: `the last job finished; ${clearBedAdvice}`,
           temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } },
           job: { file_name: job.name, progress: 1, time_left_s: 0, elapsed_s: Math.round((heatMs + printMs) / 1000) },
           raw: { phase: 'finished' },

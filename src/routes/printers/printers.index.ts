@@ -1,17 +1,19 @@
 import type { Deps } from '../../core/deps.js'
 import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
 import {
+  confirmBedClear,
   connectPrinter,
   createPrinter,
   deletePrinter,
   getPrinterRow,
   listPrinterRows,
+  observePrinter,
   type PrinterRow,
-  printerStatus,
   updatePrinter,
 } from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
 import {
+  confirmBedClearRoute,
   createPrinterRoute,
   deletePrinterRoute,
   diagnosticsRoute,
@@ -24,7 +26,8 @@ import {
 } from './printers.routes.js'
 
 /** A printer as the API shows it: never its credentials, only whether it has some. */
-async function presentPrinter(deps: Deps, row: PrinterRow) {
+async function presentPrinter(deps: Deps, listed: PrinterRow) {
+  const { row, status } = await observePrinter(deps, listed)
   return {
     id: row.id,
     name: row.name,
@@ -32,9 +35,11 @@ async function presentPrinter(deps: Deps, row: PrinterRow) {
     address: row.address,
     has_credentials: row.credentials !== null,
     printer_profile_id: row.printer_profile_id,
+    require_bed_clear: row.require_bed_clear === 1,
+    bed_occupied_since: row.bed_occupied_since,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    status: await printerStatus(deps, row),
+    status,
   }
 }
 
@@ -58,6 +63,13 @@ export const printersRouter = createRouter()
   .openapi(deletePrinterRoute, async (c) => {
     await deletePrinter(c.var.deps, c.req.valid('param').id)
     return c.body(null, 204)
+  })
+  .openapi(confirmBedClearRoute, async (c) => {
+    const { deps, principal } = c.var
+    return c.json(
+      await presentPrinter(deps, await confirmBedClear(deps, c.req.valid('param').id, principal.userId)),
+      200,
+    )
   })
   .openapi(diagnosticsRoute, async (c) => {
     const { deps } = c.var

@@ -21,7 +21,10 @@ export const PrinterStatusSchema = z
       .string()
       .nullable()
       .openapi({ description: 'Why, e.g. `no answer within 2500 ms` for an unreachable printer.' }),
-    ready: z.boolean().openapi({ description: 'Idle and freshly observed: the only state a job is sent to.' }),
+    ready: z.boolean().openapi({
+      description:
+        'Idle, freshly observed and, for a printer with `require_bed_clear`, its bed confirmed clear since the last job: the only state a job is sent to.',
+    }),
     observed_at: z.string().openapi({ format: 'date-time' }),
     stale: z.boolean().openapi({ description: 'Older than the cache lifetime; a refresh is under way.' }),
     temperatures: z.object({ nozzle: TemperatureSchema, bed: TemperatureSchema }).openapi({ description: '°C' }),
@@ -37,6 +40,11 @@ export const PrinterStatusSchema = z
   })
   .openapi('PrinterStatus')
 
+const requireBedClearField = z.boolean().openapi({
+  description:
+    'After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default.',
+})
+
 export const PrinterSchema = z
   .object({
     id: z.string(),
@@ -45,6 +53,12 @@ export const PrinterSchema = z
     address: z.string().openapi({ example: 'http://voron.local:7125' }),
     has_credentials: z.boolean().openapi({ description: 'Credentials are stored encrypted and never returned.' }),
     printer_profile_id: z.string().nullable(),
+    require_bed_clear: requireBedClearField,
+    bed_occupied_since: z.string().nullable().openapi({
+      format: 'date-time',
+      description:
+        'When the vault first saw the job now on the bed (printing or paused, whoever started it); null once someone confirms the bed is clear.',
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     status: PrinterStatusSchema,
@@ -114,6 +128,7 @@ export const createPrinterRoute = defineRoute('admin', {
         address: addressField,
         credentials: CredentialsSchema.optional(),
         printer_profile_id: z.string().nullable().optional(),
+        require_bed_clear: requireBedClearField.optional(),
       })
       .strict()
       .openapi('CreatePrinterRequest'),
@@ -143,6 +158,7 @@ export const updatePrinterRoute = defineRoute('admin', {
           // A union, not .nullable(): zod-to-openapi renders a nullable $ref as an allOf that null cannot pass.
           credentials: z.union([CredentialsSchema, z.null()]).optional(),
           printer_profile_id: z.string().nullable().optional(),
+          require_bed_clear: requireBedClearField.optional(),
         })
         .strict()
         .openapi('UpdatePrinterRequest'),
@@ -165,6 +181,22 @@ export const deletePrinterRoute = defineRoute('admin', {
   description: 'Its dispatch records stay, naming the printer.',
   request: { params: IdParamSchema },
   responses: { 204: { description: 'Removed.' }, 404: problemResponse('No such printer.') },
+})
+
+export const confirmBedClearRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/printers/{id}/bed-cleared',
+  operationId: 'confirmBedClear',
+  tags,
+  summary: 'Confirm the bed is clear',
+  description:
+    'Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.',
+  request: { params: IdParamSchema },
+  responses: {
+    200: json('The printer, its `bed_occupied_since` cleared.', PrinterSchema),
+    404: problemResponse('No such printer.'),
+    409: problemResponse('A job is printing or paused on it (`job_on_bed`).'),
+  },
 })
 
 const CheckSchema = z.object({ name: z.string(), result: z.enum(['pass', 'warn', 'fail']), detail: z.string() })

@@ -815,6 +815,28 @@ export interface paths {
         patch: operations["updatePrinter"];
         trace?: never;
     };
+    "/api/v1/printers/{id}/bed-cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the bed is clear
+         * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
+         *
+         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         */
+        post: operations["confirmBedClear"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/printers/{id}/diagnostics": {
         parameters: {
             query?: never;
@@ -1670,6 +1692,13 @@ export interface components {
             /** @description Credentials are stored encrypted and never returned. */
             has_credentials: boolean;
             printer_profile_id: string | null;
+            /** @description After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default. */
+            require_bed_clear: boolean;
+            /**
+             * Format: date-time
+             * @description When the vault first saw the job now on the bed (printing or paused, whoever started it); null once someone confirms the bed is clear.
+             */
+            bed_occupied_since: string | null;
             created_at: string;
             updated_at: string;
             status: components["schemas"]["PrinterStatus"];
@@ -1679,7 +1708,7 @@ export interface components {
             state: "offline" | "idle" | "busy" | "printing" | "paused" | "error" | "unknown";
             /** @description Why, e.g. `no answer within 2500 ms` for an unreachable printer. */
             reason: string | null;
-            /** @description Idle and freshly observed: the only state a job is sent to. */
+            /** @description Idle, freshly observed and, for a printer with `require_bed_clear`, its bed confirmed clear since the last job: the only state a job is sent to. */
             ready: boolean;
             /** Format: date-time */
             observed_at: string;
@@ -1719,6 +1748,8 @@ export interface components {
             address: string;
             credentials?: components["schemas"]["PrinterCredentials"];
             printer_profile_id?: string | null;
+            /** @description After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default. */
+            require_bed_clear?: boolean;
         };
         PrinterCredentials: {
             /** @description Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`. */
@@ -1738,6 +1769,8 @@ export interface components {
             address?: string;
             credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;
+            /** @description After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default. */
+            require_bed_clear?: boolean;
         };
         PrinterDiagnostics: {
             printer_id: string;
@@ -4952,6 +4985,72 @@ export interface operations {
                 };
             };
             /** @description Bad provider, address or profile. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmBedClear: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The printer, its `bed_occupied_since` cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Printer"];
+                };
+            };
+            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such printer. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A job is printing or paused on it (`job_on_bed`). */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

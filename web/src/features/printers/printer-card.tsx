@@ -1,5 +1,6 @@
 import { Anchor, Badge, Group, Paper, Stack, Title } from '@mantine/core'
 import { Link } from 'react-router'
+import { BedClearButton } from './bed-clear-button'
 import { PrinterLiveStatus } from './printer-live-status'
 import type { Printer } from './types'
 
@@ -19,6 +20,7 @@ export function PrinterCard({ printer }: { printer: Printer }) {
           </Badge>
         </Group>
         <PrinterLiveStatus name={printer.name} status={printer.status} />
+        <BedClearButton printer={printer} />
       </Stack>
     </Paper>
   )

@@ -1,4 +1,16 @@
-import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core'
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
 import { providers } from './format'
@@ -11,6 +23,7 @@ export interface PrinterFormValues {
   name: string
   provider: Provider
   address: string
+  require_bed_clear: boolean
   /** New credentials to store, `null` to remove the stored ones, `undefined` to keep them. */
   credentials: Credentials | null | undefined
 }
@@ -33,6 +46,7 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
   const [name, setName] = useState(printer?.name ?? '')
   const [provider, setProvider] = useState<Provider>((printer?.provider as Provider | undefined) ?? 'moonraker')
   const [address, setAddress] = useState(printer?.address ?? '')
+  const [requireBedClear, setRequireBedClear] = useState(printer?.require_bed_clear ?? false)
   const [apiKey, setApiKey] = useState('')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
@@ -48,7 +62,7 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
     if (password) entered.password = password
     const credentials = removeCredentials ? null : Object.keys(entered).length > 0 ? entered : undefined
     try {
-      await onSubmit({ name, provider, address, credentials })
+      await onSubmit({ name, provider, address, require_bed_clear: requireBedClear, credentials })
       onClose()
     } catch {
       // The error is shown in the form.
@@ -96,6 +110,12 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
             value={address}
             onChange={(event) => setAddress(event.currentTarget.value)}
             error={fields.address}
+          />
+          <Switch
+            label="Confirm the bed is clear after each job"
+            description="The printer takes no new job until someone confirms here that the last print was taken off."
+            checked={requireBedClear}
+            onChange={(event) => setRequireBedClear(event.currentTarget.checked)}
           />
           {provider !== 'virtual' && (
             <Stack gap="xs" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>

@@ -3,6 +3,7 @@ import { IconSend } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
+import { BedClearButton } from './bed-clear-button'
 import { DiagnosticsPanel } from './diagnostics-panel'
 import { DispatchHistory } from './dispatch-history'
 import { EditPrinterButton } from './edit-printer-button'
@@ -81,6 +82,7 @@ export function PrinterPage() {
                 Now
               </Title>
               <PrinterLiveStatus name={data.name} status={data.status} />
+              <BedClearButton printer={data} />
             </Stack>
           </Paper>
         </Grid.Col>

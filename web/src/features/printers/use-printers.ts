@@ -39,9 +39,10 @@ export function useDiagnostics(id: string) {
   })
 }
 
-/** The printer's dispatches, newest first. */
+/** The printer's dispatches, newest first; refreshed now and then, as slicers and scripts send too. */
 export function useDispatches(id: string) {
   return useQuery({
+    refetchInterval: 5 * liveIntervalMs,
     queryKey: printerKeys.dispatches(id),
     queryFn: async () =>
       unwrap(await api.GET('/api/v1/printers/{id}/dispatches', { params: { path: { id }, query: { limit: 50 } } }))
@@ -67,6 +68,18 @@ export function useUpdatePrinter(id: string) {
     onSuccess: (printer) => {
       queryClient.setQueryData(printerKeys.printer(id), printer)
       queryClient.invalidateQueries({ queryKey: printerKeys.all })
+    },
+  })
+}
+
+/** Confirms the printer's bed is clear after a job, which makes it ready again (any user). */
+export function useConfirmBedClear(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async () => unwrap(await api.POST('/api/v1/printers/{id}/bed-cleared', { params: { path: { id } } })),
+    onSuccess: (printer) => {
+      queryClient.setQueryData(printerKeys.printer(id), printer)
+      queryClient.invalidateQueries({ queryKey: printerKeys.list })
     },
   })
 }

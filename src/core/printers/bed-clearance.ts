@@ -1,0 +1,46 @@
+import type { Selectable } from 'kysely'
+import type { PrintersTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import type { PrinterState } from './provider.js'
+import { clearBedAdvice } from './state-mapping.js'
+import type { ObservedStatus } from './status-cache.js'
+
+/**
+ * Bed clearance. The vault cannot see the bed, and a job sent onto a finished print crashes the
+ * nozzle into it; so a printer that asks for it (`require_bed_clear`) is not ready after a job
+ * until someone confirms the bed is clear. A job counts from the moment the vault sees it:
+ * every status read that says printing or paused (the vault's own sends always are seen, by
+ * their confirm step), whoever started it.
+ */
+type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_occupied_since'>
+
+/** The states in which a job is on the bed. */
+export const jobOnBed = (state: PrinterState): boolean => state === 'printing' || state === 'paused'
+
+/** Records that a job was seen on the printer, once, until the bed is confirmed clear. */
+export async function noteJobSeen<Row extends BedRow>(
+  deps: Pick<Deps, 'database' | 'clock'>,
+  row: Row,
+  status: ObservedStatus,
+): Promise<Row> {
+  if (row.bed_occupied_since !== null || !jobOnBed(status.state)) return row
+  const since = deps.clock.now().toISOString()
+  await deps.database.db
+    .updateTable('printers')
+    .set({ bed_occupied_since: since })
+    .where('id', '=', row.id)
+    .where('bed_occupied_since', 'is', null)
+    .execute()
+  return { ...row, bed_occupied_since: since }
+}
+
+const waitingAdvice = 'confirm the bed is clear to send the next job'
+
+/** An idle printer whose bed waits for a confirmation is not ready, and its reason says why. */
+export function withBedClearance(row: BedRow, status: ObservedStatus): ObservedStatus {
+  if (row.require_bed_clear !== 1 || row.bed_occupied_since === null || status.state !== 'idle') return status
+  const reason = status.reason?.includes(clearBedAdvice)
+    ? status.reason.replace(clearBedAdvice, waitingAdvice)
+    : `a job ran since the bed was last confirmed clear; ${waitingAdvice}`
+  return { ...status, ready: false, reason }
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
+import { type FakePrinter, fakeMoonraker } from './support/fake-printers/fake-printers.js'
+import { startTestVault, type TestVault } from './support/test-vault.js'
+import { sliceShape, upload } from './support/uploads.js'
+
+/**
+ * Bed clearance: a printer with `require_bed_clear` is not ready after a job until someone
+ * confirms the bed is clear, whoever started the job.
+ */
+let vault: TestVault
+let adminToken: string
+let userToken: string
+let gcodeId: string
+let moonraker: FakePrinter
+
+beforeAll(async () => {
+  vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' })
+  adminToken = (await signIn(vault.baseUrl, admin)).access_token
+  userToken = (await newAccount(vault.baseUrl, adminToken)).token
+  gcodeId = (await upload(vault.baseUrl, adminToken, 'pyramid.gcode', sliceShape('pyramid').gcode)).body.file.id
+  moonraker = await fakeMoonraker()
+})
+afterAll(async () => {
+  await moonraker?.close()
+  await vault?.close()
+})
+
+async function register(json: Record<string, unknown>) {
+  const reply = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+    token: adminToken,
+    json: { name: `bench-${crypto.randomUUID().slice(0, 6)}`, provider: 'virtual', ...json },
+  })
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+  return reply.body
+}
+const printer = async (id: string) =>
+  (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}`, { token: userToken })).body
+const send = (id: string) =>
+  call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, {
+    token: userToken,
+    json: { file_id: gcodeId, start: true },
+  })
+const confirmClear = (id: string, token = userToken) =>
+  call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/bed-cleared`, { token })
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('bed clearance', () => {
+  it('holds a finished printer back until someone confirms its bed is clear, then sends again', async () => {
+    const bench = await register({
+      address: 'virtual://bench?heat_seconds=0&print_seconds=0.8',
+      require_bed_clear: true,
+    })
+    expect(bench).toMatchObject({ require_bed_clear: true, bed_occupied_since: null, status: { ready: true } })
+
+    expect((await send(bench.id)).status).toBe(201)
+    const printing = await printer(bench.id)
+    expect(printing.status.state).toBe('printing')
+    expect(printing.bed_occupied_since).toEqual(expect.any(String))
+    // Nothing to confirm while the job is on the bed.
+    expectProblem(await confirmClear(bench.id), 409, 'job_on_bed')
+
+    await sleep(900)
+    const finished = await printer(bench.id)
+    expect(finished.status).toMatchObject({
+      state: 'idle',
+      ready: false,
+      reason: 'the last job finished; confirm the bed is clear to send the next job',
+    })
+    const refused = expectProblem(await send(bench.id), 409, 'printer_not_ready')
+    expect(refused.detail).toContain('confirm the bed is clear')
+    const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${bench.id}/dispatches`, {
+      token: userToken,
+    })
+    expect(dispatches.body.items[0]).toMatchObject({ outcome: 'refused', uploaded: false })
+
+    const cleared = await confirmClear(bench.id)
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200)
+    expect(cleared.body).toMatchObject({
+      bed_occupied_since: null,
+      status: { state: 'idle', ready: true, reason: 'the last job finished; make sure the bed is clear' },
+    })
+    expect((await send(bench.id)).status).toBe(201)
+    expect((await printer(bench.id)).bed_occupied_since).toEqual(expect.any(String))
+  })
+
+  it('counts a job started at the printer itself, seen by any status read', async () => {
+    const voron = await register({ provider: 'moonraker', address: moonraker.url, require_bed_clear: true })
+    expect(voron.status).toMatchObject({ state: 'idle', ready: true })
+    moonraker.state.printing = 'from_the_screen.gcode'
+    // The list polls it too: any read records the job.
+    const listed = await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })
+    expect(listed.body.items.find((p: { id: string }) => p.id === voron.id).bed_occupied_since).toEqual(
+      expect.any(String),
+    )
+    moonraker.state.printing = null
+    expect((await printer(voron.id)).status).toMatchObject({
+      state: 'idle',
+      ready: false,
+      reason: 'a job ran since the bed was last confirmed clear; confirm the bed is clear to send the next job',
+    })
+    expect((await confirmClear(voron.id)).body.status.ready).toBe(true)
+  })
+
+  it('keeps the record without the requirement, and holds the printer back as soon as it is switched on', async () => {
+    const bench = await register({ address: 'virtual://bench?heat_seconds=0&print_seconds=0.3' })
+    expect(bench.require_bed_clear).toBe(false)
+    expect((await send(bench.id)).status).toBe(201)
+    await sleep(400)
+    const done = await printer(bench.id)
+    expect(done).toMatchObject({ bed_occupied_since: expect.any(String), status: { state: 'idle', ready: true } })
+
+    const switched = await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${bench.id}`, {
+      token: adminToken,
+      json: { require_bed_clear: true },
+    })
+    expect(switched.body).toMatchObject({ require_bed_clear: true, status: { ready: false } })
+    // Only an admin changes the requirement; any user may confirm.
+    expectProblem(
+      await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${bench.id}`, {
+        token: userToken,
+        json: { require_bed_clear: false },
+      }),
+      403,
+      'insufficient_role',
+    )
+    expect((await confirmClear(bench.id)).body.status.ready).toBe(true)
+  })
+
+  it('refuses bad input without changing anything', async () => {
+    const bench = await register({ address: 'virtual://bench' })
+    const bad = await call(vault.baseUrl, 'PATCH', `/api/v1/printers/${bench.id}`, {
+      token: adminToken,
+      json: { require_bed_clear: 'yes' },
+    })
+    expect(bad.status).toBeGreaterThanOrEqual(400)
+    expect(bad.status).toBeLessThan(500)
+    expect(bad.headers.get('content-type')).toBe('application/problem+json')
+    expect((await printer(bench.id)).require_bed_clear).toBe(false)
+    expectProblem(await confirmClear('no-such-printer'), 404, 'not_found')
+    expect((await call(vault.baseUrl, 'POST', `/api/v1/printers/${bench.id}/bed-cleared`)).status).toBe(401)
+  })
+})
