@@ -147,7 +147,7 @@ describe('every endpoint but three needs a token (default deny)', () => {
     expect(publicOnes.sort()).toEqual(['GET /api/v1/health', 'POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'])
     expect(protectedOperations.length).toBe(operations.length - 3)
     for (const op of protectedOperations) {
-      expect(op.security, `${op.method} ${op.path}`).toEqual([{ bearerAuth: [] }])
+      expect(op.security, `${op.method} ${op.path}`).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }])
       expect(['user', 'admin', 'superuser'], `${op.method} ${op.path}`).toContain(op.role)
     }
   })
@@ -159,6 +159,7 @@ describe('every endpoint but three needs a token (default deny)', () => {
         {},
         { Authorization: 'Basic cm9vdDpwYXNzd29yZA==' },
         { Authorization: 'Bearer' },
+        { 'X-Api-Key': ' ' },
       ]
       for (const headers of headerSets) {
         const reply = await callOperation(vault.baseUrl, op, undefined, headers)

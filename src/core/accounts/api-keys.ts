@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
 import type { ApiKeysTable, Database } from '../db/schema.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { constantTimeEqual, randomToken, sha256Hex } from './secrets.js'
-import { revokeSessionsWhere } from './sessions.js'
+import { type Principal, revokeSessionsWhere } from './sessions.js'
 
 /** An API key as listings show it: name and visible prefix, never the value or its hash. */
 export interface PublicApiKey {
@@ -95,6 +95,37 @@ export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: st
     return toPublicApiKey({ ...row, revoked_at: revokedAt })
   })
 }
+
+/** How often a key's `last_used_at` is written when it authenticates requests on its own. */
+const lastUsedResolutionMs = 60_000
+
+/**
+ * Who presents this API key as their credential (`Authorization: Bearer mvk_…` or `X-Api-Key`),
+ * as scripts, slicer hooks and OctoPrint-style clients do: the key's owner, without a session.
+ */
+export async function authenticateApiKey(deps: AccountsDeps, key: string): Promise<Principal> {
+  const row = await findLiveApiKey(deps, key)
+  const owner =
+    row &&
+    (await deps.database.db
+      .selectFrom('users')
+      .select(['id', 'username', 'role'])
+      .where('id', '=', row.user_id)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst())
+  if (!row || !owner) throw unauthorized('invalid_token', 'The API key is unknown or revoked, or its user is disabled.')
+  const now = deps.clock.now()
+  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > lastUsedResolutionMs)
+    await deps.database.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .execute()
+  return { userId: owner.id, username: owner.username, role: owner.role, sessionId: null, apiKeyId: row.id }
+}
+
+/** Whether a bearer credential is an API key rather than an access token. */
+export const looksLikeApiKey = (token: string): boolean => token.startsWith('mvk_')
 
 /** The live key row matching `key`, or undefined. Compares hashes in constant time. */
 export async function findLiveApiKey(deps: AccountsDeps, key: string): Promise<ApiKeysTable | undefined> {

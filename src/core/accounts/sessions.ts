@@ -13,12 +13,15 @@ export interface TokenPair {
   refresh_expires_in: number
 }
 
-/** Who is calling, as established from a verified access token and a live session. */
+/**
+ * Who is calling, as established from a verified access token and a live session, or from an
+ * API key presented as it is (then there is no session).
+ */
 export interface Principal {
   userId: string
   username: string
   role: Role
-  sessionId: string
+  sessionId: string | null
   apiKeyId: string | null
 }
 

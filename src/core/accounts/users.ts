@@ -157,7 +157,7 @@ export async function setPassword(
   deps: AccountsDeps,
   id: string,
   password: string,
-  options: { keepSessionId?: string; field?: string; generated?: boolean } = {},
+  options: { keepSessionId?: string | null; field?: string; generated?: boolean } = {},
 ): Promise<PublicUser> {
   const { keepSessionId, field } = options
   const { db } = deps.database
@@ -172,7 +172,7 @@ export async function setPassword(
       .set({ password_hash: passwordHash, password_generated_at: generatedAt, updated_at: now.toISOString() })
       .where('id', '=', id)
       .execute()
-    await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId }, 'password_changed', now)
+    await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId ?? undefined }, 'password_changed', now)
     await clearPasswordFailures(trx, user.username_key)
   })
   return toPublicUser({

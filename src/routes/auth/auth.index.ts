@@ -1,6 +1,7 @@
 import { changeOwnPassword, login } from '../../core/accounts/login.js'
 import { refreshSession, revokeSession } from '../../core/accounts/sessions.js'
 import { getAccount } from '../../core/accounts/users.js'
+import { conflict } from '../../core/errors.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
 import { changePasswordRoute, getMeRoute } from './me.routes.js'
@@ -19,7 +20,13 @@ export const authRouter = createRouter()
     c.json(await refreshSession(c.var.deps, c.req.valid('json').refresh_token), 200, noStore),
   )
   .openapi(logoutRoute, async (c) => {
-    await revokeSession(c.var.deps, c.var.principal.sessionId, 'logout')
+    const { sessionId } = c.var.principal
+    if (sessionId === null)
+      throw conflict(
+        'no_session',
+        'An API key has no session to end; revoke the key (DELETE /api/v1/api-keys/{id}) to stop it working.',
+      )
+    await revokeSession(c.var.deps, sessionId, 'logout')
     return c.body(null, 204)
   })
   .openapi(getMeRoute, async (c) => {

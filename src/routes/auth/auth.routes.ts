@@ -113,6 +113,9 @@ export const logoutRoute = defineRoute('user', {
   tags,
   summary: 'End this session',
   description:
-    'Revokes the session of the presented access token: its refresh token and every access token of the session stop working.',
-  responses: { 204: { description: 'Signed out.' } },
+    'Revokes the session of the presented access token: its refresh token and every access token of the session stop working. An API key presented on its own has no session (409 `no_session`): revoke the key instead.',
+  responses: {
+    204: { description: 'Signed out.' },
+    409: problemResponse('The credential is an API key, which has no session (`no_session`).'),
+  },
 })

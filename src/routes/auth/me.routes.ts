@@ -20,11 +20,13 @@ export const getMeRoute = defineRoute('user', {
           schema: z
             .object({
               user: UserSchema,
-              session_id: z.string(),
-              api_key_id: z
+              session_id: z
                 .string()
                 .nullable()
-                .openapi({ description: 'Set when this session was opened with an API key.' }),
+                .openapi({ description: 'Null when the request presented an API key on its own.' }),
+              api_key_id: z.string().nullable().openapi({
+                description: 'Set when the request presented an API key, or its session was opened with one.',
+              }),
               password_generated: z.boolean().openapi({
                 description:
                   'True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password.',

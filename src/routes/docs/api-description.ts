@@ -16,27 +16,29 @@ hooks, scripts and generated clients.
 ## Authentication
 
 Every endpoint except \`GET /api/v1/health\`, \`POST /api/v1/auth/login\` and \`POST /api/v1/auth/refresh\`
-needs \`Authorization: Bearer <access_token>\`.
+needs a credential: \`Authorization: Bearer <access_token>\` (people, the web UI) or an API key
+(\`Authorization: Bearer mvk_…\`, or \`X-Api-Key: mvk_…\` as OctoPrint clients send it; scripts and slicer hooks).
 
-1. **Sign in**: \`POST /api/v1/auth/login\` with \`{"username", "password"}\` (people) or \`{"username", "api_key"}\`
-   (scripts and slicer hooks; create keys at \`POST /api/v1/api-keys\`). The answer holds an \`access_token\`
-   (a JWT, valid 15 minutes) and a \`refresh_token\` (single use).
+1. **Sign in**: \`POST /api/v1/auth/login\` with \`{"username", "password"}\` (people) or \`{"username", "api_key"}\`.
+   The answer holds an \`access_token\` (a JWT, valid 15 minutes) and a \`refresh_token\` (single use).
 2. **Refresh** before the access token expires: \`POST /api/v1/auth/refresh\` with \`{"refresh_token"}\` returns a new
    pair. A refresh token that is used twice revokes its whole session.
 3. **Sign out**: \`POST /api/v1/auth/logout\`.
 
-Every request re-checks its session, so signing out, revoking an API key, disabling a user or resetting a
+**API keys** (\`POST /api/v1/api-keys\`, Settings → Access) act for their owner on every request that presents
+them, with no session: nothing to refresh, and revoking the key stops it at once.
+
+Every request re-checks its session or key, so signing out, revoking an API key, disabling a user or resetting a
 password takes effect on the next request, not when tokens expire.
 
 Roles: \`user\` < \`admin\` < \`superuser\`; each includes the one before. Each operation names the role it needs
-(\`x-required-role\`). A missing, invalid or expired token is 401 (\`missing_token\`, \`invalid_token\`), a valid
-token without the role 403 (\`insufficient_role\`).
+(\`x-required-role\`). A missing, invalid or expired token or an unknown or revoked key is 401 (\`missing_token\`,
+\`invalid_token\`), a valid credential without the role 403 (\`insufficient_role\`).
 
-A slicer post-processing hook typically signs in with its API key, uploads, and discards the tokens:
+A slicer post-processing hook uploads with its API key alone:
 
 \`\`\`sh
-TOKEN=$(curl -s -X POST "$VAULT/api/v1/auth/login" -H 'Content-Type: application/json' \\
-  -d "{\\"username\\":\\"$USER\\",\\"api_key\\":\\"$VAULT_API_KEY\\"}" | jq -r .access_token)
+curl -sf -H "X-Api-Key: $VAULT_API_KEY" -F "file=@$1" "$VAULT/api/v1/ingest"
 \`\`\`
 
 ## Errors

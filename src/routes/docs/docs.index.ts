@@ -1,7 +1,7 @@
 import { swaggerUI } from '@hono/swagger-ui'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { DocsAssetName } from '../../core/deps.js'
-import { bearerSchemeName } from '../access.js'
+import { apiKeySchemeName, bearerSchemeName } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { routeNotFound } from '../problem.js'
 import { buildOpenApiDocument } from './openapi-document.js'
@@ -26,7 +26,13 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description:
-      'An access token from POST /api/v1/auth/login (or /auth/refresh). In Swagger UI: log in, copy `access_token`, press Authorize.',
+      'An access token from POST /api/v1/auth/login (or /auth/refresh), or an API key (`mvk_…`). In Swagger UI: log in, copy `access_token`, press Authorize.',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', apiKeySchemeName, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: 'An API key (`mvk_…`) from POST /api/v1/api-keys, as OctoPrint clients and slicers send it.',
   })
 
   app.get('/openapi.json', (c) => {

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import { bearerSchemeName } from '../access.js'
+import { credentialSchemes } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { apiDescription } from './api-description.js'
 
@@ -18,7 +18,7 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { versio
       license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
     },
     servers: [{ url: options.serverUrl, description: 'This vault' }],
-    security: [{ [bearerSchemeName]: [] }],
+    security: credentialSchemes,
     tags: [
       { name: 'Health', description: 'Service identity and component readiness.' },
       { name: 'Authentication', description: 'Sign in, refresh and sign out.' },

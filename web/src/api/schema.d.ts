@@ -84,9 +84,9 @@ export interface paths {
         put?: never;
         /**
          * End this session
-         * @description Revokes the session of the presented access token: its refresh token and every access token of the session stop working.
+         * @description Revokes the session of the presented access token: its refresh token and every access token of the session stop working. An API key presented on its own has no session (409 `no_session`): revoke the key instead.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["logout"];
         delete?: never;
@@ -104,7 +104,7 @@ export interface paths {
         };
         /**
          * The signed-in user and session
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getMe"];
         put?: never;
@@ -128,7 +128,7 @@ export interface paths {
          * Change your own password
          * @description Needs the current password; wrong ones are throttled like failed sign-ins (429). Ends every other session of the account, including sessions opened with API keys; this one stays signed in, and the API keys themselves keep working.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["changeOwnPassword"];
         delete?: never;
@@ -148,7 +148,7 @@ export interface paths {
          * Your API keys
          * @description Name, prefix and times of each of your keys, revoked ones included. Key values are never shown again after creation.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -156,7 +156,7 @@ export interface paths {
          * Create an API key
          * @description For scripts and slicer hooks: they sign in with `{username, api_key}` instead of storing the account password. The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -179,7 +179,7 @@ export interface paths {
          * Revoke an API key
          * @description The key can no longer sign in, and access tokens obtained with it stop working at once. The password is not affected. The key stays listed with `revoked_at`.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -196,7 +196,7 @@ export interface paths {
         };
         /**
          * All users
-         * @description Requires a bearer token of a user with the `superuser` role or higher.
+         * @description Requires an access token or API key of a user with the `superuser` role or higher.
          */
         get: operations["listUsers"];
         put?: never;
@@ -204,7 +204,7 @@ export interface paths {
          * Create a user
          * @description Usernames are 1-64 letters, digits, `.`, `-` or `_`, unique regardless of case. Passwords need at least 12 characters.
          *
-         *     Requires a bearer token of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher.
          */
         post: operations["createUser"];
         delete?: never;
@@ -230,7 +230,7 @@ export interface paths {
          * Change a user's role, or disable or enable them
          * @description Disabling ends all of the user's sessions at once. The last active superuser cannot be demoted or disabled (409 `last_superuser`).
          *
-         *     Requires a bearer token of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -248,7 +248,7 @@ export interface paths {
          * Reset a user's password
          * @description Sets a new password, ends every session of the user and clears their failed sign-in count. Their API keys keep working.
          *
-         *     Requires a bearer token of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher.
          */
         post: operations["resetUserPassword"];
         delete?: never;
@@ -287,7 +287,7 @@ export interface paths {
          *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["ingestFile"];
         delete?: never;
@@ -325,7 +325,7 @@ export interface paths {
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         put: operations["ingestFileRaw"];
         post?: never;
@@ -344,7 +344,7 @@ export interface paths {
         };
         /**
          * A stored file and its extracted metadata
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getFile"];
         put?: never;
@@ -366,7 +366,7 @@ export interface paths {
          * Download a stored file
          * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["downloadFile"];
         put?: never;
@@ -388,7 +388,7 @@ export interface paths {
          * A file's thumbnail
          * @description The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getFileThumbnail"];
         put?: never;
@@ -419,7 +419,7 @@ export interface paths {
          *     Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per
          *     slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getModelStats"];
         put?: never;
@@ -455,7 +455,7 @@ export interface paths {
          *     names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,
          *     `-`, `@`, tab or carriage return) get a leading `'` so they show as text.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["exportModels"];
         put?: never;
@@ -483,7 +483,7 @@ export interface paths {
          *     other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token
          *     signing secret changes.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listModels"];
         put?: never;
@@ -503,7 +503,7 @@ export interface paths {
         };
         /**
          * A model with all its files, their metadata, its tags and collections
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getModel"];
         put?: never;
@@ -519,7 +519,7 @@ export interface paths {
          *     an upload either keeps the bytes (it registered first) or answers 409 `content_deleted` and can simply be repeated;
          *     it never leaves a file without its bytes.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         delete: operations["deleteModel"];
         options?: never;
@@ -528,7 +528,7 @@ export interface paths {
          * Edit a model's name, description or tags
          * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         patch: operations["updateModel"];
         trace?: never;
@@ -544,7 +544,7 @@ export interface paths {
          * A model's thumbnail
          * @description The thumbnail of the first of its files that has one. PNG or JPEG.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getModelThumbnail"];
         put?: never;
@@ -566,13 +566,13 @@ export interface paths {
          * All collections with their model counts
          * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["createCollection"];
         delete?: never;
@@ -590,7 +590,7 @@ export interface paths {
         };
         /**
          * A collection
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getCollection"];
         put?: never;
@@ -599,14 +599,14 @@ export interface paths {
          * Delete a collection
          * @description Its models stay in the library.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         delete: operations["deleteCollection"];
         options?: never;
         head?: never;
         /**
          * Rename a collection or change its description
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -623,7 +623,7 @@ export interface paths {
          * Add a model to a collection
          * @description Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         put: operations["addModelToCollection"];
         post?: never;
@@ -631,7 +631,7 @@ export interface paths {
          * Remove a model from a collection
          * @description Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         delete: operations["removeModelFromCollection"];
         options?: never;
@@ -650,7 +650,7 @@ export interface paths {
          * Tags in use, with model counts
          * @description Every tag at least one model carries, by name (ignoring case). Tags are set per model with `PATCH /api/v1/models/{id}`; a tag exists while a model carries it.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listTags"];
         put?: never;
@@ -670,7 +670,7 @@ export interface paths {
         };
         /**
          * Backups, newest first
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         get: operations["listBackups"];
         put?: never;
@@ -678,7 +678,7 @@ export interface paths {
          * Start a full backup
          * @description Starts a backup of the whole install and answers at once with its record (`running`); poll `GET /api/v1/backups/{id}` for `progress` until `complete` or `failed`. The archive is one `.tar.gz`: the database (SQLite: an online snapshot taken while the service keeps serving writes; PostgreSQL: `pg_dump --format=custom`), every blob, every thumbnail, and `manifest.json` last (backup id, time, application and schema versions, database and storage kind, counts, and a size and SHA-256 per entry). It streams to `VAULT_BACKUP_DIR` under a temporary name and is renamed when complete. With `VAULT_BACKUP_S3_*` set, the archive is then copied to the bucket by multipart upload and checked by reading it back; a failed copy leaves the local backup standing and is reported on the record and in health. Afterwards, archives older than `VAULT_BACKUP_RETENTION_DAYS` (0: keep all) are pruned in both places, never the new one. Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["createBackup"];
         delete?: never;
@@ -696,7 +696,7 @@ export interface paths {
         };
         /**
          * One backup, with progress while it runs
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         get: operations["getBackup"];
         put?: never;
@@ -724,7 +724,7 @@ export interface paths {
          *
          *     **After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again. Only one backup or restore runs at a time (409).
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["restoreBackup"];
         delete?: never;
@@ -748,7 +748,7 @@ export interface paths {
          *
          *     Safe beside everything else: blobs written less than `VAULT_GC_GRACE_MINUTES` ago (default 60) are kept, new file rows wait while each batch is checked and deleted (an upload that still registers bytes deleted meanwhile answers 409 `content_deleted` and is sent again), no backup or restore may run (409), and blobs a restore's safety copy may need are kept. `?dry_run=true` counts what would go and deletes nothing. The answer says what was freed; the same figures are logged. No request body.
          *
-         *     Requires a bearer token of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher.
          */
         post: operations["collectGarbage"];
         delete?: never;
@@ -768,13 +768,13 @@ export interface paths {
          * Printers with live status
          * @description Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listPrinters"];
         put?: never;
         /**
          * Register a printer
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["createPrinter"];
         delete?: never;
@@ -792,7 +792,7 @@ export interface paths {
         };
         /**
          * One printer with live status
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getPrinter"];
         put?: never;
@@ -801,7 +801,7 @@ export interface paths {
          * Remove a printer
          * @description Its dispatch records stay, naming the printer.
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         delete: operations["deletePrinter"];
         options?: never;
@@ -810,7 +810,7 @@ export interface paths {
          * Change a printer
          * @description `credentials` replaces the stored credentials; `null` removes them.
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         patch: operations["updatePrinter"];
         trace?: never;
@@ -828,7 +828,7 @@ export interface paths {
          * Confirm the bed is clear
          * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["confirmBedClear"];
         delete?: never;
@@ -848,7 +848,7 @@ export interface paths {
          * Why a printer is or is not ready
          * @description Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getPrinterDiagnostics"];
         put?: never;
@@ -872,7 +872,7 @@ export interface paths {
          * Send a stored G-code file to a printer, and optionally start it
          * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         post: operations["sendToPrinter"];
         delete?: never;
@@ -890,7 +890,7 @@ export interface paths {
         };
         /**
          * A printer's dispatches, newest first
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listPrinterDispatches"];
         put?: never;
@@ -910,7 +910,7 @@ export interface paths {
         };
         /**
          * Every dispatch to any printer, newest first
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listDispatches"];
         put?: never;
@@ -934,7 +934,7 @@ export interface paths {
          * Import filament profiles
          * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["importFilamentProfiles"];
         delete?: never;
@@ -956,7 +956,7 @@ export interface paths {
          * Import printer profiles
          * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires a bearer token of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["importPrinterProfiles"];
         delete?: never;
@@ -974,13 +974,13 @@ export interface paths {
         };
         /**
          * Filament profiles
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listFilamentProfiles"];
         put?: never;
         /**
          * Create a filament profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["createFilamentProfile"];
         delete?: never;
@@ -998,13 +998,13 @@ export interface paths {
         };
         /**
          * Printer profiles
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["listPrinterProfiles"];
         put?: never;
         /**
          * Create a printer profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         post: operations["createPrinterProfile"];
         delete?: never;
@@ -1022,21 +1022,21 @@ export interface paths {
         };
         /**
          * One filament profile
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getFilamentProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a filament profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         delete: operations["deleteFilamentProfile"];
         options?: never;
         head?: never;
         /**
          * Change a filament profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         patch: operations["updateFilamentProfile"];
         trace?: never;
@@ -1050,21 +1050,21 @@ export interface paths {
         };
         /**
          * One printer profile
-         * @description Requires a bearer token of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getPrinterProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a printer profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         delete: operations["deletePrinterProfile"];
         options?: never;
         head?: never;
         /**
          * Change a printer profile
-         * @description Requires a bearer token of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher.
          */
         patch: operations["updatePrinterProfile"];
         trace?: never;
@@ -1080,7 +1080,7 @@ export interface paths {
          * The presets a G-code file was sliced with
          * @description Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.
          *
-         *     Requires a bearer token of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getFilePresets"];
         put?: never;
@@ -1248,8 +1248,9 @@ export interface components {
         };
         Me: {
             user: components["schemas"]["User"];
-            session_id: string;
-            /** @description Set when this session was opened with an API key. */
+            /** @description Null when the request presented an API key on its own. */
+            session_id: string | null;
+            /** @description Set when the request presented an API key, or its session was opened with one. */
             api_key_id: string | null;
             /** @description True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password. */
             password_generated: boolean;
@@ -2189,8 +2190,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is an API key, which has no session (`no_session`). */
+            409: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2220,7 +2232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2264,7 +2276,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2354,7 +2366,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2403,7 +2415,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2480,7 +2492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2535,7 +2547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2592,7 +2604,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2695,7 +2707,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2807,7 +2819,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2925,7 +2937,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3040,7 +3052,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3128,7 +3140,7 @@ export interface operations {
                     "application/json": components["schemas"]["File"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3233,7 +3245,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3321,7 +3333,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3374,7 +3386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelStats"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3435,7 +3447,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3515,7 +3527,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3559,7 +3571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelDetail"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3612,7 +3624,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3682,7 +3694,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3779,7 +3791,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3832,7 +3844,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3878,7 +3890,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3955,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4008,7 +4020,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4078,7 +4090,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4165,7 +4177,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4219,7 +4231,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4272,7 +4284,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagList"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4306,7 +4318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4350,7 +4362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4405,7 +4417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4471,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreResult"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4584,7 +4596,7 @@ export interface operations {
                     "application/json": components["schemas"]["GarbageReport"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4650,7 +4662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4696,7 +4708,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4784,7 +4796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4837,7 +4849,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4918,7 +4930,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5017,7 +5029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5083,7 +5095,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterDiagnostics"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5153,7 +5165,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5257,7 +5269,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5314,7 +5326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5361,7 +5373,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5430,7 +5442,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5499,7 +5511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5556,7 +5568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5647,7 +5659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5704,7 +5716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5792,7 +5804,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilamentProfile"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5845,7 +5857,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5926,7 +5938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6025,7 +6037,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterProfile"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6078,7 +6090,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6159,7 +6171,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6258,7 +6270,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilePresets"];
                 };
             };
-            /** @description No token, or a token that is invalid, expired or of an ended session. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
