@@ -1,12 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
-import {
-  type Behaviour,
-  type FakePrinter,
-  fakeMoonraker,
-  fakeOctoPrint,
-  fakePrusaLink,
-} from './support/fake-printers/fake-printers.js'
+import type { FakePrinter } from './support/fake-printers/fake-server.js'
+import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
+import { fakeOctoPrint } from './support/fake-printers/octoprint.js'
+import { fakePrusaLink } from './support/fake-printers/prusalink.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -213,7 +210,7 @@ describe('sending', () => {
 
 describe('Moonraker against what a real Klipper does', () => {
   /** A fake Moonraker behaving as `behaviour` says, registered with its API key. */
-  async function registeredMoonraker(behaviour: Behaviour = {}) {
+  async function registeredMoonraker(behaviour: MoonrakerBehaviour = {}) {
     const fake = await fakeMoonraker(secret)
     fakes.push(fake)
     Object.assign(fake.behaviour, behaviour)
