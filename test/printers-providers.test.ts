@@ -3,7 +3,7 @@ import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './supp
 import type { CommonBehaviour, FakePrinter } from './support/fake-printers/fake-server.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
 import { fakeOctoPrint, type OctoPrintBehaviour } from './support/fake-printers/octoprint.js'
-import { fakePrusaLink } from './support/fake-printers/prusalink.js'
+import { fakePrusaLink, type PrusaLinkBehaviour } from './support/fake-printers/prusalink.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -521,6 +521,120 @@ describe('OctoPrint against what a real OctoPrint does', () => {
   it('stays ready when status answers take a while within the timeout', async () => {
     const { printer } = await registeredOctoPrint({ slowStatusMs: 250 })
     expect(printer.status).toMatchObject({ state: 'idle', ready: true, stale: false })
+  })
+})
+
+describe('PrusaLink against what a real PrusaLink does', () => {
+  const digest = { username: 'maker', password: secret }
+  const registeredPrusaLink = (behaviour: PrusaLinkBehaviour = {}, printing?: string) =>
+    registered('prusalink', () => fakePrusaLink(digest), digest, behaviour, printing)
+  const uploadsSeen = (fake: FakePrinter) => fake.requests.filter((r) => r.method === 'PUT').length
+
+  it('confirms a print on Buddy firmware, which names the job by its short name, by the long one', async () => {
+    const { fake, printer } = await registeredPrusaLink()
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(fake.state.printing).toBe('box.gcode')
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0.12,
+      elapsed_s: 400,
+      time_left_s: 3000,
+    })
+  })
+
+  it('takes the next job after a finished or stopped one, saying how it ended, as the printer does', async () => {
+    for (const [ended, reason] of [
+      ['FINISHED', 'the last job finished; make sure the bed is clear'],
+      ['STOPPED', 'the last job was stopped; make sure the bed is clear'],
+    ] as const) {
+      const { fake, printer } = await registeredPrusaLink({ printer: ended }, 'last.gcode')
+      expect(printer.status, ended).toMatchObject({
+        state: 'idle',
+        ready: true,
+        reason,
+        job: { file_name: 'last.gcode' },
+        raw: { state: ended },
+      })
+      expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+      expect(fake.state.printing).toBe('box.gcode')
+    }
+  })
+
+  it('is idle and ready when marked READY at the printer, paused when paused', async () => {
+    const ready = await registeredPrusaLink({ printer: 'READY' })
+    expect(ready.printer.status).toMatchObject({ state: 'idle', ready: true, reason: null })
+    const paused = await registeredPrusaLink({ printer: 'PAUSED' }, 'other.gcode')
+    expect(paused.printer.status).toMatchObject({ state: 'paused', ready: false, job: { file_name: 'other.gcode' } })
+  })
+
+  it('is busy at a calibration, preheat or menu, and refuses work without sending anything', async () => {
+    const { fake, printer } = await registeredPrusaLink({ printer: 'BUSY' })
+    expect(printer.status).toMatchObject({
+      state: 'busy',
+      ready: false,
+      reason: 'the printer is busy at its screen (a calibration, preheat, filament load or menu)',
+    })
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({ path: 'printer.state', message: 'busy' })
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it('takes no work while the printer waits for someone at its screen (ATTENTION), its job shown', async () => {
+    const { fake, printer } = await registeredPrusaLink({ printer: 'ATTENTION' }, 'other.gcode')
+    expect(printer.status).toMatchObject({
+      state: 'error',
+      ready: false,
+      reason: 'the printer waits for someone to answer a question or warning on its screen',
+      job: { file_name: 'other.gcode', progress: 0.12 },
+    })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it("gives Prusa-Link's own reason for an error, and no 'OK' when it has none", async () => {
+    const { fake, printer } = await registeredPrusaLink({
+      printer: 'ERROR',
+      printerProblem: 'Serial device does not exist',
+    })
+    expect(printer.status).toMatchObject({
+      state: 'error',
+      ready: false,
+      reason: 'the printer reports an error: Serial device does not exist',
+    })
+    fake.behaviour.printerProblem = undefined
+    expect(await status(printer.id)).toMatchObject({ state: 'error', reason: 'the printer reports an error' })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+  })
+
+  it('shows no temperatures before the printer sends any, and no time left before it has an estimate', async () => {
+    const { fake, printer } = await registeredPrusaLink({ noTelemetry: true, heating: true })
+    expect(printer.status).toMatchObject({ state: 'idle', temperatures: { nozzle: null, bed: null } })
+    expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0,
+      elapsed_s: 35,
+      time_left_s: null,
+    })
+    fake.behaviour.noTelemetry = false
+    expect((await status(printer.id)).temperatures).toEqual({
+      nozzle: { actual: 214.9, target: 215 },
+      bed: { actual: 59.7, target: 60 },
+    })
+  })
+
+  it("records PrusaLink's own reason when it refuses the start, and sends a file again over the old one", async () => {
+    const { fake, printer } = await registeredPrusaLink({ refuseStart: true })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false })
+    expect(reply.body.detail).toBe(
+      'Stored as box.gcode, but the printer refused to start it: the start command answered HTTP 409 (Printer is not in state to print.)',
+    )
+    // PrusaLink refuses (409) to replace a stored file unless asked to overwrite it.
+    expect((await send(printer.id, { file_id: gcodeId, start: false })).body.outcome).toBe('uploaded')
+    expect(uploadsSeen(fake)).toBe(2)
   })
 })
 

@@ -4,6 +4,7 @@ import {
   mapMoonraker,
   mapOctoPrintConnection,
   mapOctoPrintFlags,
+  mapPrusaLink,
   prusalinkStates,
 } from '../src/core/printers/state-mapping.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
@@ -135,6 +136,9 @@ describe('status mapping tables', () => {
     })
     expect(mapOctoPrintConnection('Detecting baudrate')?.state).toBe('offline')
     expect(mapOctoPrintConnection('Printing from SD')).toBeNull()
+    // Words that name no state, inherited keys included, are unknown.
+    expect(mapPrusaLink('constructor', {}).state).toBe('unknown')
+    expect(mapMoonraker('toString', 'standby').state).toBe('unknown')
     expect(Object.fromEntries(Object.entries(prusalinkStates).map(([word, mapped]) => [word, mapped.state]))).toEqual({
       IDLE: 'idle',
       READY: 'idle',

@@ -95,20 +95,30 @@ const octoprintSdTransfer: MappedState = {
 }
 
 /**
- * PrusaLink v1 `printer.state`. FINISHED and STOPPED leave the printer able to take a new
- * job (the user must clear the bed); ATTENTION waits for someone at the printer.
+ * PrusaLink v1 `printer.state`, as Buddy firmware (src/state/printer_state.cpp) and Prusa-Link for
+ * the MK3 report it. FINISHED and STOPPED are the last job's end screen, which stays until someone
+ * at the printer leaves it; Buddy starts a new job from that screen and Prusa-Link leaves it by
+ * itself after a few seconds, so the printer takes work, as after Klipper's complete or cancelled,
+ * and the reason says to clear the bed. READY: someone at the printer marked it ready. BUSY: a
+ * calibration, preheat, filament load or menu holds it, and it refuses a start. ATTENTION: a
+ * question or warning on its screen (wrong filament, a crash, a fan) waits for a human, a job
+ * perhaps paused behind it, so it takes no work until someone answers there.
  */
 export const prusalinkStates: Record<string, MappedState> = {
   IDLE: { state: 'idle', reason: null },
   READY: { state: 'idle', reason: null },
   FINISHED: { state: 'idle', reason: 'the last job finished; make sure the bed is clear' },
   STOPPED: { state: 'idle', reason: 'the last job was stopped; make sure the bed is clear' },
-  BUSY: { state: 'busy', reason: 'the printer is busy' },
+  BUSY: { state: 'busy', reason: 'the printer is busy at its screen (a calibration, preheat, filament load or menu)' },
   PRINTING: { state: 'printing', reason: null },
   PAUSED: { state: 'paused', reason: null },
-  ATTENTION: { state: 'error', reason: 'the printer needs attention at its screen' },
+  ATTENTION: { state: 'error', reason: 'the printer waits for someone to answer a question or warning on its screen' },
   ERROR: { state: 'error', reason: 'the printer reports an error' },
 }
+
+/** The entry of `table` for a provider's word, own keys only (a printer saying "constructor" is unknown). */
+const lookUp = <T>(table: Record<string, T>, word: unknown): T | undefined =>
+  typeof word === 'string' && Object.hasOwn(table, word) ? table[word] : undefined
 
 export const unknownState = (word: unknown): MappedState => ({
   state: 'unknown',
@@ -148,6 +158,15 @@ export function mapOctoPrintConnection(text: unknown, error?: unknown): MappedSt
 }
 
 /**
+ * A PrusaLink state, with Prusa-Link's worst failing printer condition when it names one
+ * (`status_printer: {ok: false, message: "Serial device does not exist"}`; `{ok: true, message: "OK"}` otherwise).
+ */
+export function mapPrusaLink(word: unknown, printerCheck: Record<string, unknown>): MappedState {
+  const mapped = lookUp(prusalinkStates, word) ?? unknownState(word)
+  return printerCheck.ok === false ? withMessage(mapped, printerCheck.message) : mapped
+}
+
+/**
  * Klipper's messages (`webhooks.state_message`, a failed job's `print_stats.message`) span lines,
  * often with a leading newline, and go on to generic advice ("Once the underlying issue is
  * corrected, use the FIRMWARE_RESTART command…"): the first line says what happened.
@@ -162,7 +181,8 @@ export function firstLine(message: unknown): string | undefined {
 
 const withMessage = (mapped: MappedState, message: unknown): MappedState => {
   const line = firstLine(message)
-  return line ? { state: mapped.state, reason: `${mapped.reason}: ${line}` } : mapped
+  if (!line) return mapped
+  return { state: mapped.state, reason: mapped.reason ? `${mapped.reason}: ${line}` : line }
 }
 
 /** A failed job's reason with Klipper's message before the advice: "…with an error (Move out of range…); make sure…". */
@@ -180,12 +200,12 @@ export function mapMoonraker(
   printStats: unknown,
   messages: { stateMessage?: unknown; jobMessage?: unknown; idleTimeout?: unknown } = {},
 ): MappedState {
-  const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
+  const byKlippy = lookUp(moonrakerKlippyStates, klippy)
   if (byKlippy === undefined) return unknownState(klippy)
   if (byKlippy !== 'use_print_stats') return withMessage(byKlippy, messages.stateMessage)
   // Klipper makes print_stats only with [virtual_sdcard], which Moonraker needs to print.
   if (printStats === undefined) return moonrakerWithoutVirtualSdcard
-  const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
+  const mapped = lookUp(moonrakerPrintStates, printStats)
   if (!mapped) return unknownState(printStats)
   if (mapped.state === 'idle' && messages.idleTimeout === 'Printing') return moonrakerRunningCommand
   return printStats === 'error' ? withJobError(mapped, messages.jobMessage) : mapped
