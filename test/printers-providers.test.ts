@@ -624,6 +624,14 @@ describe('PrusaLink against what a real PrusaLink does', () => {
     })
   })
 
+  it("answers the printer's new nonce when the last one went stale, as Buddy renews it every few seconds", async () => {
+    // Status reads slower than a nonce lives: the start comes on a stale nonce, and is answered again.
+    const { fake, printer } = await registeredPrusaLink({ nonceLifetimeMs: 150, slowStatusMs: 200 })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(2)
+  })
+
   it("records PrusaLink's own reason when it refuses the start, and sends a file again over the old one", async () => {
     const { fake, printer } = await registeredPrusaLink({ refuseStart: true })
     const reply = await send(printer.id, { file_id: gcodeId, start: true })

@@ -53,13 +53,17 @@ type Handler<B extends CommonBehaviour> = (
   body: Buffer,
   fake: FakePrinter<B>,
 ) => Answer | Promise<Answer>
-type Authorize = (req: IncomingMessage) => { status: number; headers?: Record<string, string>; json?: unknown } | null
+/** A refusal of the request's credentials, or null to let it through. */
+export type Authorize<B extends CommonBehaviour> = (
+  req: IncomingMessage,
+  fake: FakePrinter<B>,
+) => { status: number; headers?: Record<string, string>; json?: unknown } | null
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 
 export async function startFake<B extends CommonBehaviour>(
   handle: Handler<B>,
-  authorize: Authorize,
+  authorize: Authorize<B>,
 ): Promise<FakePrinter<B>> {
   const fake = {
     requests: [],
@@ -77,7 +81,7 @@ export async function startFake<B extends CommonBehaviour>(
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', async () => {
-      const answer = authorize(req) ?? (await cannedOrHandled(req, url, Buffer.concat(chunks), fake, handle))
+      const answer = authorize(req, fake) ?? (await cannedOrHandled(req, url, Buffer.concat(chunks), fake, handle))
       if (answer === 'garbage')
         return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>not json')
       if (res.destroyed) return
@@ -132,6 +136,6 @@ export function multipartFile(
 
 /** `X-Api-Key` as Moonraker and OctoPrint check it: a wrong or missing key gets `status` and `json`. */
 export const apiKeyCheck =
-  (key: string | undefined, status: number, json: unknown): Authorize =>
+  (key: string | undefined, status: number, json: unknown): Authorize<CommonBehaviour> =>
   (req) =>
     key && req.headers['x-api-key'] !== key ? { status, json } : null

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
-import { type Answer, type CommonBehaviour, type FakePrinter, sleep, startFake } from './fake-server.js'
+import { createHash, randomBytes } from 'node:crypto'
+import { type Answer, type Authorize, type CommonBehaviour, type FakePrinter, sleep, startFake } from './fake-server.js'
 
 /** PrusaLink v1 `printer.state` (Prusa-Link-Web spec/openapi.yaml, StatusPrinter). */
 type PrusaLinkState = 'IDLE' | 'BUSY' | 'PRINTING' | 'PAUSED' | 'FINISHED' | 'STOPPED' | 'ERROR' | 'ATTENTION' | 'READY'
@@ -18,6 +17,8 @@ export interface PrusaLinkBehaviour extends CommonBehaviour {
   printerProblem?: string
   /** No temperatures yet: Prusa-Link leaves out the null telemetry values (`filter_null`). */
   noTelemetry?: boolean
+  /** How long a digest nonce is good for (Buddy: 5 s). */
+  nonceLifetimeMs?: number
 }
 
 /** States in which a start is taken: Buddy starts from the home and the print-finished screens. */
@@ -37,9 +38,9 @@ const shortName = (name: string) => {
 }
 
 /**
- * PrusaLink v1 with HTTP Digest (realm "Printer API", no qop, as the Buddy firmware answers), as a
- * state machine of `behaviour.printer` and the job in `state.printing`. As the real one:
- * `GET /api/v1/status` has `job` while there is one, FINISHED and STOPPED included, without
+ * PrusaLink v1 with HTTP Digest (see `digestCheck`), as a state machine of `behaviour.printer`
+ * and the job in `state.printing`. As the real one: `GET /api/v1/status` has `job` while there
+ * is one, FINISHED and STOPPED included, without
  * `time_remaining` while the printer has no estimate; `GET /api/v1/job` answers 204 without a job
  * and names the file by its short name with the long one in `display_name`; a start (`POST` on the
  * file, or `Print-After-Upload: ?1`) is refused with 409 unless the printer is idle, ready or on
@@ -47,25 +48,6 @@ const shortName = (name: string) => {
  * file being printed, is refused with 409.
  */
 export function fakePrusaLink(user?: { username: string; password: string }): Promise<FakePrinter<PrusaLinkBehaviour>> {
-  const nonce = createHash('md5').update(String(Math.random())).digest('hex')
-  const realm = 'Printer API'
-  const authorize = (req: IncomingMessage) => {
-    if (!user) return null
-    const header = req.headers.authorization ?? ''
-    const fields = Object.fromEntries([...header.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
-    const md5 = (v: string) => createHash('md5').update(v).digest('hex')
-    const expected = md5(
-      `${md5(`${user.username}:${realm}:${user.password}`)}:${nonce}:${md5(`${req.method}:${fields.uri}`)}`,
-    )
-    if (
-      header.startsWith('Digest ') &&
-      fields.username === user.username &&
-      fields.nonce === nonce &&
-      fields.response === expected
-    )
-      return null
-    return { status: 401, headers: { 'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}", stale=false` } }
-  }
   return startFake<PrusaLinkBehaviour>(async (req, url, body, fake) => {
     const path = decodeURIComponent(url.pathname)
     const printing = fake.state.printing
@@ -129,7 +111,39 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       return { status: 204 }
     }
     return { status: 404 }
-  }, authorize)
+  }, digestCheck(user))
+}
+
+/**
+ * HTTP Digest as Buddy firmware checks it (lib/WUI/nhttp/req_parser.cpp): realm "Printer API", no
+ * qop, and a nonce good for a few seconds (`nonceLifetimeMs`); the right answer to an older nonce
+ * gets 401 with a new nonce and `stale=true`, which tells the client to answer that one instead.
+ */
+function digestCheck(user?: { username: string; password: string }): Authorize<PrusaLinkBehaviour> {
+  const realm = 'Printer API'
+  const issued = new Map<string, number>()
+  const md5 = (value: string) => createHash('md5').update(value).digest('hex')
+  const challenge = (stale: boolean) => {
+    const nonce = randomBytes(8).toString('hex')
+    issued.set(nonce, Date.now())
+    return { status: 401, headers: { 'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}", stale=${stale}` } }
+  }
+  return (req, fake) => {
+    if (!user) return null
+    const header = req.headers.authorization ?? ''
+    const fields = Object.fromEntries([...header.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    const issuedAt = issued.get(fields.nonce ?? '')
+    const expected = md5(
+      `${md5(`${user.username}:${realm}:${user.password}`)}:${fields.nonce}:${md5(`${req.method}:${fields.uri}`)}`,
+    )
+    const right =
+      header.startsWith('Digest ') &&
+      fields.username === user.username &&
+      issuedAt !== undefined &&
+      fields.response === expected
+    if (!right) return challenge(false)
+    return Date.now() - issuedAt < (fake.behaviour.nonceLifetimeMs ?? 5_000) ? null : challenge(true)
+  }
 }
 
 /** `GET /api/v1/status`: the printer, and the job while there is one (through its end screen). */
