@@ -61,6 +61,11 @@ export type OctoPrintFlag =
   | 'ready'
   | 'closedOrError'
 
+export const octoprintNotConnected: MappedState = {
+  state: 'offline',
+  reason: 'OctoPrint is not connected to the printer',
+}
+
 /**
  * OctoPrint reports boolean `state.flags` (octoprint/printer/standard.py `_getStateFlags`); the
  * first rule whose flags all match wins. `printing` stays true while a job starts, pauses,
@@ -69,7 +74,7 @@ export type OctoPrintFlag =
  */
 export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boolean>> } & MappedState> = [
   { when: { error: true }, state: 'error', reason: 'the printer reported an error' },
-  { when: { closedOrError: true }, state: 'offline', reason: 'OctoPrint is not connected to the printer' },
+  { when: { closedOrError: true }, ...octoprintNotConnected },
   { when: { cancelling: true }, state: 'busy', reason: 'cancelling a job' },
   { when: { pausing: true }, state: 'busy', reason: 'pausing a job' },
   { when: { resuming: true }, state: 'busy', reason: 'resuming a job' },
@@ -151,7 +156,7 @@ export function mapOctoPrintConnection(text: unknown, error?: unknown): MappedSt
       { state: 'offline', reason: 'OctoPrint closed the connection to the printer after an error' },
       message,
     )
-  if (/^(offline|closed)/i.test(text)) return { state: 'offline', reason: 'OctoPrint is not connected to the printer' }
+  if (/^(offline|closed)/i.test(text)) return octoprintNotConnected
   if (/^(opening|detecting|connecting)/i.test(text))
     return { state: 'offline', reason: `OctoPrint is connecting to the printer (${text})` }
   return null

@@ -5,20 +5,15 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { type MappedState, mapOctoPrintConnection, mapOctoPrintFlags } from '../../../core/printers/state-mapping.js'
+import {
+  type MappedState,
+  mapOctoPrintConnection,
+  mapOctoPrintFlags,
+  octoprintNotConnected,
+} from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
-
-/**
- * OctoPrint over its REST API with `X-Api-Key`. Status: `GET /api/printer` (state flags and
- * temperatures; 409 "Printer is not operational" while OctoPrint is not connected to the printer,
- * connecting, or after an error) and `GET /api/job` (always answers: the state text, `error`, and
- * `progress.completion` in percent). Upload: `POST /api/files/local` with `select=true` and
- * `print=false`, checking `effectiveSelect`/`effectivePrint`; start: `POST /api/job`
- * `{command: "start"}`, which prints the selected file.
- */
-const notConnected: MappedState = { state: 'offline', reason: 'OctoPrint is not connected to the printer' }
 
 /**
  * The job of `GET /api/job`. OctoPrint keeps the selected file, ours included once uploaded, with
@@ -37,6 +32,14 @@ function jobOf(answer: Record<string, unknown>, mapped: MappedState) {
   }
 }
 
+/**
+ * OctoPrint over its REST API with `X-Api-Key`. Status: `GET /api/printer` (state flags and
+ * temperatures; 409 "Printer is not operational" while OctoPrint is not connected to the printer,
+ * connecting, or after an error) and `GET /api/job` (always answers: the state text, `error`, and
+ * `progress.completion` in percent). Upload: `POST /api/files/local` with `select=true` and
+ * `print=false`, checking `effectiveSelect`/`effectivePrint`; start: `POST /api/job`
+ * `{command: "start"}`, which prints the selected file.
+ */
 export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
   const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
 
@@ -44,7 +47,7 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
     const [printerAnswer, job] = await Promise.all([http.request('GET', '/api/printer'), http.json('GET', '/api/job')])
     if (printerAnswer.status === 409) {
       // Not operational: the state text and error of `GET /api/job` say whether it is closed, connecting or failed.
-      const mapped = mapOctoPrintConnection(job.state, job.error) ?? notConnected
+      const mapped = mapOctoPrintConnection(job.state, job.error) ?? octoprintNotConnected
       return {
         ...mapped,
         temperatures: { nozzle: null, bed: null },

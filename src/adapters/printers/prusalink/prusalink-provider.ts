@@ -13,7 +13,8 @@ import { statusOrOffline } from '../status-or-offline.js'
  * PrusaLink's v1 API (MK4, MINI, XL, CORE One; Prusa-Link on MK3). Authentication is HTTP
  * Digest with the printer's user name and password, or `X-Api-Key` on older firmware.
  * Status: `GET /api/v1/status` (progress in percent), plus `GET /api/v1/job` for the file
- * name (`display_name`: Buddy firmware gives the FAT short name, `BOX~1.GCO`, in `name`). Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
+ * name (its `display_name`: Buddy firmware gives the FAT short name, `BOX~1.GCO`, in `name`).
+ * Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
  * `POST /api/v1/files/{storage}/{name}` (204, or 409 when the printer will not print).
  */
 export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
