@@ -13,7 +13,7 @@ export interface PrusaLinkBehaviour extends CommonBehaviour {
    * ERROR. `state.printing` is the job's file, kept through FINISHED and STOPPED.
    */
   printer?: Exclude<PrusaLinkState, 'IDLE' | 'PRINTING'>
-  /** Prusa-Link's worst failing printer condition, sent as `status_printer: {ok: false, message}` (else `{ok: true, message: "OK"}`). */
+  /** Prusa-Link's worst failing printer condition: `status_printer: {ok: false, message}` (else `{ok: true, message: "OK"}`). */
   printerProblem?: string
   /** No temperatures yet: Prusa-Link leaves out the null telemetry values (`filter_null`). */
   noTelemetry?: boolean
@@ -31,21 +31,22 @@ const notInStateToPrint = conflict('Not in state to print', 'Printer is not in s
 /** A FAT short name, as Buddy names the job's file in `GET /api/v1/job` (`display_name` is the long one). */
 const shortName = (name: string) => {
   const [, stem = name, extension = ''] = /^(.*?)(?:\.([^.]*))?$/.exec(name) ?? []
-  return `${stem
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(0, 6)
-    .toUpperCase()}~1.${extension.slice(0, 3).toUpperCase()}`
+  const short = (part: string, length: number) =>
+    part
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, length)
+      .toUpperCase()
+  return `${short(stem, 6)}~1.${short(extension, 3)}`
 }
 
 /**
  * PrusaLink v1 with HTTP Digest (see `digestCheck`), as a state machine of `behaviour.printer`
  * and the job in `state.printing`. As the real one: `GET /api/v1/status` has `job` while there
- * is one, FINISHED and STOPPED included, without
- * `time_remaining` while the printer has no estimate; `GET /api/v1/job` answers 204 without a job
- * and names the file by its short name with the long one in `display_name`; a start (`POST` on the
- * file, or `Print-After-Upload: ?1`) is refused with 409 unless the printer is idle, ready or on
- * the last job's end screen; an upload over an existing file without `Overwrite: ?1`, or over the
- * file being printed, is refused with 409.
+ * is one, FINISHED and STOPPED included, without `time_remaining` while the printer has no
+ * estimate; `GET /api/v1/job` answers 204 without a job and names the file by its short name with
+ * the long one in `display_name`; a start (`POST` on the file, or `Print-After-Upload: ?1`) is
+ * refused with 409 unless the printer is idle, ready or on the last job's end screen; an upload
+ * over an existing file without `Overwrite: ?1`, or over the file being printed, is refused with 409.
  */
 export function fakePrusaLink(user?: { username: string; password: string }): Promise<FakePrinter<PrusaLinkBehaviour>> {
   return startFake<PrusaLinkBehaviour>(async (req, url, body, fake) => {
