@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
-import { type FakePrinter, fakeMoonraker } from './support/fake-printers/fake-printers.js'
+import type { FakePrinter } from './support/fake-printers/fake-server.js'
+import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -12,7 +13,7 @@ let vault: TestVault
 let adminToken: string
 let userToken: string
 let gcodeId: string
-let moonraker: FakePrinter
+let moonraker: FakePrinter<MoonrakerBehaviour>
 
 beforeAll(async () => {
   vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' })

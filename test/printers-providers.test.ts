@@ -1,12 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
-import {
-  type Behaviour,
-  type FakePrinter,
-  fakeMoonraker,
-  fakeOctoPrint,
-  fakePrusaLink,
-} from './support/fake-printers/fake-printers.js'
+import type { CommonBehaviour, FakePrinter } from './support/fake-printers/fake-server.js'
+import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
+import { fakeOctoPrint, type OctoPrintBehaviour } from './support/fake-printers/octoprint.js'
+import { fakePrusaLink, type PrusaLinkBehaviour } from './support/fake-printers/prusalink.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -51,6 +48,31 @@ async function register(provider: string, fake: FakePrinter | string, credential
 }
 const send = (id: string, body: unknown) =>
   call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, { token: userToken, json: body })
+const status = async (id: string) =>
+  (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}`, { token: userToken })).body.status
+
+/** A fake printer from `start` behaving as `behaviour` says, with `printing` as its job's file, registered. */
+async function registered<B extends CommonBehaviour>(
+  provider: string,
+  start: () => Promise<FakePrinter<B>>,
+  credentials: Record<string, string>,
+  behaviour: B,
+  printing: string | null = null,
+) {
+  const fake = await start()
+  fakes.push(fake)
+  Object.assign(fake.behaviour, behaviour)
+  fake.state.printing = printing
+  return { fake, printer: await register(provider, fake, credentials) }
+}
+
+/** Sends box.gcode to a printer whose job then begins with heat-up (`heating`): its job during heat-up and after. */
+async function jobThroughHeatUp({ fake, printer }: { fake: FakePrinter; printer: { id: string } }) {
+  expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+  const heating = (await status(printer.id)).job
+  fake.behaviour.heating = false
+  return [heating, (await status(printer.id)).job]
+}
 
 describe.each([
   ['moonraker', () => fakeMoonraker(secret), { api_key: secret }, { progress: 0.25 }],
@@ -212,15 +234,8 @@ describe('sending', () => {
 })
 
 describe('Moonraker against what a real Klipper does', () => {
-  /** A fake Moonraker behaving as `behaviour` says, registered with its API key. */
-  async function registeredMoonraker(behaviour: Behaviour = {}) {
-    const fake = await fakeMoonraker(secret)
-    fakes.push(fake)
-    Object.assign(fake.behaviour, behaviour)
-    return { fake, printer: await register('moonraker', fake, { api_key: secret }) }
-  }
-  const status = async (id: string) =>
-    (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}`, { token: userToken })).body.status
+  const registeredMoonraker = (behaviour: MoonrakerBehaviour = {}) =>
+    registered('moonraker', () => fakeMoonraker(secret), { api_key: secret }, behaviour)
 
   it('is busy, not idle, while Klipper runs a command, and refuses a send until it is done', async () => {
     const { fake, printer } = await registeredMoonraker()
@@ -291,22 +306,11 @@ describe('Moonraker against what a real Klipper does', () => {
   })
 
   it('gives elapsed time and time left from the start of a job, heat-up included', async () => {
-    const { fake, printer } = await registeredMoonraker({ heating: true })
-    expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
     // Heating and homing: Klipper's print_duration and progress are still 0.
-    expect((await status(printer.id)).job).toEqual({
-      file_name: 'box.gcode',
-      progress: 0,
-      elapsed_s: 75,
-      time_left_s: 3600,
-    })
-    fake.behaviour.heating = false
-    expect((await status(printer.id)).job).toEqual({
-      file_name: 'box.gcode',
-      progress: 0.25,
-      elapsed_s: 75,
-      time_left_s: 3540,
-    })
+    expect(await jobThroughHeatUp(await registeredMoonraker({ heating: true }))).toEqual([
+      { file_name: 'box.gcode', progress: 0, elapsed_s: 75, time_left_s: 3600 },
+      { file_name: 'box.gcode', progress: 0.25, elapsed_s: 75, time_left_s: 3540 },
+    ])
   })
 
   it('does not call a printer stale that answers every status a little slowly, as Klipper does', async () => {
@@ -388,6 +392,257 @@ describe('Moonraker against what a real Klipper does', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body).toMatchObject({ outcome: 'confirmed', remote_name: 'My_Part_v2_.gcode' })
     expect(fake.state.printing).toBe('My_Part_v2_.gcode')
+  })
+})
+
+describe('OctoPrint against what a real OctoPrint does', () => {
+  const registeredOctoPrint = (behaviour: OctoPrintBehaviour = {}) =>
+    registered('octoprint', () => fakeOctoPrint(secret), { api_key: secret }, behaviour)
+  const uploadsSeen = (fake: FakePrinter) => fake.requests.filter((r) => r.path === '/api/files/local').length
+
+  it('is offline while OctoPrint is not connected to the printer or still connecting, and refuses work', async () => {
+    const { fake, printer } = await registeredOctoPrint({ link: 'Offline' })
+    expect(printer.status).toMatchObject({
+      state: 'offline',
+      ready: false,
+      reason: 'OctoPrint is not connected to the printer',
+      temperatures: { nozzle: null, bed: null },
+      job: null,
+    })
+    for (const step of ['Opening serial connection', 'Detecting serial connection', 'Connecting'] as const) {
+      fake.behaviour.link = step
+      expect(await status(printer.id)).toMatchObject({
+        state: 'offline',
+        reason: `OctoPrint is connecting to the printer (${step})`,
+      })
+    }
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it("gives OctoPrint's own error in one line, after an error that closed the port and in Error", async () => {
+    const { fake, printer } = await registeredOctoPrint({
+      link: {
+        state: 'Offline after error',
+        error: 'Too many consecutive timeouts, printer still connected and alive?',
+      },
+    })
+    expect(printer.status).toMatchObject({
+      state: 'offline',
+      reason:
+        'OctoPrint closed the connection to the printer after an error: Too many consecutive timeouts, printer still connected and alive?',
+    })
+    fake.behaviour.link = { state: 'Error', error: 'Printer halted. kill() called!' }
+    expect(await status(printer.id)).toMatchObject({
+      state: 'error',
+      ready: false,
+      reason: 'OctoPrint reports an error: Printer halted. kill() called!',
+    })
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({
+      path: 'printer.reason',
+      message: 'OctoPrint reports an error: Printer halted. kill() called!',
+    })
+    expect(uploadsSeen(fake)).toBe(0)
+    const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, { token })
+    expect(diagnostics.body.firmware_link).toBe(false)
+    expect(diagnostics.body.checks).toContainEqual({
+      name: 'printer connection',
+      result: 'fail',
+      detail: 'OctoPrint reports "Error"',
+    })
+  })
+
+  it('follows a job through its phases: busy while it pauses, resumes or cancels, printing while it finishes', async () => {
+    const { fake, printer } = await registeredOctoPrint()
+    fake.state.printing = 'other.gcode'
+    const phases = {
+      Starting: { state: 'printing', reason: null },
+      Pausing: { state: 'busy', reason: 'pausing a job' },
+      Paused: { state: 'paused', reason: null },
+      Resuming: { state: 'busy', reason: 'resuming a job' },
+      Cancelling: { state: 'busy', reason: 'cancelling a job' },
+      Finishing: { state: 'printing', reason: 'finishing the job' },
+    } as const
+    for (const [phase, expected] of Object.entries(phases)) {
+      fake.behaviour.jobPhase = phase as keyof typeof phases
+      expect(await status(printer.id), phase).toMatchObject({
+        ...expected,
+        ready: false,
+        job: { file_name: 'other.gcode', progress: 0.425 },
+      })
+    }
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({ path: 'printer.state', message: 'printing' })
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it('is busy, not printing, while OctoPrint copies a file to the SD card', async () => {
+    const { fake, printer } = await registeredOctoPrint({ sdTransfer: 'big.gcode' })
+    expect(printer.status).toMatchObject({
+      state: 'busy',
+      ready: false,
+      reason: "OctoPrint is copying a file to the printer's SD card",
+      raw: { state_text: 'Sending file to SD' },
+    })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it('shows progress and times as OctoPrint gives them, time left unknown while it still estimates', async () => {
+    expect(await jobThroughHeatUp(await registeredOctoPrint({ heating: true }))).toEqual([
+      { file_name: 'box.gcode', progress: 0, elapsed_s: 35, time_left_s: null },
+      { file_name: 'box.gcode', progress: 0.425, elapsed_s: 510, time_left_s: 690 },
+    ])
+  })
+
+  it('shows no job for a file OctoPrint only selected, and no bed the printer profile lacks', async () => {
+    const { fake, printer } = await registeredOctoPrint({ noBed: true })
+    expect((await send(printer.id, { file_id: gcodeId, start: false })).body.outcome).toBe('uploaded')
+    expect(fake.state.printing).toBeNull()
+    expect(await status(printer.id)).toMatchObject({
+      state: 'idle',
+      ready: true,
+      job: null,
+      temperatures: { nozzle: { actual: 214.8, target: 215 }, bed: null },
+    })
+  })
+
+  it("records OctoPrint's own reason when it refuses the start", async () => {
+    const { printer } = await registeredOctoPrint({ refuseStart: true })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false, confirmed: false })
+    expect(reply.body.detail).toBe(
+      "Stored as box.gcode, but the printer refused to start it: the start command answered HTTP 409 (Printer already has an active print job, did you mean 'restart'?)",
+    )
+  })
+
+  it('stays ready when status answers take a while within the timeout', async () => {
+    const { printer } = await registeredOctoPrint({ slowStatusMs: 250 })
+    expect(printer.status).toMatchObject({ state: 'idle', ready: true, stale: false })
+  })
+})
+
+describe('PrusaLink against what a real PrusaLink does', () => {
+  const digest = { username: 'maker', password: secret }
+  const registeredPrusaLink = (behaviour: PrusaLinkBehaviour = {}, printing?: string) =>
+    registered('prusalink', () => fakePrusaLink(digest), digest, behaviour, printing)
+  const uploadsSeen = (fake: FakePrinter) => fake.requests.filter((r) => r.method === 'PUT').length
+
+  it('confirms a print on Buddy firmware, which names the job by its short name, by the long one', async () => {
+    const { fake, printer } = await registeredPrusaLink()
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(fake.state.printing).toBe('box.gcode')
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0.12,
+      elapsed_s: 400,
+      time_left_s: 3000,
+    })
+  })
+
+  it('takes the next job after a finished or stopped one, saying how it ended, as the printer does', async () => {
+    for (const [ended, reason] of [
+      ['FINISHED', 'the last job finished; make sure the bed is clear'],
+      ['STOPPED', 'the last job was stopped; make sure the bed is clear'],
+    ] as const) {
+      const { fake, printer } = await registeredPrusaLink({ printer: ended }, 'last.gcode')
+      expect(printer.status, ended).toMatchObject({
+        state: 'idle',
+        ready: true,
+        reason,
+        job: { file_name: 'last.gcode' },
+        raw: { state: ended },
+      })
+      expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+      expect(fake.state.printing).toBe('box.gcode')
+    }
+  })
+
+  it('is idle and ready when marked READY at the printer, paused when paused', async () => {
+    const ready = await registeredPrusaLink({ printer: 'READY' })
+    expect(ready.printer.status).toMatchObject({ state: 'idle', ready: true, reason: null })
+    const paused = await registeredPrusaLink({ printer: 'PAUSED' }, 'other.gcode')
+    expect(paused.printer.status).toMatchObject({ state: 'paused', ready: false, job: { file_name: 'other.gcode' } })
+  })
+
+  it('is busy at a calibration, preheat or menu, and refuses work without sending anything', async () => {
+    const { fake, printer } = await registeredPrusaLink({ printer: 'BUSY' })
+    expect(printer.status).toMatchObject({
+      state: 'busy',
+      ready: false,
+      reason: 'the printer is busy at its screen (a calibration, preheat, filament load or menu)',
+    })
+    const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(refused.errors).toContainEqual({ path: 'printer.state', message: 'busy' })
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it('takes no work while the printer waits for someone at its screen (ATTENTION), its job shown', async () => {
+    const { fake, printer } = await registeredPrusaLink({ printer: 'ATTENTION' }, 'other.gcode')
+    expect(printer.status).toMatchObject({
+      state: 'error',
+      ready: false,
+      reason: 'the printer waits for someone to answer a question or warning on its screen',
+      job: { file_name: 'other.gcode', progress: 0.12 },
+    })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(uploadsSeen(fake)).toBe(0)
+  })
+
+  it("gives Prusa-Link's own reason for an error, and no 'OK' when it has none", async () => {
+    const { fake, printer } = await registeredPrusaLink({
+      printer: 'ERROR',
+      printerProblem: 'Serial device does not exist',
+    })
+    expect(printer.status).toMatchObject({
+      state: 'error',
+      ready: false,
+      reason: 'the printer reports an error: Serial device does not exist',
+    })
+    fake.behaviour.printerProblem = undefined
+    expect(await status(printer.id)).toMatchObject({ state: 'error', reason: 'the printer reports an error' })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+  })
+
+  it('shows no temperatures before the printer sends any, and no time left before it has an estimate', async () => {
+    const { fake, printer } = await registeredPrusaLink({ noTelemetry: true, heating: true })
+    expect(printer.status).toMatchObject({ state: 'idle', temperatures: { nozzle: null, bed: null } })
+    expect((await send(printer.id, { file_id: gcodeId, start: true })).body.outcome).toBe('confirmed')
+    expect((await status(printer.id)).job).toEqual({
+      file_name: 'box.gcode',
+      progress: 0,
+      elapsed_s: 35,
+      time_left_s: null,
+    })
+    fake.behaviour.noTelemetry = false
+    expect((await status(printer.id)).temperatures).toEqual({
+      nozzle: { actual: 214.9, target: 215 },
+      bed: { actual: 59.7, target: 60 },
+    })
+  })
+
+  it("answers the printer's new nonce when the last one went stale, as Buddy renews it every few seconds", async () => {
+    // Status reads slower than a nonce lives: the start comes on a stale nonce, and is answered again.
+    const { fake, printer } = await registeredPrusaLink({ nonceLifetimeMs: 150, slowStatusMs: 200 })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(fake.requests.filter((r) => r.method === 'POST').length).toBe(2)
+  })
+
+  it("records PrusaLink's own reason when it refuses the start, and sends a file again over the old one", async () => {
+    const { fake, printer } = await registeredPrusaLink({ refuseStart: true })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false })
+    expect(reply.body.detail).toBe(
+      'Stored as box.gcode, but the printer refused to start it: the start command answered HTTP 409 (Printer is not in state to print.)',
+    )
+    // PrusaLink refuses (409) to replace a stored file unless asked to overwrite it.
+    expect((await send(printer.id, { file_id: gcodeId, start: false })).body.outcome).toBe('uploaded')
+    expect(uploadsSeen(fake)).toBe(2)
   })
 })
 

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mapMoonraker, mapOctoPrintFlags, prusalinkStates } from '../src/core/printers/state-mapping.js'
+import {
+  mapMoonraker,
+  mapOctoPrintConnection,
+  mapOctoPrintFlags,
+  mapPrusaLink,
+  prusalinkStates,
+} from '../src/core/printers/state-mapping.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
@@ -118,6 +124,21 @@ describe('status mapping tables', () => {
     expect(mapOctoPrintFlags({ closedOrError: true }).state).toBe('offline')
     expect(mapOctoPrintFlags({ closedOrError: true, error: true }).state).toBe('error')
     expect(mapOctoPrintFlags({}).state).toBe('unknown')
+    expect(mapOctoPrintFlags({ operational: true, printing: true }, 'Sending file to SD').state).toBe('busy')
+    // OctoPrint before 1.8 put the error in the state text; the operational words are left to the flags.
+    expect(mapOctoPrintConnection('Offline (Error: Printer halted. kill() called!)')).toEqual({
+      state: 'offline',
+      reason: 'OctoPrint closed the connection to the printer after an error: Printer halted. kill() called!',
+    })
+    expect(mapOctoPrintConnection('Error: Thermal Runaway')).toEqual({
+      state: 'error',
+      reason: 'OctoPrint reports an error: Thermal Runaway',
+    })
+    expect(mapOctoPrintConnection('Detecting baudrate')?.state).toBe('offline')
+    expect(mapOctoPrintConnection('Printing from SD')).toBeNull()
+    // Words that name no state, inherited keys included, are unknown.
+    expect(mapPrusaLink('constructor', {}).state).toBe('unknown')
+    expect(mapMoonraker('toString', 'standby').state).toBe('unknown')
     expect(Object.fromEntries(Object.entries(prusalinkStates).map(([word, mapped]) => [word, mapped.state]))).toEqual({
       IDLE: 'idle',
       READY: 'idle',

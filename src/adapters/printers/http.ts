@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
 import { type FileToSend, PrinterError } from '../../core/printers/provider.js'
+import { firstLine } from '../../core/printers/state-mapping.js'
 
 /**
  * The HTTP plumbing the printer providers share: every request has a timeout, and every
  * failure becomes a `PrinterError` whose message names the kind of failure but never the
- * printer's answer body, the address or the credentials.
+ * printer's answer body (at most the host's own one-line reason, see `refusal`), the address or
+ * the credentials.
  */
 export interface HttpAnswer {
   status: number
@@ -172,9 +174,34 @@ export async function postMultipart(
 ): Promise<Record<string, unknown>> {
   const { body, headers } = multipartBody(fields, { field: 'file', ...file })
   const answer = await http.request('POST', path, { body, headers, timeoutMs: uploadTimeoutMs(timeoutMs) })
-  if (answer.status !== 201 && answer.status !== 200)
-    throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+  if (answer.status !== 201 && answer.status !== 200) throw refusal('the upload', answer)
   return parseJsonObject(answer.text, 'the upload')
+}
+
+/**
+ * A refused request as a `PrinterError`: `what` answered HTTP <status>, with the host's own
+ * reason in brackets where its JSON error answer gives one (OctoPrint `{error}`, Moonraker
+ * `{error: {message}}`, PrusaLink `{title, message}` or `{title, text}`), so that a dispatch record
+ * says why ("Printer already has an active print job…") rather than only that.
+ */
+export function refusal(what: string, answer: HttpAnswer): PrinterError {
+  const reason = hostReason(answer.text)
+  return new PrinterError('refused', `${what} answered HTTP ${answer.status}${reason ? ` (${reason})` : ''}`)
+}
+
+/** The host's one-line reason in a JSON error body, at most 200 characters; null without one. */
+function hostReason(text: string): string | null {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return null
+  }
+  const fields = obj(body)
+  const said = [fields.error, obj(fields.error).message, fields.message, fields.text, fields.title]
+    .map(firstLine)
+    .find((line) => line !== undefined)
+  return said ? said.slice(0, 200) : null
 }
 
 /** A `multipart/form-data` body that streams the file instead of buffering it. */

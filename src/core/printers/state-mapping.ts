@@ -59,22 +59,34 @@ export type OctoPrintFlag =
   | 'paused'
   | 'printing'
   | 'pausing'
+  | 'resuming'
   | 'cancelling'
+  | 'finishing'
   | 'sdReady'
   | 'error'
   | 'ready'
   | 'closedOrError'
 
+export const octoprintNotConnected: MappedState = {
+  state: 'offline',
+  reason: 'OctoPrint is not connected to the printer',
+}
+
 /**
- * OctoPrint reports boolean `state.flags`; the first rule whose flags all match wins.
- * A printer OctoPrint is not connected to answers `GET /api/printer` with 409 instead.
+ * OctoPrint reports boolean `state.flags` (octoprint/printer/standard.py `_getStateFlags`); the
+ * first rule whose flags all match wins. `printing` stays true while a job starts, pauses,
+ * resumes, cancels or finishes, so those come first. A printer OctoPrint is not connected to
+ * answers `GET /api/printer` with 409 instead (see `mapOctoPrintConnection`).
  */
 export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boolean>> } & MappedState> = [
   { when: { error: true }, state: 'error', reason: 'the printer reported an error' },
-  { when: { closedOrError: true }, state: 'offline', reason: 'OctoPrint is not connected to the printer' },
+  { when: { closedOrError: true }, ...octoprintNotConnected },
   { when: { cancelling: true }, state: 'busy', reason: 'cancelling a job' },
   { when: { pausing: true }, state: 'busy', reason: 'pausing a job' },
+  { when: { resuming: true }, state: 'busy', reason: 'resuming a job' },
   { when: { paused: true }, state: 'paused', reason: null },
+  // The file is sent; OctoPrint waits for the last moves and runs its after-print script.
+  { when: { finishing: true }, state: 'printing', reason: 'finishing the job' },
   { when: { printing: true }, state: 'printing', reason: null },
   { when: { operational: true, ready: true }, state: 'idle', reason: null },
   {
@@ -85,31 +97,84 @@ export const octoprintFlagRules: Array<{ when: Partial<Record<OctoPrintFlag, boo
 ]
 
 /**
- * PrusaLink v1 `printer.state`. FINISHED and STOPPED leave the printer able to take a new
- * job (the user must clear the bed); ATTENTION waits for someone at the printer.
+ * OctoPrint copying a file to the printer's SD card runs it as a print ("Sending file to SD",
+ * `printing: true`) or as "Transferring file to SD": the printer is busy, not printing a job.
+ */
+const octoprintSdTransfer: MappedState = {
+  state: 'busy',
+  reason: "OctoPrint is copying a file to the printer's SD card",
+}
+
+/**
+ * PrusaLink v1 `printer.state`, as Buddy firmware (src/state/printer_state.cpp) and Prusa-Link for
+ * the MK3 report it. FINISHED and STOPPED are the last job's end screen, which stays until someone
+ * at the printer leaves it; Buddy starts a new job from that screen and Prusa-Link leaves it by
+ * itself after a few seconds, so the printer takes work, as after Klipper's complete or cancelled,
+ * and the reason says to clear the bed. READY: someone at the printer marked it ready. BUSY: a
+ * calibration, preheat, filament load or menu holds it, and it refuses a start. ATTENTION: a
+ * question or warning on its screen (wrong filament, a crash, a fan) waits for a human, a job
+ * perhaps paused behind it, so it takes no work until someone answers there.
  */
 export const prusalinkStates: Record<string, MappedState> = {
   IDLE: { state: 'idle', reason: null },
   READY: { state: 'idle', reason: null },
   FINISHED: { state: 'idle', reason: `the last job finished; ${clearBedAdvice}` },
   STOPPED: { state: 'idle', reason: `the last job was stopped; ${clearBedAdvice}` },
-  BUSY: { state: 'busy', reason: 'the printer is busy' },
+  BUSY: { state: 'busy', reason: 'the printer is busy at its screen (a calibration, preheat, filament load or menu)' },
   PRINTING: { state: 'printing', reason: null },
   PAUSED: { state: 'paused', reason: null },
-  ATTENTION: { state: 'error', reason: 'the printer needs attention at its screen' },
+  ATTENTION: { state: 'error', reason: 'the printer waits for someone to answer a question or warning on its screen' },
   ERROR: { state: 'error', reason: 'the printer reports an error' },
 }
+
+/** The entry of `table` for a provider's word, own keys only (a printer saying "constructor" is unknown). */
+const lookUp = <T>(table: Record<string, T>, word: unknown): T | undefined =>
+  typeof word === 'string' && Object.hasOwn(table, word) ? table[word] : undefined
 
 export const unknownState = (word: unknown): MappedState => ({
   state: 'unknown',
   reason: `unrecognised provider state ${JSON.stringify(word)}`,
 })
 
-export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>): MappedState {
+/** An operational OctoPrint's state from its flags, and its state text for a copy to the SD card. */
+export function mapOctoPrintFlags(flags: Partial<Record<OctoPrintFlag, unknown>>, text?: unknown): MappedState {
+  if (typeof text === 'string' && /file to SD/i.test(text)) return octoprintSdTransfer
   const rule = octoprintFlagRules.find((candidate) =>
     Object.entries(candidate.when).every(([flag, value]) => flags[flag as OctoPrintFlag] === value),
   )
   return rule ? { state: rule.state, reason: rule.reason } : unknownState(flags)
+}
+
+/**
+ * OctoPrint's state when it is not operational, from its state text (`GET /api/job` `state`,
+ * `GET /api/connection` `current.state`) and `error` (octoprint/util/comm.py `getStateString`):
+ * `Offline`/`Closed` is not connected; `Opening serial connection`, `Detecting serial connection`
+ * (`Detecting baudrate` before 1.5) and `Connecting` are on the way; `Error` keeps the port but takes
+ * no commands until reconnected; `Offline after error` closed it. OctoPrint before 1.8 put the error
+ * in the text (`Error: …`, `Offline (Error: …)`). Null for the operational states, which the flags tell.
+ */
+export function mapOctoPrintConnection(text: unknown, error?: unknown): MappedState | null {
+  if (typeof text !== 'string') return unknownState(text)
+  const message = firstLine(error) ?? /error:\s*(.+?)\)?$/i.exec(text)?.[1]
+  if (/^error/i.test(text)) return withMessage({ state: 'error', reason: 'OctoPrint reports an error' }, message)
+  if (/^offline (after error|\(error)/i.test(text))
+    return withMessage(
+      { state: 'offline', reason: 'OctoPrint closed the connection to the printer after an error' },
+      message,
+    )
+  if (/^(offline|closed)/i.test(text)) return octoprintNotConnected
+  if (/^(opening|detecting|connecting)/i.test(text))
+    return { state: 'offline', reason: `OctoPrint is connecting to the printer (${text})` }
+  return null
+}
+
+/**
+ * A PrusaLink state, with Prusa-Link's worst failing printer condition when it names one
+ * (`status_printer: {ok: false, message: "Serial device does not exist"}`; `{ok: true, message: "OK"}` otherwise).
+ */
+export function mapPrusaLink(word: unknown, printerCheck: Record<string, unknown>): MappedState {
+  const mapped = lookUp(prusalinkStates, word) ?? unknownState(word)
+  return printerCheck.ok === false ? withMessage(mapped, printerCheck.message) : mapped
 }
 
 /**
@@ -127,7 +192,8 @@ export function firstLine(message: unknown): string | undefined {
 
 const withMessage = (mapped: MappedState, message: unknown): MappedState => {
   const line = firstLine(message)
-  return line ? { state: mapped.state, reason: `${mapped.reason}: ${line}` } : mapped
+  if (!line) return mapped
+  return { state: mapped.state, reason: mapped.reason ? `${mapped.reason}: ${line}` : line }
 }
 
 /** A failed job's reason with Klipper's message before the advice: "…with an error (Move out of range…); make sure…". */
@@ -145,12 +211,12 @@ export function mapMoonraker(
   printStats: unknown,
   messages: { stateMessage?: unknown; jobMessage?: unknown; idleTimeout?: unknown } = {},
 ): MappedState {
-  const byKlippy = typeof klippy === 'string' ? moonrakerKlippyStates[klippy] : undefined
+  const byKlippy = lookUp(moonrakerKlippyStates, klippy)
   if (byKlippy === undefined) return unknownState(klippy)
   if (byKlippy !== 'use_print_stats') return withMessage(byKlippy, messages.stateMessage)
   // Klipper makes print_stats only with [virtual_sdcard], which Moonraker needs to print.
   if (printStats === undefined) return moonrakerWithoutVirtualSdcard
-  const mapped = typeof printStats === 'string' ? moonrakerPrintStates[printStats] : undefined
+  const mapped = lookUp(moonrakerPrintStates, printStats)
   if (!mapped) return unknownState(printStats)
   if (mapped.state === 'idle' && messages.idleTimeout === 'Printing') return moonrakerRunningCommand
   return printStats === 'error' ? withJobError(mapped, messages.jobMessage) : mapped

@@ -7,7 +7,7 @@ import {
 } from '../../../core/printers/provider.js'
 import { mapMoonraker } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
-import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, str } from '../http.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&virtual_sdcard&extruder&heater_bed'
@@ -163,7 +163,7 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     },
     async start(remoteName) {
       const answer = await http.request('POST', `/printer/print/start?filename=${encodeURIComponent(remoteName)}`)
-      if (answer.status !== 200) throw new PrinterError('refused', `the start command answered HTTP ${answer.status}`)
+      if (answer.status !== 200) throw refusal('the start command', answer)
     },
   }
 }

@@ -5,16 +5,39 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { mapOctoPrintFlags } from '../../../core/printers/state-mapping.js'
+import {
+  type MappedState,
+  mapOctoPrintConnection,
+  mapOctoPrintFlags,
+  octoprintNotConnected,
+} from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
-import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, str } from '../http.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 /**
+ * The job of `GET /api/job`. OctoPrint keeps the selected file, ours included once uploaded, with
+ * a null `completion` until it prints: an idle printer shows a job only when one ran to its end.
+ */
+function jobOf(answer: Record<string, unknown>, mapped: MappedState) {
+  const name = str(obj(obj(answer.job).file).name)
+  const progress = obj(answer.progress)
+  const completion = finiteNumberOrNull(progress.completion)
+  if (!name || (mapped.state === 'idle' && completion === null)) return null
+  return {
+    file_name: name,
+    progress: completion === null ? null : fraction(completion / 100),
+    time_left_s: finiteNumberOrNull(progress.printTimeLeft),
+    elapsed_s: finiteNumberOrNull(progress.printTime),
+  }
+}
+
+/**
  * OctoPrint over its REST API with `X-Api-Key`. Status: `GET /api/printer` (state flags and
- * temperatures; 409 when OctoPrint is not connected to the printer) and `GET /api/job`
- * (`progress.completion` is in percent). Upload: `POST /api/files/local` with `select=true`
- * and `print=false`, checking `effectiveSelect`/`effectivePrint`; start: `POST /api/job`
+ * temperatures; 409 "Printer is not operational" while OctoPrint is not connected to the printer,
+ * connecting, or after an error) and `GET /api/job` (always answers: the state text, `error`, and
+ * `progress.completion` in percent). Upload: `POST /api/files/local` with `select=true` and
+ * `print=false`, checking `effectiveSelect`/`effectivePrint`; start: `POST /api/job`
  * `{command: "start"}`, which prints the selected file.
  */
 export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
@@ -23,12 +46,13 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
   const readStatus = async (): Promise<PrinterStatus> => {
     const [printerAnswer, job] = await Promise.all([http.request('GET', '/api/printer'), http.json('GET', '/api/job')])
     if (printerAnswer.status === 409) {
+      // Not operational: the state text and error of `GET /api/job` say whether it is closed, connecting or failed.
+      const mapped = mapOctoPrintConnection(job.state, job.error) ?? octoprintNotConnected
       return {
-        state: 'offline',
-        reason: 'OctoPrint is not connected to the printer',
+        ...mapped,
         temperatures: { nozzle: null, bed: null },
         job: null,
-        raw: { job_state: job.state ?? null },
+        raw: { job_state: job.state ?? null, error: job.error ?? null },
       }
     }
     if (printerAnswer.status !== 200)
@@ -36,27 +60,17 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
     const printer = parseJsonObject(printerAnswer.text, 'GET /api/printer')
     const state = obj(printer.state)
     const flags = obj(state.flags)
-    const mapped = mapOctoPrintFlags(flags)
+    const mapped = mapOctoPrintFlags(flags, state.text)
     const temperature = obj(printer.temperature)
     const tool = temperature.tool0 ? obj(temperature.tool0) : null
     const bed = temperature.bed ? obj(temperature.bed) : null
-    const file = obj(obj(job.job).file)
-    const progress = obj(job.progress)
-    const completion = finiteNumberOrNull(progress.completion)
     return {
       ...mapped,
       temperatures: {
         nozzle: tool ? { actual: finiteNumberOrNull(tool.actual), target: finiteNumberOrNull(tool.target) } : null,
         bed: bed ? { actual: finiteNumberOrNull(bed.actual), target: finiteNumberOrNull(bed.target) } : null,
       },
-      job: str(file.name)
-        ? {
-            file_name: str(file.name),
-            progress: completion === null ? null : fraction(completion / 100),
-            time_left_s: finiteNumberOrNull(progress.printTimeLeft),
-            elapsed_s: finiteNumberOrNull(progress.printTime),
-          }
-        : null,
+      job: jobOf(job, mapped),
       raw: { state_text: state.text ?? null, flags, job_state: job.state ?? null },
     }
   }
@@ -86,7 +100,7 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
           diagnostics.identity.software = str(version.text) ?? 'OctoPrint'
           const link = await http.request('GET', '/api/connection')
           const current = link.status === 200 ? obj(parseJsonObject(link.text, 'GET /api/connection').current) : {}
-          diagnostics.firmware_link = current.state ? !/closed|offline|error/i.test(String(current.state)) : null
+          diagnostics.firmware_link = current.state ? mapOctoPrintConnection(current.state) === null : null
           diagnostics.checks.push({
             name: 'printer connection',
             result: diagnostics.firmware_link ? 'pass' : 'fail',
@@ -117,8 +131,7 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
         body: JSON.stringify({ command: 'start' }),
         headers: { 'Content-Type': 'application/json' },
       })
-      if (answer.status !== 204 && answer.status !== 200)
-        throw new PrinterError('refused', `the start command answered HTTP ${answer.status}`)
+      if (answer.status !== 204 && answer.status !== 200) throw refusal('the start command', answer)
     },
   }
 }

@@ -1,20 +1,20 @@
 import {
   fraction,
   type PrinterDiagnostics,
-  PrinterError,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { prusalinkStates, unknownState } from '../../../core/printers/state-mapping.js'
+import { mapPrusaLink } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
-import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, str, uploadTimeoutMs } from '../http.js'
+import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, refusal, str, uploadTimeoutMs } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
 
 /**
  * PrusaLink's v1 API (MK4, MINI, XL, CORE One; Prusa-Link on MK3). Authentication is HTTP
  * Digest with the printer's user name and password, or `X-Api-Key` on older firmware.
  * Status: `GET /api/v1/status` (progress in percent), plus `GET /api/v1/job` for the file
- * name. Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
+ * name (its `display_name`: Buddy firmware gives the FAT short name, `BOX~1.GCO`, in `name`).
+ * Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
  * `POST /api/v1/files/{storage}/{name}` (204, or 409 when the printer will not print).
  */
 export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
@@ -40,22 +40,17 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     const status = await http.json('GET', '/api/v1/status')
     const printer = obj(status.printer)
     const jobSummary = status.job ? obj(status.job) : null
-    const mapped =
-      typeof printer.state === 'string'
-        ? (prusalinkStates[printer.state] ?? unknownState(printer.state))
-        : unknownState(printer.state)
+    const mapped = mapPrusaLink(printer.state, obj(printer.status_printer))
     let fileName: string | null = null
     if (jobSummary) {
       const answer = await http.request('GET', '/api/v1/job')
       if (answer.status === 200) {
         const file = obj(parseJsonObject(answer.text, 'GET /api/v1/job').file)
-        fileName = str(file.name) ?? str(file.display_name)
+        fileName = str(file.display_name) ?? str(file.name)
       }
     }
-    const message = str(obj(printer.status_printer).message)
     return {
-      state: mapped.state,
-      reason: mapped.state === 'error' && message ? `${mapped.reason}: ${message}` : mapped.reason,
+      ...mapped,
       temperatures: {
         nozzle:
           'temp_nozzle' in printer
@@ -128,8 +123,7 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
         },
         timeoutMs: uploadTimeoutMs(connection.timeoutMs),
       })
-      if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200)
-        throw new PrinterError('refused', `the upload answered HTTP ${answer.status}`)
+      if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200) throw refusal('the upload', answer)
       return { remote_name: file.name, started: false }
     },
     async start(remoteName) {
@@ -137,14 +131,7 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
         'POST',
         `/api/v1/files/${await writableStorage()}/${encodeURIComponent(remoteName)}`,
       )
-      if (answer.status !== 204 && answer.status !== 200) {
-        throw new PrinterError(
-          'refused',
-          answer.status === 409
-            ? 'the printer stored the file but refused to print it (HTTP 409)'
-            : `the start command answered HTTP ${answer.status}`,
-        )
-      }
+      if (answer.status !== 204 && answer.status !== 200) throw refusal('the start command', answer)
     },
   }
 }

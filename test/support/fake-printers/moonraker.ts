@@ -1,0 +1,124 @@
+import { apiKeyCheck, type CommonBehaviour, type FakePrinter, multipartFile, sleep, startFake } from './fake-server.js'
+
+export interface MoonrakerBehaviour extends CommonBehaviour {
+  /** The start command answers only after this long (the print begins when it answers). */
+  slowStartMs?: number
+  /**
+   * Moonraker's link to Klippy when it is not `ready`: `never-connected` (Moonraker answers the
+   * printer endpoints 404 until Klippy first connects), `lost` (503), or Klippy's own state with its
+   * multi-line `state_message`.
+   */
+  klippy?: 'never-connected' | 'lost' | { state: 'startup' | 'shutdown' | 'error'; message: string }
+  /** The last job failed with this `print_stats.message`. */
+  jobError?: string
+  /** Klipper's config lacks `[virtual_sdcard]` (so there is no print_stats either). */
+  noVirtualSdcard?: boolean
+}
+
+/**
+ * Moonraker: `{result: …}` envelopes; print_stats.state standby/printing; progress 0..1. As the real
+ * Klipper does: while it runs a command `idle_timeout.state` is `Printing` with print_stats still
+ * `standby`, and a start waits behind the command; `virtual_sdcard` opens only lower-case
+ * `.gcode`, `.g` and `.gco` files.
+ */
+export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBehaviour>> {
+  return startFake<MoonrakerBehaviour>(
+    async (req, url, body, fake) => {
+      const path = url.pathname
+      if (path === '/server/info')
+        return {
+          status: 200,
+          json: {
+            result: {
+              klippy_connected: true,
+              klippy_state: 'ready',
+              missing_klippy_requirements: fake.behaviour.noVirtualSdcard ? ['virtual_sdcard'] : [],
+              moonraker_version: 'v0.9.3',
+              api_version_string: '1.5.0',
+            },
+          },
+        }
+      if (path === '/printer/info')
+        return { status: 200, json: { result: { state: 'ready', hostname: 'voron', software_version: 'v0.12.0' } } }
+      const klippy = fake.behaviour.klippy
+      if (path.startsWith('/printer/') && klippy === 'never-connected')
+        return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
+      if (path.startsWith('/printer/') && klippy === 'lost')
+        return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
+      if (path === '/printer/objects/query') {
+        await sleep(fake.behaviour.slowStatusMs ?? 0)
+        const printing = fake.state.printing
+        const jobError = fake.behaviour.jobError
+        return {
+          status: 200,
+          json: {
+            result: {
+              eventtime: 1,
+              status: {
+                webhooks:
+                  typeof klippy === 'object'
+                    ? { state: klippy.state, state_message: klippy.message }
+                    : { state: 'ready', state_message: 'Printer is ready' },
+                print_stats: fake.behaviour.noVirtualSdcard
+                  ? {}
+                  : {
+                      state: printing ? 'printing' : jobError ? 'error' : 'standby',
+                      filename: printing ?? '',
+                      total_duration: printing ? 75 : 0,
+                      print_duration: printing && !fake.behaviour.heating ? 60 : 0,
+                      message: jobError ?? '',
+                    },
+                idle_timeout: {
+                  state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
+                  printing_time: 0,
+                },
+                virtual_sdcard: { progress: printing && !fake.behaviour.heating ? 0.25 : 0, is_active: !!printing },
+                extruder: { temperature: 210.4, target: 215 },
+                heater_bed: fake.behaviour.noBed ? {} : { temperature: 59.8, target: 60 },
+              },
+            },
+          },
+        }
+      }
+      if (path === '/server/files/metadata') {
+        // Moonraker's metadata of a stored G-code file, with PrusaSlicer's estimate (1 h here).
+        const name = url.searchParams.get('filename') ?? ''
+        return fake.files.has(name)
+          ? { status: 200, json: { result: { filename: name, size: fake.files.get(name), estimated_time: 3600 } } }
+          : { status: 404, json: { error: { code: 404, message: `Metadata not available for <${name}>` } } }
+      }
+      if (path === '/server/files/upload' && req.method === 'POST') {
+        const file = multipartFile(body, String(req.headers['content-type']))
+        fake.files.set(file.name, file.size)
+        const start = file.fields.print === 'true'
+        return {
+          status: 201,
+          json: {
+            item: { path: file.name, root: 'gcodes', size: file.size },
+            print_started: start && !fake.behaviour.silentStart,
+            print_queued: false,
+            action: 'create_file',
+          },
+        }
+      }
+      if (path === '/printer/print/start' && req.method === 'POST') {
+        if (fake.behaviour.refuseStart)
+          return { status: 400, json: { error: { code: 400, message: 'Klippy not ready' } } }
+        // Klipper runs the start after the G-code before it, and Moonraker answers once it has run.
+        await sleep(fake.state.busyUntil - Date.now())
+        await sleep(fake.behaviour.slowStartMs ?? 0)
+        const filename = url.searchParams.get('filename') ?? ''
+        if (!/\.(gcode|g|gco)$/.test(filename))
+          return { status: 400, json: { error: { code: 400, message: 'Unable to open file' } } }
+        if (!fake.behaviour.silentStart) {
+          fake.state.printing = filename
+          // A new job resets print_stats, a failed last job included.
+          fake.behaviour.jobError = undefined
+        }
+        return { status: 200, json: { result: 'ok' } }
+      }
+      return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
+    },
+    apiKeyCheck(apiKey, 401, { error: { code: 401, message: 'Unauthorized' } }),
+  )
+}

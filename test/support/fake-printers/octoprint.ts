@@ -1,0 +1,163 @@
+import { apiKeyCheck, type CommonBehaviour, type FakePrinter, multipartFile, sleep, startFake } from './fake-server.js'
+
+/**
+ * OctoPrint's serial link when it is not operational, in the words OctoPrint 1.8+ reports
+ * (octoprint/util/comm.py `getStateString`): `Offline` (never connected, or disconnected; the
+ * connection endpoint then says `Closed`), the three steps of connecting, `Error` (the firmware or
+ * the link failed; the port stays open) and `Offline after error` (OctoPrint closed the port), both
+ * with the error text that `GET /api/job` carries in `error`.
+ */
+type OctoPrintLink =
+  | 'Offline'
+  | 'Opening serial connection'
+  | 'Detecting serial connection'
+  | 'Connecting'
+  | { state: 'Error' | 'Offline after error'; error: string }
+
+/** The phase of a running job, each with OctoPrint's state text; `Paused` alone is not `printing`. */
+type OctoPrintJobPhase = 'Starting' | 'Pausing' | 'Paused' | 'Resuming' | 'Cancelling' | 'Finishing'
+
+export interface OctoPrintBehaviour extends CommonBehaviour {
+  /** The upload is stored but not selected. */
+  noSelect?: boolean
+  /** OctoPrint is not connected to the printer (operational when unset). */
+  link?: OctoPrintLink
+  /** The running job is in this phase (plain `Printing` when unset). */
+  jobPhase?: OctoPrintJobPhase
+  /** OctoPrint streams a file to the printer's SD card: a `Sending file to SD` "print". */
+  sdTransfer?: string
+}
+
+const notOperational = { status: 409, json: { error: 'Printer is not operational' } }
+const alreadyPrinting = {
+  status: 409,
+  json: { error: "Printer already has an active print job, did you mean 'restart'?" },
+}
+
+/**
+ * OctoPrint 1.x's REST API (docs/api/*.rst; octoprint/server/api/printer.py, job.py, files.py;
+ * octoprint/printer/standard.py), as a state machine: the link (`behaviour.link`), the selected
+ * file, and the job (`state.printing`, in `behaviour.jobPhase`). What the real one does:
+ * - `GET /api/printer` answers 409 "Printer is not operational" unless the link is operational, and
+ *   leaves `bed` out of `temperature` when the printer profile has no heated bed;
+ * - `GET /api/job` always answers, with the state text and, after an error, `error`; `completion`
+ *   is in percent, null without a job; `printTimeLeft` is null while OctoPrint estimates;
+ * - an upload selects (and prints) only when the printer is operational and has no job
+ *   (`effectiveSelect`/`effectivePrint` say what was done), and overwriting the file being printed
+ *   is refused (409);
+ * - `POST /api/job` `start` is refused (409) when not operational or with a job, and answers 204
+ *   doing nothing when no file is selected.
+ */
+export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBehaviour>> {
+  let selected: string | null = null
+  return startFake<OctoPrintBehaviour>(
+    async (req, url, body, fake) => {
+      const path = url.pathname
+      const { link, jobPhase, sdTransfer } = fake.behaviour
+      const operational = link === undefined
+      const printing = operational ? (fake.state.printing ?? sdTransfer ?? null) : null
+      const text = stateText(link, printing && (sdTransfer ? 'Sending file to SD' : (jobPhase ?? 'Printing')))
+      if (path === '/api/version')
+        return { status: 200, json: { api: '0.1', server: '1.10.2', text: 'OctoPrint 1.10.2' } }
+      if (path === '/api/connection')
+        return { status: 200, json: { current: { state: link === 'Offline' ? 'Closed' : text, port: '/dev/ttyACM0' } } }
+      if (path === '/api/printer') {
+        await sleep(fake.behaviour.slowStatusMs ?? 0)
+        if (!operational) return notOperational
+        return {
+          status: 200,
+          json: {
+            temperature: {
+              tool0: { actual: 214.8, target: 215, offset: 0 },
+              ...(fake.behaviour.noBed ? {} : { bed: { actual: 60.1, target: 60, offset: 0 } }),
+            },
+            sd: { ready: true },
+            state: { text, flags: flags(printing, jobPhase, !!sdTransfer), error: '' },
+          },
+        }
+      }
+      if (path === '/api/job' && req.method === 'GET') {
+        await sleep(fake.behaviour.slowStatusMs ?? 0)
+        const error = typeof link === 'object' ? { error: link.error } : {}
+        return {
+          status: 200,
+          json: { ...jobAnswer(printing ?? selected, !!printing, fake.behaviour), state: text, ...error },
+        }
+      }
+      if (path === '/api/files/local' && req.method === 'POST') {
+        const file = multipartFile(body, String(req.headers['content-type']))
+        if (file.name === printing)
+          return { status: 409, json: { error: 'Trying to overwrite file that is currently being printed' } }
+        fake.files.set(file.name, file.size)
+        const free = operational && !printing
+        const select =
+          free && (file.fields.select === 'true' || file.fields.print === 'true') && !fake.behaviour.noSelect
+        const print = free && file.fields.print === 'true'
+        if (select) selected = file.name
+        if (print && !fake.behaviour.silentStart) fake.state.printing = file.name
+        return {
+          status: 201,
+          json: {
+            files: { local: { name: file.name, path: file.name, origin: 'local' } },
+            done: true,
+            effectiveSelect: select,
+            effectivePrint: print,
+          },
+        }
+      }
+      if (path === '/api/job' && req.method === 'POST') {
+        if (!operational) return notOperational
+        // `refuseStart`: another client started a job between our last look and the start.
+        if (printing || fake.behaviour.refuseStart) return alreadyPrinting
+        if (!fake.behaviour.silentStart) fake.state.printing = selected
+        return { status: 204 }
+      }
+      return { status: 404, json: { error: 'Not found' } }
+    },
+    apiKeyCheck(apiKey, 403, {
+      error:
+        "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server.",
+    }),
+  )
+}
+
+/** The state text: the link's when it is not operational, else the job's phase, else `Operational`. */
+function stateText(link: OctoPrintLink | undefined, job: string | null): string {
+  if (typeof link === 'object') return link.state
+  return link ?? job ?? 'Operational'
+}
+
+/** `state.flags` of an operational printer (octoprint/printer/standard.py `_getStateFlags`). */
+function flags(printing: string | null, phase: OctoPrintJobPhase | undefined, streaming: boolean) {
+  const job = printing !== null
+  return {
+    operational: true,
+    printing: job && phase !== 'Paused',
+    paused: job && phase === 'Paused',
+    pausing: job && phase === 'Pausing',
+    resuming: job && phase === 'Resuming',
+    cancelling: job && phase === 'Cancelling',
+    finishing: job && phase === 'Finishing',
+    closedOrError: false,
+    error: false,
+    ready: !job && !streaming,
+    sdReady: true,
+  }
+}
+
+/** `job` and `progress` of `GET /api/job`: the selected file, and progress only while it prints. */
+function jobAnswer(file: string | null, printing: boolean, behaviour: OctoPrintBehaviour) {
+  const started = printing && behaviour.heating
+  return {
+    job: {
+      file: file ? { name: file, path: file, origin: 'local', size: 2048 } : { name: null, path: null, origin: null },
+      estimatedPrintTime: file ? 1200 : null,
+    },
+    progress: {
+      completion: printing ? (started ? 0 : 42.5) : null,
+      printTime: printing ? (started ? 35 : 510) : null,
+      printTimeLeft: printing && !started ? 690 : null,
+      printTimeLeftOrigin: printing && !started ? 'estimate' : null,
+    },
+  }
+}
