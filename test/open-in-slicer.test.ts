@@ -1,6 +1,10 @@
+import { once } from 'node:events'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectInvalidToken, expectProblem, getMe, signIn } from './support/accounts.js'
 import { gridThreeMf } from './support/hostile-files.js'
@@ -97,6 +101,20 @@ describe('POST /api/v1/files/{id}/download-link', () => {
       expect(link.url.startsWith(`${publicUrl}/api/v1/signed/files/${file.id}/`)).toBe(true)
     } finally {
       await behindProxy.close()
+    }
+  })
+
+  it('keeps the mount prefix when the vault is mounted in another app', async () => {
+    const mounted = serve({ fetch: new Hono().route('/vault', vault.app).fetch, hostname: '127.0.0.1', port: 0 })
+    try {
+      await once(mounted, 'listening')
+      const origin = `http://127.0.0.1:${(mounted.address() as AddressInfo).port}`
+      const reply = await call(origin, 'POST', `/vault/api/v1/files/${cube.id}/download-link`, { token })
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      expect(reply.body.url.startsWith(`${origin}/vault/api/v1/signed/files/${cube.id}/`)).toBe(true)
+      expect(new Uint8Array(await (await fetch(reply.body.url)).arrayBuffer())).toEqual(cube.bytes)
+    } finally {
+      await new Promise((resolve) => mounted.close(resolve))
     }
   })
 
