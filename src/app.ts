@@ -18,6 +18,7 @@ import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
 import { requestLog } from './routes/request-log.js'
+import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
 import { registerUi } from './routes/ui/ui.index.js'
 
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', adminUsersRouter)
   app.route('/', ingestRouter)
   app.route('/', filesRouter)
+  app.route('/', signedRouter)
   app.route('/', modelsRouter)
   app.route('/', collectionsRouter)
   app.route('/', tagsRouter)

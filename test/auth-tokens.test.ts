@@ -140,12 +140,17 @@ describe('signing out', () => {
   })
 })
 
-describe('every endpoint but three needs a token (default deny)', () => {
-  it('the OpenAPI document marks only health, login and refresh as public', async () => {
+describe('every endpoint but four needs a token (default deny)', () => {
+  it('the OpenAPI document marks only health, login, refresh and the signed download (its token in the path) as public', async () => {
     const operations = await listOperations(vault.baseUrl)
     const publicOnes = operations.filter((op) => op.security?.length === 0).map((op) => `${op.method} ${op.path}`)
-    expect(publicOnes.sort()).toEqual(['GET /api/v1/health', 'POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'])
-    expect(protectedOperations.length).toBe(operations.length - 3)
+    expect(publicOnes.sort()).toEqual([
+      'GET /api/v1/health',
+      'GET /api/v1/signed/files/{id}/{token}/{name}',
+      'POST /api/v1/auth/login',
+      'POST /api/v1/auth/refresh',
+    ])
+    expect(protectedOperations.length).toBe(operations.length - 4)
     for (const op of protectedOperations) {
       expect(op.security, `${op.method} ${op.path}`).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }])
       expect(['user', 'admin', 'superuser'], `${op.method} ${op.path}`).toContain(op.role)

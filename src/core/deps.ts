@@ -105,6 +105,8 @@ export interface Deps {
   maxBodyBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
+  /** `VAULT_DOWNLOAD_LINK_TTL_S`: how long a signed download link (open in slicer) works. */
+  downloadLinkTtlSeconds: number
   /** Printer providers by name, this app's status cache and the timeouts. */
   printers: {
     providers: PrinterProviders

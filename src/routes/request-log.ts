@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from './app-env.js'
+import { withoutSignedToken } from './signed/signed-path.js'
 
 /**
  * One structured log line per request, with the request id that is also returned in
- * `X-Request-Id`. Only the path is logged: query strings and headers can carry secrets.
+ * `X-Request-Id`. Only the path is logged, a signed link's token masked: query strings and headers
+ * can carry secrets.
  * Health probes log at debug level so a container's liveness checks do not flood the log.
  */
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -14,7 +16,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   log('request', {
     request_id: c.var.requestId,
     method: c.req.method,
-    path: c.req.path,
+    path: withoutSignedToken(c.req.path),
     status: c.res.status,
     duration_ms: Math.round((performance.now() - started) * 10) / 10,
   })

@@ -344,6 +344,53 @@ describe('the model page', () => {
     }
   })
 
+  it('"Open in slicer" hands the slicer a signed link that serves the file without signing in', async () => {
+    const bytes = binaryBox(30, 20, 10)
+    const reply = await upload(vault.baseUrl, token, 'Slicer-Box.stl', bytes)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    try {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: vault.baseUrl })
+      const card = page.getByRole('article', { name: 'Slicer-Box.stl' })
+      await card.getByRole('button', { name: 'Open in slicer: Slicer-Box.stl' }).click()
+      const menu = page.getByRole('menu')
+      await menu.getByRole('menuitem', { name: 'OrcaSlicer' }).waitFor()
+      // Bambu Studio opens only 3MF from a link; PrusaSlicer only its own sites, which the menu says.
+      expect(await menu.getByRole('menuitem', { name: 'Bambu Studio' }).count()).toBe(0)
+      const prusa = menu.getByRole('menuitem', { name: /PrusaSlicer/ })
+      expect(await prusa.isDisabled()).toBe(true)
+      expect(await prusa.textContent()).toContain('printables.com')
+      await screenshot(page, 'model-open-in-slicer')
+      await expectAccessible(page)
+
+      // The slicer's URL is a navigation the browser hands to the operating system: caught as a request.
+      const [navigation] = await Promise.all([
+        page.waitForRequest((request) => request.url().startsWith('orcaslicer://')),
+        menu.getByRole('menuitem', { name: 'OrcaSlicer' }).click(),
+      ])
+      const slicerUrl = navigation.url()
+      expect(slicerUrl).toMatch(/^orcaslicer:\/\/open\?file=[^&]+$/)
+      const fileUrl = decodeURIComponent(slicerUrl.slice('orcaslicer://open?file='.length))
+      expect(fileUrl.startsWith(`${vault.baseUrl}/api/v1/signed/files/`)).toBe(true)
+      expect(fileUrl.endsWith('/Slicer-Box.stl')).toBe(true)
+      expect(fileUrl).not.toContain(token)
+      // Fetched as a slicer would: no session, no bearer token.
+      const served = await fetch(fileUrl)
+      expect(served.status).toBe(200)
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes)
+
+      await card.getByRole('button', { name: 'Open in slicer: Slicer-Box.stl' }).click()
+      await page.getByRole('menuitem', { name: 'Copy download link' }).click()
+      await page.getByText('Download link copied').waitFor()
+      const copied = await page.evaluate(() => navigator.clipboard.readText())
+      expect(copied.startsWith(`${vault.baseUrl}/api/v1/signed/files/`)).toBe(true)
+      expect(new Uint8Array(await (await fetch(copied)).arrayBuffer())).toEqual(bytes)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it('three.js is not part of the library page: it loads with the 3D view only', async () => {
     const { page, context } = await openSignedIn('/library')
     try {

@@ -114,6 +114,7 @@ export async function createNodeDeps(
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,
       publicUrl: config.publicUrl,
+      downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
       printers: {
         providers: {
           moonraker: createMoonrakerProvider,

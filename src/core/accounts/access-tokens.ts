@@ -1,5 +1,5 @@
-import { errors, jwtVerify, SignJWT } from 'jose'
-import type { SigningKeys } from './signing-keys.js'
+import { jwtVerify, SignJWT } from 'jose'
+import { type SigningKeys, verificationKeyFor } from './signing-keys.js'
 
 export const accessTokenIssuer = 'model-vault'
 export const accessTokenAudience = 'model-vault-api'
@@ -37,22 +37,14 @@ export async function signAccessToken(
  */
 export async function verifyAccessToken(keys: SigningKeys, token: string, now: Date): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(
-      token,
-      (header) => {
-        const secret = header.kid === undefined ? undefined : keys.byKid.get(header.kid)
-        if (!secret) throw new errors.JWSSignatureVerificationFailed('unknown key id')
-        return secret
-      },
-      {
-        algorithms: [algorithm],
-        issuer: accessTokenIssuer,
-        audience: accessTokenAudience,
-        typ: 'JWT',
-        requiredClaims: ['exp', 'iat', 'sub', 'jti', 'sid'],
-        currentDate: now,
-      },
-    )
+    const { payload } = await jwtVerify(token, verificationKeyFor(keys), {
+      algorithms: [algorithm],
+      issuer: accessTokenIssuer,
+      audience: accessTokenAudience,
+      typ: 'JWT',
+      requiredClaims: ['exp', 'iat', 'sub', 'jti', 'sid'],
+      currentDate: now,
+    })
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null
     return { sub: payload.sub, sid: payload.sid }
   } catch {

@@ -1,3 +1,4 @@
+import { errors, type JWSHeaderParameters } from 'jose'
 import type { Kysely } from 'kysely'
 import type { CreateSha256 } from '../blobs/hasher.js'
 import type { Database } from '../db/schema.js'
@@ -52,4 +53,16 @@ export async function loadSigningKeys(
   // Unreachable: configured secrets are non-empty, and the database path inserts one first.
   if (!current) throw new Error('no token-signing secret')
   return { current, byKid: new Map(keys.map((key) => [key.kid, key.secret])) }
+}
+
+/**
+ * The verification key a token's `kid` names, for jose's `jwtVerify`: any key of the ring, so a
+ * token signed before a rotation verifies while its key is still listed; an unknown `kid` fails.
+ */
+export function verificationKeyFor(keys: SigningKeys) {
+  return (header: JWSHeaderParameters): Uint8Array => {
+    const secret = header.kid === undefined ? undefined : keys.byKid.get(header.kid)
+    if (!secret) throw new errors.JWSSignatureVerificationFailed('unknown key id')
+    return secret
+  }
 }

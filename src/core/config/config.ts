@@ -45,6 +45,8 @@ export interface Config {
   /** Largest body of any other request (JSON, text): `VAULT_MAX_BODY_BYTES`. */
   maxBodyBytes: number
   publicUrl?: string
+  /** Seconds a signed download link works (`VAULT_DOWNLOAD_LINK_TTL_S`). */
+  downloadLinkTtlSeconds: number
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
   printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
   /**
@@ -90,6 +92,9 @@ export function parseConfig(env: Env): Config {
     maxUploadBytes: vars.integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     maxBodyBytes: vars.integer('VAULT_MAX_BODY_BYTES', 1024 ** 2, 1024, 1024 ** 3),
     publicUrl: vars.httpUrl('VAULT_PUBLIC_URL'),
+    // 15 minutes: long enough for a slicer to start, ask and download; short enough that a link
+    // seen in a browser history, a proxy log or a chat is soon worthless.
+    downloadLinkTtlSeconds: vars.integer('VAULT_DOWNLOAD_LINK_TTL_S', 15 * 60, 1, 24 * 60 * 60),
     printers: {
       credentialsKey: vars.secret('VAULT_PRINTER_CREDENTIALS_KEY'),
       timeoutMs: vars.integer('VAULT_PRINTER_TIMEOUT_MS', 2500, 50, 120_000),

@@ -10,6 +10,7 @@ import {
   storedBytesHeaders,
   thumbnailAnswers,
 } from '../response-docs.js'
+import { DownloadLinkSchema } from './download-link-schema.js'
 
 const tags = ['Files']
 
@@ -26,41 +27,70 @@ export const getFileRoute = defineRoute('user', {
   },
 })
 
+/** How a stored file's bytes are served, by its own route and by a signed link alike. */
+export const fileBytesDescription = [
+  'Streams the bytes with `Content-Disposition: attachment` and the original file name.',
+  'The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`,',
+  '`bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not',
+  'valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200.',
+  "The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else",
+  '`application/octet-stream`.',
+  'The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`,',
+  '`printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF',
+  'project carries whatever its settings hold.',
+].join(' ')
+
+/** The answers carrying a stored file's bytes (or saying why not), shared by every route that serves them. */
+export const fileBytesResponses = {
+  200: {
+    description: 'The whole file.',
+    headers: { ...storedBytesHeaders, ...contentDispositionHeader },
+    content: binaryContent(...storedContentTypes),
+  },
+  206: {
+    description: 'The requested range.',
+    headers: { ...storedBytesHeaders, ...contentDispositionHeader, ...contentRangeHeader('bytes 0-1023/48213') },
+    content: binaryContent(...storedContentTypes),
+  },
+  304: { description: 'Not modified (the ETag matched).', headers: storedBytesHeaders },
+  416: problemResponse(
+    'No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes */<size>` gives the size.',
+    contentRangeHeader('bytes */48213'),
+  ),
+}
+
 export const downloadFileRoute = defineRoute('user', {
   method: 'get',
   path: '/api/v1/files/{id}/content',
   operationId: 'downloadFile',
   tags,
   summary: 'Download a stored file',
+  description: fileBytesDescription,
+  request: { params: IdParamSchema },
+  responses: { ...fileBytesResponses, 404: problemResponse('No such file.') },
+})
+
+export const createDownloadLinkRoute = defineRoute('user', {
+  method: 'post',
+  path: '/api/v1/files/{id}/download-link',
+  operationId: 'createDownloadLink',
+  tags,
+  summary: 'A short-lived signed link to the file, wrapped for desktop slicers (open in slicer)',
   description: [
-    'Streams the bytes with `Content-Disposition: attachment` and the original file name.',
-    'The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`,',
-    '`bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not',
-    'valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200.',
-    "The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else",
-    '`application/octet-stream`.',
-    'The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`,',
-    '`printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF',
-    'project carries whatever its settings hold.',
+    'Signs a link that serves this one file to whoever holds it, without a bearer token, for 15 minutes',
+    '(`VAULT_DOWNLOAD_LINK_TTL_S`): long enough for a slicer to start and download, short enough that a link left',
+    'in a history or a log is soon worthless. Slicers fetch the URL themselves, outside the browser, so it is',
+    "absolute (`VAULT_PUBLIC_URL` when set, else this request's origin) and ends in the file's name with its",
+    "extension, from which slicers pick the format. The token is signed with the install's token keys for downloads",
+    'only: it is refused as a bearer token, and an access token is refused in its place. Signing out does not',
+    'revoke a link already made; it expires on its own. `slicer_links` wraps the URL for each desktop slicer that',
+    "opens the file's format (Bambu Studio asks before opening a file from a site it does not know).",
+    'PrusaSlicer is not offered: it downloads only from printables.com, thingiverse.com and cults3d.com.',
   ].join(' '),
   request: { params: IdParamSchema },
   responses: {
-    200: {
-      description: 'The whole file.',
-      headers: { ...storedBytesHeaders, ...contentDispositionHeader },
-      content: binaryContent(...storedContentTypes),
-    },
-    206: {
-      description: 'The requested range.',
-      headers: { ...storedBytesHeaders, ...contentDispositionHeader, ...contentRangeHeader('bytes 0-1023/48213') },
-      content: binaryContent(...storedContentTypes),
-    },
-    304: { description: 'Not modified (the ETag matched).', headers: storedBytesHeaders },
+    200: { description: 'The signed link.', content: { 'application/json': { schema: DownloadLinkSchema } } },
     404: problemResponse('No such file.'),
-    416: problemResponse(
-      'No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes */<size>` gives the size.',
-      contentRangeHeader('bytes */48213'),
-    ),
   },
 })
 

@@ -377,6 +377,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/files/{id}/download-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived signed link to the file, wrapped for desktop slicers (open in slicer)
+         * @description Signs a link that serves this one file to whoever holds it, without a bearer token, for 15 minutes (`VAULT_DOWNLOAD_LINK_TTL_S`): long enough for a slicer to start and download, short enough that a link left in a history or a log is soon worthless. Slicers fetch the URL themselves, outside the browser, so it is absolute (`VAULT_PUBLIC_URL` when set, else this request's origin) and ends in the file's name with its extension, from which slicers pick the format. The token is signed with the install's token keys for downloads only: it is refused as a bearer token, and an access token is refused in its place. Signing out does not revoke a link already made; it expires on its own. `slicer_links` wraps the URL for each desktop slicer that opens the file's format (Bambu Studio asks before opening a file from a site it does not know). PrusaSlicer is not offered: it downloads only from printables.com, thingiverse.com and cults3d.com.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        post: operations["createDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -391,6 +413,26 @@ export interface paths {
          *     Requires an access token or API key of a user with the `user` role (any signed-in user).
          */
         get: operations["getFileThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed/files/{id}/{token}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file through a signed link (open in slicer)
+         * @description The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise); every refusal is decided from the token alone, so it says nothing about other files. An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads (altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`; a valid token used on another file id 403 `download_link_other_file`. `HEAD` answers the same headers. Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
+         */
+        get: operations["downloadSignedFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1377,6 +1419,37 @@ export interface components {
             updated_at: string;
             url: string;
             thumbnail_url: string | null;
+        };
+        DownloadLink: {
+            /**
+             * @description Absolute URL serving this one file without a bearer token until `expires_at`; it ends in a file name with the format's extension.
+             * @example https://vault.example.org/api/v1/signed/files/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/eyJhbGci…/Benchy.3mf
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description Seconds the link works.
+             * @example 900
+             */
+            expires_in: number;
+            /** @description The `url` wrapped for each desktop slicer that opens this format. PrusaSlicer has none: it downloads only from printables.com, thingiverse.com and cults3d.com. */
+            slicer_links: {
+                /** @description Opens the file in OrcaSlicer (`orcaslicer://open?file=…`): STL, 3MF, OBJ, STEP; absent when it does not open this format. */
+                orcaslicer?: string;
+                /** @description Opens the file in Bambu Studio on Windows and Linux (`bambustudio://open?file=…`): 3MF only; absent when it does not open this format. */
+                bambustudio?: string;
+                /** @description Opens the file in Bambu Studio on macOS (`bambustudioopen://…`): 3MF only; absent when it does not open this format. */
+                bambustudio_macos?: string;
+                /** @description Opens the file in UltiMaker Cura (`cura://open?file=…`): STL, 3MF, OBJ, G-code; absent when it does not open this format. */
+                cura?: string;
+                /** @description Opens the file in SuperSlicer (`prusaslicer://open?file=…`, PrusaSlicer's scheme: PrusaSlicer itself refuses the link): STL, 3MF, OBJ, STEP; absent when it does not open this format. */
+                superslicer?: string;
+                /** @description Opens the file in ElegooSlicer (`elegooslicer://open?file=…`): STL, 3MF, OBJ, STEP; absent when it does not open this format. */
+                elegooslicer?: string;
+                /** @description Opens the file in Creality Print (`crealityprintlink://open?file=…`): STL, 3MF, OBJ, STEP; absent when it does not open this format. */
+                crealityprint?: string;
+            };
         };
         ModelStats: {
             totals: {
@@ -3293,6 +3366,61 @@ export interface operations {
             };
         };
     };
+    createDownloadLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such file. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getFileThumbnail: {
         parameters: {
             query?: never;
@@ -3349,6 +3477,128 @@ export interface operations {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSignedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The signed token from POST /api/v1/files/{id}/download-link. */
+                token: string;
+                /** @description The file name slicers save the download under and read the format from; the vault ignores it. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
+                };
+            };
+            /** @description The requested range. */
+            206: {
+                headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    /** @description The original file name, ASCII-safe in `filename` and exact in `filename*` (RFC 6266). */
+                    "Content-Disposition"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/stl": Blob;
+                    "model/3mf": Blob;
+                    "model/obj": Blob;
+                    "text/x.gcode": Blob;
+                    "model/step": Blob;
+                    "application/octet-stream": Blob;
+                };
+            };
+            /** @description Not modified (the ETag matched). */
+            304: {
+                headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is for another file (`download_link_other_file`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file of this link was deleted since the link was made. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No byte of the range lies within the file (`range_not_satisfiable`); `Content-Range: bytes *\/<size>` gives the size. */
+            416: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description The bytes sent and the whole size (RFC 9110 §14.4). */
+                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,6 +2,7 @@ import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@man
 import type { ReactNode } from 'react'
 import { DownloadButton } from './download-button'
 import { fileFacts } from './file-facts'
+import { OpenInSlicerMenu } from './open-in-slicer-menu'
 import { ThumbnailImage } from './thumbnail-image'
 import type { ModelFile } from './types'
 
@@ -21,6 +22,7 @@ export function FileCard({ file, actions }: { file: ModelFile; actions?: ReactNo
           </Group>
           <Group gap="xs">
             <DownloadButton file={file} />
+            <OpenInSlicerMenu file={file} />
             {actions}
           </Group>
         </Group>

@@ -1,0 +1,60 @@
+import type { Selectable } from 'kysely'
+import type { Database, FilesTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import { forbidden } from '../errors.js'
+import { getFileRow } from '../library/files.js'
+import { signDownloadToken, verifyDownloadToken } from './download-tokens.js'
+
+type DownloadDeps = Pick<Deps, 'database' | 'keys' | 'clock' | 'downloadLinkTtlSeconds'>
+
+/** A signed link's parts; the HTTP layer puts them into a URL. */
+export interface IssuedDownloadLink {
+  fileId: string
+  token: string
+  /** The URL's last segment: slicers name the download after it and pick the format by its extension. */
+  fileName: string
+  format: Selectable<FilesTable>['format']
+  expiresAt: Date
+}
+
+/** Signs a link to one stored file (404 if there is none), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
+export async function issueDownloadLink(deps: DownloadDeps, fileId: string): Promise<IssuedDownloadLink> {
+  const file = await getFileRow(deps.database.db, fileId)
+  const { token, expiresAt } = await signDownloadToken(
+    deps.keys.current().signingKeys,
+    file.id,
+    deps.clock.now(),
+    deps.downloadLinkTtlSeconds,
+  )
+  return { fileId: file.id, token, fileName: linkFileName(file.original_name), format: file.format, expiresAt }
+}
+
+/**
+ * The file a link serves, once its token checks out for exactly that file. Refusals are decided
+ * from the token alone, before the database is asked, so they say nothing about other files.
+ */
+export async function redeemDownloadLink(
+  deps: Pick<DownloadDeps, 'database' | 'keys' | 'clock'>,
+  fileId: string,
+  token: string,
+): Promise<Selectable<Database['files']>> {
+  const check = await verifyDownloadToken(deps.keys.current().signingKeys, token, deps.clock.now())
+  if (!check.valid && check.reason === 'expired') {
+    throw forbidden('download_link_expired', 'This download link has expired; ask the vault for a new one.')
+  }
+  if (!check.valid) throw forbidden('download_link_invalid', 'This download link is not valid.')
+  if (check.fileId !== fileId) throw forbidden('download_link_other_file', 'This download link is for another file.')
+  return getFileRow(deps.database.db, fileId)
+}
+
+/**
+ * The stored name reduced to characters every URL, slicer and file system takes as they are
+ * (`Benchy v2 (fixed).STL` → `Benchy_v2_fixed_.stl`), the extension in lower case: Bambu Studio
+ * looks for `.3mf` itself. No leading dot, so the segment is never `.` or `..`.
+ */
+export function linkFileName(originalName: string): string {
+  const safe = originalName.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '')
+  const dot = safe.lastIndexOf('.')
+  const named = dot > 0 ? `${safe.slice(0, dot)}${safe.slice(dot).toLowerCase()}` : safe
+  return named === '' ? 'file' : named
+}

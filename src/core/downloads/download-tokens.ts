@@ -1,0 +1,56 @@
+import { errors, jwtVerify, SignJWT } from 'jose'
+import { accessTokenIssuer } from '../accounts/access-tokens.js'
+import { type SigningKeys, verificationKeyFor } from '../accounts/signing-keys.js'
+
+/**
+ * Download tokens are signed with the same keys as access tokens but carry their own audience and
+ * `typ`, and each verifier pins both: a download token is never accepted as a bearer token, nor an
+ * access token as a download link.
+ */
+export const downloadTokenAudience = 'model-vault-download'
+const downloadTokenType = 'vault-download+jwt'
+const algorithm = 'HS256'
+
+/** What a download token says when it checks out, or why it does not. */
+export type DownloadTokenCheck = { valid: true; fileId: string } | { valid: false; reason: 'expired' | 'invalid' }
+
+/** A token that lets whoever holds it read one file (`sub`) until `exp`. */
+export async function signDownloadToken(
+  keys: SigningKeys,
+  fileId: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const issuedAt = Math.floor(now.getTime() / 1000)
+  const expiresAt = issuedAt + ttlSeconds
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: algorithm, kid: keys.current.kid, typ: downloadTokenType })
+    .setIssuer(accessTokenIssuer)
+    .setAudience(downloadTokenAudience)
+    .setSubject(fileId)
+    .setJti(crypto.randomUUID())
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(keys.current.secret)
+  return { token, expiresAt: new Date(expiresAt * 1000) }
+}
+
+/**
+ * Verifies signature, algorithm, `typ`, issuer, audience and lifetime. jose checks the signature
+ * before the claims, so `expired` is only ever said of a token the vault really signed.
+ */
+export async function verifyDownloadToken(keys: SigningKeys, token: string, now: Date): Promise<DownloadTokenCheck> {
+  try {
+    const { payload } = await jwtVerify(token, verificationKeyFor(keys), {
+      algorithms: [algorithm],
+      issuer: accessTokenIssuer,
+      audience: downloadTokenAudience,
+      typ: downloadTokenType,
+      requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+      currentDate: now,
+    })
+    return typeof payload.sub === 'string' ? { valid: true, fileId: payload.sub } : { valid: false, reason: 'invalid' }
+  } catch (error) {
+    return { valid: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' }
+  }
+}

@@ -1,0 +1,6 @@
+/** Where a signed download link points, below the vault's base URL. */
+export const signedFilePath = (fileId: string, token: string, fileName: string) =>
+  `/api/v1/signed/files/${encodeURIComponent(fileId)}/${token}/${encodeURIComponent(fileName)}`
+
+/** The path with a signed link's token masked: the request log must not hold working links. */
+export const withoutSignedToken = (path: string) => path.replace(/(\/api\/v1\/signed\/files\/[^/]+\/)[^/]+/, '$1***')
