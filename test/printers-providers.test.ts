@@ -358,6 +358,51 @@ describe('Moonraker against what a real Klipper does', () => {
     expect(fake.state.printing).toBe('box.gcode')
   })
 
+  it('is paused with its job shown while Klipper pauses, and refuses work', async () => {
+    const { fake, printer } = await registeredMoonraker({ jobState: 'paused' })
+    fake.state.printing = 'benchy.gcode'
+    expect(await status(printer.id)).toMatchObject({
+      state: 'paused',
+      ready: false,
+      job: { file_name: 'benchy.gcode', progress: 0.25 },
+    })
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(fake.files.size).toBe(0)
+  })
+
+  it.each([
+    ['complete', 'the last job completed; make sure the bed is clear', 0],
+    ['cancelled', 'the last job was cancelled; make sure the bed is clear', 215],
+  ] as const)(
+    'takes the next job after a %s one, showing how it ended and the target left on',
+    async (jobState, reason, target) => {
+      const { fake, printer } = await registeredMoonraker({ jobState })
+      fake.state.printing = 'benchy.gcode'
+      const seen = await status(printer.id)
+      expect(seen).toMatchObject({ state: 'idle', ready: true, reason, raw: { print_state: jobState } })
+      // After a cancel Klipper keeps the hotend's target: the status shows it.
+      expect(seen.temperatures.nozzle.target).toBe(target)
+      expect((await send(printer.id, { file_id: gcodeId, start: true })).body).toMatchObject({ outcome: 'confirmed' })
+      expect(fake.state.printing).toBe('box.gcode')
+    },
+  )
+
+  it('sends to one printer one at a time: a second send meanwhile is refused with nothing sent, not started onto the first job', async () => {
+    // The start waits behind Klipper's queue, so the first send is still under way when the second comes.
+    const { fake, printer } = await registeredMoonraker({ slowStartMs: 300 })
+    const [first, second] = await Promise.all([
+      send(printer.id, { file_id: gcodeId, start: true }),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => send(printer.id, { file_id: gcodeId, start: true })),
+    ])
+    expect(first.body).toMatchObject({ outcome: 'confirmed' })
+    expect(expectProblem(second, 409, 'send_in_progress').detail).toContain('nothing was sent')
+    expect(fake.requests.filter((r) => r.path === '/server/files/upload')).toHaveLength(1)
+    const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/dispatches`, { token })
+    expect(dispatches.body.items.map((d: { outcome: string }) => d.outcome).sort()).toEqual(['confirmed', 'refused'])
+    // Once it prints, Klipper itself refuses a start onto the running job ("SD busy"); the vault never asks.
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+  })
+
   it('leaves out a heated bed the printer does not have, and lists only extensions it opens', async () => {
     const { printer } = await registeredMoonraker({ noBed: true })
     expect(printer.status.temperatures).toEqual({ nozzle: { actual: 210.4, target: 215 }, bed: null })

@@ -123,6 +123,7 @@ export async function createNodeDeps(
           virtual: createVirtualPrinters(clock),
         },
         statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
+        sendsUnderWay: new Set(),
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,
       },

@@ -131,6 +131,25 @@ export async function sendToPrinter(
     remoteName: null,
   }
 
+  // One send at a time per printer: a second one would pass the same checks and then start onto
+  // the first one's job (Klipper answers "SD busy" only after the file is already uploaded).
+  const { sendsUnderWay } = deps.printers
+  if (sendsUnderWay.has(printer.id)) {
+    const detail = 'Another send to this printer is under way; nothing was sent.'
+    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail, httpStatus: 409 })
+    throw new VaultError(409, 'send_in_progress', 'Conflict', `${printer.name}: ${detail} (dispatch ${dispatch.id})`)
+  }
+  sendsUnderWay.add(printer.id)
+  try {
+    return await checkUploadStart(deps, attempt)
+  } finally {
+    sendsUnderWay.delete(printer.id)
+  }
+}
+
+/** The send's steps: check, upload, recheck, start, confirm, each noted on the attempt. */
+async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<SendResult> {
+  const { printer, startRequested } = attempt
   const before = await checkReady(deps, attempt, 'check')
   if (!before.ready) {
     const detail = `The printer is ${describe(before)}; nothing was sent.`
@@ -142,7 +161,7 @@ export async function sendToPrinter(
   const uploaded = await upload(deps, attempt, provider)
   if ('outcome' in uploaded) return record(deps, attempt, uploaded)
   const { remoteName } = uploaded
-  if (!input.start) {
+  if (!startRequested) {
     const detail = `Stored on the printer as ${remoteName}; not started, as asked.`
     return record(deps, attempt, { outcome: 'uploaded', detail, httpStatus: 201 })
   }

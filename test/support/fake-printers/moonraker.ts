@@ -13,13 +13,19 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
   jobError?: string
   /** Klipper's config lacks `[virtual_sdcard]` (so there is no print_stats either). */
   noVirtualSdcard?: boolean
+  /**
+   * Where the job of `state.printing` is, when not printing: `paused` (PAUSE), or ended —
+   * `complete` or `cancelled` — which print_stats keeps, with the file name, until the next job.
+   */
+  jobState?: 'paused' | 'complete' | 'cancelled'
 }
 
 /**
- * Moonraker: `{result: …}` envelopes; print_stats.state standby/printing; progress 0..1. As the real
- * Klipper does: while it runs a command `idle_timeout.state` is `Printing` with print_stats still
- * `standby`, and a start waits behind the command; `virtual_sdcard` opens only lower-case
- * `.gcode`, `.g` and `.gco` files.
+ * Moonraker: `{result: …}` envelopes; every print_stats state (standby, printing, paused, complete,
+ * cancelled, error); progress 0..1. As the real Klipper does: while it runs a command
+ * `idle_timeout.state` is `Printing` with print_stats still `standby`, and a start waits behind the
+ * command; `virtual_sdcard` opens only lower-case `.gcode`, `.g` and `.gco` files; a start while a
+ * job prints or is paused answers 400 "SD busy".
  */
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBehaviour>> {
   return startFake<MoonrakerBehaviour>(
@@ -47,8 +53,9 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
         return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
       if (path === '/printer/objects/query') {
         await sleep(fake.behaviour.slowStatusMs ?? 0)
-        const printing = fake.state.printing
-        const jobError = fake.behaviour.jobError
+        const job = fake.state.printing
+        const { jobError, jobState, heating } = fake.behaviour
+        const printing = job && !jobState ? job : null
         return {
           status: 200,
           json: {
@@ -62,18 +69,22 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
                 print_stats: fake.behaviour.noVirtualSdcard
                   ? {}
                   : {
-                      state: printing ? 'printing' : jobError ? 'error' : 'standby',
-                      filename: printing ?? '',
-                      total_duration: printing ? 75 : 0,
-                      print_duration: printing && !fake.behaviour.heating ? 60 : 0,
+                      state: job ? (jobState ?? 'printing') : jobError ? 'error' : 'standby',
+                      filename: job ?? '',
+                      total_duration: job ? 75 : 0,
+                      print_duration: job && !heating ? 60 : 0,
                       message: jobError ?? '',
                     },
                 idle_timeout: {
                   state: printing || Date.now() < fake.state.busyUntil ? 'Printing' : 'Ready',
                   printing_time: 0,
                 },
-                virtual_sdcard: { progress: printing && !fake.behaviour.heating ? 0.25 : 0, is_active: !!printing },
-                extruder: { temperature: 210.4, target: 215 },
+                virtual_sdcard: {
+                  progress: jobState === 'complete' ? 1 : job && !heating ? 0.25 : 0,
+                  is_active: !!printing,
+                },
+                // A cancel leaves the hotend's target on, as the real Klipper did.
+                extruder: { temperature: 210.4, target: jobState === 'complete' ? 0 : 215 },
                 heater_bed: fake.behaviour.noBed ? {} : { temperature: 59.8, target: 60 },
               },
             },
@@ -110,7 +121,11 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
         const filename = url.searchParams.get('filename') ?? ''
         if (!/\.(gcode|g|gco)$/.test(filename))
           return { status: 400, json: { error: { code: 400, message: 'Unable to open file' } } }
+        // A job printing or paused holds the virtual SD card.
+        if (fake.state.printing && !['complete', 'cancelled'].includes(fake.behaviour.jobState ?? ''))
+          return { status: 400, json: { error: { code: 400, message: 'SD busy' } } }
         if (!fake.behaviour.silentStart) {
+          fake.behaviour.jobState = undefined
           fake.state.printing = filename
           // A new job resets print_stats, a failed last job included.
           fake.behaviour.jobError = undefined

@@ -5437,7 +5437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), or a dispatch with outcome `not_ready_after_upload` (stored, not started). */
+            /** @description Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started). */
             409: {
                 headers: {
                     [name: string]: unknown;
