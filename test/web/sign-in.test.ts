@@ -60,6 +60,8 @@ describe('signing in and out of the web UI', () => {
       await screenshot(page, 'overview')
       const refreshToken = await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)
       await page.getByRole('button', { name: `Account: ${admin.username}` }).click()
+      await page.getByRole('menuitem', { name: 'Sign out' }).waitFor()
+      await expectAccessible(page)
       await page.getByRole('menuitem', { name: 'Sign out' }).click()
       await page.getByText('You have signed out.').waitFor()
       expect(await page.evaluate((key) => localStorage.getItem(key), refreshTokenKey)).toBeNull()

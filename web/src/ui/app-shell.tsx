@@ -90,7 +90,7 @@ function NavItem({ entry, onNavigate }: { entry: NavEntry; onNavigate: () => voi
 
 function UserMenu({ user, onSignOut }: { user: ShellUser; onSignOut: () => void }) {
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton aria-label={`Account: ${user.username}`}>
           <Group gap={6} wrap="nowrap">
