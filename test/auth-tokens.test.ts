@@ -147,7 +147,11 @@ describe('every endpoint but three needs a token (default deny)', () => {
     expect(publicOnes.sort()).toEqual(['GET /api/v1/health', 'POST /api/v1/auth/login', 'POST /api/v1/auth/refresh'])
     expect(protectedOperations.length).toBe(operations.length - 3)
     for (const op of protectedOperations) {
-      expect(op.security, `${op.method} ${op.path}`).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }])
+      // Either credential, holding any one of the operation's scopes (none named: any scope).
+      const alternatives = op.scopes?.length ? op.scopes.map((scope) => [scope]) : [[]]
+      expect(op.security, `${op.method} ${op.path}`).toEqual(
+        alternatives.flatMap((scopes) => [{ bearerAuth: scopes }, { apiKeyAuth: scopes }]),
+      )
       expect(['user', 'admin', 'superuser'], `${op.method} ${op.path}`).toContain(op.role)
     }
   })

@@ -1,5 +1,5 @@
 import { storedContentTypes } from '../../core/ingest/file-formats.js'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { FileSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -13,7 +13,7 @@ import {
 
 const tags = ['Files']
 
-export const getFileRoute = defineRoute('user', {
+export const getFileRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}',
   operationId: 'getFile',
@@ -26,7 +26,7 @@ export const getFileRoute = defineRoute('user', {
   },
 })
 
-export const downloadFileRoute = defineRoute('user', {
+export const downloadFileRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}/content',
   operationId: 'downloadFile',
@@ -64,7 +64,7 @@ export const downloadFileRoute = defineRoute('user', {
   },
 })
 
-export const fileThumbnailRoute = defineRoute('user', {
+export const fileThumbnailRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}/thumbnail',
   operationId: 'getFileThumbnail',

@@ -86,7 +86,7 @@ export interface paths {
          * End this session
          * @description Revokes the session of the presented access token: its refresh token and every access token of the session stop working. An API key presented on its own has no session (409 `no_session`): revoke the key instead.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         post: operations["logout"];
         delete?: never;
@@ -104,7 +104,9 @@ export interface paths {
         };
         /**
          * The signed-in user and session
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["getMe"];
         put?: never;
@@ -128,7 +130,7 @@ export interface paths {
          * Change your own password
          * @description Needs the current password; wrong ones are throttled like failed sign-ins (429). Ends every other session of the account, including sessions opened with API keys; this one stays signed in, and the API keys themselves keep working.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["changeOwnPassword"];
         delete?: never;
@@ -148,15 +150,15 @@ export interface paths {
          * Your API keys
          * @description Name, prefix and times of each of your keys, revoked ones included. Key values are never shown again after creation.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description For scripts and slicer hooks: they sign in with `{username, api_key}` instead of storing the account password. The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored.
+         * @description For scripts and slicer hooks: they present the key on each request, or sign in with `{username, api_key}`, instead of storing the account password. The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored. Give a key only the scopes its job needs: a slicer hook needs `upload` alone.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -179,7 +181,7 @@ export interface paths {
          * Revoke an API key
          * @description The key can no longer sign in, and access tokens obtained with it stop working at once. The password is not affected. The key stays listed with `revoked_at`.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -196,7 +198,7 @@ export interface paths {
         };
         /**
          * All users
-         * @description Requires an access token or API key of a user with the `superuser` role or higher.
+         * @description Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listUsers"];
         put?: never;
@@ -204,7 +206,7 @@ export interface paths {
          * Create a user
          * @description Usernames are 1-64 letters, digits, `.`, `-` or `_`, unique regardless of case. Passwords need at least 12 characters.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createUser"];
         delete?: never;
@@ -230,7 +232,7 @@ export interface paths {
          * Change a user's role, or disable or enable them
          * @description Disabling ends all of the user's sessions at once. The last active superuser cannot be demoted or disabled (409 `last_superuser`).
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -248,7 +250,7 @@ export interface paths {
          * Reset a user's password
          * @description Sets a new password, ends every session of the user and clears their failed sign-in count. Their API keys keep working.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["resetUserPassword"];
         delete?: never;
@@ -287,7 +289,7 @@ export interface paths {
          *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope or `full`.
          */
         post: operations["ingestFile"];
         delete?: never;
@@ -325,7 +327,7 @@ export interface paths {
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope or `full`.
          */
         put: operations["ingestFileRaw"];
         post?: never;
@@ -344,7 +346,7 @@ export interface paths {
         };
         /**
          * A stored file and its extracted metadata
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getFile"];
         put?: never;
@@ -366,7 +368,7 @@ export interface paths {
          * Download a stored file
          * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -388,7 +390,7 @@ export interface paths {
          * A file's thumbnail
          * @description The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getFileThumbnail"];
         put?: never;
@@ -419,7 +421,7 @@ export interface paths {
          *     Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per
          *     slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getModelStats"];
         put?: never;
@@ -455,7 +457,7 @@ export interface paths {
          *     names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,
          *     `-`, `@`, tab or carriage return) get a leading `'` so they show as text.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["exportModels"];
         put?: never;
@@ -483,7 +485,7 @@ export interface paths {
          *     other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token
          *     signing secret changes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["listModels"];
         put?: never;
@@ -503,7 +505,7 @@ export interface paths {
         };
         /**
          * A model with all its files, their metadata, its tags and collections
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getModel"];
         put?: never;
@@ -519,7 +521,7 @@ export interface paths {
          *     an upload either keeps the bytes (it registered first) or answers 409 `content_deleted` and can simply be repeated;
          *     it never leaves a file without its bytes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         delete: operations["deleteModel"];
         options?: never;
@@ -528,7 +530,7 @@ export interface paths {
          * Edit a model's name, description or tags
          * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         patch: operations["updateModel"];
         trace?: never;
@@ -544,7 +546,7 @@ export interface paths {
          * A model's thumbnail
          * @description The thumbnail of the first of its files that has one. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getModelThumbnail"];
         put?: never;
@@ -566,13 +568,13 @@ export interface paths {
          * All collections with their model counts
          * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         post: operations["createCollection"];
         delete?: never;
@@ -590,7 +592,7 @@ export interface paths {
         };
         /**
          * A collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getCollection"];
         put?: never;
@@ -599,14 +601,14 @@ export interface paths {
          * Delete a collection
          * @description Its models stay in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         delete: operations["deleteCollection"];
         options?: never;
         head?: never;
         /**
          * Rename a collection or change its description
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -623,7 +625,7 @@ export interface paths {
          * Add a model to a collection
          * @description Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         put: operations["addModelToCollection"];
         post?: never;
@@ -631,7 +633,7 @@ export interface paths {
          * Remove a model from a collection
          * @description Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         delete: operations["removeModelFromCollection"];
         options?: never;
@@ -650,7 +652,7 @@ export interface paths {
          * Tags in use, with model counts
          * @description Every tag at least one model carries, by name (ignoring case). Tags are set per model with `PATCH /api/v1/models/{id}`; a tag exists while a model carries it.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["listTags"];
         put?: never;
@@ -670,7 +672,7 @@ export interface paths {
         };
         /**
          * Backups, newest first
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listBackups"];
         put?: never;
@@ -678,7 +680,7 @@ export interface paths {
          * Start a full backup
          * @description Starts a backup of the whole install and answers at once with its record (`running`); poll `GET /api/v1/backups/{id}` for `progress` until `complete` or `failed`. The archive is one `.tar.gz`: the database (SQLite: an online snapshot taken while the service keeps serving writes; PostgreSQL: `pg_dump --format=custom`), every blob, every thumbnail, and `manifest.json` last (backup id, time, application and schema versions, database and storage kind, counts, and a size and SHA-256 per entry). It streams to `VAULT_BACKUP_DIR` under a temporary name and is renamed when complete. With `VAULT_BACKUP_S3_*` set, the archive is then copied to the bucket by multipart upload and checked by reading it back; a failed copy leaves the local backup standing and is reported on the record and in health. Afterwards, archives older than `VAULT_BACKUP_RETENTION_DAYS` (0: keep all) are pruned in both places, never the new one. Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createBackup"];
         delete?: never;
@@ -696,7 +698,7 @@ export interface paths {
         };
         /**
          * One backup, with progress while it runs
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["getBackup"];
         put?: never;
@@ -724,7 +726,7 @@ export interface paths {
          *
          *     **After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again. Only one backup or restore runs at a time (409).
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["restoreBackup"];
         delete?: never;
@@ -748,7 +750,7 @@ export interface paths {
          *
          *     Safe beside everything else: blobs written less than `VAULT_GC_GRACE_MINUTES` ago (default 60) are kept, new file rows wait while each batch is checked and deleted (an upload that still registers bytes deleted meanwhile answers 409 `content_deleted` and is sent again), no backup or restore may run (409), and blobs a restore's safety copy may need are kept. `?dry_run=true` counts what would go and deletes nothing. The answer says what was freed; the same figures are logged. No request body.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["collectGarbage"];
         delete?: never;
@@ -768,13 +770,13 @@ export interface paths {
          * Printers with live status
          * @description Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
          */
         get: operations["listPrinters"];
         put?: never;
         /**
          * Register a printer
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createPrinter"];
         delete?: never;
@@ -792,7 +794,7 @@ export interface paths {
         };
         /**
          * One printer with live status
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
          */
         get: operations["getPrinter"];
         put?: never;
@@ -801,7 +803,7 @@ export interface paths {
          * Remove a printer
          * @description Its dispatch records stay, naming the printer.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         delete: operations["deletePrinter"];
         options?: never;
@@ -810,7 +812,7 @@ export interface paths {
          * Change a printer
          * @description `credentials` replaces the stored credentials; `null` removes them.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         patch: operations["updatePrinter"];
         trace?: never;
@@ -828,7 +830,7 @@ export interface paths {
          * Confirm the bed is clear
          * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope or `full`.
          */
         post: operations["confirmBedClear"];
         delete?: never;
@@ -848,7 +850,7 @@ export interface paths {
          * Why a printer is or is not ready
          * @description Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
          */
         get: operations["getPrinterDiagnostics"];
         put?: never;
@@ -872,7 +874,7 @@ export interface paths {
          * Send a stored G-code file to a printer, and optionally start it
          * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope or `full`.
          */
         post: operations["sendToPrinter"];
         delete?: never;
@@ -890,7 +892,7 @@ export interface paths {
         };
         /**
          * A printer's dispatches, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
          */
         get: operations["listPrinterDispatches"];
         put?: never;
@@ -910,7 +912,7 @@ export interface paths {
         };
         /**
          * Every dispatch to any printer, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
          */
         get: operations["listDispatches"];
         put?: never;
@@ -934,7 +936,7 @@ export interface paths {
          * Import filament profiles
          * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         post: operations["importFilamentProfiles"];
         delete?: never;
@@ -956,7 +958,7 @@ export interface paths {
          * Import printer profiles
          * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         post: operations["importPrinterProfiles"];
         delete?: never;
@@ -974,13 +976,13 @@ export interface paths {
         };
         /**
          * Filament profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["listFilamentProfiles"];
         put?: never;
         /**
          * Create a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         post: operations["createFilamentProfile"];
         delete?: never;
@@ -998,13 +1000,13 @@ export interface paths {
         };
         /**
          * Printer profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["listPrinterProfiles"];
         put?: never;
         /**
          * Create a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         post: operations["createPrinterProfile"];
         delete?: never;
@@ -1022,21 +1024,21 @@ export interface paths {
         };
         /**
          * One filament profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getFilamentProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         delete: operations["deleteFilamentProfile"];
         options?: never;
         head?: never;
         /**
          * Change a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         patch: operations["updateFilamentProfile"];
         trace?: never;
@@ -1050,21 +1052,21 @@ export interface paths {
         };
         /**
          * One printer profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getPrinterProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         delete: operations["deletePrinterProfile"];
         options?: never;
         head?: never;
         /**
          * Change a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
          */
         patch: operations["updatePrinterProfile"];
         trace?: never;
@@ -1080,7 +1082,7 @@ export interface paths {
          * The presets a G-code file was sliced with
          * @description Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
          */
         get: operations["getFilePresets"];
         put?: never;
@@ -1252,9 +1254,21 @@ export interface components {
             session_id: string | null;
             /** @description Set when the request presented an API key, or its session was opened with one. */
             api_key_id: string | null;
+            /**
+             * @description What this credential may do: the API key's scopes, or `full` for a password sign-in. A slicer hook can check its key with this.
+             * @example [
+             *       "upload"
+             *     ]
+             */
+            scopes: components["schemas"]["ApiKeyScope"][];
             /** @description True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password. */
             password_generated: boolean;
         };
+        /**
+         * @description `read`: every GET the role allows, but backups, API keys and accounts. `upload`: ingest files (`POST /api/v1/ingest`, `PUT /api/v1/ingest/{filename}`), what a slicer hook needs. `print`: read printers and dispatches, send to a printer, confirm a bed clear. `manage`: change the library: models, collections and presets, edits and deletes. `full`: everything the role allows, including backups, restores, API keys, printer setup, the password and user administration. Every key may read `GET /api/v1/me` and sign out.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "upload" | "print" | "manage" | "full";
         ChangePasswordRequest: {
             /**
              * Format: password
@@ -1292,6 +1306,19 @@ export interface components {
              * @example null
              */
             revoked_at: string | null;
+            /**
+             * @description What the key may be used for.
+             * @example [
+             *       "upload"
+             *     ]
+             */
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /**
+             * Format: date-time
+             * @description When the key stops working; null: never.
+             * @example null
+             */
+            expires_at: string | null;
         };
         NewApiKey: components["schemas"]["ApiKey"] & {
             /** @description The key value, shown once. */
@@ -1627,15 +1654,9 @@ export interface components {
             /** @description Sessions in the restored data that were ended; everyone signs in again. */
             sessions_revoked: number;
             /** @description Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew. */
-            api_keys: {
-                id: string;
-                name: string;
-                prefix: string;
+            api_keys: (components["schemas"]["ApiKey"] & {
                 username: string;
-                created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-            }[];
+            })[];
             /** @description Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it. */
             backups_registered: number;
         };
@@ -2287,7 +2308,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The current password is wrong (`wrong_password`). */
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2377,6 +2398,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createApiKey: {
@@ -2391,6 +2423,20 @@ export interface operations {
                 "application/json": {
                     /** @example PrusaSlicer hook */
                     name: string;
+                    /**
+                     * @description What the key may be used for (at least one).
+                     * @example [
+                     *       "upload"
+                     *     ]
+                     */
+                    scopes: components["schemas"]["ApiKeyScope"][];
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working (in the future); null or absent: never.
+                     * @default null
+                     * @example 2027-11-21T08:00:00Z
+                     */
+                    expires_at?: string | null;
                 };
             };
         };
@@ -2417,6 +2463,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2459,7 +2516,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or too long name. */
+            /** @description Missing or too long name, no or an unknown scope, or an expiry that is not in the future. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2494,6 +2551,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2558,7 +2626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2615,7 +2683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2718,7 +2786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2830,7 +2898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2939,6 +3007,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3063,6 +3142,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A model holding the same bytes was deleted while this upload ran, taking the bytes with it (`content_deleted`); nothing was kept: upload again. */
             409: {
                 headers: {
@@ -3142,6 +3232,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3256,6 +3357,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such file. */
             404: {
                 headers: {
@@ -3344,6 +3456,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such file, or it has no thumbnail. */
             404: {
                 headers: {
@@ -3388,6 +3511,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3449,6 +3583,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3538,6 +3683,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`). */
             422: {
                 headers: {
@@ -3573,6 +3729,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3626,6 +3793,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3696,6 +3874,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3802,6 +3991,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such model, or it has no thumbnail. */
             404: {
                 headers: {
@@ -3855,6 +4055,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createCollection: {
@@ -3892,6 +4103,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3978,6 +4200,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such collection. */
             404: {
                 headers: {
@@ -4022,6 +4255,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4092,6 +4336,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4188,6 +4443,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such collection or model. */
             404: {
                 headers: {
@@ -4233,6 +4499,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4295,6 +4572,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listBackups: {
@@ -4329,7 +4617,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4373,7 +4661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4428,7 +4716,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4494,7 +4782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4607,7 +4895,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4673,6 +4961,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createPrinter: {
@@ -4719,7 +5018,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4807,6 +5106,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such printer. */
             404: {
                 headers: {
@@ -4860,7 +5170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4941,7 +5251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5040,6 +5350,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such printer. */
             404: {
                 headers: {
@@ -5097,6 +5418,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5167,6 +5499,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5280,6 +5623,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such printer. */
             404: {
                 headers: {
@@ -5337,6 +5691,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
             422: {
                 headers: {
@@ -5384,7 +5749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5453,7 +5818,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5522,6 +5887,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
             422: {
                 headers: {
@@ -5579,7 +5955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5670,6 +6046,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
             422: {
                 headers: {
@@ -5727,7 +6114,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5815,6 +6202,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such profile. */
             404: {
                 headers: {
@@ -5868,7 +6266,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5949,7 +6347,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6048,6 +6446,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such profile. */
             404: {
                 headers: {
@@ -6101,7 +6510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6182,7 +6591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6272,6 +6681,17 @@ export interface operations {
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
