@@ -89,14 +89,19 @@ function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<
   }
 }
 
+const quoted = (scopes: readonly ApiKeyScope[], joiner: string) => scopes.map((scope) => `\`${scope}\``).join(joiner)
+
+/** "the `read` or `print` scope (or `full`)": what a key needs for an operation. */
+const neededScopes = (scopes: readonly ApiKeyScope[]) =>
+  `the ${quoted(scopes, ' or ')} scope${scopes.includes('full') ? '' : ' (or `full`)'}`
+
 /** 403 naming the scopes that would do and the ones the key has; the challenge says it as RFC 6750 does. */
 function insufficientScope(needed: readonly ApiKeyScope[], held: readonly ApiKeyScope[]) {
-  const list = (scopes: readonly ApiKeyScope[]) => scopes.map((scope) => `\`${scope}\``).join(' or ')
   return new VaultError(
     403,
     'insufficient_scope',
     'Forbidden',
-    `This needs an API key with the ${list(needed)} scope (or \`full\`); the key used has ${held.map((scope) => `\`${scope}\``).join(', ')}.`,
+    `This needs an API key with ${neededScopes(needed)}; the key used has ${quoted(held, ', ')}.`,
     undefined,
     { 'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"` },
   )
@@ -105,9 +110,9 @@ function insufficientScope(needed: readonly ApiKeyScope[], held: readonly ApiKey
 /** The sentence each protected operation's description ends with. */
 function accessNote(role: Role, scopes: ScopeRequirement): string {
   const roleNote = `Requires an access token or API key of a user with the \`${role}\` role${role === 'user' ? ' (any signed-in user)' : ' or higher'}`
-  if (scopes === 'any') return `${roleNote}; an API key may have any scope.`
-  const named = scopes.map((scope) => `\`${scope}\``).join(' or ')
-  return `${roleNote}; an API key (or a session opened with one) needs the ${named} scope${scopes.includes('full') ? '' : ' or `full`'}.`
+  return scopes === 'any'
+    ? `${roleNote}; an API key may have any scope.`
+    : `${roleNote}; an API key (or a session opened with one) needs ${neededScopes(scopes)}.`
 }
 
 /** How a route's request body is bounded; by default at `VAULT_MAX_BODY_BYTES`. */
@@ -131,8 +136,9 @@ function boundBody(config: RouteConfig, options: BodyOptions) {
 /**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
  * drives both the enforcement (middleware) and the documentation (security requirements with
- * the scopes, `x-required-role`, `x-required-scopes`, 401/403 answers), so the two cannot drift apart. The answers its input can
- * cause (400, 415, 422: `inputResponses`) are documented from the request it declares.
+ * the scopes, `x-required-role`, `x-required-scopes`, 401/403 answers), so the two cannot drift
+ * apart. The answers its input can cause (400, 415, 422: `inputResponses`) are documented from
+ * the request it declares.
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R, options: BodyOptions = {}): R {
   const body = boundBody(config, options)
@@ -157,7 +163,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       ...body.responses,
       ...config.responses,
       401: problemResponse(
-        'No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key.',
+        'No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key.',
       ),
       ...forbiddenResponse(role, scopes),
     },

@@ -289,7 +289,7 @@ export interface paths {
          *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         post: operations["ingestFile"];
         delete?: never;
@@ -327,7 +327,7 @@ export interface paths {
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         put: operations["ingestFileRaw"];
         post?: never;
@@ -346,7 +346,7 @@ export interface paths {
         };
         /**
          * A stored file and its extracted metadata
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFile"];
         put?: never;
@@ -368,7 +368,7 @@ export interface paths {
          * Download a stored file
          * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["downloadFile"];
         put?: never;
@@ -390,7 +390,7 @@ export interface paths {
          * A file's thumbnail
          * @description The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFileThumbnail"];
         put?: never;
@@ -421,7 +421,7 @@ export interface paths {
          *     Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per
          *     slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModelStats"];
         put?: never;
@@ -457,7 +457,7 @@ export interface paths {
          *     names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,
          *     `-`, `@`, tab or carriage return) get a leading `'` so they show as text.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["exportModels"];
         put?: never;
@@ -485,7 +485,7 @@ export interface paths {
          *     other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token
          *     signing secret changes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listModels"];
         put?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * A model with all its files, their metadata, its tags and collections
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModel"];
         put?: never;
@@ -521,7 +521,7 @@ export interface paths {
          *     an upload either keeps the bytes (it registered first) or answers 409 `content_deleted` and can simply be repeated;
          *     it never leaves a file without its bytes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteModel"];
         options?: never;
@@ -530,7 +530,7 @@ export interface paths {
          * Edit a model's name, description or tags
          * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateModel"];
         trace?: never;
@@ -546,7 +546,7 @@ export interface paths {
          * A model's thumbnail
          * @description The thumbnail of the first of its files that has one. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModelThumbnail"];
         put?: never;
@@ -568,13 +568,13 @@ export interface paths {
          * All collections with their model counts
          * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createCollection"];
         delete?: never;
@@ -592,7 +592,7 @@ export interface paths {
         };
         /**
          * A collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getCollection"];
         put?: never;
@@ -601,14 +601,14 @@ export interface paths {
          * Delete a collection
          * @description Its models stay in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteCollection"];
         options?: never;
         head?: never;
         /**
          * Rename a collection or change its description
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -625,7 +625,7 @@ export interface paths {
          * Add a model to a collection
          * @description Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         put: operations["addModelToCollection"];
         post?: never;
@@ -633,7 +633,7 @@ export interface paths {
          * Remove a model from a collection
          * @description Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["removeModelFromCollection"];
         options?: never;
@@ -652,7 +652,7 @@ export interface paths {
          * Tags in use, with model counts
          * @description Every tag at least one model carries, by name (ignoring case). Tags are set per model with `PATCH /api/v1/models/{id}`; a tag exists while a model carries it.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listTags"];
         put?: never;
@@ -770,7 +770,7 @@ export interface paths {
          * Printers with live status
          * @description Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listPrinters"];
         put?: never;
@@ -794,7 +794,7 @@ export interface paths {
         };
         /**
          * One printer with live status
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["getPrinter"];
         put?: never;
@@ -830,7 +830,7 @@ export interface paths {
          * Confirm the bed is clear
          * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
         post: operations["confirmBedClear"];
         delete?: never;
@@ -850,7 +850,7 @@ export interface paths {
          * Why a printer is or is not ready
          * @description Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["getPrinterDiagnostics"];
         put?: never;
@@ -874,7 +874,7 @@ export interface paths {
          * Send a stored G-code file to a printer, and optionally start it
          * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
         post: operations["sendToPrinter"];
         delete?: never;
@@ -892,7 +892,7 @@ export interface paths {
         };
         /**
          * A printer's dispatches, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listPrinterDispatches"];
         put?: never;
@@ -912,7 +912,7 @@ export interface paths {
         };
         /**
          * Every dispatch to any printer, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listDispatches"];
         put?: never;
@@ -936,7 +936,7 @@ export interface paths {
          * Import filament profiles
          * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["importFilamentProfiles"];
         delete?: never;
@@ -958,7 +958,7 @@ export interface paths {
          * Import printer profiles
          * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["importPrinterProfiles"];
         delete?: never;
@@ -976,13 +976,13 @@ export interface paths {
         };
         /**
          * Filament profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listFilamentProfiles"];
         put?: never;
         /**
          * Create a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createFilamentProfile"];
         delete?: never;
@@ -1000,13 +1000,13 @@ export interface paths {
         };
         /**
          * Printer profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listPrinterProfiles"];
         put?: never;
         /**
          * Create a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createPrinterProfile"];
         delete?: never;
@@ -1024,21 +1024,21 @@ export interface paths {
         };
         /**
          * One filament profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFilamentProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteFilamentProfile"];
         options?: never;
         head?: never;
         /**
          * Change a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateFilamentProfile"];
         trace?: never;
@@ -1052,21 +1052,21 @@ export interface paths {
         };
         /**
          * One printer profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getPrinterProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deletePrinterProfile"];
         options?: never;
         head?: never;
         /**
          * Change a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope or `full`.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updatePrinterProfile"];
         trace?: never;
@@ -1082,7 +1082,7 @@ export interface paths {
          * The presets a G-code file was sliced with
          * @description Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope or `full`.
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFilePresets"];
         put?: never;
@@ -2211,7 +2211,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2253,7 +2253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2297,7 +2297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2387,7 +2387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2461,7 +2461,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2549,7 +2549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2615,7 +2615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2672,7 +2672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2775,7 +2775,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2887,7 +2887,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3005,7 +3005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3131,7 +3131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3230,7 +3230,7 @@ export interface operations {
                     "application/json": components["schemas"]["File"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3346,7 +3346,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3445,7 +3445,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3509,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelStats"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3581,7 +3581,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3672,7 +3672,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3727,7 +3727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelDetail"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3791,7 +3791,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3872,7 +3872,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3980,7 +3980,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4044,7 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4101,7 +4101,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4189,7 +4189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4253,7 +4253,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4334,7 +4334,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4432,7 +4432,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4497,7 +4497,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4561,7 +4561,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagList"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4606,7 +4606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4650,7 +4650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4705,7 +4705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4771,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4884,7 +4884,7 @@ export interface operations {
                     "application/json": components["schemas"]["GarbageReport"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4950,7 +4950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5007,7 +5007,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5095,7 +5095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5159,7 +5159,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5240,7 +5240,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5339,7 +5339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5416,7 +5416,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterDiagnostics"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5497,7 +5497,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5612,7 +5612,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5680,7 +5680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5738,7 +5738,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5807,7 +5807,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5876,7 +5876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5944,7 +5944,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6035,7 +6035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6103,7 +6103,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6191,7 +6191,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilamentProfile"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6255,7 +6255,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6336,7 +6336,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6435,7 +6435,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterProfile"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6499,7 +6499,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6580,7 +6580,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6679,7 +6679,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilePresets"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
