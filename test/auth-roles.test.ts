@@ -271,7 +271,10 @@ describe('API keys (Settings → Access)', () => {
 
   it('shows a new key once, and lists keys without their value or hash', async () => {
     const name = uniqueName('PrusaSlicer hook')
-    const reply = await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name } })
+    const reply = await call(vault.baseUrl, 'POST', '/api/v1/api-keys', {
+      token: member.token,
+      json: { name, scopes: ['upload'] },
+    })
     expect(reply.status).toBe(201)
     expect(reply.headers.get('cache-control')).toBe('no-store')
     const key = reply.body
@@ -283,6 +286,8 @@ describe('API keys (Settings → Access)', () => {
       created_at: expect.any(String),
       last_used_at: null,
       revoked_at: null,
+      scopes: ['upload'],
+      expires_at: null,
     })
     expect(key.key.startsWith(`${key.prefix}_`)).toBe(true)
 
@@ -300,14 +305,20 @@ describe('API keys (Settings → Access)', () => {
     await createApiKeyAs(vault.baseUrl, member.token, name)
     for (const clash of [name, `  ${name} `]) {
       expectProblem(
-        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: clash } }),
+        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', {
+          token: member.token,
+          json: { name: clash, scopes: ['full'] },
+        }),
         409,
         'api_key_name_taken',
       )
     }
     expect(
       fieldErrors(
-        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token: member.token, json: { name: '   ' } }),
+        await call(vault.baseUrl, 'POST', '/api/v1/api-keys', {
+          token: member.token,
+          json: { name: '   ', scopes: ['full'] },
+        }),
       ),
     ).toEqual(['body.name'])
     // Names are per user: another user may use the same one.

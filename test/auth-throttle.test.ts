@@ -167,7 +167,9 @@ describe('failed sign-ins per account', () => {
     const username = uniqueName('Hook')
     await createUserAs(vault.baseUrl, rootToken, { username, password: 'hook-owner-password' })
     const token = (await login(vault.baseUrl, { username, password: 'hook-owner-password' })).body.access_token
-    const hookKey = (await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token, json: { name: 'hook' } })).body.key
+    const hookKey = (
+      await call(vault.baseUrl, 'POST', '/api/v1/api-keys', { token, json: { name: 'hook', scopes: ['upload'] } })
+    ).body.key
     const key = `account:${username.toLowerCase()}`
     await failTimes(6, username, newClient(), { withKey: true })
     expect(await failures(key)).toBeUndefined()

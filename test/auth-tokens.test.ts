@@ -152,7 +152,11 @@ describe('every endpoint but four needs a token (default deny)', () => {
     ])
     expect(protectedOperations.length).toBe(operations.length - 4)
     for (const op of protectedOperations) {
-      expect(op.security, `${op.method} ${op.path}`).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }])
+      // Either credential, holding any one of the operation's scopes (none named: any scope).
+      const alternatives = op.scopes?.length ? op.scopes.map((scope) => [scope]) : [[]]
+      expect(op.security, `${op.method} ${op.path}`).toEqual(
+        alternatives.flatMap((scopes) => [{ bearerAuth: scopes }, { apiKeyAuth: scopes }]),
+      )
       expect(['user', 'admin', 'superuser'], `${op.method} ${op.path}`).toContain(op.role)
     }
   })

@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database.js'
 import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { latestSchemaVersion, migrateToLatest, readSchemaVersion } from '../src/core/db/migrate.js'
+import { migrations } from '../src/core/db/migrations/index.js'
 import { vaultTables } from '../src/core/db/schema.js'
 import { ensureInstallation } from '../src/core/installation.js'
 import { systemClock } from '../src/core/runtime/clock.js'
@@ -77,5 +78,18 @@ describe('schema migrations', () => {
     )
     const names = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
     expect(names.rows.map((r) => r.name)).toContain('9999-from-the-future')
+  })
+
+  it('give API keys made before scopes existed full access and no expiry (0010)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0009-bed-clearance')).error).toBeUndefined()
+    const at = '2026-11-01T00:00:00.000Z'
+    await sql`insert into users (id, username, username_key, password_hash, role, created_at, updated_at)
+      values ('u1', 'old', 'old', 'x', 'user', ${at}, ${at})`.execute(database.db)
+    await sql`insert into api_keys (id, user_id, name, prefix, key_hash, created_at)
+      values ('k1', 'u1', 'old script', '0123456789ab', 'hash', ${at})`.execute(database.db)
+    await migrateToLatest(database.db)
+    const key = await database.db.selectFrom('api_keys').select(['scopes', 'expires_at']).executeTakeFirstOrThrow()
+    expect(key).toEqual({ scopes: 'full', expires_at: null })
   })
 })

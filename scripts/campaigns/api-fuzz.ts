@@ -462,7 +462,7 @@ async function makeFixtures(baseUrl: string, username: string, password: string)
   })
   const filament = await post('/api/v1/filament-profiles', { name: 'Fuzz PLA' })
   const printerProfile = await post('/api/v1/printer-profiles', { name: 'Fuzz MK4' })
-  const key = await post('/api/v1/api-keys', { name: 'fuzz' })
+  const key = await post('/api/v1/api-keys', { name: 'fuzz', scopes: ['read'] })
   const user = await post('/api/v1/admin/users', { username: 'fuzz-user', password: 'fuzz-user-password-1' })
   const backup = await fetch(`${baseUrl}/api/v1/backups`, {
     method: 'POST',

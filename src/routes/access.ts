@@ -1,24 +1,50 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
+import { type ApiKeyScope, holdsScope, type ScopeRequirement } from '../core/accounts/api-key-scopes.js'
 import { authenticateApiKey, looksLikeApiKey } from '../core/accounts/api-keys.js'
 import { hasRole, type Role } from '../core/accounts/roles.js'
 import { authenticate, type Principal } from '../core/accounts/sessions.js'
-import { forbidden, unauthorized } from '../core/errors.js'
+import { forbidden, unauthorized, VaultError } from '../core/errors.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
 import { inputResponses, refuseNul } from './input-responses.js'
 import { problemResponse } from './problem.js'
 
-/** Who may call a route: anyone, or a signed-in user with at least this role. */
-export type Access = 'public' | Role
+/**
+ * Who may call a route: anyone, or a signed-in user with at least `role` whose credential holds
+ * one of `scopes` (an API key's scopes, or every scope for a password session). Both are
+ * required, so no protected route can leave out either.
+ */
+export type Access = 'public' | { role: Role; scopes: ScopeRequirement }
+
+/**
+ * A protected route's access: `allow('user', 'read')`, `allow('user', 'read', 'print')` (either
+ * will do), `allow('user', 'any')` (any scope). At least one scope, or `any`, must be named.
+ */
+export const allow = (role: Role, ...scopes: ['any'] | [ApiKeyScope, ...ApiKeyScope[]]): Access => ({
+  role,
+  scopes: scopes[0] === 'any' ? 'any' : scopes,
+})
 
 export const bearerSchemeName = 'bearerAuth'
 export const apiKeySchemeName = 'apiKeyAuth'
-/** Either credential will do: an access token or API key as a bearer, or an API key in `X-Api-Key`. */
-export const credentialSchemes: Array<Record<string, string[]>> = [
-  { [bearerSchemeName]: [] },
-  { [apiKeySchemeName]: [] },
-]
+
+/**
+ * The OpenAPI security requirement: either credential will do (an access token or API key as a
+ * bearer, or an API key in `X-Api-Key`), holding any one of the scopes. OpenAPI 3.1 lets
+ * non-OAuth schemes list "role names" there; alternatives are separate requirement objects,
+ * since one object's list means all of them. `full` holds every scope, as the schemes say.
+ */
+function securityRequirements(scopes: ScopeRequirement): Record<string, string[]>[] {
+  const alternatives: string[][] = scopes === 'any' ? [[]] : scopes.map((scope) => [scope])
+  return alternatives.flatMap((names): Record<string, string[]>[] => [
+    { [bearerSchemeName]: names },
+    { [apiKeySchemeName]: names },
+  ])
+}
+
+/** The document's default: either credential, any scope. */
+export const credentialSchemes = securityRequirements('any')
 
 /**
  * The caller's credential: `Authorization: Bearer <access token or API key>`, or an API key in
@@ -48,15 +74,45 @@ export async function authenticateRequest(c: Context<AppEnv>): Promise<Principal
   return principal
 }
 
-/** `authenticateRequest`, then the caller's role: a valid credential without the role is 403. */
-export function requireRole(role: Role): MiddlewareHandler<AppEnv> {
+/**
+ * `authenticateRequest`, then the caller's role, then the credential's scopes: a valid credential
+ * without the role or the scope is 403, so a key acts with the intersection of both.
+ */
+function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await authenticateRequest(c)
     if (!hasRole(principal.role, role)) {
       throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
     }
+    if (scopes !== 'any' && !holdsScope(principal.scopes, scopes)) throw insufficientScope(scopes, principal.scopes)
     await next()
   }
+}
+
+const quoted = (scopes: readonly ApiKeyScope[], joiner: string) => scopes.map((scope) => `\`${scope}\``).join(joiner)
+
+/** "the `read` or `print` scope (or `full`)": what a key needs for an operation. */
+const neededScopes = (scopes: readonly ApiKeyScope[]) =>
+  `the ${quoted(scopes, ' or ')} scope${scopes.includes('full') ? '' : ' (or `full`)'}`
+
+/** 403 naming the scopes that would do and the ones the key has; the challenge says it as RFC 6750 does. */
+function insufficientScope(needed: readonly ApiKeyScope[], held: readonly ApiKeyScope[]) {
+  return new VaultError(
+    403,
+    'insufficient_scope',
+    'Forbidden',
+    `This needs an API key with ${neededScopes(needed)}; the key used has ${quoted(held, ', ')}.`,
+    undefined,
+    { 'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"` },
+  )
+}
+
+/** The sentence each protected operation's description ends with. */
+function accessNote(role: Role, scopes: ScopeRequirement): string {
+  const roleNote = `Requires an access token or API key of a user with the \`${role}\` role${role === 'user' ? ' (any signed-in user)' : ' or higher'}`
+  return scopes === 'any'
+    ? `${roleNote}; an API key may have any scope.`
+    : `${roleNote}; an API key (or a session opened with one) needs ${neededScopes(scopes)}.`
 }
 
 /** How a route's request body is bounded; by default at `VAULT_MAX_BODY_BYTES`. */
@@ -79,9 +135,10 @@ function boundBody(config: RouteConfig, options: BodyOptions) {
 
 /**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
- * drives both the enforcement (middleware) and the documentation (security requirement,
- * `x-required-role`, 401/403 answers), so the two cannot drift apart. The answers its input can
- * cause (400, 415, 422: `inputResponses`) are documented from the request it declares.
+ * drives both the enforcement (middleware) and the documentation (security requirements with
+ * the scopes, `x-required-role`, `x-required-scopes`, 401/403 answers), so the two cannot drift
+ * apart. The answers its input can cause (400, 415, 422: `inputResponses`) are documented from
+ * the request it declares.
  */
 export function defineRoute<const R extends RouteConfig>(access: Access, config: R, options: BodyOptions = {}): R {
   const body = boundBody(config, options)
@@ -92,23 +149,32 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       middleware: body.middleware,
       responses: { ...inputResponses(config.request), ...body.responses, ...config.responses },
     }) as R
-  const roleNote = `\n\nRequires an access token or API key of a user with the \`${access}\` role${access === 'user' ? ' (any signed-in user)' : ' or higher'}.`
+  const { role, scopes } = access
   return createRoute({
     ...config,
-    description: `${config.description ?? ''}${roleNote}`,
-    security: credentialSchemes,
-    'x-required-role': access,
-    middleware: [requireRole(access), ...body.middleware],
+    description: `${config.description ?? ''}\n\n${accessNote(role, scopes)}`,
+    security: securityRequirements(scopes),
+    'x-required-role': role,
+    // Any one of these will do; empty: any scope.
+    'x-required-scopes': scopes === 'any' ? [] : scopes,
+    middleware: [requireAccess(role, scopes), ...body.middleware],
     responses: {
       ...inputResponses(config.request),
       ...body.responses,
       ...config.responses,
       401: problemResponse(
-        'No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key.',
+        'No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key.',
       ),
-      ...(access === 'user'
-        ? {}
-        : { 403: problemResponse(`The token is valid but the user lacks the \`${access}\` role.`) }),
+      ...forbiddenResponse(role, scopes),
     },
   }) as R
+}
+
+/** The documented 403, when the role or the scopes can refuse a valid credential. */
+function forbiddenResponse(role: Role, scopes: ScopeRequirement) {
+  const reasons = [
+    ...(role === 'user' ? [] : [`the user lacks the \`${role}\` role (\`insufficient_role\`)`]),
+    ...(scopes === 'any' ? [] : ['the API key lacks the scope (`insufficient_scope`)']),
+  ]
+  return reasons.length === 0 ? {} : { 403: problemResponse(`The credential is valid but ${reasons.join(', or ')}.`) }
 }

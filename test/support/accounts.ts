@@ -33,7 +33,9 @@ export async function call(
   const body = options.json !== undefined ? JSON.stringify(options.json) : options.body
   const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
   const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers }
+  // Downloads and exports answer bytes, not JSON: their body is left as text.
+  const json = /json/.test(res.headers.get('content-type') ?? '')
+  return { status: res.status, body: text ? (json ? JSON.parse(text) : text) : null, headers: res.headers }
 }
 
 export const login = (baseUrl: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
@@ -65,10 +67,18 @@ export async function createUserAs(
   return reply.body as { id: string; username: string; role: string }
 }
 
-export async function createApiKeyAs(baseUrl: string, token: string, name = uniqueName('key')) {
-  const reply = await call(baseUrl, 'POST', '/api/v1/api-keys', { token, json: { name } })
+/** A new API key; with every scope (`full`) unless `scopes` are given. */
+export async function createApiKeyAs(
+  baseUrl: string,
+  token: string,
+  name = uniqueName('key'),
+  scopes: string[] = ['full'],
+  expiresAt?: string,
+) {
+  const json = { name, scopes, ...(expiresAt ? { expires_at: expiresAt } : {}) }
+  const reply = await call(baseUrl, 'POST', '/api/v1/api-keys', { token, json })
   expect(reply.status, JSON.stringify(reply.body)).toBe(201)
-  return reply.body as { id: string; name: string; prefix: string; key: string }
+  return reply.body as { id: string; name: string; prefix: string; key: string; scopes: string[] }
 }
 
 /** A new user of `role`, signed in once with the password. */
@@ -110,19 +120,22 @@ export interface Operation {
   path: string
   security: unknown[] | undefined
   role: string | undefined
+  /** The API key scopes any one of which will do (`full` always does); empty: any scope. */
+  scopes: string[] | undefined
 }
 
 /** Every operation of the live OpenAPI document. */
 export async function listOperations(baseUrl: string): Promise<Operation[]> {
   const document = (await call(baseUrl, 'GET', '/openapi.json')).body
-  return Object.entries<Record<string, { security?: unknown[]; 'x-required-role'?: string }>>(document.paths).flatMap(
-    ([path, operations]) =>
-      Object.entries(operations).map(([method, op]) => ({
-        method: method.toUpperCase(),
-        path,
-        security: op.security,
-        role: op['x-required-role'],
-      })),
+  type Described = { security?: unknown[]; 'x-required-role'?: string; 'x-required-scopes'?: string[] }
+  return Object.entries<Record<string, Described>>(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      security: op.security,
+      role: op['x-required-role'],
+      scopes: op['x-required-scopes'],
+    })),
   )
 }
 

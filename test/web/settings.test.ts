@@ -55,6 +55,10 @@ describe('Settings → Access', () => {
       await page.getByRole('heading', { name: 'Access', level: 1 }).waitFor()
       await page.getByText('No API keys yet.').waitFor()
       await page.getByLabel("New key's name").fill('Slicer hook')
+      await page.getByRole('textbox', { name: 'It may' }).click()
+      await page.getByRole('option', { name: 'Read only' }).click()
+      await page.getByRole('textbox', { name: 'It may' }).click()
+      await page.getByRole('option', { name: 'Slicer hook: upload only' }).click()
       await page.getByRole('button', { name: 'Create key' }).click()
       const shown = page.getByRole('dialog', { name: 'API key “Slicer hook”' })
       await shown.getByText('This is the only time the vault shows this key.').waitFor()
@@ -69,12 +73,17 @@ describe('Settings → Access', () => {
       // The list shows the prefix, never the value again.
       const table = page.getByRole('table', { name: 'API keys' })
       await table.getByRole('cell', { name: 'Slicer hook', exact: true }).waitFor()
+      // A hook's key can do nothing but upload, and the table says so.
+      const row = table.getByRole('row', { name: /Slicer hook/ })
+      expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['upload', 'No expiry']))
       expect(await page.getByText(key).count()).toBe(0)
       expect(key.startsWith((await table.locator('code').first().textContent()) ?? '-')).toBe(true)
 
       const withKey = await login(suite.vault.baseUrl, { username: admin.username, api_key: key })
       expect(withKey.status).toBe(200)
       await page.reload()
+      // The table again (with its scopes and expiry, for the screenshot and the accessibility check), now used.
+      await table.getByRole('cell', { name: 'upload', exact: true }).waitFor()
       await table.getByRole('cell', { name: 'Never' }).waitFor({ state: 'detached' })
       await screenshot(page, 'access')
       await expectAccessible(page)

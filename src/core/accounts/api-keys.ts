@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { ApiKeysTable, Database } from '../db/schema.js'
 import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
+import { type ApiKeyScope, formatScopes, parseScopes } from './api-key-scopes.js'
 import { constantTimeEqual, randomToken, sha256Hex } from './secrets.js'
 import { type Principal, revokeSessionsWhere } from './sessions.js'
 
@@ -13,6 +14,16 @@ export interface PublicApiKey {
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
+  scopes: ApiKeyScope[]
+  expires_at: string | null
+}
+
+/** What a new key is for, and until when. */
+export interface NewApiKey {
+  name: string
+  scopes: readonly ApiKeyScope[]
+  /** ISO 8601; null: the key never expires. */
+  expires_at: string | null
 }
 
 /**
@@ -29,17 +40,25 @@ export const toPublicApiKey = (row: ApiKeysTable): PublicApiKey => ({
   created_at: row.created_at,
   last_used_at: row.last_used_at,
   revoked_at: row.revoked_at,
+  scopes: parseScopes(row.scopes),
+  expires_at: row.expires_at,
 })
 
 export async function createApiKey(
   deps: AccountsDeps,
   userId: string,
-  name: string,
+  input: NewApiKey,
 ): Promise<PublicApiKey & { key: string }> {
-  const trimmed = name.trim()
+  const trimmed = input.name.trim()
   if (trimmed.length === 0 || trimmed.length > 100) {
     throw unprocessable('The name must be 1-100 characters.', [
       { path: 'body.name', message: 'must be 1-100 characters' },
+    ])
+  }
+  const now = deps.clock.now()
+  if (input.expires_at !== null && Date.parse(input.expires_at) <= now.getTime()) {
+    throw unprocessable('The expiry must be in the future.', [
+      { path: 'body.expires_at', message: 'must be in the future' },
     ])
   }
   const { db } = deps.database
@@ -59,9 +78,11 @@ export async function createApiKey(
     name: trimmed,
     prefix,
     key_hash: sha256Hex(deps.createSha256, key),
-    created_at: deps.clock.now().toISOString(),
+    created_at: now.toISOString(),
     last_used_at: null,
     revoked_at: null,
+    scopes: formatScopes(input.scopes),
+    expires_at: input.expires_at === null ? null : new Date(input.expires_at).toISOString(),
   }
   await db.insertInto('api_keys').values(row).execute()
   return { ...toPublicApiKey(row), key }
@@ -104,7 +125,9 @@ const lastUsedResolutionMs = 60_000
  * as scripts, slicer hooks and OctoPrint-style clients do: the key's owner, without a session.
  */
 export async function authenticateApiKey(deps: AccountsDeps, key: string): Promise<Principal> {
+  const now = deps.clock.now()
   const row = await findLiveApiKey(deps, key)
+  if (row && isExpired(row, now)) throw keyExpired(row, 'invalid_token')
   const owner =
     row &&
     (await deps.database.db
@@ -114,15 +137,32 @@ export async function authenticateApiKey(deps: AccountsDeps, key: string): Promi
       .where('disabled_at', 'is', null)
       .executeTakeFirst())
   if (!row || !owner) throw unauthorized('invalid_token', 'The API key is unknown or revoked, or its user is disabled.')
-  const now = deps.clock.now()
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > lastUsedResolutionMs)
     await deps.database.db
       .updateTable('api_keys')
       .set({ last_used_at: now.toISOString() })
       .where('id', '=', row.id)
       .execute()
-  return { userId: owner.id, username: owner.username, role: owner.role, sessionId: null, apiKeyId: row.id }
+  return {
+    userId: owner.id,
+    username: owner.username,
+    role: owner.role,
+    sessionId: null,
+    apiKeyId: row.id,
+    scopes: parseScopes(row.scopes),
+  }
 }
+
+export const isExpired = (row: ApiKeysTable, now: Date): boolean =>
+  row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()
+
+/**
+ * The 401 for a key past its `expires_at`, saying when it expired: whoever presents the key holds
+ * its 256 random bits, so this tells them nothing they could not know, and spares a hook's owner
+ * the guessing.
+ */
+export const keyExpired = (row: ApiKeysTable, code: string) =>
+  unauthorized(code, `The API key expired at ${row.expires_at}; create a new one in Settings → Access.`)
 
 /** Whether a bearer credential is an API key rather than an access token. */
 export const looksLikeApiKey = (token: string): boolean => token.startsWith('mvk_')

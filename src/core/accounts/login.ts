@@ -1,6 +1,7 @@
+import type { ApiKeysTable } from '../db/schema.js'
 import { forbidden, unauthorized } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
-import { findLiveApiKey } from './api-keys.js'
+import { findLiveApiKey, isExpired, keyExpired } from './api-keys.js'
 import { assertNotThrottled, clearPasswordFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
 import { openSession, type Principal, type TokenPair } from './sessions.js'
 import type { PublicUser } from './users.js'
@@ -29,7 +30,7 @@ export async function login(
   await assertNotThrottled(db, keys, now)
 
   const user = await findUserByName(db, credentials.username)
-  let apiKeyId: string | null = null
+  let apiKey: ApiKeysTable | undefined
   let valid: boolean
   if ('password' in credentials) {
     const { passwordHasher, decoyPasswordHash } = deps.auth
@@ -37,23 +38,25 @@ export async function login(
       (await passwordHasher.verify(credentials.password, user?.password_hash ?? decoyPasswordHash)) &&
       user !== undefined
   } else {
-    const key = await findLiveApiKey(deps, credentials.api_key)
-    valid = key !== undefined && key.user_id === user?.id
-    apiKeyId = key?.id ?? null
+    apiKey = await findLiveApiKey(deps, credentials.api_key)
+    valid = apiKey !== undefined && apiKey.user_id === user?.id
   }
   if (!valid || !user || user.disabled_at !== null) {
     await recordLoginFailure(db, keys, now)
     throw unauthorized('invalid_credentials', 'The username or the credential is wrong.')
   }
+  // Not a failed guess (the caller holds the key): not counted, so a hook retrying an expired
+  // key does not lock its owner's other keys out.
+  if (apiKey && isExpired(apiKey, now)) throw keyExpired(apiKey, 'invalid_credentials')
 
   if ('password' in credentials) await clearPasswordFailures(db, user.username_key)
   if ('password' in credentials && deps.auth.passwordHasher.needsRehash(user.password_hash)) {
     const upgraded = await deps.auth.passwordHasher.hash(credentials.password)
     await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute()
   }
-  if (apiKeyId)
-    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', apiKeyId).execute()
-  return { ...(await openSession(deps, user.id, apiKeyId)), user: toPublicUser(user) }
+  if (apiKey)
+    await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', apiKey.id).execute()
+  return { ...(await openSession(deps, user.id, apiKey?.id ?? null)), user: toPublicUser(user) }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Database, Role } from '../db/schema.js'
 import { unauthorized } from '../errors.js'
 import { signAccessToken, verifyAccessToken } from './access-tokens.js'
 import { type AccountsDeps, accessTokenTtlSeconds, sessionIdleSeconds } from './accounts-deps.js'
+import { type ApiKeyScope, everyScope, parseScopes } from './api-key-scopes.js'
 import { randomToken, sha256Hex } from './secrets.js'
 
 export interface TokenPair {
@@ -23,6 +24,8 @@ export interface Principal {
   role: Role
   sessionId: string | null
   apiKeyId: string | null
+  /** The key's scopes when an API key is behind the request (on its own or as the session's sign-in), else every scope. */
+  scopes: readonly ApiKeyScope[]
 }
 
 const refreshTokenPrefix = 'mvr_'
@@ -143,21 +146,26 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<P
     role: row.role,
     sessionId: claims.sid,
     apiKeyId: row.api_key_id,
+    scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
   }
 }
 
 function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: string, now: Date) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('api_keys', 'api_keys.id', 'sessions.api_key_id')
-    .select(['sessions.user_id', 'sessions.api_key_id', 'users.username', 'users.role'])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now.toISOString())
-    .where('users.disabled_at', 'is', null)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst()
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('api_keys', 'api_keys.id', 'sessions.api_key_id')
+      .select(['sessions.user_id', 'sessions.api_key_id', 'users.username', 'users.role', 'api_keys.scopes'])
+      .where('sessions.id', '=', sessionId)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now.toISOString())
+      .where('users.disabled_at', 'is', null)
+      .where('api_keys.revoked_at', 'is', null)
+      // A session opened with a key ends when the key expires, as when it is revoked.
+      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now.toISOString())]))
+      .executeTakeFirst()
+  )
 }
 
 async function revokeSessionIn(

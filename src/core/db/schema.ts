@@ -36,6 +36,10 @@ export interface ApiKeysTable {
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
+  /** What the key may be used for: scope names separated by spaces (`api-key-scopes.ts`). */
+  scopes: string
+  /** After this the key no longer works; null: never. */
+  expires_at: string | null
 }
 
 export interface SessionsTable {

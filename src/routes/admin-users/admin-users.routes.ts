@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { passwordField, RoleSchema, UserSchema, usernameField } from '../account-schemas.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -9,7 +9,7 @@ const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { 'application/json': { schema } } },
 })
 
-export const listUsersRoute = defineRoute('superuser', {
+export const listUsersRoute = defineRoute(allow('superuser', 'full'), {
   method: 'get',
   path: '/api/v1/admin/users',
   operationId: 'listUsers',
@@ -23,7 +23,7 @@ export const listUsersRoute = defineRoute('superuser', {
   },
 })
 
-export const createUserRoute = defineRoute('superuser', {
+export const createUserRoute = defineRoute(allow('superuser', 'full'), {
   method: 'post',
   path: '/api/v1/admin/users',
   operationId: 'createUser',
@@ -44,7 +44,7 @@ export const createUserRoute = defineRoute('superuser', {
   },
 })
 
-export const updateUserRoute = defineRoute('superuser', {
+export const updateUserRoute = defineRoute(allow('superuser', 'full'), {
   method: 'patch',
   path: '/api/v1/admin/users/{id}',
   operationId: 'updateUser',
@@ -58,7 +58,9 @@ export const updateUserRoute = defineRoute('superuser', {
       z
         .object({ role: RoleSchema.optional(), disabled: z.boolean().optional() })
         .strict()
-        .refine((body) => body.role !== undefined || body.disabled !== undefined, { message: 'give role or disabled' })
+        .refine((body) => body.role !== undefined || body.disabled !== undefined, {
+          message: 'give role or disabled',
+        })
         .openapi('UpdateUserRequest'),
     ),
   },
@@ -70,7 +72,7 @@ export const updateUserRoute = defineRoute('superuser', {
   },
 })
 
-export const resetPasswordRoute = defineRoute('superuser', {
+export const resetPasswordRoute = defineRoute(allow('superuser', 'full'), {
   method: 'post',
   path: '/api/v1/admin/users/{id}/password',
   operationId: 'resetUserPassword',

@@ -7,7 +7,7 @@ export const apiKeysRouter = createRouter()
     c.json({ items: await listApiKeys(c.var.deps.database.db, c.var.principal.userId) }, 200),
   )
   .openapi(createApiKeyRoute, async (c) =>
-    c.json(await createApiKey(c.var.deps, c.var.principal.userId, c.req.valid('json').name), 201, {
+    c.json(await createApiKey(c.var.deps, c.var.principal.userId, c.req.valid('json')), 201, {
       'Cache-Control': 'no-store',
     }),
   )

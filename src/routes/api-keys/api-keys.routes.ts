@@ -1,28 +1,12 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
+import { ApiKeySchema, ApiKeyScopeSchema } from '../account-schemas.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['API keys']
 
-export const ApiKeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string().openapi({ example: 'PrusaSlicer hook' }),
-    prefix: z
-      .string()
-      .openapi({ description: 'The visible start of the key, to tell keys apart.', example: 'mvk_0123456789ab' }),
-    created_at: z.string().openapi({ format: 'date-time', example: '2026-11-21T08:00:00.000Z' }),
-    last_used_at: z.string().nullable().openapi({
-      format: 'date-time',
-      description: 'Last sign-in with this key.',
-      example: '2026-11-21T09:00:00.000Z',
-    }),
-    revoked_at: z.string().nullable().openapi({ format: 'date-time', example: null }),
-  })
-  .openapi('ApiKey')
-
-export const listApiKeysRoute = defineRoute('user', {
+export const listApiKeysRoute = defineRoute(allow('user', 'full'), {
   method: 'get',
   path: '/api/v1/api-keys',
   operationId: 'listApiKeys',
@@ -38,22 +22,37 @@ export const listApiKeysRoute = defineRoute('user', {
   },
 })
 
-export const createApiKeyRoute = defineRoute('user', {
+export const createApiKeyRoute = defineRoute(allow('user', 'full'), {
   method: 'post',
   path: '/api/v1/api-keys',
   operationId: 'createApiKey',
   tags,
   summary: 'Create an API key',
   description: [
-    'For scripts and slicer hooks: they sign in with `{username, api_key}` instead of storing the account password.',
+    'For scripts and slicer hooks: they present the key on each request, or sign in with `{username, api_key}`, instead of storing the account password.',
     'The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored.',
+    'Give a key only the scopes its job needs: a slicer hook needs `upload` alone.',
   ].join(' '),
   request: {
     body: {
       required: true,
       content: {
         'application/json': {
-          schema: z.object({ name: z.string().min(1).max(100).openapi({ example: 'PrusaSlicer hook' }) }).strict(),
+          schema: z
+            .object({
+              name: z.string().min(1).max(100).openapi({ example: 'PrusaSlicer hook' }),
+              // Required, not defaulted to `full`: whoever makes a key says what it is for, so a
+              // script that forgets cannot mint a key that may delete the library.
+              scopes: z
+                .array(ApiKeyScopeSchema)
+                .min(1)
+                .openapi({ description: 'What the key may be used for (at least one).', example: ['upload'] }),
+              expires_at: z.iso.datetime({ offset: true }).nullable().default(null).openapi({
+                description: 'When the key stops working (in the future); null or absent: never.',
+                example: '2027-11-21T08:00:00Z',
+              }),
+            })
+            .strict(),
         },
       },
     },
@@ -70,11 +69,11 @@ export const createApiKeyRoute = defineRoute('user', {
       },
     },
     409: problemResponse('You already have an active key with this name (`api_key_name_taken`).'),
-    422: problemResponse('Missing or too long name.'),
+    422: problemResponse('Missing or too long name, no or an unknown scope, or an expiry that is not in the future.'),
   },
 })
 
-export const revokeApiKeyRoute = defineRoute('user', {
+export const revokeApiKeyRoute = defineRoute(allow('user', 'full'), {
   method: 'delete',
   path: '/api/v1/api-keys/{id}',
   operationId: 'revokeApiKey',

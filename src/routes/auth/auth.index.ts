@@ -33,7 +33,13 @@ export const authRouter = createRouter()
     const { principal, deps } = c.var
     const { user, passwordGenerated } = await getAccount(deps.database.db, principal.userId)
     return c.json(
-      { user, session_id: principal.sessionId, api_key_id: principal.apiKeyId, password_generated: passwordGenerated },
+      {
+        user,
+        session_id: principal.sessionId,
+        api_key_id: principal.apiKeyId,
+        scopes: [...principal.scopes],
+        password_generated: passwordGenerated,
+      },
       200,
     )
   })

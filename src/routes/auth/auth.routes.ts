@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { accessTokenTtlSeconds, sessionIdleSeconds } from '../../core/accounts/accounts-deps.js'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { passwordField, UserSchema, usernameField } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
 import { retryAfterHeader } from '../response-docs.js'
@@ -106,7 +106,7 @@ export const refreshRoute = defineRoute('public', {
   },
 })
 
-export const logoutRoute = defineRoute('user', {
+export const logoutRoute = defineRoute(allow('user', 'any'), {
   method: 'post',
   path: '/api/v1/auth/logout',
   operationId: 'logout',

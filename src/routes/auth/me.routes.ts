@@ -1,17 +1,18 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
-import { passwordField, UserSchema } from '../account-schemas.js'
+import { allow, defineRoute } from '../access.js'
+import { ApiKeyScopeSchema, passwordField, UserSchema } from '../account-schemas.js'
 import { problemResponse } from '../problem.js'
 import { retryAfterHeader } from '../response-docs.js'
 
 const tags = ['Account']
 
-export const getMeRoute = defineRoute('user', {
+export const getMeRoute = defineRoute(allow('user', 'any'), {
   method: 'get',
   path: '/api/v1/me',
   operationId: 'getMe',
   tags,
   summary: 'The signed-in user and session',
+  description: 'Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works.',
   responses: {
     200: {
       description: 'Who the token belongs to.',
@@ -27,6 +28,11 @@ export const getMeRoute = defineRoute('user', {
               api_key_id: z.string().nullable().openapi({
                 description: 'Set when the request presented an API key, or its session was opened with one.',
               }),
+              scopes: z.array(ApiKeyScopeSchema).openapi({
+                description:
+                  "What this credential may do: the API key's scopes, or `full` for a password sign-in. A slicer hook can check its key with this.",
+                example: ['upload'],
+              }),
               password_generated: z.boolean().openapi({
                 description:
                   'True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password.',
@@ -39,7 +45,7 @@ export const getMeRoute = defineRoute('user', {
   },
 })
 
-export const changePasswordRoute = defineRoute('user', {
+export const changePasswordRoute = defineRoute(allow('user', 'full'), {
   method: 'post',
   path: '/api/v1/me/password',
   operationId: 'changeOwnPassword',

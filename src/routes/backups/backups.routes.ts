@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
+import { ApiKeySchema } from '../account-schemas.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
 import { ProblemSchema, problemResponse } from '../problem.js'
 import { locationHeader, requestIdHeader, retryAfterHeader } from '../response-docs.js'
@@ -113,22 +114,10 @@ const RestoreResultSchema = z
       .number()
       .int()
       .openapi({ description: 'Sessions in the restored data that were ended; everyone signs in again.' }),
-    api_keys: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          prefix: z.string(),
-          username: z.string(),
-          created_at: z.string(),
-          last_used_at: z.string().nullable(),
-          revoked_at: z.string().nullable(),
-        }),
-      )
-      .openapi({
-        description:
-          'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.',
-      }),
+    api_keys: z.array(ApiKeySchema.extend({ username: z.string() })).openapi({
+      description:
+        'Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew.',
+    }),
     backups_registered: z.number().int().openapi({
       description:
         'Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it.',
@@ -136,7 +125,7 @@ const RestoreResultSchema = z
   })
   .openapi('RestoreResult')
 
-export const createBackupRoute = defineRoute('admin', {
+export const createBackupRoute = defineRoute(allow('admin', 'full'), {
   method: 'post',
   path: '/api/v1/backups',
   operationId: 'createBackup',
@@ -184,7 +173,7 @@ const BackupDestinationSchema = z
   })
   .openapi('BackupDestination', { description: 'Where backups go and how long they are kept (set by configuration).' })
 
-export const listBackupsRoute = defineRoute('admin', {
+export const listBackupsRoute = defineRoute(allow('admin', 'full'), {
   method: 'get',
   path: '/api/v1/backups',
   operationId: 'listBackups',
@@ -202,7 +191,7 @@ export const listBackupsRoute = defineRoute('admin', {
   },
 })
 
-export const getBackupRoute = defineRoute('admin', {
+export const getBackupRoute = defineRoute(allow('admin', 'full'), {
   method: 'get',
   path: '/api/v1/backups/{id}',
   operationId: 'getBackup',
@@ -215,7 +204,7 @@ export const getBackupRoute = defineRoute('admin', {
   },
 })
 
-export const restoreBackupRoute = defineRoute('admin', {
+export const restoreBackupRoute = defineRoute(allow('admin', 'full'), {
   method: 'post',
   path: '/api/v1/backups/{backup_id}/restore',
   operationId: 'restoreBackup',

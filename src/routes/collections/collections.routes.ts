@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, idField, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
@@ -48,7 +48,7 @@ const membershipAnswer = (done: string) => ({
   404: problemResponse('No such collection or model.'),
 })
 
-export const listCollectionsRoute = defineRoute('user', {
+export const listCollectionsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/collections',
   operationId: 'listCollections',
@@ -65,7 +65,7 @@ export const listCollectionsRoute = defineRoute('user', {
   },
 })
 
-export const createCollectionRoute = defineRoute('user', {
+export const createCollectionRoute = defineRoute(allow('user', 'manage'), {
   method: 'post',
   path: '/api/v1/collections',
   operationId: 'createCollection',
@@ -79,7 +79,7 @@ export const createCollectionRoute = defineRoute('user', {
   },
 })
 
-export const getCollectionRoute = defineRoute('user', {
+export const getCollectionRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/collections/{id}',
   operationId: 'getCollection',
@@ -89,7 +89,7 @@ export const getCollectionRoute = defineRoute('user', {
   responses: { 200: collectionAnswer('The collection.'), 404: problemResponse('No such collection.') },
 })
 
-export const updateCollectionRoute = defineRoute('user', {
+export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
   method: 'patch',
   path: '/api/v1/collections/{id}',
   operationId: 'updateCollection',
@@ -115,7 +115,7 @@ export const updateCollectionRoute = defineRoute('user', {
   },
 })
 
-export const deleteCollectionRoute = defineRoute('user', {
+export const deleteCollectionRoute = defineRoute(allow('user', 'manage'), {
   method: 'delete',
   path: '/api/v1/collections/{id}',
   operationId: 'deleteCollection',
@@ -126,7 +126,7 @@ export const deleteCollectionRoute = defineRoute('user', {
   responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such collection.') },
 })
 
-export const addCollectionModelRoute = defineRoute('user', {
+export const addCollectionModelRoute = defineRoute(allow('user', 'manage'), {
   ...membership,
   method: 'put',
   operationId: 'addModelToCollection',
@@ -136,7 +136,7 @@ export const addCollectionModelRoute = defineRoute('user', {
   responses: membershipAnswer('The model is in the collection.'),
 })
 
-export const removeCollectionModelRoute = defineRoute('user', {
+export const removeCollectionModelRoute = defineRoute(allow('user', 'manage'), {
   ...membership,
   method: 'delete',
   operationId: 'removeModelFromCollection',

@@ -28,14 +28,31 @@ needs a credential: \`Authorization: Bearer <access_token>\` (people, the web UI
 **API keys** (\`POST /api/v1/api-keys\`, Settings → Access) act for their owner on every request that presents
 them, with no session: nothing to refresh, and revoking the key stops it at once.
 
+**Key scopes.** A key has scopes, and acts with the intersection of its scopes and its owner's role; a session opened
+with a key keeps the key's scopes, and a password sign-in has every scope:
+
+| Scope | Allows |
+|---|---|
+| \`upload\` | Ingest (\`POST /api/v1/ingest\`, \`PUT /api/v1/ingest/{filename}\`): all a slicer hook needs. |
+| \`read\` | Every \`GET\` the role allows, but backups, API keys and user administration. |
+| \`print\` | Read printers and dispatches, send to a printer, confirm a bed clear. |
+| \`manage\` | Change the library: models, collections, filament and printer profiles; edits and deletes. |
+| \`full\` | Everything the role allows, also backups and restores, API keys, printer setup, the password and user administration. |
+
+Any key may call \`GET /api/v1/me\` (which lists the credential's \`scopes\`) and sign out. Scopes do not include
+one another (\`manage\` does not hold \`read\`). Each operation lists the scopes that will do (any one of them, or
+\`full\`) in its security requirements and in \`x-required-scopes\`. A key may expire (\`expires_at\`); an expired key
+is 401 \`invalid_token\` with the time it expired, and so are the sessions opened with it.
+
 Every request re-checks its session or key, so signing out, revoking an API key, disabling a user or resetting a
 password takes effect on the next request, not when tokens expire.
 
 Roles: \`user\` < \`admin\` < \`superuser\`; each includes the one before. Each operation names the role it needs
-(\`x-required-role\`). A missing, invalid or expired token or an unknown or revoked key is 401 (\`missing_token\`,
-\`invalid_token\`), a valid credential without the role 403 (\`insufficient_role\`).
+(\`x-required-role\`). A missing, invalid or expired token or an unknown, revoked or expired key is 401
+(\`missing_token\`, \`invalid_token\`), a valid credential without the role 403 (\`insufficient_role\`), a key without
+the scope 403 (\`insufficient_scope\`, with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`).
 
-A slicer post-processing hook uploads with its API key alone:
+A slicer post-processing hook uploads with an \`upload\`-only API key alone:
 
 \`\`\`sh
 curl -sf -H "X-Api-Key: $VAULT_API_KEY" -F "file=@$1" "$VAULT/api/v1/ingest"
@@ -53,7 +70,7 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 | 400 | \`malformed_json\` | The body is not valid JSON. |
 | 400 | \`bad_request\` | The request cannot be read for another reason. |
 | 401 | \`missing_token\`, \`invalid_token\`, \`invalid_credentials\`, \`invalid_refresh_token\`, \`refresh_token_reused\` | Not signed in, or the credential is wrong or no longer valid. |
-| 403 | \`insufficient_role\`, \`wrong_password\` | Signed in, but not allowed. |
+| 403 | \`insufficient_role\`, \`insufficient_scope\`, \`wrong_password\` | Signed in, but not allowed. |
 | 404 | \`not_found\` | No such route, or no such resource. |
 | 405 | \`method_not_allowed\` | The path exists but not with this method; the \`Allow\` header lists the methods. |
 | 409 | (per endpoint) | The request conflicts with the current state. |

@@ -26,13 +26,14 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description:
-      'An access token from POST /api/v1/auth/login (or /auth/refresh), or an API key (`mvk_…`). In Swagger UI: log in, copy `access_token`, press Authorize.',
+      'An access token from POST /api/v1/auth/login (or /auth/refresh), or an API key (`mvk_…`). In Swagger UI: log in, copy `access_token`, press Authorize. The names an operation lists are API key scopes, any one of which will do; `full` holds them all, and so does the access token of a password sign-in.',
   })
   app.openAPIRegistry.registerComponent('securitySchemes', apiKeySchemeName, {
     type: 'apiKey',
     in: 'header',
     name: 'X-Api-Key',
-    description: 'An API key (`mvk_…`) from POST /api/v1/api-keys, as OctoPrint clients and slicers send it.',
+    description:
+      'An API key (`mvk_…`) from POST /api/v1/api-keys, as OctoPrint clients and slicers send it. The names an operation lists are the key scopes, any one of which will do; `full` holds them all.',
   })
 
   app.get('/openapi.json', (c) => {

@@ -1,5 +1,5 @@
 import { storedContentTypes } from '../../core/ingest/file-formats.js'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { FileSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -14,7 +14,7 @@ import { DownloadLinkSchema } from './download-link-schema.js'
 
 const tags = ['Files']
 
-export const getFileRoute = defineRoute('user', {
+export const getFileRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}',
   operationId: 'getFile',
@@ -59,7 +59,7 @@ export const fileBytesResponses = {
   ),
 }
 
-export const downloadFileRoute = defineRoute('user', {
+export const downloadFileRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}/content',
   operationId: 'downloadFile',
@@ -70,7 +70,7 @@ export const downloadFileRoute = defineRoute('user', {
   responses: { ...fileBytesResponses, 404: problemResponse('No such file.') },
 })
 
-export const createDownloadLinkRoute = defineRoute('user', {
+export const createDownloadLinkRoute = defineRoute(allow('user', 'read'), {
   method: 'post',
   path: '/api/v1/files/{id}/download-link',
   operationId: 'createDownloadLink',
@@ -94,7 +94,7 @@ export const createDownloadLinkRoute = defineRoute('user', {
   },
 })
 
-export const fileThumbnailRoute = defineRoute('user', {
+export const fileThumbnailRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}/thumbnail',
   operationId: 'getFileThumbnail',

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { idField } from '../common-schemas.js'
 import { FileSchema, ModelSchema } from '../library-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -63,7 +63,7 @@ const description = [
 ].join('\n')
 
 export const ingestRoute = defineRoute(
-  'user',
+  allow('user', 'upload'),
   {
     method: 'post',
     path: '/api/v1/ingest',
@@ -99,7 +99,7 @@ export const ingestRoute = defineRoute(
 )
 
 export const ingestRawRoute = defineRoute(
-  'user',
+  allow('user', 'upload'),
   {
     method: 'put',
     path: '/api/v1/ingest/{filename}',

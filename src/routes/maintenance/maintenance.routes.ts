@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { problemResponse } from '../problem.js'
 
 const StoreSweepSchema = z.object({
@@ -30,7 +30,7 @@ const GarbageReportSchema = z
   })
   .openapi('GarbageReport')
 
-export const collectGarbageRoute = defineRoute('superuser', {
+export const collectGarbageRoute = defineRoute(allow('superuser', 'full'), {
   method: 'post',
   path: '/api/v1/maintenance/gc',
   operationId: 'collectGarbage',

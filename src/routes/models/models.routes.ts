@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { exportHeaders, thumbnailAnswers } from '../response-docs.js'
@@ -14,7 +14,7 @@ const invalidQuery = problemResponse(
   'A filter, sort or limit is malformed or out of range (`validation_failed`, with the parameter in `errors`).',
 )
 
-export const listModelsRoute = defineRoute('user', {
+export const listModelsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models',
   operationId: 'listModels',
@@ -66,7 +66,7 @@ export const listModelsRoute = defineRoute('user', {
   },
 })
 
-export const modelStatsRoute = defineRoute('user', {
+export const modelStatsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models/stats',
   operationId: 'getModelStats',
@@ -117,7 +117,7 @@ export const modelStatsRoute = defineRoute('user', {
   },
 })
 
-export const exportModelsRoute = defineRoute('user', {
+export const exportModelsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models/export',
   operationId: 'exportModels',
@@ -168,7 +168,7 @@ export const exportModelsRoute = defineRoute('user', {
   },
 })
 
-export const getModelRoute = defineRoute('user', {
+export const getModelRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models/{id}',
   operationId: 'getModel',
@@ -190,7 +190,7 @@ const tagName = matching(
   'may not hold commas or control characters',
 ).openapi({ example: 'calibration' })
 
-export const updateModelRoute = defineRoute('user', {
+export const updateModelRoute = defineRoute(allow('user', 'manage'), {
   method: 'patch',
   path: '/api/v1/models/{id}',
   operationId: 'updateModel',
@@ -229,7 +229,7 @@ export const updateModelRoute = defineRoute('user', {
   },
 })
 
-export const deleteModelRoute = defineRoute('user', {
+export const deleteModelRoute = defineRoute(allow('user', 'manage'), {
   method: 'delete',
   path: '/api/v1/models/{id}',
   operationId: 'deleteModel',
@@ -252,7 +252,7 @@ export const deleteModelRoute = defineRoute('user', {
   },
 })
 
-export const modelThumbnailRoute = defineRoute('user', {
+export const modelThumbnailRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models/{id}/thumbnail',
   operationId: 'getModelThumbnail',

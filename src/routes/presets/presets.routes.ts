@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { maxImportBytes } from '../../core/presets/presets.js'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
@@ -82,16 +82,18 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
   const createShape = createShapeOf(fields)
   const updateShape = z.object(fields).partial().shape
   return {
-    list: defineRoute('user', {
+    list: defineRoute(allow('user', 'read'), {
       method: 'get',
       path,
       operationId: `list${opName}s`,
       tags,
       summary: `${title}s`,
-      request: { query: z.object({ q: z.string().max(200).optional().openapi({ description: 'Part of the name.' }) }) },
+      request: {
+        query: z.object({ q: z.string().max(200).optional().openapi({ description: 'Part of the name.' }) }),
+      },
       responses: { 200: json('By name (at most 1000).', z.object({ items: z.array(schema) })) },
     }),
-    get: defineRoute('user', {
+    get: defineRoute(allow('user', 'read'), {
       method: 'get',
       path: `${path}/{id}`,
       operationId: `get${opName}`,
@@ -100,7 +102,7 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
       request: { params: IdParamSchema },
       responses: { 200: json('The profile.', schema), 404: problemResponse('No such profile.') },
     }),
-    create: defineRoute('admin', {
+    create: defineRoute(allow('admin', 'manage'), {
       method: 'post',
       path,
       operationId: `create${opName}`,
@@ -113,13 +115,16 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
         422: problemResponse('A field is out of range.'),
       },
     }),
-    update: defineRoute('admin', {
+    update: defineRoute(allow('admin', 'manage'), {
       method: 'patch',
       path: `${path}/{id}`,
       operationId: `update${opName}`,
       tags,
       summary: `Change a ${title.toLowerCase()}`,
-      request: { params: IdParamSchema, ...jsonBody(z.object(updateShape).strict().openapi(`Update${opName}Request`)) },
+      request: {
+        params: IdParamSchema,
+        ...jsonBody(z.object(updateShape).strict().openapi(`Update${opName}Request`)),
+      },
       responses: {
         200: json('Changed.', schema),
         404: problemResponse('No such profile.'),
@@ -127,7 +132,7 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
         422: problemResponse('A field is out of range.'),
       },
     }),
-    remove: defineRoute('admin', {
+    remove: defineRoute(allow('admin', 'manage'), {
       method: 'delete',
       path: `${path}/{id}`,
       operationId: `delete${opName}`,
@@ -137,7 +142,7 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
       responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such profile.') },
     }),
     import: defineRoute(
-      'admin',
+      allow('admin', 'manage'),
       {
         method: 'post',
         path: `${path}/import`,
@@ -179,7 +184,7 @@ export const printerRoutes = crud(
   'A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped).',
 )
 
-export const filePresetsRoute = defineRoute('user', {
+export const filePresetsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/files/{id}/presets',
   operationId: 'getFilePresets',

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
@@ -93,7 +93,7 @@ const addressField = z.string().trim().min(1).max(2000).openapi({
     "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
 })
 
-export const listPrintersRoute = defineRoute('user', {
+export const listPrintersRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
   path: '/api/v1/printers',
   operationId: 'listPrinters',
@@ -104,7 +104,7 @@ export const listPrintersRoute = defineRoute('user', {
   responses: { 200: json('Every printer, by name.', z.object({ items: z.array(PrinterSchema) })) },
 })
 
-export const getPrinterRoute = defineRoute('user', {
+export const getPrinterRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
   path: '/api/v1/printers/{id}',
   operationId: 'getPrinter',
@@ -114,7 +114,9 @@ export const getPrinterRoute = defineRoute('user', {
   responses: { 200: json('The printer.', PrinterSchema), 404: problemResponse('No such printer.') },
 })
 
-export const createPrinterRoute = defineRoute('admin', {
+// Printer setup takes `full`, not `manage` (the library) or `print`: a printer holds the address and
+// credentials jobs are sent to, so a key that could change it could send G-code anywhere.
+export const createPrinterRoute = defineRoute(allow('admin', 'full'), {
   method: 'post',
   path: '/api/v1/printers',
   operationId: 'createPrinter',
@@ -140,7 +142,7 @@ export const createPrinterRoute = defineRoute('admin', {
   },
 })
 
-export const updatePrinterRoute = defineRoute('admin', {
+export const updatePrinterRoute = defineRoute(allow('admin', 'full'), {
   method: 'patch',
   path: '/api/v1/printers/{id}',
   operationId: 'updatePrinter',
@@ -172,7 +174,7 @@ export const updatePrinterRoute = defineRoute('admin', {
   },
 })
 
-export const deletePrinterRoute = defineRoute('admin', {
+export const deletePrinterRoute = defineRoute(allow('admin', 'full'), {
   method: 'delete',
   path: '/api/v1/printers/{id}',
   operationId: 'deletePrinter',
@@ -183,7 +185,7 @@ export const deletePrinterRoute = defineRoute('admin', {
   responses: { 204: { description: 'Removed.' }, 404: problemResponse('No such printer.') },
 })
 
-export const confirmBedClearRoute = defineRoute('user', {
+export const confirmBedClearRoute = defineRoute(allow('user', 'print'), {
   method: 'post',
   path: '/api/v1/printers/{id}/bed-cleared',
   operationId: 'confirmBedClear',
@@ -230,7 +232,7 @@ export const DiagnosticsSchema = z
   })
   .openapi('PrinterDiagnostics')
 
-export const diagnosticsRoute = defineRoute('user', {
+export const diagnosticsRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
   path: '/api/v1/printers/{id}/diagnostics',
   operationId: 'getPrinterDiagnostics',
@@ -274,7 +276,7 @@ export const DispatchSchema = z
   })
   .openapi('Dispatch')
 
-export const sendRoute = defineRoute('user', {
+export const sendRoute = defineRoute(allow('user', 'print'), {
   method: 'post',
   path: '/api/v1/printers/{id}/send',
   operationId: 'sendToPrinter',
@@ -309,7 +311,7 @@ export const sendRoute = defineRoute('user', {
 
 const LimitQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100).optional() })
 
-export const printerDispatchesRoute = defineRoute('user', {
+export const printerDispatchesRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
   path: '/api/v1/printers/{id}/dispatches',
   operationId: 'listPrinterDispatches',
@@ -322,7 +324,7 @@ export const printerDispatchesRoute = defineRoute('user', {
   },
 })
 
-export const dispatchesRoute = defineRoute('user', {
+export const dispatchesRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
   path: '/api/v1/dispatches',
   operationId: 'listDispatches',

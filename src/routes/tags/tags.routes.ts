@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 
 export const TagSchema = z
   .object({
@@ -9,7 +9,7 @@ export const TagSchema = z
   })
   .openapi('Tag')
 
-export const listTagsRoute = defineRoute('user', {
+export const listTagsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/tags',
   operationId: 'listTags',

@@ -86,7 +86,7 @@ export interface paths {
          * End this session
          * @description Revokes the session of the presented access token: its refresh token and every access token of the session stop working. An API key presented on its own has no session (409 `no_session`): revoke the key instead.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         post: operations["logout"];
         delete?: never;
@@ -104,7 +104,9 @@ export interface paths {
         };
         /**
          * The signed-in user and session
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["getMe"];
         put?: never;
@@ -128,7 +130,7 @@ export interface paths {
          * Change your own password
          * @description Needs the current password; wrong ones are throttled like failed sign-ins (429). Ends every other session of the account, including sessions opened with API keys; this one stays signed in, and the API keys themselves keep working.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["changeOwnPassword"];
         delete?: never;
@@ -148,15 +150,15 @@ export interface paths {
          * Your API keys
          * @description Name, prefix and times of each of your keys, revoked ones included. Key values are never shown again after creation.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description For scripts and slicer hooks: they sign in with `{username, api_key}` instead of storing the account password. The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored.
+         * @description For scripts and slicer hooks: they present the key on each request, or sign in with `{username, api_key}`, instead of storing the account password. The answer carries the key value in `key`: **it is shown only this once**; only a hash is stored. Give a key only the scopes its job needs: a slicer hook needs `upload` alone.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -179,7 +181,7 @@ export interface paths {
          * Revoke an API key
          * @description The key can no longer sign in, and access tokens obtained with it stop working at once. The password is not affected. The key stays listed with `revoked_at`.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `full` scope.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -196,7 +198,7 @@ export interface paths {
         };
         /**
          * All users
-         * @description Requires an access token or API key of a user with the `superuser` role or higher.
+         * @description Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listUsers"];
         put?: never;
@@ -204,7 +206,7 @@ export interface paths {
          * Create a user
          * @description Usernames are 1-64 letters, digits, `.`, `-` or `_`, unique regardless of case. Passwords need at least 12 characters.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createUser"];
         delete?: never;
@@ -230,7 +232,7 @@ export interface paths {
          * Change a user's role, or disable or enable them
          * @description Disabling ends all of the user's sessions at once. The last active superuser cannot be demoted or disabled (409 `last_superuser`).
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -248,7 +250,7 @@ export interface paths {
          * Reset a user's password
          * @description Sets a new password, ends every session of the user and clears their failed sign-in count. Their API keys keep working.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["resetUserPassword"];
         delete?: never;
@@ -287,7 +289,7 @@ export interface paths {
          *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         post: operations["ingestFile"];
         delete?: never;
@@ -325,7 +327,7 @@ export interface paths {
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         put: operations["ingestFileRaw"];
         post?: never;
@@ -344,7 +346,7 @@ export interface paths {
         };
         /**
          * A stored file and its extracted metadata
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFile"];
         put?: never;
@@ -366,7 +368,7 @@ export interface paths {
          * Download a stored file
          * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["downloadFile"];
         put?: never;
@@ -390,7 +392,7 @@ export interface paths {
          * A short-lived signed link to the file, wrapped for desktop slicers (open in slicer)
          * @description Signs a link that serves this one file to whoever holds it, without a bearer token, for 15 minutes (`VAULT_DOWNLOAD_LINK_TTL_S`): long enough for a slicer to start and download, short enough that a link left in a history or a log is soon worthless. Slicers fetch the URL themselves, outside the browser, so it is absolute (`VAULT_PUBLIC_URL` when set, else this request's origin) and ends in the file's name with its extension, from which slicers pick the format. The token is signed with the install's token keys for downloads only: it is refused as a bearer token, and an access token is refused in its place. Signing out does not revoke a link already made; it expires on its own. `slicer_links` wraps the URL for each desktop slicer that opens the file's format (Bambu Studio asks before opening a file from a site it does not know). PrusaSlicer is not offered: it downloads only from printables.com, thingiverse.com and cults3d.com.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         post: operations["createDownloadLink"];
         delete?: never;
@@ -410,7 +412,7 @@ export interface paths {
          * A file's thumbnail
          * @description The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFileThumbnail"];
         put?: never;
@@ -461,7 +463,7 @@ export interface paths {
          *     Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per
          *     slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModelStats"];
         put?: never;
@@ -497,7 +499,7 @@ export interface paths {
          *     names, slicers) hold one value per line. Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,
          *     `-`, `@`, tab or carriage return) get a leading `'` so they show as text.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["exportModels"];
         put?: never;
@@ -525,7 +527,7 @@ export interface paths {
          *     other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token
          *     signing secret changes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listModels"];
         put?: never;
@@ -545,7 +547,7 @@ export interface paths {
         };
         /**
          * A model with all its files, their metadata, its tags and collections
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModel"];
         put?: never;
@@ -561,7 +563,7 @@ export interface paths {
          *     an upload either keeps the bytes (it registered first) or answers 409 `content_deleted` and can simply be repeated;
          *     it never leaves a file without its bytes.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteModel"];
         options?: never;
@@ -570,7 +572,7 @@ export interface paths {
          * Edit a model's name, description or tags
          * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateModel"];
         trace?: never;
@@ -586,7 +588,7 @@ export interface paths {
          * A model's thumbnail
          * @description The thumbnail of the first of its files that has one. PNG or JPEG.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModelThumbnail"];
         put?: never;
@@ -608,13 +610,13 @@ export interface paths {
          * All collections with their model counts
          * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createCollection"];
         delete?: never;
@@ -632,7 +634,7 @@ export interface paths {
         };
         /**
          * A collection
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getCollection"];
         put?: never;
@@ -641,14 +643,14 @@ export interface paths {
          * Delete a collection
          * @description Its models stay in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteCollection"];
         options?: never;
         head?: never;
         /**
          * Rename a collection or change its description
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -665,7 +667,7 @@ export interface paths {
          * Add a model to a collection
          * @description Idempotent: adding a model that is in the collection already changes nothing. A model can be in any number of collections.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         put: operations["addModelToCollection"];
         post?: never;
@@ -673,7 +675,7 @@ export interface paths {
          * Remove a model from a collection
          * @description Idempotent: removing a model that is not in the collection changes nothing. The model stays in the library.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["removeModelFromCollection"];
         options?: never;
@@ -692,7 +694,7 @@ export interface paths {
          * Tags in use, with model counts
          * @description Every tag at least one model carries, by name (ignoring case). Tags are set per model with `PATCH /api/v1/models/{id}`; a tag exists while a model carries it.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listTags"];
         put?: never;
@@ -712,7 +714,7 @@ export interface paths {
         };
         /**
          * Backups, newest first
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["listBackups"];
         put?: never;
@@ -720,7 +722,7 @@ export interface paths {
          * Start a full backup
          * @description Starts a backup of the whole install and answers at once with its record (`running`); poll `GET /api/v1/backups/{id}` for `progress` until `complete` or `failed`. The archive is one `.tar.gz`: the database (SQLite: an online snapshot taken while the service keeps serving writes; PostgreSQL: `pg_dump --format=custom`), every blob, every thumbnail, and `manifest.json` last (backup id, time, application and schema versions, database and storage kind, counts, and a size and SHA-256 per entry). It streams to `VAULT_BACKUP_DIR` under a temporary name and is renamed when complete. With `VAULT_BACKUP_S3_*` set, the archive is then copied to the bucket by multipart upload and checked by reading it back; a failed copy leaves the local backup standing and is reported on the record and in health. Afterwards, archives older than `VAULT_BACKUP_RETENTION_DAYS` (0: keep all) are pruned in both places, never the new one. Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createBackup"];
         delete?: never;
@@ -738,7 +740,7 @@ export interface paths {
         };
         /**
          * One backup, with progress while it runs
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         get: operations["getBackup"];
         put?: never;
@@ -766,7 +768,7 @@ export interface paths {
          *
          *     **After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again. Only one backup or restore runs at a time (409).
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["restoreBackup"];
         delete?: never;
@@ -790,7 +792,7 @@ export interface paths {
          *
          *     Safe beside everything else: blobs written less than `VAULT_GC_GRACE_MINUTES` ago (default 60) are kept, new file rows wait while each batch is checked and deleted (an upload that still registers bytes deleted meanwhile answers 409 `content_deleted` and is sent again), no backup or restore may run (409), and blobs a restore's safety copy may need are kept. `?dry_run=true` counts what would go and deletes nothing. The answer says what was freed; the same figures are logged. No request body.
          *
-         *     Requires an access token or API key of a user with the `superuser` role or higher.
+         *     Requires an access token or API key of a user with the `superuser` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["collectGarbage"];
         delete?: never;
@@ -810,13 +812,13 @@ export interface paths {
          * Printers with live status
          * @description Statuses are polled concurrently with a timeout and cached briefly, so the list answers quickly even when printers are unreachable; an unreachable printer is `offline` with the reason.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listPrinters"];
         put?: never;
         /**
          * Register a printer
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createPrinter"];
         delete?: never;
@@ -834,7 +836,7 @@ export interface paths {
         };
         /**
          * One printer with live status
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["getPrinter"];
         put?: never;
@@ -843,7 +845,7 @@ export interface paths {
          * Remove a printer
          * @description Its dispatch records stay, naming the printer.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         delete: operations["deletePrinter"];
         options?: never;
@@ -852,7 +854,7 @@ export interface paths {
          * Change a printer
          * @description `credentials` replaces the stored credentials; `null` removes them.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         patch: operations["updatePrinter"];
         trace?: never;
@@ -870,7 +872,7 @@ export interface paths {
          * Confirm the bed is clear
          * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
         post: operations["confirmBedClear"];
         delete?: never;
@@ -890,7 +892,7 @@ export interface paths {
          * Why a printer is or is not ready
          * @description Reachability, authentication, firmware link, latency, identity, capabilities and named checks. Always asks the printer (no cache).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["getPrinterDiagnostics"];
         put?: never;
@@ -914,7 +916,7 @@ export interface paths {
          * Send a stored G-code file to a printer, and optionally start it
          * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
         post: operations["sendToPrinter"];
         delete?: never;
@@ -932,7 +934,7 @@ export interface paths {
         };
         /**
          * A printer's dispatches, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listPrinterDispatches"];
         put?: never;
@@ -952,7 +954,7 @@ export interface paths {
         };
         /**
          * Every dispatch to any printer, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listDispatches"];
         put?: never;
@@ -976,7 +978,7 @@ export interface paths {
          * Import filament profiles
          * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["importFilamentProfiles"];
         delete?: never;
@@ -998,7 +1000,7 @@ export interface paths {
          * Import printer profiles
          * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced.
          *
-         *     Requires an access token or API key of a user with the `admin` role or higher.
+         *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["importPrinterProfiles"];
         delete?: never;
@@ -1016,13 +1018,13 @@ export interface paths {
         };
         /**
          * Filament profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listFilamentProfiles"];
         put?: never;
         /**
          * Create a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createFilamentProfile"];
         delete?: never;
@@ -1040,13 +1042,13 @@ export interface paths {
         };
         /**
          * Printer profiles
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listPrinterProfiles"];
         put?: never;
         /**
          * Create a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["createPrinterProfile"];
         delete?: never;
@@ -1064,21 +1066,21 @@ export interface paths {
         };
         /**
          * One filament profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFilamentProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deleteFilamentProfile"];
         options?: never;
         head?: never;
         /**
          * Change a filament profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateFilamentProfile"];
         trace?: never;
@@ -1092,21 +1094,21 @@ export interface paths {
         };
         /**
          * One printer profile
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user).
+         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getPrinterProfile"];
         put?: never;
         post?: never;
         /**
          * Delete a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         delete: operations["deletePrinterProfile"];
         options?: never;
         head?: never;
         /**
          * Change a printer profile
-         * @description Requires an access token or API key of a user with the `admin` role or higher.
+         * @description Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updatePrinterProfile"];
         trace?: never;
@@ -1122,7 +1124,7 @@ export interface paths {
          * The presets a G-code file was sliced with
          * @description Matches the filament and printer profile names the slicer wrote into the G-code (`filament_settings_id`, `printer_settings_id`) against stored profiles, by exact name.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getFilePresets"];
         put?: never;
@@ -1294,9 +1296,21 @@ export interface components {
             session_id: string | null;
             /** @description Set when the request presented an API key, or its session was opened with one. */
             api_key_id: string | null;
+            /**
+             * @description What this credential may do: the API key's scopes, or `full` for a password sign-in. A slicer hook can check its key with this.
+             * @example [
+             *       "upload"
+             *     ]
+             */
+            scopes: components["schemas"]["ApiKeyScope"][];
             /** @description True while the password is one the vault generated (the first superuser without `VAULT_ADMIN_PASSWORD`, or the CLI); false once the user chose one. The web UI asks to replace a generated password. */
             password_generated: boolean;
         };
+        /**
+         * @description `read`: every GET the role allows, but backups, API keys and accounts. `upload`: ingest files (`POST /api/v1/ingest`, `PUT /api/v1/ingest/{filename}`), what a slicer hook needs. `print`: read printers and dispatches, send to a printer, confirm a bed clear. `manage`: change the library: models, collections and presets, edits and deletes. `full`: everything the role allows, including backups, restores, API keys, printer setup, the password and user administration. Every key may read `GET /api/v1/me` and sign out.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "upload" | "print" | "manage" | "full";
         ChangePasswordRequest: {
             /**
              * Format: password
@@ -1334,6 +1348,19 @@ export interface components {
              * @example null
              */
             revoked_at: string | null;
+            /**
+             * @description What the key may be used for.
+             * @example [
+             *       "upload"
+             *     ]
+             */
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /**
+             * Format: date-time
+             * @description When the key stops working; null: never.
+             * @example null
+             */
+            expires_at: string | null;
         };
         NewApiKey: components["schemas"]["ApiKey"] & {
             /** @description The key value, shown once. */
@@ -1700,15 +1727,9 @@ export interface components {
             /** @description Sessions in the restored data that were ended; everyone signs in again. */
             sessions_revoked: number;
             /** @description Every API key the restored database holds. A key revoked after the backup was made is live again: revoke it anew. */
-            api_keys: {
-                id: string;
-                name: string;
-                prefix: string;
+            api_keys: (components["schemas"]["ApiKey"] & {
                 username: string;
-                created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-            }[];
+            })[];
             /** @description Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it. */
             backups_registered: number;
         };
@@ -2263,7 +2284,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2305,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2349,7 +2370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2360,7 +2381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The current password is wrong (`wrong_password`). */
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2439,8 +2460,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2464,6 +2496,20 @@ export interface operations {
                 "application/json": {
                     /** @example PrusaSlicer hook */
                     name: string;
+                    /**
+                     * @description What the key may be used for (at least one).
+                     * @example [
+                     *       "upload"
+                     *     ]
+                     */
+                    scopes: components["schemas"]["ApiKeyScope"][];
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working (in the future); null or absent: never.
+                     * @default null
+                     * @example 2027-11-21T08:00:00Z
+                     */
+                    expires_at?: string | null;
                 };
             };
         };
@@ -2488,8 +2534,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2532,7 +2589,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or too long name. */
+            /** @description Missing or too long name, no or an unknown scope, or an expiry that is not in the future. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2565,8 +2622,19 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -2620,7 +2688,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2631,7 +2699,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2677,7 +2745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2688,7 +2756,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2780,7 +2848,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2791,7 +2859,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2892,7 +2960,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -2903,7 +2971,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3010,8 +3078,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3125,8 +3204,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3213,8 +3303,19 @@ export interface operations {
                     "application/json": components["schemas"]["File"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3318,8 +3419,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3386,8 +3498,19 @@ export interface operations {
                     "application/json": components["schemas"]["DownloadLink"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3461,8 +3584,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3636,8 +3770,19 @@ export interface operations {
                     "application/json": components["schemas"]["ModelStats"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3697,8 +3842,19 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3777,8 +3933,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3821,8 +3988,19 @@ export interface operations {
                     "application/json": components["schemas"]["ModelDetail"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3874,8 +4052,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -3944,8 +4133,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4041,8 +4241,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4094,8 +4305,19 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4140,8 +4362,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4217,8 +4450,19 @@ export interface operations {
                     "application/json": components["schemas"]["Collection"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4270,8 +4514,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4340,8 +4595,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4427,8 +4693,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4481,8 +4758,19 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4534,8 +4822,19 @@ export interface operations {
                     "application/json": components["schemas"]["TagList"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4568,7 +4867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4579,7 +4878,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4612,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4623,7 +4922,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4667,7 +4966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4678,7 +4977,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4733,7 +5032,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4744,7 +5043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4846,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["GarbageReport"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4857,7 +5156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `superuser` role. */
+            /** @description The credential is valid but the user lacks the `superuser` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4912,8 +5211,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4958,7 +5268,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -4969,7 +5279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5046,8 +5356,19 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5099,7 +5420,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5110,7 +5431,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5180,7 +5501,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5191,7 +5512,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5279,8 +5600,19 @@ export interface operations {
                     "application/json": components["schemas"]["Printer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5345,8 +5677,19 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterDiagnostics"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5415,8 +5758,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5519,8 +5873,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5576,8 +5941,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5623,7 +5999,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5634,7 +6010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5692,7 +6068,7 @@ export interface operations {
                     "application/json": components["schemas"]["PresetImportResult"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5703,7 +6079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5761,8 +6137,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5818,7 +6205,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5829,7 +6216,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5909,8 +6296,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -5966,7 +6364,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5977,7 +6375,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6054,8 +6452,19 @@ export interface operations {
                     "application/json": components["schemas"]["FilamentProfile"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -6107,7 +6516,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6118,7 +6527,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6188,7 +6597,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6199,7 +6608,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6287,8 +6696,19 @@ export interface operations {
                     "application/json": components["schemas"]["PrinterProfile"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -6340,7 +6760,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6351,7 +6771,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6421,7 +6841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6432,7 +6852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is valid but the user lacks the `admin` role. */
+            /** @description The credential is valid but the user lacks the `admin` role (`insufficient_role`), or the API key lacks the scope (`insufficient_scope`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6520,8 +6940,19 @@ export interface operations {
                     "application/json": components["schemas"]["FilePresets"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;

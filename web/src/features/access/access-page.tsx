@@ -16,7 +16,8 @@ export function AccessPage() {
           API keys
         </Title>
         <Text size="sm" c="dimmed">
-          For scripts and slicer hooks: they sign in with your username and a key instead of your password.
+          For scripts and slicer hooks: they present a key instead of your password. Each key may do only what you allow
+          it, and no more than your role.
         </Text>
         <CreateApiKeyForm />
         {keys.isPending && <Loader size="sm" aria-label="Loading API keys" />}

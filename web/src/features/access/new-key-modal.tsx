@@ -1,8 +1,9 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
 import type { components } from '../../api/schema'
+import { ScopeBadges } from './scope-badges'
 
-/** A new API key's value, shown this once, with a copy button and the warning that it will not be shown again. */
+/** A new API key's value, shown this once, with its scopes, a copy button and the warning that it will not be shown again. */
 export function NewKeyModal({ apiKey, onClose }: { apiKey: components['schemas']['NewApiKey']; onClose: () => void }) {
   return (
     <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`API key “${apiKey.name}”`}>
@@ -14,6 +15,10 @@ export function NewKeyModal({ apiKey, onClose }: { apiKey: components['schemas']
         <Code block aria-label="API key value" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
           {apiKey.key}
         </Code>
+        <Group gap="xs">
+          <Text size="sm">Scopes:</Text>
+          <ScopeBadges scopes={apiKey.scopes} />
+        </Group>
         <Text size="sm">
           Scripts sign in with <Code>{'{"username": …, "api_key": …}'}</Code> at /api/v1/auth/login.
         </Text>

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
-import type { components } from '../../api/schema'
+import type { components, paths } from '../../api/schema'
 import { accessKeys } from './query-keys'
 
 export type ApiKey = components['schemas']['ApiKey']
+type NewApiKeyInput = NonNullable<paths['/api/v1/api-keys']['post']['requestBody']>['content']['application/json']
 
 /** The signed-in user's API keys, revoked ones included. */
 export function useApiKeys() {
@@ -18,7 +19,7 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: async (name: string) => unwrap(await api.POST('/api/v1/api-keys', { body: { name } })),
+    mutationFn: async (input: NewApiKeyInput) => unwrap(await api.POST('/api/v1/api-keys', { body: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.apiKeys }),
   })
 }
