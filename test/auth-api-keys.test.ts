@@ -22,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(async () => vault?.close())
 
-const asKey = (key: string, header: 'bearer' | 'x-api-key') =>
+const asKey = (key: string, header: 'bearer' | 'x-api-key'): Record<string, string> =>
   header === 'bearer' ? { Authorization: `Bearer ${key}` } : { 'X-Api-Key': key }
 
 describe('an API key on its own', () => {
