@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, createApiKeyAs, newAccount, type Reply, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
-import { sliceShape } from './support/uploads.js'
+import { binaryCube, sliceShape } from './support/uploads.js'
 
 /**
  * The OctoPrint-compatible upload target, driven by requests built the way the slicers' host code
@@ -260,6 +260,19 @@ describe('a printer through the vault (<vault>/octoprint/printers/<id>)', () => 
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.headers.get('location')).toBe(reply.body.files.local.refs.resource)
     expect((await dispatchesOf(id))[0]).toMatchObject({ outcome: 'confirmed', file_name: 'cura-box.gcode' })
+  })
+
+  it('stores a mesh sent to print, and says why it was not printed', async () => {
+    const id = await registerPrinter('Mesh', 'virtual://mesh?heat_seconds=0&print_seconds=5')
+    const stl = join(dir, 'cube.stl')
+    writeFileSync(stl, binaryCube(17))
+    const reply = await slicerUpload(`${vault.baseUrl}/octoprint/printers/${id}`, stl, 'cube.stl', { print: true })
+    expect(reply.status).toBe(422)
+    expect(reply.body).toEqual({
+      error:
+        'Saved in the vault as cube.stl, but not printed: cube.stl is a stl file; only G-code can be sent to a printer. Slice it first.',
+    })
+    expect(await filesNamed('cube.stl')).toHaveLength(1)
   })
 
   it('answers 404 for an unknown printer, before reading the upload', async () => {

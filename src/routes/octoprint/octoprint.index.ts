@@ -43,19 +43,21 @@ async function printStored(c: Context<AppEnv>, printer: PrinterRow | null, file:
     )
   }
   const { deps, principal } = c.var
-  try {
-    const { dispatch, httpStatus } = await sendToPrinter(deps, principal, printer.id, { file_id: file.id, start: true })
-    if (httpStatus === 201) return dispatch.id
-    throw new VaultError(
-      httpStatus,
-      dispatch.outcome,
-      httpStatus === 409 ? 'Conflict' : 'Bad Gateway',
-      `${saved} on ${printer.name}: ${dispatch.detail} (dispatch ${dispatch.id})`,
-    )
-  } catch (error) {
-    if (!(error instanceof VaultError) || error.message.startsWith(saved)) throw error
-    throw new VaultError(error.status, error.code, error.title, `${saved}: ${error.message}`, error.fieldErrors)
-  }
+  const { dispatch, httpStatus } = await sendToPrinter(deps, principal, printer.id, {
+    file_id: file.id,
+    start: true,
+  }).catch((error: unknown) => {
+    throw error instanceof VaultError
+      ? new VaultError(error.status, error.code, error.title, `${saved}: ${error.message}`, error.fieldErrors)
+      : error
+  })
+  if (httpStatus === 201) return dispatch.id
+  throw new VaultError(
+    httpStatus,
+    dispatch.outcome,
+    httpStatus === 409 ? 'Conflict' : 'Bad Gateway',
+    `${saved} on ${printer.name}: ${dispatch.detail} (dispatch ${dispatch.id})`,
+  )
 }
 
 function uploadAnswer(c: Context<AppEnv>, result: IngestResult, dispatchId: string | null) {

@@ -21,7 +21,7 @@ export const vaultBase = {
   about: 'The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.',
 } satisfies ShimBase
 
-export const printerBase = {
+const printerBase = {
   prefix: '/octoprint/printers/{id}',
   operationSuffix: 'ForPrinter',
   request: { params: IdParamSchema },
@@ -170,6 +170,9 @@ function shimRoutes(base: ShimBase) {
             'Stored in the vault, not printed: the vault base has no printer (`no_printer`), or the printer was not ready (`printer_not_ready`, nothing sent) or stopped being ready.',
           ),
           413: refusal('The file is larger than `VAULT_MAX_UPLOAD_BYTES`. Nothing was stored.'),
+          422: refusal(
+            'No file, an empty file or a refused archive (nothing stored); or `print=true` for a file that is not G-code (stored, not printed).',
+          ),
           415: refusal('Not `multipart/form-data`.'),
           502: refusal(
             'Stored in the vault; the printer let the print down (upload failed, start refused, not confirmed).',

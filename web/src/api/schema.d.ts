@@ -6913,11 +6913,9 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
-            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            /** @description No file, an empty file or a refused archive (nothing stored); or `print=true` for a file that is not G-code (stored, not printed). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7027,11 +7025,9 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
-            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            /** @description No file, an empty file or a refused archive (nothing stored); or `print=true` for a file that is not G-code (stored, not printed). */
             422: {
                 headers: {
-                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
