@@ -84,6 +84,19 @@ describe('the post-processing hook under the real PrusaSlicer', () => {
     expect(`${strict.stdout}${strict.stderr}`).toContain('model-vault: network error, Box-strict.gcode skipped')
   })
 
+  it('keeps a final name with apostrophes, semicolons and commas as it is', async () => {
+    const gcode = join(dir, 'odd.gcode')
+    writeFileSync(gcode, 'G28\nG1 X5 Y5 ; odd name\n')
+    const name = "Box 'v2'; final, 0.2mm.gcode"
+    const stored = await run(hook, [gcode], {
+      MODEL_VAULT_URL: vault.baseUrl,
+      MODEL_VAULT_API_KEY: apiKey,
+      SLIC3R_PP_OUTPUT_NAME: `/media/sd/${name}`,
+    })
+    expect(stored.stdout, stored.stderr).toBe(`model-vault: stored ${name} in the vault\n`)
+    expect(await storedNamed(name)).toHaveLength(1)
+  })
+
   it('fails the slice with the vault’s reason when the key is refused, and when not set up', async () => {
     const refused = await run(hook, [join(dir, 'Box-final.gcode')], {
       MODEL_VAULT_URL: vault.baseUrl,

@@ -56,7 +56,6 @@ fi
 
 output_name=${SLIC3R_PP_OUTPUT_NAME:-$gcode}
 name=${output_name##*/}
-name=${name##*\\}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/model-vault-hook.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
