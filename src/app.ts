@@ -14,6 +14,7 @@ import { healthRouter } from './routes/health/health.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
 import { maintenanceRouter } from './routes/maintenance/maintenance.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
+import { octoPrintRouter } from './routes/octoprint/octoprint.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
@@ -38,9 +39,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next()
   })
   app.use(requestLog)
-  // Only the API reads and writes data: the web UI and the API reference keep loading during a
+  // Only the API (and its OctoPrint-compatible shim) reads and writes data: the web UI and the API reference keep loading during a
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)
+  app.use('/octoprint/*', restoreGate.middleware)
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
 
   app.route('/', healthRouter)
@@ -57,6 +59,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', maintenanceRouter)
   app.route('/', printersRouter)
   app.route('/', presetsRouter)
+  app.route('/', octoPrintRouter)
   registerDocs(app)
 
   // Unknown API paths answer here rather than in a parent app's notFound, so a mounted

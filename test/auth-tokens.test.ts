@@ -10,7 +10,9 @@ import {
   callOperation,
   createApiKeyAs,
   expectInvalidToken,
+  expectInvalidTokenFrom,
   expectProblem,
+  expectRefusal,
   getMe,
   listOperations,
   type Operation,
@@ -172,7 +174,7 @@ describe('every endpoint but four needs a token (default deny)', () => {
       ]
       for (const headers of headerSets) {
         const reply = await callOperation(vault.baseUrl, op, undefined, headers)
-        expectProblem(reply, 401, 'missing_token')
+        expectRefusal(op, reply, 401, 'missing_token')
         expect(reply.headers.get('www-authenticate'), `${op.method} ${op.path}`).toBe('Bearer realm="model-vault"')
       }
     }
@@ -234,7 +236,7 @@ describe('only genuine, current tokens of a live session are accepted', () => {
       for (const op of protectedOperations) {
         const reply = await callOperation(vault.baseUrl, op, token)
         expect(reply.status, `${op.method} ${op.path}`).toBe(401)
-        expectInvalidToken(reply)
+        expectInvalidTokenFrom(op, reply)
       }
     })
   }

@@ -12,7 +12,8 @@
  * - `server_error`: no 5xx;
  * - `undocumented_status`: the status is one the operation documents;
  * - `problem_type`, `problem_shape`: every 4xx is `application/problem+json` with the documented
- *   shape and its own status in `status`;
+ *   shape and its own status in `status`, or, where the operation documents another error shape
+ *   (the OctoPrint-compatible shim's `{"error": "…"}`), that one;
  * - `undocumented_content_type`, `schema`: every 2xx body has a documented content type and,
  *   when JSON, validates against the documented schema.
  *
@@ -372,6 +373,16 @@ async function judge(document: unknown, op: Operation, request: FuzzRequest, res
     return violations
   }
   const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
+  const ownErrorShape = documented.content?.[mediaType]?.schema
+  if (status >= 400 && mediaType !== 'application/problem+json' && ownErrorShape) {
+    try {
+      const problems = checkSchema(document, ownErrorShape, JSON.parse(text))
+      if (problems.length > 0) add('problem_shape', problems.join('; '))
+    } catch {
+      add('problem_shape', `not JSON: ${text.slice(0, 100)}`)
+    }
+    return violations
+  }
   if (status >= 400) {
     if (mediaType !== 'application/problem+json') add('problem_type', `Content-Type ${mediaType}`)
     let body: unknown

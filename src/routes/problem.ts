@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type FieldError, VaultError } from '../core/errors.js'
+import { type FieldError, unprocessable, VaultError } from '../core/errors.js'
 import { requestIdHeader } from './response-docs.js'
 
 /** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
@@ -77,24 +77,31 @@ const malformedJsonMessage = 'Malformed JSON in request body'
  * Hono's HTTP exceptions are mapped; anything else is a 500 whose detail is the request id,
  * never the error message or stack.
  */
+/** A domain error as its problem answer, with its status, code and headers. */
+const vaultProblem = (c: Context, error: VaultError) =>
+  problem(
+    c,
+    { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors },
+    error.headers,
+  )
+
 export function handleError(error: Error, c: Context): Response {
-  const response = answerError(error, c)
-  // Refused before its body was read (or while reading it): the rest of the body is still on
-  // the wire, so the connection cannot carry another request. Saying so stops clients from
-  // reusing it and failing their next request with "other side closed".
+  return closeIfBodyUnread(c, answerError(error, c))
+}
+
+/**
+ * An error answer to a request refused before its body was read (or while reading it): the rest
+ * of the body is still on the wire, so the connection cannot carry another request. Saying so
+ * stops clients from reusing it and failing their next request with "other side closed".
+ */
+export function closeIfBodyUnread(c: Context, response: Response): Response {
   if (response.status === 413 || (c.req.raw.body !== null && !c.req.raw.bodyUsed))
     response.headers.set('Connection', 'close')
   return response
 }
 
 function answerError(error: Error, c: Context): Response {
-  if (error instanceof VaultError) {
-    return problem(
-      c,
-      { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors },
-      error.headers,
-    )
-  }
+  if (error instanceof VaultError) return vaultProblem(c, error)
   if (error instanceof HTTPException && error.status < 500) {
     const [code, title] = httpExceptionCodes[error.status] ?? ['client_error', 'Client Error']
     return error.message === malformedJsonMessage
@@ -116,27 +123,29 @@ function answerError(error: Error, c: Context): Response {
 /** Hono's validation targets, named as API users know them. */
 const targetNames: Record<string, string> = { json: 'body', form: 'body', param: 'path' }
 
-/** zod-openapi's hook for every validation failure: one 422 problem with per-field errors. */
-export function validationHook(
-  result: { success: true } | { success: false; error: z.ZodError; target: string },
-  c: Context,
-): Response | undefined {
-  if (result.success) return undefined
-  const where = targetNames[result.target] ?? result.target
-  const errors = result.error.issues.flatMap((issue) => {
+/** A validation failure as one 422 with per-field errors, named as API users know the fields. */
+export function validationFailure(error: z.ZodError, target: string): VaultError {
+  const where = targetNames[target] ?? target
+  const errors = error.issues.flatMap((issue) => {
     const at = (path: PropertyKey[]) => [where, ...path.map(String)].join('.')
     // An unknown field is reported at the field itself, so a form can highlight it.
     return issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({ path: at([...issue.path, key]), message: 'is not a known field' }))
       : [{ path: at(issue.path), message: issue.message }]
   })
-  return problem(c, {
-    status: 422,
-    code: 'validation_failed',
-    title: 'Unprocessable Content',
-    detail: `The request does not match the schema: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+  return unprocessable(
+    `The request does not match the schema: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
     errors,
-  })
+  )
+}
+
+/** zod-openapi's hook for every validation failure: one 422 problem with per-field errors. */
+export function validationHook(
+  result: { success: true } | { success: false; error: z.ZodError; target: string },
+  c: Context,
+): Response | undefined {
+  if (result.success) return undefined
+  return vaultProblem(c, validationFailure(result.error, result.target))
 }
 
 export function routeNotFound(c: Context): Response {

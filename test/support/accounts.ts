@@ -112,6 +112,27 @@ export function expectInvalidToken(reply: Reply) {
   expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"')
 }
 
+/** Operations of the OctoPrint-compatible shim answer refusals in OctoPrint's shape, `{"error": "…"}`. */
+const speaksOctoPrint = (op: Operation) => op.path.startsWith('/octoprint/')
+
+/**
+ * Asserts `op`'s refusal with this status and code: a problem for the API, OctoPrint's `{error}`
+ * for the shim (whose code shows only in a challenge header).
+ */
+export function expectRefusal(op: Operation, reply: Reply, status: number, code: string) {
+  if (!speaksOctoPrint(op)) return expectProblem(reply, status, code)
+  expect(reply.status, `${op.method} ${op.path}: ${JSON.stringify(reply.body)}`).toBe(status)
+  expect(reply.headers.get('content-type')).toMatch(/^application\/json/)
+  expect(reply.body).toEqual({ error: expect.any(String) })
+  return reply.body
+}
+
+/** `expectInvalidToken` for any operation, the shim's included. */
+export function expectInvalidTokenFrom(op: Operation, reply: Reply) {
+  expectRefusal(op, reply, 401, 'invalid_token')
+  expect(reply.headers.get('www-authenticate'), `${op.method} ${op.path}`).toContain('error="invalid_token"')
+}
+
 /** A problem body without what differs between any two answers (request id, path). */
 export const comparable = ({ request_id: _id, instance: _instance, ...rest }: Record<string, unknown>) => rest
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { runBackupCommand, verifyArchiveFile } from './cli-backup.js'
 import { runBlobsCommand } from './cli-blobs.js'
+import { runUploadCommand } from './cli-upload.js'
 import { runUsersCommand } from './cli-users.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
@@ -9,7 +10,14 @@ import { createNodeDeps } from './node-deps.js'
 const usage = `Usage: model-vault <command> [options]   (from a checkout: npm run cli -- <command> …)
 
 Works on the database and storage named by the same VAULT_* variables as the service,
-whether or not the service is running.
+whether or not the service is running, except upload, which talks to a running vault.
+
+  upload [--name NAME] [--strict] <file>
+                                store a file (a slicer's G-code) in the vault at MODEL_VAULT_URL
+                                with the API key MODEL_VAULT_API_KEY, from the environment or
+                                ~/.config/model-vault/hook.env (%APPDATA% on Windows); the name is
+                                --name, else SLIC3R_PP_OUTPUT_NAME's, else the file's. Exit 0 also
+                                when the vault cannot be reached, unless --strict
 
   users list
   users create <username> [--role user|admin|superuser] [--password-stdin]
@@ -46,10 +54,16 @@ async function cli(argv: string[]): Promise<void> {
       'password-stdin': { type: 'boolean', default: false },
       enable: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      name: { type: 'string' },
+      strict: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
   const [group, command, argument] = positionals
+  if (group === 'upload' && !values.help) {
+    process.exitCode = await runUploadCommand({ file: command, name: values.name, strict: values.strict }, process.env)
+    return
+  }
   const known = commands[group as keyof typeof commands] as readonly string[] | undefined
   if (values.help || !command || !known?.includes(command)) return usageError(values.help)
   if (group === 'backup' && command === 'verify') return argument ? verifyArchiveFile(argument) : usageError(false)

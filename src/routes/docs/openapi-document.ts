@@ -49,6 +49,11 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { versio
         name: 'Presets',
         description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.',
       },
+      {
+        name: 'OctoPrint compatibility',
+        description:
+          'An upload target for slicers that send to an “OctoPrint” host (PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio, Cura’s OctoPrint Connection plugin): set the host to `<vault>/octoprint` (store in the vault) or `<vault>/octoprint/printers/<id>` (store, and print through the vault’s safe send), with a vault API key. Shapes follow OctoPrint’s REST API, not this API’s conventions.',
+      },
     ],
   })
 }

@@ -43,6 +43,28 @@ const answers = {
   ),
 } as const
 
+/**
+ * A multipart request body: the file in the field `file`, and optional text `fields`. A plain
+ * schema (not zod), so the framework documents the body but never buffers it to validate.
+ */
+export const multipartFileBody = (
+  fileDescription: string,
+  fields: Record<string, { type: 'string'; description: string }>,
+) => ({
+  body: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object' as const,
+          required: ['file'],
+          properties: { file: { type: 'string' as const, format: 'binary', description: fileDescription }, ...fields },
+        },
+      },
+    },
+  },
+})
+
 const description = [
   'Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.',
   'Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires',
@@ -71,28 +93,9 @@ export const ingestRoute = defineRoute(
     tags,
     summary: 'Upload a file (multipart)',
     description: `${description}\n\nExample: \`curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest\``,
-    request: {
-      body: {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            // A plain schema (not zod), so the framework documents the body but never buffers it to validate.
-            schema: {
-              type: 'object',
-              required: ['file'],
-              properties: {
-                file: {
-                  type: 'string',
-                  format: 'binary',
-                  description: 'The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).',
-                },
-                model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
-              },
-            },
-          },
-        },
-      },
-    },
+    request: multipartFileBody('The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).', {
+      model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
+    }),
     responses: answers,
   },
   { upload: true },

@@ -1135,6 +1135,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/octoprint/api/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: version (the slicer’s “Test”)
+         * @description What PrusaSlicer, SuperSlicer and OrcaSlicer fetch for “Test” and before every upload: they need `api` and a `text` that starts with `OctoPrint`.
+         *
+         *     The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/printers/{id}/api/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: version (the slicer’s “Test”)
+         * @description What PrusaSlicer, SuperSlicer and OrcaSlicer fetch for “Test” and before every upload: they need `api` and a `text` that starts with `OctoPrint`.
+         *
+         *     One registered printer through the vault: uploads are stored in the vault, and `print=true` sends the file to the printer with the safe send of `POST /api/v1/printers/{id}/send` (check, upload, check, start, confirm), recording the dispatch.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintVersionForPrinter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/api/server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: server
+         * @description The server version, never in safe mode.
+         *
+         *     The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintServer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/printers/{id}/api/server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: server
+         * @description The server version, never in safe mode.
+         *
+         *     One registered printer through the vault: uploads are stored in the vault, and `print=true` sends the file to the printer with the safe send of `POST /api/v1/printers/{id}/send` (check, upload, check, start, confirm), recording the dispatch.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintServerForPrinter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: settings (minimal)
+         * @description What the Cura OctoPrint Connection plugin reads on connecting: no SD card, no plugins.
+         *
+         *     The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/printers/{id}/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OctoPrint: settings (minimal)
+         * @description What the Cura OctoPrint Connection plugin reads on connecting: no SD card, no plugins.
+         *
+         *     One registered printer through the vault: uploads are stored in the vault, and `print=true` sends the file to the printer with the safe send of `POST /api/v1/printers/{id}/send` (check, upload, check, start, confirm), recording the dispatch.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        get: operations["octoPrintSettingsForPrinter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/api/files/local": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OctoPrint: upload a file (“Send” / “Send and print”)
+         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
+         *
+         *     The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        post: operations["octoPrintUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/octoprint/printers/{id}/api/files/local": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OctoPrint: upload a file (“Send” / “Send and print”)
+         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
+         *
+         *     One registered printer through the vault: uploads are stored in the vault, and `print=true` sends the file to the printer with the safe send of `POST /api/v1/printers/{id}/send` (check, upload, check, start, confirm), recording the dispatch.
+         *
+         *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         */
+        post: operations["octoPrintUploadForPrinter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2058,6 +2266,73 @@ export interface components {
             printer_names: string[];
             filament_profiles: components["schemas"]["FilamentProfile"][];
             printer_profiles: components["schemas"]["PrinterProfile"][];
+        };
+        OctoPrintVersion: {
+            /**
+             * @description OctoPrint API version; slicers require the field.
+             * @example 0.1
+             */
+            api: string;
+            /**
+             * @description The OctoPrint version whose API is followed.
+             * @example 1.5.0
+             */
+            server: string;
+            /**
+             * @description Starts with `OctoPrint`, which PrusaSlicer and OrcaSlicer check before uploading.
+             * @example OctoPrint (model-vault 0.1.0)
+             */
+            text: string;
+        };
+        OctoPrintError: {
+            /** @example Voron is not ready: it is printing. Nothing was sent. */
+            error: string;
+        };
+        OctoPrintServer: {
+            /** @example 1.5.0 */
+            version: string;
+            safemode: null;
+        };
+        OctoPrintSettings: {
+            feature: {
+                sdSupport: boolean;
+                temperatureGraph: boolean;
+            };
+            plugins: Record<string, never>;
+        };
+        OctoPrintUploadResult: {
+            /** @description Always true: the file is stored when this answers. */
+            done: boolean;
+            files: {
+                local: {
+                    /**
+                     * @description The name the file has in the vault.
+                     * @example Shape-Box.gcode
+                     */
+                    name: string;
+                    /** @enum {string} */
+                    origin: "local";
+                    refs: {
+                        /** @description The stored file in the vault API. */
+                        resource: string;
+                        /** @description Its bytes. */
+                        download: string;
+                    };
+                };
+            };
+            /** @description True when the file was sent to the printer. */
+            effectiveSelect: boolean;
+            /** @description True when the printer was seen printing it. */
+            effectivePrint: boolean;
+            /** @description What the vault did, beyond OctoPrint’s fields. */
+            vault: {
+                /** @description The vault already held these bytes; nothing new was stored. */
+                duplicate: boolean;
+                file_id: string;
+                model_id: string;
+                /** @description The dispatch record of the print, if one was asked. */
+                dispatch_id: string | null;
+            };
         };
     };
     responses: never;
@@ -6982,6 +7257,471 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    octoPrintVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintVersion"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintVersionForPrinter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintVersion"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No printer has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintServer"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintServerForPrinter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintServer"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No printer has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintSettings"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintSettingsForPrinter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintSettings"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No printer has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; the file name of its part names it.
+                     */
+                    file: Blob;
+                    /** @description `true` (or `yes`, `y`, `1`) to print it: on a printer base only. */
+                    print?: string;
+                    /** @description Accepted; no effect. */
+                    select?: string;
+                    /** @description Accepted; no effect (the vault keeps no folders). */
+                    path?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (and, when asked, printing: confirmed). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintUploadResult"];
+                };
+            };
+            /** @description The multipart body is malformed or was cut off. Nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Stored in the vault, not printed: the vault base has no printer (`no_printer`), or the printer was not ready (`printer_not_ready`, nothing sent) or stopped being ready. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES`. Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Not `multipart/form-data`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No file, an empty file or a refused archive (nothing stored); or `print=true` for a file that is not G-code (stored, not printed). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Stored in the vault; the printer let the print down (upload failed, start refused, not confirmed). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+        };
+    };
+    octoPrintUploadForPrinter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; the file name of its part names it.
+                     */
+                    file: Blob;
+                    /** @description `true` (or `yes`, `y`, `1`) to print it: on a printer base only. */
+                    print?: string;
+                    /** @description Accepted; no effect. */
+                    select?: string;
+                    /** @description Accepted; no effect (the vault keeps no folders). */
+                    path?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (and, when asked, printing: confirmed). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintUploadResult"];
+                };
+            };
+            /** @description The multipart body is malformed or was cut off. Nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No printer has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Stored in the vault, not printed: the vault base has no printer (`no_printer`), or the printer was not ready (`printer_not_ready`, nothing sent) or stopped being ready. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The file is larger than `VAULT_MAX_UPLOAD_BYTES`. Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Not `multipart/form-data`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description No file, an empty file or a refused archive (nothing stored); or `print=true` for a file that is not G-code (stored, not printed). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description Stored in the vault; the printer let the print down (upload failed, start refused, not confirmed). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
         };
