@@ -227,6 +227,24 @@ describe('a printer through the vault (<vault>/octoprint/printers/<id>)', () => 
     expect(status).toMatchObject({ state: 'printing', job: { file_name: 'voron-print.gcode' } })
   })
 
+  it("a hook's upload-only key passes the Test and stores, but needs the print scope to print", async () => {
+    const id = await registerPrinter('Scoped', 'virtual://scoped?heat_seconds=0&print_seconds=30')
+    const host = `${vault.baseUrl}/octoprint/printers/${id}`
+    const uploadOnly = (await createApiKeyAs(vault.baseUrl, adminToken, 'hook', ['upload'])).key
+    expect((await testConnection(host, uploadOnly)).status).toBe(200)
+    const refused = await slicerUpload(host, gcodeFile('scoped'), 'scoped.gcode', { print: true, key: uploadOnly })
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403)
+    expect(refused.body.error).toMatch(/^Saved in the vault as scoped\.gcode, but not printed: .*`print` scope/)
+    expect(await dispatchesOf(id)).toEqual([])
+    expect(await filesNamed('scoped.gcode')).toHaveLength(1)
+
+    const printing = (await createApiKeyAs(vault.baseUrl, adminToken, 'hook-print', ['upload', 'print'])).key
+    const sent = await slicerUpload(host, gcodeFile('scoped'), 'scoped.gcode', { print: true, key: printing })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+    expect(sent.body.vault).toMatchObject({ duplicate: true })
+    expect((await dispatchesOf(id))[0]).toMatchObject({ outcome: 'confirmed', file_name: 'scoped.gcode' })
+  })
+
   it('refuses to print on a busy printer with a readable 409, sending nothing; the file is kept', async () => {
     const id = await registerPrinter('Busy', 'virtual://busy?heat_seconds=0&print_seconds=60')
     const host = `${vault.baseUrl}/octoprint/printers/${id}`

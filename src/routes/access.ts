@@ -84,9 +84,14 @@ function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<
     if (!hasRole(principal.role, role)) {
       throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
     }
-    if (scopes !== 'any' && !holdsScope(principal.scopes, scopes)) throw insufficientScope(scopes, principal.scopes)
+    if (scopes !== 'any') requireScope(principal, scopes)
     await next()
   }
+}
+
+/** Refuses (403 `insufficient_scope`) a caller whose credential holds none of `scopes`, for checks a route makes itself. */
+export function requireScope(principal: Principal, scopes: readonly [ApiKeyScope, ...ApiKeyScope[]]): void {
+  if (!holdsScope(principal.scopes, scopes)) throw insufficientScope(scopes, principal.scopes)
 }
 
 const quoted = (scopes: readonly ApiKeyScope[], joiner: string) => scopes.map((scope) => `\`${scope}\``).join(joiner)

@@ -5,6 +5,7 @@ import type { IngestResult } from '../../core/ingest/ingest.js'
 import type { FileRecord } from '../../core/library/records.js'
 import { sendToPrinter } from '../../core/printers/dispatch.js'
 import { getPrinterRow, type PrinterRow } from '../../core/printers/printers.js'
+import { requireScope } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { ingestMultipart } from '../ingest/multipart-ingest.js'
 import { printerRoutes, vaultBase, vaultRoutes } from './octoprint.routes.js'
@@ -43,10 +44,12 @@ async function printStored(c: Context<AppEnv>, printer: PrinterRow | null, file:
     )
   }
   const { deps, principal } = c.var
-  const { dispatch, httpStatus } = await sendToPrinter(deps, principal, printer.id, {
-    file_id: file.id,
-    start: true,
-  }).catch((error: unknown) => {
+  // The upload needed `upload`; printing also needs `print`, as POST /printers/{id}/send does.
+  const send = async () => {
+    requireScope(principal, ['print'])
+    return sendToPrinter(deps, principal, printer.id, { file_id: file.id, start: true })
+  }
+  const { dispatch, httpStatus } = await send().catch((error: unknown) => {
     throw error instanceof VaultError
       ? new VaultError(error.status, error.code, error.title, `${saved}: ${error.message}`, error.fieldErrors)
       : error

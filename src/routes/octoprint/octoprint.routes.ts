@@ -1,5 +1,5 @@
 import { type RouteConfig, z } from '@hono/zod-openapi'
-import { defineRoute } from '../access.js'
+import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
 import { multipartFileBody } from '../ingest/ingest.routes.js'
 import { OctoPrintErrorSchema, withOctoPrintErrors } from './octoprint-errors.js'
@@ -111,8 +111,10 @@ function shimRoute<M extends RouteConfig['method'], Res extends RouteConfig['res
   operation: ShimOperation<M, Res>,
   options: { upload?: true; request?: RouteConfig['request'] } = {},
 ) {
+  // Uploading needs `upload` (printing, decided by a form field, also `print`: see the handler); the
+  // slicer's "Test" and the rest work with any key, so a hook's upload-only key passes the test.
   const route = defineRoute(
-    'user',
+    options.upload ? allow('user', 'upload') : allow('user', 'any'),
     {
       ...operation,
       path: `${base.prefix}${operation.path}`,

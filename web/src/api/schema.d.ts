@@ -1150,7 +1150,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintVersion"];
         put?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintVersionForPrinter"];
         put?: never;
@@ -1202,7 +1202,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintServer"];
         put?: never;
@@ -1228,7 +1228,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintServerForPrinter"];
         put?: never;
@@ -1254,7 +1254,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintSettings"];
         put?: never;
@@ -1280,7 +1280,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */
         get: operations["octoPrintSettingsForPrinter"];
         put?: never;
@@ -1308,7 +1308,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         post: operations["octoPrintUpload"];
         delete?: never;
@@ -1334,7 +1334,7 @@ export interface paths {
          *
          *     Answers follow OctoPrint’s REST API (the subset PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio and the Cura OctoPrint Connection plugin use), not this API’s conventions: errors are `{"error": "…"}`, and the API key goes in `X-Api-Key` (or `Authorization: Bearer`).
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` scope (or `full`).
          */
         post: operations["octoPrintUploadForPrinter"];
         delete?: never;
@@ -7279,7 +7279,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintVersion"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7312,7 +7312,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintVersion"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7363,7 +7363,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintServer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7396,7 +7396,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintServer"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7447,7 +7447,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintSettings"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7480,7 +7480,7 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintSettings"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7556,8 +7556,19 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -7659,8 +7670,19 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
-            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown or revoked API key. */
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
             401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
