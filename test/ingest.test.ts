@@ -162,6 +162,18 @@ describe('files from the real slicer', () => {
   })
 })
 
+describe('file names in multipart uploads', () => {
+  it('keeps quote marks and line breaks as the sender meant them: browsers, fetch and curl send them as %22, %0D and %0A', async () => {
+    // The WHATWG multipart/form-data encoding escapes exactly these three in a part's file name.
+    const quoted = await upload(vault.baseUrl, token, 'the "best" cube.stl', binaryCube(26))
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(201)
+    expect(quoted.body.file.name).toBe('the "best" cube.stl')
+    // Line breaks are then dropped as every control character is; other escapes stay as typed.
+    const broken = await upload(vault.baseUrl, token, 'two\nlines 100%41.stl', binaryCube(27))
+    expect(broken.body.file.name).toBe('twolines 100%41.stl')
+  })
+})
+
 describe('raw PUT uploads', () => {
   it('stores the body under the name in the path, and dedups like multipart', async () => {
     const cube = binaryCube(24)

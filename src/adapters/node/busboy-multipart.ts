@@ -41,6 +41,14 @@ function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint
 }
 
 /**
+ * Browsers, fetch and curl escape a part's file name as the WHATWG multipart/form-data encoding
+ * says: `"` as `%22`, CR as `%0D`, LF as `%0A`, and nothing else; busboy hands the escapes over as
+ * they came, so `the "best" cube.stl` would be stored as `the %22best%22 cube.stl`.
+ */
+const unescapeFormFileName = (name: string): string =>
+  name.replace(/%(22|0D|0A)/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)))
+
+/**
  * Streams a multipart body through busboy: the file part is handed over as a web stream
  * while the body is still arriving, so memory stays flat. busboy only marks an oversize
  * file as truncated; here that becomes a 413 error on the file stream, so nothing is stored.
@@ -90,7 +98,7 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
         sawFile = true
         stream.on('limit', () => stream.destroy(payloadTooLarge(maxFileBytes)))
         resolveFile({
-          filename: info.filename ?? 'upload',
+          filename: info.filename === undefined ? 'upload' : unescapeFormFileName(info.filename),
           contentType: info.mimeType,
           stream: fileBytes(stream, formRead),
           fieldsBefore: { ...fields },
