@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { ensureBuilt } from './support/built-vault.js'
 
@@ -20,5 +20,10 @@ describe('the web UI build', () => {
     const initialText = contents.map((bytes) => bytes.toString('utf8')).join('\n')
     expect(initialText).not.toContain('WebGLRenderer')
     expect(initialText).not.toContain('recharts')
+    // The build holds Brotli and gzip copies of each, which the vault serves to clients that take them.
+    for (const [index, file] of initial.entries()) {
+      expect(brotliDecompressSync(await readFile(join(web, `${file}.br`))), file).toEqual(contents[index])
+      expect(gunzipSync(await readFile(join(web, `${file}.gz`))), file).toEqual(contents[index])
+    }
   }, 240_000)
 })

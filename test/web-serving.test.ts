@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { type ServerType, serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -45,6 +46,21 @@ function rawGet(origin: string, path: string): Promise<{ status: number; body: s
   })
 }
 
+/** A GET with this `Accept-Encoding` (or none), its body as it came: `fetch` would decode it. */
+function encodedGet(origin: string, path: string, acceptEncoding?: string) {
+  const { hostname, port } = new URL(origin)
+  const headers = acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding }
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 const page = (url: string) => fetch(url, { headers: { Accept: 'text/html,application/xhtml+xml' } })
 
 beforeAll(async () => {
@@ -53,6 +69,9 @@ beforeAll(async () => {
   await mkdir(join(uiDir, 'assets'), { recursive: true })
   await writeFile(join(uiDir, 'index.html'), indexHtml)
   await writeFile(join(uiDir, 'assets', 'app-1a2b3c.js'), 'console.log("app")')
+  // The build's precompressed copies (web/precompress-plugin.ts).
+  await writeFile(join(uiDir, 'assets', 'app-1a2b3c.js.br'), brotliCompressSync('console.log("app")'))
+  await writeFile(join(uiDir, 'assets', 'app-1a2b3c.js.gz'), gzipSync('console.log("app")'))
   await writeFile(join(uiDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   await writeFile(join(workDir, 'secret.txt'), 'not for the web')
   vault = await startTestVault()
@@ -85,6 +104,27 @@ describe('the web UI is served at /', () => {
     const icon = await fetch(`${origin}/favicon.svg`)
     expect(icon.headers.get('content-type')).toBe('image/svg+xml')
     expect(icon.headers.get('cache-control')).toBe('no-cache')
+  })
+
+  it("serves an asset as the build's Brotli or gzip copy to a client that takes it, else as it is", async () => {
+    const origin = await serveVault()
+    const path = '/assets/app-1a2b3c.js'
+    const brotli = await encodedGet(origin, path, 'gzip, deflate, br')
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding' })
+    expect(brotli.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(brotliDecompressSync(brotli.body).toString()).toBe('console.log("app")')
+    const gzip = await encodedGet(origin, path, 'gzip;q=1, br;q=0')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gzip.body).toString()).toBe('console.log("app")')
+    for (const refusing of [undefined, 'identity', 'br;q=0, gzip;q=0', 'deflate']) {
+      const plain = await encodedGet(origin, path, refusing)
+      expect(plain.headers['content-encoding'], String(refusing)).toBeUndefined()
+      expect(plain.body.toString()).toBe('console.log("app")')
+    }
+    // A file the build holds no copy of is served as it is, whatever the client takes.
+    const icon = await encodedGet(origin, '/favicon.svg', 'br, gzip')
+    expect(icon.headers['content-encoding']).toBeUndefined()
+    expect(icon.body.toString()).toContain('<svg')
   })
 
   it('a deep link that is a page request gets index.html, so client-side routes load', async () => {

@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react'
 import postcssPresetMantine from 'postcss-preset-mantine'
 import postcssSimpleVars from 'postcss-simple-vars'
 import { defineConfig } from 'vite'
+import { precompress } from './precompress-plugin'
 
 /**
  * The web UI. `base: './'` keeps every asset URL relative, so the same build works at `/`, under a
@@ -11,7 +12,7 @@ import { defineConfig } from 'vite'
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   css: {
     postcss: {
       // Mantine's mixins and breakpoint variables, for CSS modules that follow its breakpoints.

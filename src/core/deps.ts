@@ -27,17 +27,22 @@ export interface ServiceIdentity {
 export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
 export type GetDocsAsset = (name: DocsAssetName) => Promise<Uint8Array<ArrayBuffer>>
 
-/** A file of the built web UI and its `Content-Type`. */
+/** How a UI build may hold a file compressed ahead of time, besides as it is. */
+export type UiAssetEncoding = 'br' | 'gzip'
+
+/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
 export interface UiAsset {
   body: Uint8Array<ArrayBuffer>
   type: string
+  encoding?: UiAssetEncoding
 }
 /**
  * Reads a file of the built web UI by its path relative to the build's root (`index.html`,
- * `assets/index-3f2a.js`). Resolves undefined when there is no such file, when the path would
- * leave the build's root, or when the UI was not built.
+ * `assets/index-3f2a.js`): the first of `encodings` the build holds it in, else as it is.
+ * Resolves undefined when there is no such file, when the path would leave the build's root, or
+ * when the UI was not built.
  */
-export type GetUiAsset = (path: string) => Promise<UiAsset | undefined>
+export type GetUiAsset = (path: string, encodings?: readonly UiAssetEncoding[]) => Promise<UiAsset | undefined>
 
 /**
  * Everything the app needs from its runtime. Each runtime entry (Node today) builds one

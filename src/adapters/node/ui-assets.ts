@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { GetUiAsset } from '../../core/deps.js'
+import type { GetUiAsset, UiAssetEncoding } from '../../core/deps.js'
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,15 +30,28 @@ const isPlainSegment = (segment: string) =>
  * files that do not exist resolve undefined; other read errors reject.
  */
 export function createNodeUiAssets(root = defaultRoot): GetUiAsset {
-  return async (path) => {
+  return async (path, encodings = []) => {
     const segments = path.split('/')
     if (!segments.every(isPlainSegment)) return undefined
-    try {
-      const body = await readFile(join(root, ...segments))
-      return { body: new Uint8Array(body), type: contentTypes[extname(path)] ?? 'application/octet-stream' }
-    } catch (error) {
-      if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
-      throw error
+    const type = contentTypes[extname(path)] ?? 'application/octet-stream'
+    for (const encoding of encodings) {
+      const body = await readIfThere(join(root, ...segments) + encodingSuffixes[encoding])
+      if (body) return { body, type, encoding }
     }
+    const body = await readIfThere(join(root, ...segments))
+    return body && { body, type }
+  }
+}
+
+/** The build's precompressed copies sit beside each file (`web/precompress-plugin.ts`). */
+const encodingSuffixes: Record<UiAssetEncoding, string> = { br: '.br', gzip: '.gz' }
+
+/** The file's bytes; undefined when it does not exist (or is a folder); other errors reject. */
+async function readIfThere(file: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  try {
+    return new Uint8Array(await readFile(file))
+  } catch (error) {
+    if (['ENOENT', 'EISDIR', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
+    throw error
   }
 }

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { problem } from '../problem.js'
+import { acceptedEncodings } from './accepted-encodings.js'
 
 /** Paths the UI never answers, whatever the `Accept` header says. */
 const reservedPath = /^\/(api|docs|redoc|openapi\.json)(\/|$)/
@@ -16,7 +17,7 @@ const escapeAttribute = (value: string) =>
  * The web UI at `/`, from `deps.getUiAsset`, answering only GETs that no route answered (so it
  * shadows nothing, and adds no GET route that would turn other methods' 404s into 405s). Vite's
  * hashed files under `/assets/` are cached for a year as immutable; `index.html` is never reused
- * without asking. A page request (`Accept: text/html`) for a path that is no file gets `index.html`,
+ * without asking; each is served as the build's Brotli or gzip copy when the client takes one. A page request (`Accept: text/html`) for a path that is no file gets `index.html`,
  * so deep links work with client-side routing; `/api`, `/docs`, `/redoc` and `/openapi.json` are
  * never answered here. The page's `<base href>` names the vault's mount point (and
  * `VAULT_PUBLIC_URL`), so the build's relative asset URLs and the client's `api/v1` resolve there
@@ -43,10 +44,17 @@ export function registerUi(app: OpenAPIHono<AppEnv>): void {
 async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promise<Response | undefined> {
   const { getUiAsset, publicUrl } = c.var.deps
   if (file !== '' && file !== 'index.html') {
-    const asset = await getUiAsset(file)
+    // Compressed when the build holds a precompressed copy the client takes (Brotli, else gzip).
+    const asset = await getUiAsset(file, acceptedEncodings(c.req.header('accept-encoding')))
     if (asset) {
       const cacheControl = file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
-      return new Response(asset.body, { headers: { 'Content-Type': asset.type, 'Cache-Control': cacheControl } })
+      const headers = new Headers({
+        'Content-Type': asset.type,
+        'Cache-Control': cacheControl,
+        Vary: 'Accept-Encoding',
+      })
+      if (asset.encoding) headers.set('Content-Encoding', asset.encoding)
+      return new Response(asset.body, { headers })
     }
     if (file.startsWith('assets/') || !c.req.header('accept')?.includes('text/html')) return undefined
   }
