@@ -82,9 +82,11 @@ describe.each([
       })
       await operation.waitFor()
       await page.locator('.auth-wrapper .authorize').click()
-      await page.locator('.auth-container input').fill(token)
-      await page.locator('.auth-btn-wrapper button.authorize').click()
-      await page.locator('.auth-btn-wrapper button.btn-done').click()
+      // The dialog offers both schemes: the access token goes to bearerAuth (the other takes an API key).
+      const bearer = page.locator('.auth-container').filter({ hasText: 'bearerAuth' })
+      await bearer.locator('input').fill(token)
+      await bearer.locator('.auth-btn-wrapper button.authorize').click()
+      await bearer.locator('.auth-btn-wrapper button.btn-done').click()
 
       await operation.locator('.opblock-summary-control').click()
       await operation.getByRole('button', { name: 'Try it out' }).click()
