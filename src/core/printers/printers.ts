@@ -196,8 +196,7 @@ export async function confirmBedClear(
   id: string,
   userId: string | null,
 ): Promise<PrinterRow> {
-  const row = await getPrinterRow(deps, id)
-  const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), { fresh: true })
+  const { row, status } = await observePrinter(deps, await getPrinterRow(deps, id), { fresh: true })
   if (jobOnBed(status.state))
     throw conflict(
       'job_on_bed',
