@@ -31,14 +31,14 @@ module.exports = {
       name: 'routes-do-not-reach-adapters',
       comment: 'Routes get backends through injected ports, never by import.',
       severity: 'error',
-      from: { path: '^src/(routes/|app\\.ts)' },
+      from: { path: '^src/(routes/|client/|app\\.ts|index\\.ts)' },
       to: { path: '^src/adapters/' },
     },
     {
       name: 'core-and-routes-stay-runtime-free',
       comment: 'Node built-ins and Node-only packages belong in src/adapters/<backend>.',
       severity: 'error',
-      from: { path: '^src/(core|routes)/|^src/app\\.ts$' },
+      from: { path: '^src/(core|routes|client)/|^src/(app|index)\\.ts$' },
       to: {
         dependencyTypesNot: ['type-only'],
         path: '^(node:|fs$|path$|better-sqlite3|pg$|pg-|@hono/node-server|busboy|@aws-sdk/|tar-stream)',
@@ -47,7 +47,7 @@ module.exports = {
     {
       name: 'core-and-routes-no-node-builtins',
       severity: 'error',
-      from: { path: '^src/(core|routes)/|^src/app\\.ts$' },
+      from: { path: '^src/(core|routes|client)/|^src/(app|index)\\.ts$' },
       to: { dependencyTypes: ['core'] },
     },
     {

@@ -49,5 +49,6 @@ describe('the README quick start', () => {
     expect(stdout).toContain('"msg":"stopped"')
     await database.drop()
     await rm(dataDir, { recursive: true, force: true })
-  })
+    // The build (type declarations for the package included) is part of what the user runs.
+  }, 240_000)
 })

@@ -9,8 +9,6 @@ import { createTestDatabase } from './test-database.js'
 
 const run = promisify(execFile)
 
-/** Builds live here, one folder per source state; `test-results/` is ignored by git. */
-const buildsDir = 'test-results/build'
 const sources = ['src', 'web', 'package.json', 'tsconfig.json', 'tsconfig.build.json']
 
 /** Names the source state: every source file's path, size and modification time. */
@@ -46,14 +44,29 @@ const exists = (path: string) =>
 /**
  * The service and web UI built as `npm run build` builds them, but into a folder of their own, so
  * a test that runs `npm run build` meanwhile (the quick start) never changes files under a running
- * service. Built once per source state: parallel test files wait for the first one's build (a
- * `mkdir` lock), later runs reuse it. Resolves the folder, which holds `src/` and `web/` as `dist/` does.
+ * service. Resolves the folder, which holds `src/` and `web/` as `dist/` does.
  */
-export async function ensureBuilt(): Promise<string> {
-  const dir = join(buildsDir, await sourceStamp())
+export function ensureBuilt(): Promise<string> {
+  return oncePerSourceState('build', async (dir) => {
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dir])
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what users get.
+    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')], {
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
+  })
+}
+
+/**
+ * Makes `<test-results/kind>/<source stamp>` with `make` once per source state: parallel test
+ * files (and both test projects) wait for the first one's work (a `mkdir` lock), later runs reuse
+ * it. Resolves the folder.
+ */
+export async function oncePerSourceState(kind: string, make: (dir: string) => Promise<void>): Promise<string> {
+  const parent = join('test-results', kind)
+  const dir = join(parent, await sourceStamp())
   const done = join(dir, '.complete')
   const lock = `${dir}.lock`
-  await mkdir(buildsDir, { recursive: true })
+  await mkdir(parent, { recursive: true })
   for (;;) {
     if (await exists(done)) return dir
     try {
@@ -69,17 +82,14 @@ export async function ensureBuilt(): Promise<string> {
   try {
     if (await exists(done)) return dir
     await rm(dir, { recursive: true, force: true })
-    await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dir])
-    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what users get.
-    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')], {
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
+    await mkdir(dir, { recursive: true })
+    await make(dir)
     await writeFile(done, '')
-    // Older source states will not come back; their builds only take space. One may still serve
-    // a test in another process (several people test at once while editing), so only builds
+    // Older source states will not come back; their folders only take space. One may still serve
+    // a test in another process (several people test at once while editing), so only folders
     // untouched for an hour go.
-    for (const entry of await readdir(buildsDir)) {
-      const path = join(buildsDir, entry)
+    for (const entry of await readdir(parent)) {
+      const path = join(parent, entry)
       const stale = (await stat(path)).mtimeMs < Date.now() - 3_600_000
       if (stale && entry !== dir.split('/').pop() && !entry.endsWith('.lock')) {
         await rm(path, { recursive: true, force: true })
@@ -92,11 +102,13 @@ export async function ensureBuilt(): Promise<string> {
 }
 
 /**
- * Waits for a service process's `listening` log line and resolves its URL, what it wrote to
- * stdout so far and later, and its exit; rejects when it exits first or stays silent for 30 s.
+ * Waits for a service process's `listening` log line (or the first match of `listening`'s group 1)
+ * and resolves its URL, what it wrote to stdout so far and later, and its exit; rejects when it
+ * exits first or stays silent for 30 s.
  */
 export async function untilListening(
   child: ChildProcessByStdio<null, Readable, Readable>,
+  listening = /"msg":"listening","url":"([^"]+)"/,
 ): Promise<{ baseUrl: string; output: () => string; exited: Promise<void> }> {
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
   let stdout = ''
@@ -107,7 +119,7 @@ export async function untilListening(
     child.on('exit', (code) => reject(new Error(`the service exited (${code}): ${stdout}${stderr}`)))
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(stdout)
+      const match = listening.exec(stdout)
       if (match?.[1]) {
         clearTimeout(timer)
         resolve(match[1])

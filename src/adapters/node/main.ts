@@ -1,11 +1,8 @@
 import { serve } from '@hono/node-server'
-import { createApp } from '../../app.js'
-import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
-import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
+import { createNodeVault, type NodeVault } from './create-node-vault.js'
 import { lingerOnEarlyAnswers } from './lingering-close.js'
-import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
-import { createNodeDeps } from './node-deps.js'
+import { describeStartupError, exitWith, readNodeConfigOrExit } from './node-config.js'
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const shutdownGraceMs = 10_000
@@ -19,29 +16,18 @@ async function main(): Promise<void> {
   const logger = createJsonLogger((line) => process.stdout.write(line))
   const config = readNodeConfigOrExit(process.env)
 
-  const service = nodeServiceIdentity()
-  let opened: Awaited<ReturnType<typeof createNodeDeps>>
+  let vault: NodeVault
   try {
-    opened = await createNodeDeps(config, { logger, service })
-    await ensureFirstSuperuser(opened.deps, logger, config.admin)
+    vault = await createNodeVault({ config, logger })
   } catch (error) {
     exitWith(`Start-up failed: ${describeStartupError(error, config)}`)
   }
 
-  const app = createApp(opened.deps)
-  const { intervalHours } = config.gc
-  const garbageCollection =
-    intervalHours > 0
-      ? scheduleGarbageCollection(opened.deps, {
-          intervalMs: intervalHours * 3_600_000,
-          graceMs: opened.deps.gcGraceMs,
-        })
-      : null
-  const fetch = lingerOnEarlyAnswers(app.fetch)
+  const fetch = lingerOnEarlyAnswers(vault.app.fetch)
   const server = serve({ fetch, hostname: config.host, port: config.port }, (info) => {
     logger.info('listening', {
       url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
-      version: service.version,
+      version: vault.deps.service.version,
     })
   })
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -55,13 +41,12 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     logger.info('shutting down', { signal })
-    garbageCollection?.stop()
     setTimeout(() => {
       logger.warn('shutdown grace period over; exiting with requests still open')
       process.exit(1)
     }, shutdownGraceMs).unref()
     server.close(async () => {
-      await opened.close()
+      await vault.close()
       logger.info('stopped')
       process.exit(0)
     })

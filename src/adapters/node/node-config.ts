@@ -1,10 +1,10 @@
 import { resolve } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
-import { type Config, ConfigError, parseConfig } from '../../core/config/config.js'
+import { type Config, ConfigError, type Env, parseConfig } from '../../core/config/config.js'
 import type { ServiceIdentity } from '../../core/deps.js'
 
 /** `parseConfig` plus what only Node can do: relative directories resolved against the working directory. */
-export function readNodeConfig(env: NodeJS.ProcessEnv): Config {
+export function readNodeConfig(env: Env): Config {
   const config = parseConfig(env)
   return {
     ...config,
@@ -24,7 +24,7 @@ export function readNodeConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 /** `readNodeConfig` for an entry point: invalid configuration ends the process with its message. */
-export function readNodeConfigOrExit(env: NodeJS.ProcessEnv): Config {
+export function readNodeConfigOrExit(env: Env): Config {
   try {
     return readNodeConfig(env)
   } catch (error) {

@@ -63,7 +63,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>
+export type Env = Record<string, string | undefined>
 
 /** Joins path segments with '/', without depending on a runtime's path module. */
 const joinPath = (base: string, ...parts: string[]) => [base.replace(/\/+$/, ''), ...parts].join('/')
