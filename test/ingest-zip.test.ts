@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, signIn, uniqueName } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { asciiCube, binaryCube, putRaw, upload } from './support/uploads.js'
+import { blobKeys, countRows, vaultContents } from './support/vault-contents.js'
 
 let vault: TestVault
 let token: string
@@ -24,20 +25,6 @@ const gcode = (label: string) => encode(`; ${label}\nG28\nG1 X10 Y10 Z0.2 E1\nG1
 let cubeSize = 10
 const uniqueCube = () => binaryCube(cubeSize++)
 
-const count = async (table: 'files' | 'models') =>
-  Number(
-    (
-      await vault.deps.database.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
-const blobKeys = async () => {
-  const keys: string[] = []
-  for await (const blob of vault.deps.blobs.list()) keys.push(blob.key)
-  return keys.sort()
-}
 /** Files the vault holds on scratch disk besides each process directory's owner file. */
 const scratchFiles = async () =>
   (await readdir(join(vault.dataDir, 'backups', '.scratch'), { recursive: true })).filter((name) =>
@@ -46,9 +33,9 @@ const scratchFiles = async () =>
 
 /** Asserts that a refused upload left the files, models and blob store as they were. */
 async function expectNothingStored(refuse: () => Promise<void>) {
-  const before = { files: await count('files'), models: await count('models'), blobs: await blobKeys() }
+  const before = await vaultContents(vault)
   await refuse()
-  expect({ files: await count('files'), models: await count('models'), blobs: await blobKeys() }).toEqual(before)
+  expect(await vaultContents(vault)).toEqual(before)
   expect(await scratchFiles()).toEqual([])
 }
 
@@ -115,7 +102,7 @@ describe('uploading a zip', () => {
       'Benchy/link.stl': expect.stringMatching(/symbolic link/),
     })
     // The zip itself is neither a file nor a blob, and its scratch copy is gone.
-    expect(await blobKeys()).not.toContain(sha256(zip))
+    expect(await blobKeys(vault)).not.toContain(sha256(zip))
     expect(await scratchFiles()).toEqual([])
     expect(vault.logs.filter((line) => line.msg === 'archive ingested').at(-1)).toMatchObject({
       entries: 11,
@@ -160,14 +147,14 @@ describe('uploading a zip', () => {
     const files: Zippable = {}
     for (let i = 0; i < 6; i++) files[`Parts/part-${i}.stl`] = uniqueCube()
     const zip = zipSync(files)
-    const before = await count('models')
+    const before = await countRows(vault, 'models')
     const answers = await Promise.all([1, 2, 3].map(() => upload(vault.baseUrl, token, 'parts.zip', zip)))
     for (const res of answers) {
       expect([200, 201], JSON.stringify(res.body)).toContain(res.status)
       expect(res.body.stored + res.body.duplicates).toBe(6)
     }
     expect(answers.reduce((sum, res) => sum + res.body.stored, 0)).toBe(6)
-    expect(await count('models')).toBe(before + 1)
+    expect(await countRows(vault, 'models')).toBe(before + 1)
     expect(await scratchFiles()).toEqual([])
   })
 })

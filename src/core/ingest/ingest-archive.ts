@@ -38,7 +38,8 @@ export interface ArchiveResult {
 
 /**
  * The limits of an uploaded zip. Entries: each is registered as one upload, about 18 ms apiece
- * on a 2-core machine, so 1,000 answer within about 20 s (more go through the folder import).
+ * on SQLite and up to 50 ms on PostgreSQL on a 2-core machine, so 1,000 answer in 20-50 s (more
+ * go through the folder import).
  * Any one entry may be as large as an upload (larger ones are skipped, not refused). The 3MF
  * compression ratio applies to large entries and to the archive as a whole.
  */

@@ -41,11 +41,9 @@ const ArchiveEntrySchema = z
 export const ArchiveIngestResultSchema = z
   .object({
     kind: z.literal('archive').openapi({ description: 'A `.zip` was unpacked.' }),
-    models: z
-      .array(z.object({ model: ModelSchema, model_created: z.boolean() }))
-      .openapi({
-        description: "Every model the zip's files went to or were found in: `model_created` when the zip made it.",
-      }),
+    models: z.array(z.object({ model: ModelSchema, model_created: z.boolean() })).openapi({
+      description: "Every model the zip's files went to or were found in: `model_created` when the zip made it.",
+    }),
     entries: z.array(ArchiveEntrySchema).openapi({ description: 'Every entry of the zip, in its order.' }),
     stored: z.number().int().openapi({ example: 4 }),
     duplicates: z.number().int().openapi({ example: 0 }),
