@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { type Zippable, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, call, expectProblem, signIn, uniqueName } from './support/accounts.js'
+import { admin, adminEnv, call, expectProblem, type Reply, signIn, uniqueName } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { asciiCube, binaryCube, putRaw, upload } from './support/uploads.js'
 import { blobKeys, countRows, vaultContents } from './support/vault-contents.js'
@@ -19,8 +19,9 @@ afterAll(async () => vault.close())
 
 const encode = (text: string) => new TextEncoder().encode(text)
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
-/** G-code whose every line is unique to `label`, so no two tests share its bytes. */
-const gcode = (label: string) => encode(`; ${label}\nG28\nG1 X10 Y10 Z0.2 E1\nG1 X20 Y10 E2\n`)
+/** G-code unique to `label` (no two tests share its bytes), with a print host key in its settings. */
+const gcode = (label: string) =>
+  encode(`; ${label}\nG28\nG1 X10 Y10 Z0.2 E1\nG1 X20 Y10 E2\n; printhost_apikey = zip-secret-key\n`)
 /** A binary STL cube whose size is unique to the test (the vault keeps parts unique by their bytes). */
 let cubeSize = 10
 const uniqueCube = () => binaryCube(cubeSize++)
@@ -51,7 +52,8 @@ function declareSize(zip: Uint8Array, name: string, size: number): Uint8Array {
   return zip
 }
 
-const entry = (body: { entries: { path: string }[] }, path: string) => body.entries.find((e) => e.path === path)
+/** The answer's entry for `path`, as the server sent it. */
+const entry = (body: Reply['body'], path: string) => body.entries.find((e: { path: string }) => e.path === path)
 
 describe('uploading a zip', () => {
   it('unpacks every file of nested folders into one model named after its top folder, skipping clutter with reasons', async () => {
@@ -85,6 +87,12 @@ describe('uploading a zip', () => {
       'tall.stl',
     ])
     for (const e of stored) expect(e.model_id).toBe(model.id)
+    // G-code inside a zip is redacted as a single upload is.
+    const printed = entry(res.body, 'Benchy/print.gcode')
+    const content = await fetch(`${vault.baseUrl}/api/v1/files/${printed.file.id}/content`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect(await content.text()).toContain('; printhost_apikey = [redacted]')
     expect(entry(res.body, 'Benchy/parts/cube.stl')).toMatchObject({
       file: { sha256: sha256(cube), format: 'stl', has_thumbnail: true },
     })

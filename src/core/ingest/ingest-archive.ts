@@ -4,7 +4,7 @@ import { unprocessable, VaultError } from '../errors.js'
 import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
 import { addToCollection, ensureCollection } from '../library/collections.js'
-import { getModelRow, updateModel } from '../library/models.js'
+import { updateModel } from '../library/models.js'
 import { type FileRecord, type ModelRecord, toModelRecord } from '../library/records.js'
 import { baseName, skipReason } from './archive-entries.js'
 import {
@@ -37,11 +37,11 @@ export interface ArchiveResult {
 }
 
 /**
- * The limits of an uploaded zip. Entries: each is registered as one upload, about 18 ms apiece
- * on SQLite and up to 50 ms on PostgreSQL on a 2-core machine, so 1,000 answer in 20-50 s (more
- * go through the folder import).
- * Any one entry may be as large as an upload (larger ones are skipped, not refused). The 3MF
- * compression ratio applies to large entries and to the archive as a whole.
+ * The limits of an uploaded zip. Each entry is registered as one upload, about 18 ms apiece on
+ * SQLite and up to 50 ms on PostgreSQL on a 2-core machine, so 1,000 entries answer in 20-50 s
+ * (larger imports go through the folder import). Any one entry may be as large as an upload
+ * (larger ones are skipped, not refused). The 3MF compression ratio applies to large entries
+ * and to the archive as a whole.
  */
 const maxEntries = 1_000
 const maxCompressionRatio = 200
@@ -96,13 +96,15 @@ export async function ingestArchive(
   const created = new Set([...targets.values()].filter((target) => target.created).map((target) => target.id))
   const modelIds = [...new Set(entries.flatMap((entry) => (entry.modelId ? [entry.modelId] : [])))]
   const count = (outcome: ArchiveEntryResult['outcome']) => entries.filter((entry) => entry.outcome === outcome).length
+  const rows = modelIds.length
+    ? await deps.database.db.selectFrom('models').selectAll().where('id', 'in', modelIds).execute()
+    : []
   const result: ArchiveResult = {
-    models: await Promise.all(
-      modelIds.map(async (id) => ({
-        model: toModelRecord(await getModelRow(deps.database.db, id)),
-        modelCreated: created.has(id),
-      })),
-    ),
+    // In the order first met; a model deleted since its files went in is not listed.
+    models: modelIds.flatMap((id) => {
+      const row = rows.find((candidate) => candidate.id === id)
+      return row ? [{ model: toModelRecord(row), modelCreated: created.has(id) }] : []
+    }),
     entries,
     stored: count('stored'),
     duplicates: count('duplicate'),
@@ -176,19 +178,22 @@ async function unpackEntry(
   const resource = plan.resources.get(entry.name)
   const filename = resource?.originalName ?? baseName(entry.name)
 
-  const hash = deps.createSha256()
+  // The package's hash is of the bytes in the zip, before G-code secrets are redacted.
+  const expected = resource?.sha256
+  const hash = expected ? deps.createSha256() : undefined
   let stored: StoredContent
   try {
-    const bytes = (await zip.openEntry(entry)).pipeThrough(hashing(hash))
+    const raw = await zip.openEntry(entry)
+    const bytes = hash ? raw.pipeThrough(hashing(hash)) : raw
     stored = await putContentAddressed(deps.blobs, deps.createSha256, storedForm(bytes, filename))
   } catch (error) {
     if (error instanceof FormatError) return skip(`refused: ${error.message}`)
     throw error
   }
-  const sha256 = hash.digestHex()
+  const sha256 = hash?.digestHex()
   // Bytes stored before the mismatch showed stay unreferenced: the garbage collector takes them.
-  if (resource?.sha256 && resource.sha256 !== sha256)
-    return skip(`its bytes hash to sha256:${sha256}, not the sha256:${resource.sha256} the package lists`)
+  if (expected && sha256 !== expected)
+    return skip(`its bytes hash to sha256:${sha256}, not the sha256:${expected} the package lists`)
 
   const target = targets.get(plan)
   try {
