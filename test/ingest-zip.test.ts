@@ -230,6 +230,24 @@ describe('entries refused one by one', () => {
     expect(await scratchFiles()).toEqual([])
   })
 
+  it('skips an entry larger than VAULT_MAX_UPLOAD_BYTES in a zip that is itself under it', async () => {
+    const small = await startTestVault({ ...adminEnv, VAULT_MAX_UPLOAD_BYTES: '4000' })
+    try {
+      const smallToken = (await signIn(small.baseUrl, admin)).access_token
+      const zip = zipSync({ 'fits.stl': binaryCube(5), 'large.txt': new Uint8Array(10_000).fill(65) })
+      expect(zip.length).toBeLessThan(4000)
+      const res = await upload(small.baseUrl, smallToken, 'mixed.zip', zip)
+      expect(res.status, JSON.stringify(res.body)).toBe(201)
+      expect(entry(res.body, 'large.txt')).toMatchObject({
+        outcome: 'skipped',
+        reason: '10000 bytes, more than the upload limit of 4000 bytes (VAULT_MAX_UPLOAD_BYTES)',
+      })
+      expect(entry(res.body, 'fits.stl')).toMatchObject({ outcome: 'stored' })
+    } finally {
+      await small.close()
+    }
+  })
+
   it('unpacks 1,000 tiny entries, the most a zip may hold, without stalling the event loop', async () => {
     const files: Zippable = {}
     for (let i = 0; i < 1_000; i++) files[`tiny/${i}.txt`] = encode(`tiny ${i}\n`)
