@@ -251,9 +251,10 @@ function checkLayout(entries: StoredEntry[], directoryOffset: number): void {
 }
 
 /**
- * An entry's inflated bytes as a stream pulled from the source. Input is pushed in slices
- * small enough that even a maximally compressed slice (deflate peaks near 1032:1) cannot
- * overshoot the declared size by more than about a mebibyte before the overshoot is caught.
+ * An entry's inflated bytes as a stream that inflates only when it is read: each read feeds the
+ * inflater slices of input until some output comes. Slices are small enough that even a
+ * maximally compressed one (deflate peaks near 1032:1) yields at most about 16 MiB, so no read
+ * holds the thread or memory long and an overshoot of the declared size is caught early.
  */
 async function inflatedStream(
   source: ByteSource,
@@ -284,7 +285,7 @@ async function inflatedStream(
   if (dataEnd > entry.end) throw unsafe(`The data of entry "${entry.name}" overlaps the next entry.`)
 
   let produced = 0
-  let output: TransformStreamDefaultController<Uint8Array> | undefined
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined
   const take = (chunk: Uint8Array) => {
     produced += chunk.length
     if (produced > entry.size)
@@ -298,37 +299,45 @@ async function inflatedStream(
       : malformed(
           `The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`,
         )
-  const raw =
+  const reader = (
     entry.compressedSize === 0
       ? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
       : source.stream(dataStart, dataEnd - 1)
-  return raw.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        output = controller
-        try {
-          if (!inflater) return take(chunk)
-          for (let at = 0; at < chunk.length; ) {
-            const step = Math.min(64 * 1024, Math.max(1024, Math.floor((entry.size - produced) / 1032)))
-            inflater.push(chunk.subarray(at, at + step))
-            at += step
+  ).getReader()
+  let input: Uint8Array = new Uint8Array(0)
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      output = controller
+      const before = produced
+      try {
+        while (produced === before) {
+          if (input.length === 0) {
+            const next = await reader.read()
+            if (next.done) {
+              inflater?.push(new Uint8Array(0), true)
+              if (produced !== entry.size)
+                throw malformed(
+                  `Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`,
+                )
+              return controller.close()
+            }
+            input = next.value
           }
-        } catch (error) {
-          throw corrupt(error)
+          const step = inflater
+            ? Math.min(16 * 1024, Math.max(1024, Math.floor((entry.size - produced) / 1032)))
+            : input.length
+          const slice = input.subarray(0, step)
+          input = input.subarray(step)
+          if (inflater) inflater.push(slice)
+          else take(slice)
         }
-      },
-      flush(controller) {
-        output = controller
-        try {
-          inflater?.push(new Uint8Array(0), true)
-        } catch (error) {
-          throw corrupt(error)
-        }
-        if (produced !== entry.size)
-          throw malformed(`Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`)
-      },
-    }),
-  )
+      } catch (error) {
+        await reader.cancel().catch(() => {})
+        throw corrupt(error)
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
 }
 
 function checkDeclaredSize(entry: StoredEntry, maxBytes: number): void {
