@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { asciiCube, binaryCube, putRaw, sliceShape, upload } from './support/uploads.js'
+import { vaultContents } from './support/vault-contents.js'
 
 let vault: TestVault
 let token: string
@@ -13,20 +14,6 @@ beforeAll(async () => {
 })
 afterAll(async () => vault.close())
 
-const count = async (table: 'files' | 'models') =>
-  Number(
-    (
-      await vault.deps.database.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow()
-    ).n,
-  )
-const blobKeys = async () => {
-  const keys: string[] = []
-  for await (const blob of vault.deps.blobs.list()) keys.push(blob.key)
-  return keys.sort()
-}
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 describe('uploading a mesh', () => {
@@ -60,7 +47,7 @@ describe('uploading a mesh', () => {
   it('answers a second upload of the same bytes as a duplicate, storing nothing new', async () => {
     const cube = binaryCube(21)
     const first = await upload(vault.baseUrl, token, 'cube21.stl', cube)
-    const [files, models, blobs] = [await count('files'), await count('models'), await blobKeys()]
+    const before = await vaultContents(vault)
     const second = await upload(vault.baseUrl, token, 'renamed-copy.stl', cube)
     expect(second.status).toBe(200)
     expect(second.body.duplicate).toBe(true)
@@ -68,7 +55,7 @@ describe('uploading a mesh', () => {
     expect(second.body.file.id).toBe(first.body.file.id)
     expect(second.body.model.id).toBe(first.body.model.id)
     expect(second.body.file.name).toBe('cube21.stl')
-    expect([await count('files'), await count('models'), await blobKeys()]).toEqual([files, models, blobs])
+    expect(await vaultContents(vault)).toEqual(before)
   })
 
   it('puts the ASCII STL of a mesh on the same model as its binary STL', async () => {

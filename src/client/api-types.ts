@@ -286,6 +286,20 @@ export interface paths {
          *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
          *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
          *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
+         *     The answer has `kind: "file"`.
+         *
+         *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
+         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip. The first
+         *     entry stored makes the model (or, when the vault holds it already, finds its model) and the rest join it; `model_id` names
+         *     the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
+         *     zips inside the zip, empty entries, entries over `VAULT_MAX_UPLOAD_BYTES`, and entries refused while they inflate (one that
+         *     yields more than it declares). The whole zip is refused, storing nothing, when unsafe: more than 1,000 entries, a large
+         *     entry or the whole zip inflating beyond 200:1, `../` or absolute names, overlapping entries. The zip itself is held on
+         *     scratch disk while it is read and never kept. A `datapackage.json` at the root (a model package) names the model (`title`)
+         *     and gives its `description`, tags (`keywords`, by the rules of `PATCH /api/v1/models/{id}`) and collections
+         *     (`model_vault.collections`, created when missing); each `resources[]` entry gives its file's `model_vault.original_name`,
+         *     and a `sha256:` `hash` that must match (else the entry is skipped). A zip with a `datapackage.json` in each top folder is a
+         *     package of several models, one per folder. Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Benchy.zip $VAULT/api/v1/ingest`
          *
          *     Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest`
          *
@@ -324,6 +338,20 @@ export interface paths {
          *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
          *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
          *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
+         *     The answer has `kind: "file"`.
+         *
+         *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
+         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip. The first
+         *     entry stored makes the model (or, when the vault holds it already, finds its model) and the rest join it; `model_id` names
+         *     the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
+         *     zips inside the zip, empty entries, entries over `VAULT_MAX_UPLOAD_BYTES`, and entries refused while they inflate (one that
+         *     yields more than it declares). The whole zip is refused, storing nothing, when unsafe: more than 1,000 entries, a large
+         *     entry or the whole zip inflating beyond 200:1, `../` or absolute names, overlapping entries. The zip itself is held on
+         *     scratch disk while it is read and never kept. A `datapackage.json` at the root (a model package) names the model (`title`)
+         *     and gives its `description`, tags (`keywords`, by the rules of `PATCH /api/v1/models/{id}`) and collections
+         *     (`model_vault.collections`, created when missing); each `resources[]` entry gives its file's `model_vault.original_name`,
+         *     and a `sha256:` `hash` that must match (else the entry is skipped). A zip with a `datapackage.json` in each top folder is a
+         *     package of several models, one per folder. Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Benchy.zip $VAULT/api/v1/ingest`
          *
          *     The body is the file itself; the path names it. For scripts: `curl -H "Authorization: Bearer $TOKEN" -T part.gcode $VAULT/api/v1/ingest/part.gcode`
          *
@@ -1302,7 +1330,7 @@ export interface paths {
         put?: never;
         /**
          * OctoPrint: upload a file (“Send” / “Send and print”)
-         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
+         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A `.zip` is stored as one file, not unpacked, as OctoPrint keeps what a slicer sends (unpack zips through `POST /api/v1/ingest`). A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
          *
          *     The vault alone: uploads are stored in the vault; `print=true` is refused (409), as no printer is named.
          *
@@ -1328,7 +1356,7 @@ export interface paths {
         put?: never;
         /**
          * OctoPrint: upload a file (“Send” / “Send and print”)
-         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
+         * @description Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A `.zip` is stored as one file, not unpacked, as OctoPrint keeps what a slicer sends (unpack zips through `POST /api/v1/ingest`). A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.
          *
          *     One registered printer through the vault: uploads are stored in the vault, and `print=true` sends the file to the printer with the safe send of `POST /api/v1/printers/{id}/send` (check, upload, check, start, confirm), recording the dispatch.
          *
@@ -1604,7 +1632,13 @@ export interface components {
              */
             password: string;
         };
+        IngestAnswer: components["schemas"]["IngestResult"] | components["schemas"]["ArchiveIngestResult"];
         IngestResult: {
+            /**
+             * @description One file was uploaded (anything but a `.zip`). (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "file";
             /** @description True when the vault already held these exact bytes (for G-code, once its secrets are redacted): nothing new was stored. */
             duplicate: boolean;
             /** @description True when this upload made the model; false when the file joined an existing one (the `model_id` given, or a model whose mesh matched) or was a duplicate. */
@@ -1654,6 +1688,46 @@ export interface components {
             updated_at: string;
             url: string;
             thumbnail_url: string | null;
+        };
+        ArchiveIngestResult: {
+            /**
+             * @description A `.zip` was unpacked. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "archive";
+            /** @description Every model the zip's files went to or were found in: `model_created` when the zip made it. */
+            models: {
+                model: components["schemas"]["Model"];
+                model_created: boolean;
+            }[];
+            /** @description Every entry of the zip, in its order. */
+            entries: components["schemas"]["ArchiveEntry"][];
+            /** @example 4 */
+            stored: number;
+            /** @example 0 */
+            duplicates: number;
+            /** @example 1 */
+            skipped: number;
+        };
+        ArchiveEntry: {
+            /**
+             * @description The entry as the zip names it.
+             * @example Benchy/images/photo.jpg
+             */
+            path: string;
+            /**
+             * @description `stored`: a new file; `duplicate`: the vault held these bytes already; `skipped`: not stored (see `reason`).
+             * @enum {string}
+             */
+            outcome: "stored" | "duplicate" | "skipped";
+            /**
+             * @description Why a skipped entry was not stored; null otherwise.
+             * @example nested archives are not unpacked: upload it on its own
+             */
+            reason: string | null;
+            file: components["schemas"]["File"] & (Record<string, never> | null);
+            /** @description The file's model; null when skipped. */
+            model_id: string | null;
         };
         DownloadLink: {
             /**
@@ -3324,22 +3398,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model. */
+            /** @description Duplicate: the vault already holds these bytes (for a zip: every entry was a duplicate or skipped). Nothing was stored; the answer points to the existing file and model. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IngestResult"];
+                    "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
-            /** @description Stored as a new file, attached to an existing or new model. */
+            /** @description Stored as a new file (a zip: at least one), attached to an existing or new model. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IngestResult"];
+                    "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
@@ -3419,7 +3493,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
+            /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused file (`unsafe_file`: zip bombs, path tricks). For a zip, nothing is stored when it is refused as a whole: `unsafe_file` (bomb ratio, `../` or absolute names, overlapping entries, over 1,000 entries), `unreadable_archive` (not a zip, truncated), `validation_failed` (no entries, a bad `datapackage.json`, `model_id` with a package of several models). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -3450,22 +3524,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model. */
+            /** @description Duplicate: the vault already holds these bytes (for a zip: every entry was a duplicate or skipped). Nothing was stored; the answer points to the existing file and model. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IngestResult"];
+                    "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
-            /** @description Stored as a new file, attached to an existing or new model. */
+            /** @description Stored as a new file (a zip: at least one), attached to an existing or new model. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IngestResult"];
+                    "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
             /** @description The multipart body is malformed or was cut off (`malformed_multipart`). */
@@ -3545,7 +3619,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks). */
+            /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused file (`unsafe_file`: zip bombs, path tricks). For a zip, nothing is stored when it is refused as a whole: `unsafe_file` (bomb ratio, `../` or absolute names, overlapping entries, over 1,000 entries), `unreadable_archive` (not a zip, truncated), `validation_failed` (no entries, a bad `datapackage.json`, `model_id` with a package of several models). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -5,6 +5,7 @@ import type { CreateSha256 } from './blobs/hasher.js'
 import type { VaultDatabase } from './db/database.js'
 import type { ExtractStoredFile } from './ingest/extractor.js'
 import type { ReadMultipart } from './ingest/multipart.js'
+import type { WriteScratchCopy } from './ingest/scratch-copy.js'
 import type { KeyRing } from './key-ring.js'
 import type { PrinterProviders } from './printers/provider.js'
 import type { PrinterStatusCache } from './printers/status-cache.js'
@@ -104,6 +105,8 @@ export interface Deps {
   registrations: Semaphore
   /** Streams multipart uploads (busboy on Node). */
   readMultipart: ReadMultipart
+  /** Holds an uploaded zip on local scratch disk while it is unpacked (never in the blob store). */
+  writeScratchCopy: WriteScratchCopy
   /** `VAULT_MAX_UPLOAD_BYTES`. */
   maxUploadBytes: number
   /** `VAULT_MAX_BODY_BYTES`: the bound on every request body but a file upload's. */

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { zipSync } from 'fflate'
 import type { CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, login } from '../support/accounts.js'
@@ -176,6 +177,36 @@ describe('the upload page', () => {
       await page.getByText('0 new models · 0 joined a model · 0 already in the vault · 2 refused').waitFor()
       await screenshot(page, 'upload-refused')
       await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('unpacks a dropped zip and says which model it made, what it stored and why it skipped the rest', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      const zip = zipSync({
+        'Boat/hull.stl': binaryCube(14),
+        'Boat/deck.stl': binaryCube(16),
+        'Boat/.DS_Store': new TextEncoder().encode('finder litter'),
+        'Boat/spares.zip': zipSync({ 'mast.stl': binaryCube(18) }),
+      })
+      await dropFiles(page, [{ name: 'Boat.zip', bytes: zip }])
+      await expectOutcome(page, 'Boat.zip', 'New model Boat')
+      await expectOutcome(page, 'Boat.zip', 'Unpacked: 2 stored · 0 already in the vault · 2 skipped')
+      await page.getByText('1 zip unpacked').waitFor()
+      await row(page, 'Boat.zip').getByRole('button', { name: 'Why 2 skipped' }).click()
+      await row(page, 'Boat.zip').getByText('nested archives are not unpacked: upload it on its own').waitFor()
+      await screenshot(page, 'upload-zip')
+      await expectAccessible(page)
+
+      await page.getByRole('button', { name: 'Clear the list' }).click()
+      await dropFiles(page, [{ name: 'Boat.zip', bytes: zip }])
+      await expectOutcome(page, 'Boat.zip', 'Joined Boat')
+      await expectOutcome(page, 'Boat.zip', 'Unpacked: 0 stored · 2 already in the vault · 2 skipped')
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import type { DatabaseSnapshot, SnapshotCounts } from '../../core/db/database.js'
+import type { ScratchCopy } from '../../core/ingest/scratch-copy.js'
 import { readFileStream } from './file-stream.js'
 import { diskFullOr } from './fs-blob-store.js'
 
@@ -38,6 +39,21 @@ export async function snapshotFromFile(
     size,
     counts,
     stream: () => readFileStream(path),
+    dispose: () => rm(path, { force: true }),
+  }
+}
+
+/** Streams `body` into a new scratch file in `dir` and reads it back by range (an uploaded zip being unpacked). */
+export async function writeScratchCopy(dir: string, body: ReadableStream<Uint8Array>): Promise<ScratchCopy> {
+  const path = await writeScratchFile(dir, '.upload', body)
+  const { size } = await stat(path)
+  const range = (start = 0, end = size - 1) => readFileStream(path, { start, end })
+  return {
+    source: {
+      size,
+      read: async (start, end) => new Uint8Array(await new Response(range(start, end)).arrayBuffer()),
+      stream: range,
+    },
     dispose: () => rm(path, { force: true }),
   }
 }

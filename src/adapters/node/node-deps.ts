@@ -20,6 +20,7 @@ import type { AppDeps } from '../../routes/app-env.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
 import { claimProcessDir } from '../fs/process-dir.js'
+import { writeScratchCopy } from '../fs/scratch-file.js'
 import { openPostgresDatabase } from '../postgres/postgres-database.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
@@ -111,6 +112,7 @@ export async function createNodeDeps(
       // Two: measured with scripts/campaigns/upload-burst.ts (docs/reliability.md), half the peak memory of unbounded.
       registrations: createSemaphore(2),
       readMultipart: readMultipartWithBusboy,
+      writeScratchCopy: (body) => writeScratchCopy(scratch.path, body),
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,
       publicUrl: config.publicUrl,

@@ -1,5 +1,5 @@
 import type { BlobStore } from './blob-store.js'
-import type { CreateSha256 } from './hasher.js'
+import type { CreateSha256, Sha256 } from './hasher.js'
 
 export interface StoredContent {
   sha256: string
@@ -18,13 +18,7 @@ export async function putContentAddressed(
   body: ReadableStream<Uint8Array>,
 ): Promise<StoredContent> {
   const hash = createSha256()
-  const hashing = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      hash.update(chunk)
-      controller.enqueue(chunk)
-    },
-  })
-  const staged = await store.stage(body.pipeThrough(hashing))
+  const staged = await store.stage(body.pipeThrough(hashing(hash)))
   const sha256 = hash.digestHex()
   try {
     if (await store.stat(sha256)) {
@@ -45,6 +39,16 @@ export function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
     start(controller) {
       controller.enqueue(bytes)
       controller.close()
+    },
+  })
+}
+
+/** Passes bytes through unchanged, feeding each chunk to `hash` on the way. */
+export function hashing(hash: Sha256): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream({
+    transform(chunk, controller) {
+      hash.update(chunk)
+      controller.enqueue(chunk)
     },
   })
 }

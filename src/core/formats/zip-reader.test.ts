@@ -323,4 +323,24 @@ describe('zip reading', () => {
       expect(error.message, what).toMatch(message)
     }
   })
+
+  it('tells folders and symbolic links from files, and opens an entry as a stream', async () => {
+    const bytes = zipSync({
+      'parts/': new Uint8Array(0),
+      'parts/cube.stl': encode('solid cube'),
+      'parts/link.stl': [encode('/etc/passwd'), { os: 3, attrs: 0o120777 << 16 }],
+      'parts/plain.stl': [encode('solid plain'), { os: 3, attrs: 0o100644 << 16 }],
+    })
+    const archive = await openZip(byteSourceFromBytes(bytes), LIMITS)
+    expect(archive.entries.map(({ name, isDirectory, isSymlink }) => ({ name, isDirectory, isSymlink }))).toEqual([
+      { name: 'parts/', isDirectory: true, isSymlink: false },
+      { name: 'parts/cube.stl', isDirectory: false, isSymlink: false },
+      { name: 'parts/link.stl', isDirectory: false, isSymlink: true },
+      { name: 'parts/plain.stl', isDirectory: false, isSymlink: false },
+    ])
+    const cube = archive.get('parts/cube.stl')
+    if (!cube) throw new Error('no cube')
+    const text = await new Response(await archive.openEntry(cube)).text()
+    expect(text).toBe('solid cube')
+  })
 })

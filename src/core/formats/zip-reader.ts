@@ -18,6 +18,10 @@ export interface ZipEntry {
   /** Inflated bytes; reading the entry fails if the data yields more or fewer. */
   readonly size: number
   readonly compressedSize: number
+  /** A folder: its name ends with `/`. */
+  readonly isDirectory: boolean
+  /** A symbolic link, as zips made on Unix mark one (file type in the external attributes). */
+  readonly isSymlink: boolean
 }
 
 /** An opened zip whose every entry has passed the checks of `openZip`. */
@@ -33,6 +37,11 @@ export interface ZipReader {
    * FormatError('unsafe') as soon as the data yields more than the entry declares.
    */
   streamEntry(entry: ZipEntry, onData: (chunk: Uint8Array) => void, maxBytes?: number): Promise<void>
+  /**
+   * An entry's inflated bytes as a stream that inflates only as fast as it is read, erroring
+   * as `streamEntry` fails. Rejects at once for a bad local header.
+   */
+  openEntry(entry: ZipEntry, maxBytes?: number): Promise<ReadableStream<Uint8Array>>
 }
 
 /** What the reader keeps of a central directory record. */
@@ -74,12 +83,15 @@ export async function openZip(source: ByteSource, limits: ZipLimits): Promise<Zi
     if (found !== entry) throw new TypeError(`"${entry.name}" is not an entry of this zip.`)
     return found
   }
-  const streamEntry = (entry: ZipEntry, onData: (chunk: Uint8Array) => void, maxBytes = limits.maxEntryBytes) =>
-    inflateEntry(source, stored(entry), maxBytes, onData)
+  const openEntry = (entry: ZipEntry, maxBytes = limits.maxEntryBytes) =>
+    inflatedStream(source, stored(entry), maxBytes)
+  const streamEntry = async (entry: ZipEntry, onData: (chunk: Uint8Array) => void, maxBytes?: number) =>
+    forEachChunk(await openEntry(entry, maxBytes), onData)
   return {
     entries,
     get: (name) => byName.get(name.toLowerCase()),
     streamEntry,
+    openEntry,
     async readEntry(entry, maxBytes) {
       const bytes = new Uint8Array(stored(entry).size)
       let filled = 0
@@ -163,9 +175,12 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
     if (next > directory.length) throw malformed(`Zip central directory entry ${index + 1} runs past the directory.`)
     const rawName = directory.slice(at + 46, at + 46 + nameLength)
     const name = decoder.decode(rawName)
+    const madeOnUnix = dir.getUint8(at + 5) === 3
     const entry: StoredEntry = {
       name,
       rawName,
+      isDirectory: name.endsWith('/'),
+      isSymlink: madeOnUnix && ((dir.getUint32(at + 38, true) >>> 16) & 0o170000) === 0o120000,
       flags: dir.getUint16(at + 8, true),
       method: dir.getUint16(at + 10, true),
       compressedSize: dir.getUint32(at + 20, true),
@@ -220,7 +235,7 @@ function checkEntryName(name: string, raw: Uint8Array): void {
     name.split('/').includes('..')
   ) {
     throw unsafe(
-      `Entry name "${name.replace(/\0/g, '\\0')}" is absolute or escapes the package; a 3MF's entries stay inside it.`,
+      `Entry name "${name.replace(/\0/g, '\\0')}" is absolute or escapes the package; a package's entries stay inside it.`,
     )
   }
 }
@@ -236,16 +251,16 @@ function checkLayout(entries: StoredEntry[], directoryOffset: number): void {
 }
 
 /**
- * Streams an entry's inflated bytes to `onData`. Input is pushed in slices small enough that
- * even a maximally compressed slice (deflate peaks near 1032:1) cannot overshoot the declared
- * size by more than about a mebibyte before the overshoot is caught.
+ * An entry's inflated bytes as a stream that inflates only when it is read: each read feeds the
+ * inflater slices of input until some output comes. Slices are small enough that even a
+ * maximally compressed one (deflate peaks near 1032:1) yields at most about 16 MiB, so no read
+ * holds the thread or memory long and an overshoot of the declared size is caught early.
  */
-async function inflateEntry(
+async function inflatedStream(
   source: ByteSource,
   entry: StoredEntry,
   maxBytes: number,
-  onData: (chunk: Uint8Array) => void,
-): Promise<void> {
+): Promise<ReadableStream<Uint8Array>> {
   checkDeclaredSize(entry, maxBytes)
   if (entry.method !== 0 && entry.method !== 8)
     throw malformed(
@@ -270,38 +285,59 @@ async function inflateEntry(
   if (dataEnd > entry.end) throw unsafe(`The data of entry "${entry.name}" overlaps the next entry.`)
 
   let produced = 0
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined
   const take = (chunk: Uint8Array) => {
     produced += chunk.length
     if (produced > entry.size)
       throw unsafe(`Entry "${entry.name}" inflates to more than the ${entry.size} bytes it declares.`)
-    if (chunk.length > 0) onData(chunk)
+    if (chunk.length > 0) output?.enqueue(chunk)
   }
-  const raw =
+  const inflater = entry.method === 8 ? new Inflate((chunk) => take(chunk)) : undefined
+  const corrupt = (error: unknown) =>
+    error instanceof FormatError
+      ? error
+      : malformed(
+          `The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`,
+        )
+  const reader = (
     entry.compressedSize === 0
       ? new ReadableStream<Uint8Array>({ start: (c) => c.close() })
       : source.stream(dataStart, dataEnd - 1)
-  if (entry.method === 0) {
-    await forEachChunk(raw, take)
-  } else {
-    const inflater = new Inflate((chunk) => take(chunk))
-    try {
-      await forEachChunk(raw, (chunk) => {
-        for (let at = 0; at < chunk.length; ) {
-          const step = Math.min(64 * 1024, Math.max(1024, Math.floor((entry.size - produced) / 1032)))
-          inflater.push(chunk.subarray(at, at + step))
-          at += step
+  ).getReader()
+  let input: Uint8Array = new Uint8Array(0)
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      output = controller
+      const before = produced
+      try {
+        while (produced === before) {
+          if (input.length === 0) {
+            const next = await reader.read()
+            if (next.done) {
+              inflater?.push(new Uint8Array(0), true)
+              if (produced !== entry.size)
+                throw malformed(
+                  `Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`,
+                )
+              return controller.close()
+            }
+            input = next.value
+          }
+          const step = inflater
+            ? Math.min(16 * 1024, Math.max(1024, Math.floor((entry.size - produced) / 1032)))
+            : input.length
+          const slice = input.subarray(0, step)
+          input = input.subarray(step)
+          if (inflater) inflater.push(slice)
+          else take(slice)
         }
-      })
-      inflater.push(new Uint8Array(0), true)
-    } catch (error) {
-      if (error instanceof FormatError) throw error
-      throw malformed(
-        `The compressed data of entry "${entry.name}" is corrupt (${error instanceof Error ? error.message : String(error)}).`,
-      )
-    }
-  }
-  if (produced !== entry.size)
-    throw malformed(`Entry "${entry.name}" inflates to ${produced} bytes, not the ${entry.size} it declares.`)
+      } catch (error) {
+        await reader.cancel().catch(() => {})
+        throw corrupt(error)
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
 }
 
 function checkDeclaredSize(entry: StoredEntry, maxBytes: number): void {

@@ -31,37 +31,53 @@ export interface IngestResult {
  * `signal` is the client connection: if it drops, the pipe is torn down and the staged
  * bytes are discarded, so a half upload leaves nothing behind.
  */
-export async function storeUpload(
+export function storeUpload(
   deps: IngestDeps,
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   signal?: AbortSignal,
 ): Promise<StoredContent> {
+  return receiveUpload(body, maxBytes, signal, (bytes) => putContentAddressed(deps.blobs, deps.createSha256, bytes))
+}
+
+/**
+ * Hands an upload to `keep` (which streams it somewhere), failing with 413 past `maxBytes`
+ * and with 400 `upload_aborted` when the client goes away (`signal`) before the end.
+ */
+export async function receiveUpload<T>(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+  keep: (bytes: ReadableStream<Uint8Array>) => Promise<T>,
+): Promise<T> {
   try {
-    return await putContentAddressed(deps.blobs, deps.createSha256, body.pipeThrough(limitBytes(maxBytes), { signal }))
+    return await keep(body.pipeThrough(limitBytes(maxBytes), { signal }))
   } catch (error) {
-    if (signal?.aborted)
-      throw new VaultError(
-        400,
-        'upload_aborted',
-        'Bad Request',
-        'The client closed the connection before the upload was complete.',
-      )
+    if (signal?.aborted) throw uploadAborted()
     throw error
   }
 }
+
+export const uploadAborted = () =>
+  new VaultError(
+    400,
+    'upload_aborted',
+    'Bad Request',
+    'The client closed the connection before the upload was complete.',
+  )
 
 /**
  * Turns stored bytes into a file of a model. Known content is a no-op that answers with the
  * existing file. Otherwise the file is read for its metadata and thumbnail and attached to:
  * the model asked for, else the model whose mesh it matches, else (G-code) the model it was
- * sliced from, else a new model. The unique index on `files.sha256` settles races: of N
+ * sliced from, else a new model (named `newModelName` when given: then the file joins no model by
+ * its mesh or G-code, only the one asked for). The unique index on `files.sha256` settles races: of N
  * concurrent uploads of the same bytes, one inserts and the rest answer as duplicates.
  */
 export async function registerUpload(
   deps: IngestDeps,
   stored: StoredContent,
-  upload: { filename: string; modelId?: string; uploadedBy: string },
+  upload: { filename: string; modelId?: string; newModelName?: string; uploadedBy: string },
 ): Promise<IngestResult> {
   const { db } = deps.database
   const existing = await findExisting(db, stored.sha256)
@@ -78,10 +94,11 @@ export async function registerUpload(
   const thumbnail = extracted.thumbnail
     ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
     : undefined
+  const matchModel = upload.newModelName === undefined
   const modelId =
     upload.modelId ??
-    (extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
-    (format === 'gcode' ? await findModelForGcode(db, extracted.objectNames ?? [], filename) : undefined)
+    (matchModel && extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
+    (matchModel && format === 'gcode' ? await findModelForGcode(db, extracted.objectNames ?? [], filename) : undefined)
 
   const now = deps.clock.now().toISOString()
   const file: FilesTable = {
@@ -107,7 +124,10 @@ export async function registerUpload(
   }
   const newModel =
     modelId === undefined
-      ? { id: file.model_id, name: extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename }
+      ? {
+          id: file.model_id,
+          name: upload.newModelName ?? (extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename),
+        }
       : undefined
 
   const inserted = await db

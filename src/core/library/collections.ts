@@ -80,6 +80,21 @@ export async function createCollection(
   return getCollection(db, id)
 }
 
+/** The collection of this name (regardless of case), created when there is none. */
+export async function ensureCollection(db: Kysely<Database>, clock: Clock, name: string): Promise<CollectionRecord> {
+  const find = () => db.selectFrom('collections').select('id').where('name_key', '=', nameKey(name)).executeTakeFirst()
+  const existing = await find()
+  if (existing) return getCollection(db, existing.id)
+  try {
+    return await createCollection(db, clock, { name })
+  } catch (error) {
+    // Another request created it since the look-up.
+    const created = await find()
+    if (created) return getCollection(db, created.id)
+    throw error
+  }
+}
+
 export async function updateCollection(
   db: Kysely<Database>,
   clock: Clock,

@@ -20,7 +20,12 @@ export const CollectionSchema = z
   })
   .openapi('Collection')
 
-const name = matching(z.string().trim().min(1).max(100), /^[^\p{Cc}]+$/u, 'may not hold control characters').openapi({
+/** A collection's name, also as a zip's datapackage.json lists it. */
+export const collectionName = matching(
+  z.string().trim().min(1).max(100),
+  /^[^\p{Cc}]+$/u,
+  'may not hold control characters',
+).openapi({
   description: '1-100 characters, trimmed; unique regardless of case.',
   example: 'Calibration prints',
 })
@@ -71,7 +76,9 @@ export const createCollectionRoute = defineRoute(allow('user', 'manage'), {
   operationId: 'createCollection',
   tags,
   summary: 'Create a collection',
-  request: json(z.object({ name, description: description.optional() }).strict().openapi('CreateCollectionRequest')),
+  request: json(
+    z.object({ name: collectionName, description: description.optional() }).strict().openapi('CreateCollectionRequest'),
+  ),
   responses: {
     201: collectionAnswer('Created; `Location` names it.'),
     409: problemResponse('A collection has this name already (`collection_name_taken`).'),
@@ -99,7 +106,7 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
     params: IdParamSchema,
     ...json(
       z
-        .object({ name: name.optional(), description: description.optional() })
+        .object({ name: collectionName.optional(), description: description.optional() })
         .strict()
         .refine((body) => body.name !== undefined || body.description !== undefined, {
           message: 'give name or description',

@@ -1,14 +1,17 @@
 import type { Context } from 'hono'
 import { VaultError } from '../../core/errors.js'
+import { isArchiveName } from '../../core/ingest/archive-entries.js'
 import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
 import { storedForm } from '../../core/ingest/stored-form.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
+import { ingestArchiveUpload } from './archive-ingest.js'
 import { ingestRawRoute, ingestRoute } from './ingest.routes.js'
-import { ingestMultipart, refuseDeclaredOversize } from './multipart-ingest.js'
+import { ingestFormFile, openUploadForm, refuseDeclaredOversize } from './multipart-ingest.js'
 
 function answer(c: Context<AppEnv>, result: IngestResult) {
   const body = {
+    kind: 'file' as const,
     duplicate: result.duplicate,
     model_created: result.modelCreated,
     file: presentFile(c, result.file),
@@ -18,7 +21,16 @@ function answer(c: Context<AppEnv>, result: IngestResult) {
 }
 
 export const ingestRouter = createRouter()
-  .openapi(ingestRoute, async (c) => answer(c, (await ingestMultipart(c)).result))
+  .openapi(ingestRoute, async (c) => {
+    const form = await openUploadForm(c)
+    const { filename, stream } = form.file
+    if (!isArchiveName(filename)) return answer(c, (await ingestFormFile(c, form)).result)
+    return ingestArchiveUpload(c, {
+      body: stream,
+      filename,
+      modelId: async () => (await form.fields).model_id || undefined,
+    })
+  })
   .openapi(ingestRawRoute, async (c) => {
     const { deps, principal } = c.var
     const body = c.req.raw.body
@@ -34,6 +46,7 @@ export const ingestRouter = createRouter()
     const { model_id: modelId } = c.req.valid('query')
     if (modelId) await assertModelExists(deps, modelId)
     const { filename } = c.req.valid('param')
+    if (isArchiveName(filename)) return ingestArchiveUpload(c, { body, filename, modelId: async () => modelId })
     const stored = await storeUpload(deps, storedForm(body, filename), deps.maxUploadBytes, c.req.raw.signal)
     return answer(
       c,

@@ -8,6 +8,7 @@ const tags = ['Ingest']
 
 export const IngestResultSchema = z
   .object({
+    kind: z.literal('file').openapi({ description: 'One file was uploaded (anything but a `.zip`).' }),
     duplicate: z.boolean().openapi({
       description:
         'True when the vault already held these exact bytes (for G-code, once its secrets are redacted): nothing new was stored.',
@@ -21,15 +22,48 @@ export const IngestResultSchema = z
   })
   .openapi('IngestResult')
 
+const ArchiveEntrySchema = z
+  .object({
+    path: z.string().openapi({ description: 'The entry as the zip names it.', example: 'Benchy/images/photo.jpg' }),
+    outcome: z.enum(['stored', 'duplicate', 'skipped']).openapi({
+      description:
+        '`stored`: a new file; `duplicate`: the vault held these bytes already; `skipped`: not stored (see `reason`).',
+    }),
+    reason: z.string().nullable().openapi({
+      description: 'Why a skipped entry was not stored; null otherwise.',
+      example: 'nested archives are not unpacked: upload it on its own',
+    }),
+    file: FileSchema.nullable().openapi({ description: 'The stored or existing file; null when skipped.' }),
+    model_id: z.string().nullable().openapi({ description: "The file's model; null when skipped." }),
+  })
+  .openapi('ArchiveEntry')
+
+export const ArchiveIngestResultSchema = z
+  .object({
+    kind: z.literal('archive').openapi({ description: 'A `.zip` was unpacked.' }),
+    models: z.array(z.object({ model: ModelSchema, model_created: z.boolean() })).openapi({
+      description: "Every model the zip's files went to or were found in: `model_created` when the zip made it.",
+    }),
+    entries: z.array(ArchiveEntrySchema).openapi({ description: 'Every entry of the zip, in its order.' }),
+    stored: z.number().int().openapi({ example: 4 }),
+    duplicates: z.number().int().openapi({ example: 0 }),
+    skipped: z.number().int().openapi({ example: 1 }),
+  })
+  .openapi('ArchiveIngestResult')
+
+const IngestAnswerSchema = z
+  .discriminatedUnion('kind', [IngestResultSchema, ArchiveIngestResultSchema])
+  .openapi('IngestAnswer')
+
 const answers = {
   200: {
     description:
-      'Duplicate: the vault already holds these bytes. Nothing was stored; the answer points to the existing file and model.',
-    content: { 'application/json': { schema: IngestResultSchema } },
+      'Duplicate: the vault already holds these bytes (for a zip: every entry was a duplicate or skipped). Nothing was stored; the answer points to the existing file and model.',
+    content: { 'application/json': { schema: IngestAnswerSchema } },
   },
   201: {
-    description: 'Stored as a new file, attached to an existing or new model.',
-    content: { 'application/json': { schema: IngestResultSchema } },
+    description: 'Stored as a new file (a zip: at least one), attached to an existing or new model.',
+    content: { 'application/json': { schema: IngestAnswerSchema } },
   },
   400: problemResponse('The multipart body is malformed or was cut off (`malformed_multipart`).'),
   411: problemResponse('PUT without `Content-Length` or chunked body.'),
@@ -39,7 +73,12 @@ const answers = {
   ),
   415: problemResponse('Not `multipart/form-data` (`unsupported_media_type`).'),
   422: problemResponse(
-    'No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused archive (`unsafe_file`: zip bombs, path tricks).',
+    [
+      'No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused file (`unsafe_file`: zip bombs, path tricks).',
+      'For a zip, nothing is stored when it is refused as a whole: `unsafe_file` (bomb ratio, `../` or absolute names, overlapping entries,',
+      'over 1,000 entries), `unreadable_archive` (not a zip, truncated), `validation_failed` (no entries, a bad `datapackage.json`,',
+      '`model_id` with a package of several models).',
+    ].join(' '),
   ),
 } as const
 
@@ -82,6 +121,20 @@ const description = [
   'download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:',
   'the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other',
   'formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).',
+  'The answer has `kind: "file"`.',
+  '',
+  '**A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,',
+  "redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip. The first",
+  'entry stored makes the model (or, when the vault holds it already, finds its model) and the rest join it; `model_id` names',
+  'the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,',
+  'zips inside the zip, empty entries, entries over `VAULT_MAX_UPLOAD_BYTES`, and entries refused while they inflate (one that',
+  'yields more than it declares). The whole zip is refused, storing nothing, when unsafe: more than 1,000 entries, a large',
+  'entry or the whole zip inflating beyond 200:1, `../` or absolute names, overlapping entries. The zip itself is held on',
+  'scratch disk while it is read and never kept. A `datapackage.json` at the root (a model package) names the model (`title`)',
+  'and gives its `description`, tags (`keywords`, by the rules of `PATCH /api/v1/models/{id}`) and collections',
+  "(`model_vault.collections`, created when missing); each `resources[]` entry gives its file's `model_vault.original_name`,",
+  'and a `sha256:` `hash` that must match (else the entry is skipped). A zip with a `datapackage.json` in each top folder is a',
+  'package of several models, one per folder. Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Benchy.zip $VAULT/api/v1/ingest`',
 ].join('\n')
 
 export const ingestRoute = defineRoute(

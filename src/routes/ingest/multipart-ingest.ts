@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { unprocessable, VaultError } from '../../core/errors.js'
 import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
+import type { MultipartFile } from '../../core/ingest/multipart.js'
 import { storedForm } from '../../core/ingest/stored-form.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
 import type { AppEnv } from '../app-env.js'
@@ -14,15 +15,20 @@ export function refuseDeclaredOversize(c: Context<AppEnv>, overhead: number): vo
   if (declared > c.var.deps.maxUploadBytes + overhead) throw payloadTooLarge(c.var.deps.maxUploadBytes)
 }
 
+/** A multipart upload whose `file` part has begun to arrive, checked before any of it is stored. */
+export interface UploadForm {
+  file: MultipartFile
+  /** Every text field, once the whole body has been read. */
+  fields: Promise<Record<string, string>>
+}
+
 /**
- * Streams the multipart field `file` of the request into the vault (hashed, deduplicated, bounded
- * by `VAULT_MAX_UPLOAD_BYTES`) for the signed-in caller, attached to the model named by a
- * `model_id` field when one is sent. Answers the stored file and every text field of the form.
+ * Opens the multipart upload of the request: refuses a body that is not multipart (415), one
+ * declared over `VAULT_MAX_UPLOAD_BYTES` (413), one without the field `file`, and a `model_id`
+ * sent before the file that names no model (422).
  */
-export async function ingestMultipart(
-  c: Context<AppEnv>,
-): Promise<{ result: IngestResult; fields: Record<string, string> }> {
-  const { deps, principal } = c.var
+export async function openUploadForm(c: Context<AppEnv>): Promise<UploadForm> {
+  const { deps } = c.var
   if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
     throw new VaultError(
       415,
@@ -41,8 +47,22 @@ export async function ingestMultipart(
     ])
   }
   if (file.fieldsBefore.model_id) await assertModelExists(deps, file.fieldsBefore.model_id)
+  return { file, fields: upload.fields }
+}
+
+/**
+ * Streams the file of an upload form into the vault (hashed, deduplicated, bounded by
+ * `VAULT_MAX_UPLOAD_BYTES`) for the signed-in caller, attached to the model named by a
+ * `model_id` field when one is sent. Answers the stored file and every text field of the form.
+ */
+export async function ingestFormFile(
+  c: Context<AppEnv>,
+  form: UploadForm,
+): Promise<{ result: IngestResult; fields: Record<string, string> }> {
+  const { deps, principal } = c.var
+  const { file } = form
   const stored = await storeUpload(deps, storedForm(file.stream, file.filename), deps.maxUploadBytes, c.req.raw.signal)
-  const fields = await upload.fields
+  const fields = await form.fields
   const result = await deps.registrations.run(() =>
     registerUpload(deps, stored, {
       filename: file.filename,

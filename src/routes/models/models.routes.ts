@@ -190,6 +190,13 @@ const tagName = matching(
   'may not hold commas or control characters',
 ).openapi({ example: 'calibration' })
 
+/** What an edit may change of a model, by the rules a zip's datapackage.json is read by too. */
+export const editableModelFields = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(10_000),
+  tags: z.array(tagName).max(50),
+}
+
 export const updateModelRoute = defineRoute(allow('user', 'manage'), {
   method: 'patch',
   path: '/api/v1/models/{id}',
@@ -209,9 +216,9 @@ export const updateModelRoute = defineRoute(allow('user', 'manage'), {
         'application/json': {
           schema: z
             .object({
-              name: z.string().trim().min(1).max(200).optional(),
-              description: z.string().max(10_000).optional(),
-              tags: z.array(tagName).max(50).optional(),
+              name: editableModelFields.name.optional(),
+              description: editableModelFields.description.optional(),
+              tags: editableModelFields.tags.optional(),
             })
             .strict()
             .refine((body) => body.name !== undefined || body.description !== undefined || body.tags !== undefined, {

@@ -7,7 +7,7 @@ import { sendToPrinter } from '../../core/printers/dispatch.js'
 import { getPrinterRow, type PrinterRow } from '../../core/printers/printers.js'
 import { requireScope } from '../access.js'
 import type { AppEnv } from '../app-env.js'
-import { ingestMultipart } from '../ingest/multipart-ingest.js'
+import { ingestFormFile, openUploadForm } from '../ingest/multipart-ingest.js'
 import { printerRoutes, vaultBase, vaultRoutes } from './octoprint.routes.js'
 import { answerOctoPrintError, octoPrintNotFound, octoPrintValidationHook } from './octoprint-errors.js'
 
@@ -98,7 +98,7 @@ const settings = async (c: Context<AppEnv>) => {
 
 const upload = async (c: Context<AppEnv>) => {
   const printer = await addressedPrinter(c)
-  const { result, fields } = await ingestMultipart(c)
+  const { result, fields } = await ingestFormFile(c, await openUploadForm(c))
   const dispatchId = isTrue(fields.print) ? await printStored(c, printer, result.file) : null
   const answer = uploadAnswer(c, result, dispatchId)
   return c.json(answer, 201, { Location: answer.files.local.refs.resource })

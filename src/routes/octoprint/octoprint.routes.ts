@@ -164,7 +164,7 @@ function shimRoutes(base: ShimBase) {
         operationId: 'octoPrintUpload',
         summary: 'OctoPrint: upload a file (“Send” / “Send and print”)',
         description:
-          'Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.',
+          'Streams the multipart field `file` into the vault as `POST /api/v1/ingest` does (hashed, deduplicated, bounded by `VAULT_MAX_UPLOAD_BYTES`), under the file name of the part. `print` (`true`, `yes`, `y`, `1`) asks for the print. `select` is accepted and has no effect, as in Moonraker’s shim; so is `path` (the folder part of the name typed in the slicer), as the vault keeps no folders. A `.zip` is stored as one file, not unpacked, as OctoPrint keeps what a slicer sends (unpack zips through `POST /api/v1/ingest`). A duplicate is fine: the answer names the file the vault already held. Every refusal after the file arrived (a 409 or 502 of the print) says that the file was saved in the vault.',
         responses: {
           201: json('Stored (and, when asked, printing: confirmed).', UploadResultSchema),
           400: refusal('The multipart body is malformed or was cut off. Nothing was stored.'),

@@ -27,7 +27,8 @@ export function UploadDropArea({ onFiles }: { onFiles: (files: File[]) => void }
           Drag files and folders here, or anywhere on this page
         </Text>
         <Text size="sm" c="dimmed" ta="center">
-          STL, 3MF, OBJ, G-code, STEP and any other file. Hidden files (names starting with a dot) are skipped.
+          STL, 3MF, OBJ, G-code, STEP and any other file; a .zip is unpacked into a model. Hidden files (names starting
+          with a dot) are skipped.
         </Text>
         <Text size="sm" c="dimmed" ta="center">
           Print host API keys, passwords and user names in G-code are replaced by [redacted] before it is stored. 3MF

@@ -31,6 +31,7 @@ export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll
         <Text size="sm" c="dimmed" aria-live="polite">
           {plural(count(['new-model']), 'new model', 'new models')} · {count(['joined-model'])} joined a model ·{' '}
           {count(['duplicate'])} already in the vault · {count(['refused'])} refused · {count(['cancelled'])} cancelled
+          · {plural(count(['archive']), 'zip', 'zips')} unpacked
         </Text>
       </Stack>
     </Paper>
