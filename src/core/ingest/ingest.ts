@@ -8,7 +8,15 @@ import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
-import { cleanFilename, contentTypeOf, formatOf, isMeshFormat } from './file-formats.js'
+import {
+  cleanFilename,
+  contentTypeOf,
+  type FileFormat,
+  formatOf,
+  isMeshFormat,
+  mediaFormats,
+  roleOf,
+} from './file-formats.js'
 import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
 import { limitBytes } from './upload-limit.js'
 
@@ -55,8 +63,11 @@ export async function storeUpload(
  * Turns stored bytes into a file of a model. Known content is a no-op that answers with the
  * existing file. Otherwise the file is read for its metadata and thumbnail and attached to:
  * the model asked for, else the model whose mesh it matches, else (G-code) the model it was
- * sliced from, else a new model. The unique index on `files.sha256` settles races: of N
- * concurrent uploads of the same bytes, one inserts and the rest answer as duplicates.
+ * sliced from, else a new model. A part (mesh, G-code, anything but an image or document) is
+ * known anywhere in the vault; an image or document only on the model asked for (the same
+ * logo or LICENSE may sit on many models: one row each, one stored blob), or anywhere when no
+ * model is asked for. The unique indexes settle races: of N concurrent uploads of the same
+ * bytes, one inserts and the rest answer as duplicates.
  */
 export async function registerUpload(
   deps: IngestDeps,
@@ -64,7 +75,9 @@ export async function registerUpload(
   upload: { filename: string; modelId?: string; uploadedBy: string },
 ): Promise<IngestResult> {
   const { db } = deps.database
-  const existing = await findExisting(db, stored.sha256)
+  const filename = cleanFilename(upload.filename)
+  const format = formatOf(filename)
+  const existing = await findExisting(db, stored.sha256, format, upload.modelId)
   if (existing) return existing
   if (upload.modelId !== undefined) await assertModelExists(deps, upload.modelId)
   if (stored.size === 0) {
@@ -72,8 +85,6 @@ export async function registerUpload(
     throw unprocessable('The uploaded file is empty.', [{ path: 'body.file', message: 'is empty' }])
   }
 
-  const filename = cleanFilename(upload.filename)
-  const format = formatOf(filename)
   const extracted = await extractOrRefuse(deps, format, stored)
   const thumbnail = extracted.thumbnail
     ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
@@ -92,7 +103,7 @@ export async function registerUpload(
     original_name: filename,
     name_key: nameKey(filename),
     format,
-    content_type: contentTypeOf(format),
+    content_type: contentTypeOf(format, filename),
     metadata: JSON.stringify(extracted.metadata),
     parse_warnings: JSON.stringify(extracted.warnings),
     mesh_triangles: extracted.mesh?.triangles ?? null,
@@ -130,7 +141,8 @@ export async function registerUpload(
       const result = await trx
         .insertInto('files')
         .values(file)
-        .onConflict((oc) => oc.column('sha256').doNothing())
+        // Whichever unique index (parts by content, media by model and content) another upload took first.
+        .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
       await trx
@@ -152,7 +164,7 @@ export async function registerUpload(
       throw error
     })
   if (!inserted) {
-    const winner = await findExisting(db, stored.sha256)
+    const winner = await findExisting(db, stored.sha256, format, upload.modelId)
     // Only a deletion of the winner's model in the moments since its commit leaves nothing to answer with.
     if (!winner) throw new Error('the upload that stored these bytes first was deleted meanwhile')
     return winner
@@ -210,8 +222,21 @@ export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, mode
     throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
 }
 
-async function findExisting(db: Kysely<Database>, sha256: string): Promise<IngestResult | undefined> {
-  const row = await db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst()
+async function findExisting(
+  db: Kysely<Database>,
+  sha256: string,
+  format: FileFormat,
+  modelId: string | undefined,
+): Promise<IngestResult | undefined> {
+  const row = await db
+    .selectFrom('files')
+    .selectAll()
+    .where('sha256', '=', sha256)
+    .$if(roleOf(format) === 'part', (qb) => qb.where('format', 'not in', mediaFormats))
+    .$if(roleOf(format) !== 'part', (qb) => qb.where('format', 'in', mediaFormats))
+    .$if(roleOf(format) !== 'part' && modelId !== undefined, (qb) => qb.where('model_id', '=', modelId ?? ''))
+    .orderBy('created_at')
+    .executeTakeFirst()
   // The model may have been deleted (with the file) since: then the content is new again.
   const model = row && (await db.selectFrom('models').selectAll().where('id', '=', row.model_id).executeTakeFirst())
   if (!row || !model) return undefined
