@@ -38,6 +38,8 @@ async function meshModel(): Promise<{ id: string; meshThumbnail: string }> {
   expect(res.status).toBe(201)
   return { id: res.body.model.id, meshThumbnail: res.body.file.thumbnail_url }
 }
+const rowsHolding = (bytes: Uint8Array) =>
+  vault.deps.database.db.selectFrom('files').select('id').where('sha256', '=', sha256(bytes)).execute()
 const getModel = async (id: string) => (await call(vault.baseUrl, 'GET', `/api/v1/models/${id}`, { token })).body
 const bytesOf = async (path: string) => {
   const res = await fetch(`${vault.baseUrl}${path}`, { headers: authHeaders(token) })
@@ -141,12 +143,7 @@ describe('images and documents are unique per model only', () => {
     expect(again.status).toBe(200)
     expect(again.body).toMatchObject({ duplicate: true, file: { id: b.body.file.id } })
 
-    const rows = await vault.deps.database.db
-      .selectFrom('files')
-      .select('id')
-      .where('sha256', '=', sha256(logo))
-      .execute()
-    expect(rows).toHaveLength(2)
+    expect(await rowsHolding(logo)).toHaveLength(2)
     expect(await call(vault.baseUrl, 'DELETE', `/api/v1/models/${first.id}`, { token })).toMatchObject({ status: 204 })
     expect(await vault.deps.blobs.stat(sha256(logo))).not.toBeNull()
     expect((await bytesOf(b.body.file.download_url)).bytes).toEqual(logo)
@@ -168,6 +165,14 @@ describe('images and documents are unique per model only', () => {
     expect(first.body).toMatchObject({ model_created: true, model: { name: 'Lonely Photo', has_thumbnail: true } })
     const second = await upload(vault.baseUrl, token, 'Lonely Photo.png', photo)
     expect(second.body).toMatchObject({ duplicate: true, file: { id: first.body.file.id } })
+  })
+
+  it('stores one file and one model for concurrent uploads of one image without a model', async () => {
+    const photo = smallPng()
+    const replies = await Promise.all(Array.from({ length: 8 }, () => upload(vault.baseUrl, token, 'burst.png', photo)))
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201])
+    expect(new Set(replies.map((reply) => reply.body.file.id)).size).toBe(1)
+    expect(await rowsHolding(photo)).toHaveLength(1)
   })
 })
 

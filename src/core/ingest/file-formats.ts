@@ -1,8 +1,7 @@
+import { roleOf } from '../library/file-roles.js'
+
 /** The formats the vault understands; anything else is stored and listed as `other`. */
 export type FileFormat = 'stl' | '3mf' | 'obj' | 'gcode' | 'step' | 'image' | 'document' | 'other'
-
-/** What a file is to its model: a part to print (or keep), a picture of it, or a text about it. */
-export type FileRole = 'part' | 'image' | 'document'
 
 const byExtension: Record<string, FileFormat> = {
   stl: 'stl',
@@ -60,11 +59,6 @@ export function formatOf(filename: string): FileFormat {
   if (fromExtension) return fromExtension
   return documentBaseNames.has(filename.replace(/\.[^.]*$/, '').toLowerCase()) ? 'document' : 'other'
 }
-
-/** The formats whose files are unique per model rather than across the vault. */
-export const mediaFormats: FileFormat[] = ['image', 'document']
-
-export const roleOf = (format: string): FileRole => (format === 'image' || format === 'document' ? format : 'part')
 
 /** The `Content-Type` a file is served with: its format's, or for images and documents its extension's. */
 export function contentTypeOf(format: FileFormat, filename: string): string {

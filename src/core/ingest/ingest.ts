@@ -5,18 +5,11 @@ import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
 import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
+import { mediaFormats, roleOf } from '../library/file-roles.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
-import {
-  cleanFilename,
-  contentTypeOf,
-  type FileFormat,
-  formatOf,
-  isMeshFormat,
-  mediaFormats,
-  roleOf,
-} from './file-formats.js'
+import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
 import { limitBytes } from './upload-limit.js'
 
@@ -99,7 +92,7 @@ export async function registerUpload(
     id: crypto.randomUUID(),
     sha256: stored.sha256,
     size: stored.size,
-    model_id: modelId ?? crypto.randomUUID(),
+    model_id: modelId ?? (roleOf(format) === 'part' ? crypto.randomUUID() : modelIdOfContent(stored.sha256)),
     original_name: filename,
     name_key: nameKey(filename),
     format,
@@ -136,6 +129,8 @@ export async function registerUpload(
             thumbnail_sha256: null,
             thumbnail_content_type: null,
           })
+          // A concurrent upload of the same loose image or document made its model first.
+          .onConflict((oc) => oc.column('id').doNothing())
           .execute()
       }
       const result = await trx
@@ -184,6 +179,14 @@ export async function registerUpload(
     model: toModelRecord(await getModelRow(db, file.model_id)),
   }
 }
+
+/**
+ * The id of the model a loose image or document (uploaded without `model_id`) makes: derived from
+ * its content, so concurrent uploads of it meet on one model and the unique index of media files
+ * lets one of them in, as it does for parts across the vault.
+ */
+const modelIdOfContent = (sha256: string) =>
+  [sha256.slice(0, 8), sha256.slice(8, 12), sha256.slice(12, 16), sha256.slice(16, 20), sha256.slice(20, 32)].join('-')
 
 /** Another upload of the same bytes committed its file row first. */
 class LostRace extends Error {}

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { FilesTable, ModelsTable } from '../db/schema.js'
-import { type FileRole, roleOf } from '../ingest/file-formats.js'
+import { type FileRole, roleOf } from './file-roles.js'
 
 /** A stored file as the API shows it. */
 export interface FileRecord {

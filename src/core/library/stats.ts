@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { type FileFormat, mediaFormats } from '../ingest/file-formats.js'
 import { listCollections } from './collections.js'
+import { mediaFormats } from './file-roles.js'
 import { listTags } from './models.js'
 
 export interface LibraryStats {
@@ -82,9 +82,8 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       models: Number(totals.models),
       files: byFormat.reduce((sum, row) => sum + row.files, 0),
       bytes_stored:
-        byFormat
-          .filter((row) => !mediaFormats.includes(row.format as FileFormat))
-          .reduce((sum, row) => sum + row.bytes, 0) + Number(media?.bytes ?? 0),
+        byFormat.filter((row) => !mediaFormats.includes(row.format)).reduce((sum, row) => sum + row.bytes, 0) +
+        Number(media?.bytes ?? 0),
       duplicate_uploads: Number(dedup?.uploads ?? 0),
       bytes_saved_by_dedup: Number(dedup?.bytes ?? 0),
     },
