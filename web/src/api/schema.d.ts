@@ -274,6 +274,11 @@ export interface paths {
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently.
          *
+         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
+         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
+         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
+         *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
          *     the model whose mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and
@@ -311,6 +316,11 @@ export interface paths {
          * @description Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently.
+         *
+         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
+         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
+         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
