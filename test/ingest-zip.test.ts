@@ -87,6 +87,9 @@ describe('uploading a zip', () => {
       'tall.stl',
     ])
     for (const e of stored) expect(e.model_id).toBe(model.id)
+    expect(entry(res.body, 'Benchy/photo.png').file.role).toBe('image')
+    expect(entry(res.body, 'Benchy/LICENSE').file.role).toBe('document')
+    expect(entry(res.body, 'Benchy/print.gcode').file.role).toBe('part')
     // G-code inside a zip is redacted as a single upload is.
     const printed = entry(res.body, 'Benchy/print.gcode')
     const content = await fetch(`${vault.baseUrl}/api/v1/files/${printed.file.id}/content`, {
@@ -143,6 +146,30 @@ describe('uploading a zip', () => {
     expect(more.body.models).toEqual([{ model: expect.objectContaining({ id: model.id }), model_created: false }])
     const detail = await call(vault.baseUrl, 'GET', `/api/v1/models/${model.id}`, { token })
     expect(detail.body.files.map((f: { name: string }) => f.name).sort()).toEqual(['a.stl', 'b.stl', 'c.stl'])
+  })
+
+  it('makes the model from its parts: a picture first in the zip that another model holds joins nothing', async () => {
+    const logo = encode(`maker logo ${crypto.randomUUID()}`)
+    const first = await upload(vault.baseUrl, token, 'first.zip', zipSync({ 'a.stl': uniqueCube(), 'logo.png': logo }))
+    expect(first.status, JSON.stringify(first.body)).toBe(201)
+    const second = await upload(
+      vault.baseUrl,
+      token,
+      'second.zip',
+      zipSync({ 'logo.png': logo, 'b.stl': uniqueCube() }),
+    )
+    expect(second.status, JSON.stringify(second.body)).toBe(201)
+    expect(second.body).toMatchObject({ stored: 2, duplicates: 0 })
+    const [{ model, model_created }] = second.body.models
+    expect(model_created).toBe(true)
+    expect(model.id).not.toBe(first.body.models[0].model.id)
+    expect(entry(second.body, 'logo.png')).toMatchObject({ model_id: model.id, file: { role: 'image' } })
+    // Parts go in first: the answer lists them before the pictures.
+    expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['b.stl', 'logo.png'])
+    const pictures = await upload(vault.baseUrl, token, 'pictures only.zip', zipSync({ 'logo.png': logo }))
+    expect(pictures.body.models).toEqual([
+      { model: expect.objectContaining({ name: 'pictures only' }), model_created: true },
+    ])
   })
 
   it('answers an ordinary upload with kind "file"', async () => {
@@ -290,7 +317,7 @@ describe('a model package (datapackage.json)', () => {
           model_vault: {
             role: path.startsWith('images/') ? 'image' : path.startsWith('documents/') ? 'document' : 'part',
             original_name: `original ${path.split('/').at(-1)}`,
-            ...(path.startsWith('images/') ? { cover: true } : {}),
+            ...(path.includes('cover') ? { cover: true } : {}),
           },
         })),
         model_vault: {
@@ -307,6 +334,7 @@ describe('a model package (datapackage.json)', () => {
     const files = {
       'Benchy.stl': uniqueCube(),
       'images/photo.png': encode(`a photo ${crypto.randomUUID()}`),
+      'images/cover.png': encode(`the cover ${crypto.randomUUID()}`),
       'documents/README.md': encode(`# Benchy ${crypto.randomUUID()}`),
       'tampered.stl': uniqueCube(),
     }
@@ -318,7 +346,7 @@ describe('a model package (datapackage.json)', () => {
     })
     const res = await upload(vault.baseUrl, token, 'benchy-package.zip', zip)
     expect(res.status, JSON.stringify(res.body)).toBe(201)
-    expect(res.body).toMatchObject({ stored: 4, skipped: 2 })
+    expect(res.body).toMatchObject({ stored: 5, skipped: 2 })
     expect(entry(res.body, 'datapackage.json')).toMatchObject({
       outcome: 'skipped',
       reason: expect.stringMatching(/package description/),
@@ -336,11 +364,14 @@ describe('a model package (datapackage.json)', () => {
       description: `The ${title}, printed in one piece.`,
       tags: ['boat', 'calibration'],
       collections: [expect.objectContaining({ name: 'Boats' })],
+      // The image the package marks as the cover, not the first one unpacked.
+      cover_file_id: entry(res.body, 'images/cover.png').file.id,
     })
     expect(detail.body.files.map((f: { name: string }) => f.name).sort()).toEqual([
       'notes.txt',
       'original Benchy.stl',
       'original README.md',
+      'original cover.png',
       'original photo.png',
     ])
   })

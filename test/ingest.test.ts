@@ -75,7 +75,7 @@ describe('uploading a mesh', () => {
     })
     expect(attached.status).toBe(201)
     expect(attached.body.model.id).toBe(target.body.model.id)
-    expect(attached.body.file.format).toBe('other')
+    expect(attached.body.file).toMatchObject({ format: 'document', role: 'document' })
     const unknown = await upload(vault.baseUrl, token, 'other.txt', 'x', { model_id: 'no-such-model' })
     expect(unknown.status).toBe(422)
     expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'body.model_id' })])

@@ -131,7 +131,10 @@ describe('filters', () => {
       'orca-part',
       'plate 7',
     ])
-    expect(await namesFor(vault.baseUrl, token, 'file_format=other&file_format=step')).toEqual(['Benchy Hull', 'notes'])
+    expect(await namesFor(vault.baseUrl, token, 'file_format=document&file_format=step')).toEqual([
+      'Benchy Hull',
+      'notes',
+    ])
     expect(await namesFor(vault.baseUrl, token, 'has_gcode=true')).toEqual(['Calibration Cube', 'orca-part', 'plate 7'])
     expect(await namesFor(vault.baseUrl, token, 'has_gcode=false')).toEqual(['Benchy Hull', 'notes', 'Élan Bracket'])
     expect(await namesFor(vault.baseUrl, token, 'has_gcode=false&file_format=stl')).toEqual([
@@ -182,9 +185,13 @@ describe('list items', () => {
       has_thumbnail: true,
       thumbnail_url: `/api/v1/models/${ids['Benchy Hull']}/thumbnail`,
       url: `/api/v1/models/${ids['Benchy Hull']}`,
-      file_summary: { count: 2, formats: ['other', 'stl'], total_size: binaryCube(11).length + 'spacer notes'.length },
+      file_summary: {
+        count: 2,
+        formats: ['document', 'stl'],
+        total_size: binaryCube(11).length + 'spacer notes'.length,
+      },
     })
-    const [notes] = (await listModels(vault.baseUrl, token, 'q=notes&file_format=other&tag=boat')).items
+    const [notes] = (await listModels(vault.baseUrl, token, 'q=notes&file_format=document&tag=boat')).items
     expect(notes).toMatchObject({ has_thumbnail: false, thumbnail_url: null })
   })
 })

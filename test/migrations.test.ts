@@ -92,4 +92,40 @@ describe('schema migrations', () => {
     const key = await database.db.selectFrom('api_keys').select(['scopes', 'expires_at']).executeTakeFirstOrThrow()
     expect(key).toEqual({ scopes: 'full', expires_at: null })
   })
+
+  it('let an image sit on two models but a part on one, keeping files and what refers to them (0011)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0010-api-key-scopes')).error).toBeUndefined()
+    const at = '2026-11-01T00:00:00.000Z'
+    const insertFile = (id: string, modelId: string, sha256: string, format: string) =>
+      sql`insert into files (id, sha256, size, model_id, original_name, name_key, format, content_type, metadata, parse_warnings, created_at)
+        values (${id}, ${sha256}, 3, ${modelId}, ${id}, ${id}, ${format}, 'x', '{}', '[]', ${at})`.execute(database.db)
+    for (const id of ['m1', 'm2'])
+      await sql`insert into models (id, name, created_at, updated_at) values (${id}, ${id}, ${at}, ${at})`.execute(
+        database.db,
+      )
+    await insertFile('f1', 'm1', 'a'.repeat(64), 'stl')
+    await sql`insert into dispatches (id, printer_name, file_id, file_name, start_requested, outcome, uploaded, started, confirmed, detail, steps, created_at, finished_at)
+      values ('d1', 'p', 'f1', 'f1', 0, 'uploaded', 1, 0, 0, '', '[]', ${at}, ${at})`.execute(database.db)
+
+    await migrateToLatest(database.db)
+    const dispatch = await database.db.selectFrom('dispatches').select('file_id').executeTakeFirstOrThrow()
+    expect(dispatch.file_id).toBe('f1')
+    const model = await database.db
+      .selectFrom('models')
+      .select('cover_file_id')
+      .where('id', '=', 'm1')
+      .executeTakeFirst()
+    expect(model).toEqual({ cover_file_id: null })
+    await insertFile('i1', 'm1', 'b'.repeat(64), 'image')
+    await insertFile('i2', 'm2', 'b'.repeat(64), 'image')
+    await expect(insertFile('i3', 'm2', 'b'.repeat(64), 'image')).rejects.toThrow()
+    await expect(insertFile('f2', 'm2', 'a'.repeat(64), 'stl')).rejects.toThrow()
+    // Foreign keys still hold after the SQLite rebuild: deleting a model takes its files.
+    await database.db.deleteFrom('models').where('id', '=', 'm2').execute()
+    expect(await database.db.selectFrom('files').select('id').orderBy('id').execute()).toEqual([
+      { id: 'f1' },
+      { id: 'i1' },
+    ])
+  })
 })

@@ -274,6 +274,11 @@ export interface paths {
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently.
          *
+         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
+         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
+         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
+         *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
          *     the model whose mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and
@@ -325,6 +330,11 @@ export interface paths {
          * @description Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently.
+         *
+         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
+         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
+         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
@@ -394,7 +404,7 @@ export interface paths {
         };
         /**
          * Download a stored file
-         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
+         * @description Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`; for images and documents the extension's (`image/png`, `image/jpeg`, `image/webp`, `image/gif`, `application/pdf`, `text/plain; charset=utf-8`, `text/markdown; charset=utf-8`; other documents `text/plain`), else `application/octet-stream`. Never HTML or SVG, and always with `X-Content-Type-Options: nosniff`, so nothing stored runs as a page of the vault. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
@@ -438,7 +448,7 @@ export interface paths {
         };
         /**
          * A file's thumbnail
-         * @description The thumbnail embedded in the file (3MF, G-code) or rendered from its mesh on upload. PNG or JPEG.
+         * @description The thumbnail embedded in the file (3MF, G-code), rendered from its mesh on upload, or for an image the image itself (up to 512 KiB and 2048 pixels a side) or a copy scaled to 512 pixels (PNG, JPEG up to 24 megapixels). PNG or JPEG; GIF or WebP for a small image of that kind.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
@@ -460,7 +470,7 @@ export interface paths {
         };
         /**
          * Download a file through a signed link (open in slicer)
-         * @description The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise); every refusal is decided from the token alone, so it says nothing about other files. An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads (altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`; a valid token used on another file id 403 `download_link_other_file`. `HEAD` answers the same headers. Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`, else `application/octet-stream`. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
+         * @description The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise); every refusal is decided from the token alone, so it says nothing about other files. An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads (altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`; a valid token used on another file id 403 `download_link_other_file`. `HEAD` answers the same headers. Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`; for images and documents the extension's (`image/png`, `image/jpeg`, `image/webp`, `image/gif`, `application/pdf`, `text/plain; charset=utf-8`, `text/markdown; charset=utf-8`; other documents `text/plain`), else `application/octet-stream`. Never HTML or SVG, and always with `X-Content-Type-Options: nosniff`, so nothing stored runs as a page of the vault. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          */
         get: operations["downloadSignedFile"];
         put?: never;
@@ -482,8 +492,9 @@ export interface paths {
          * Library totals and breakdowns
          * @description Totals and breakdowns of the whole library.
          *
-         *     `bytes_stored` is the size of all stored files. Every distinct content is stored once (files are deduplicated by
-         *     SHA-256 and two files never share a blob), so this is also what the blob store holds, thumbnails aside.
+         *     `bytes_stored` is the size of all stored content. Every distinct content is stored once (files are deduplicated by
+         *     SHA-256; an image or document on several models is one blob, counted once), so this is also what the blob store
+         *     holds, thumbnails aside.
          *     `bytes_saved_by_dedup` counts the bytes of every upload the vault answered as a duplicate (it held the bytes
          *     already, so nothing was stored): what keeping each upload would have cost on top. It is a running total since the
          *     library was created; deleting models does not lower it. `duplicate_uploads` is the number of those uploads.
@@ -583,8 +594,8 @@ export interface paths {
         /**
          * Delete a model and its files
          * @description Deletes the model, its files, tags and collection memberships at once. Then the stored bytes and thumbnails that
-         *     nothing else references are removed from storage (each content is stored once, so a file's bytes go with it; a
-         *     thumbnail shared with another file stays).
+         *     nothing else references are removed from storage (each content is stored once, so a part's bytes go with it; an
+         *     image or document another model also holds stays, as does a thumbnail shared with another file).
          *
          *     An upload of the same bytes running at that moment is handled safely: the check for remaining references and the
          *     removal run while new file rows are blocked, and ingest verifies its bytes still exist after registering them. Such
@@ -605,6 +616,28 @@ export interface paths {
         patch: operations["updateModel"];
         trace?: never;
     };
+    "/api/v1/models/{id}/cover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the image shown as a model's thumbnail
+         * @description Makes one of the model's images (a file with `role` `image`) its cover: `cover_file_id`, and the model's thumbnail is the cover's. Without a choice, the first image a model gets is its cover; a model without images keeps the thumbnail of its first file that has one (embedded in a 3MF or G-code, or rendered from a mesh). An image too large to have a thumbnail of its own may still be the cover; the thumbnail then stays as without images.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        put: operations["chooseModelCover"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -614,7 +647,7 @@ export interface paths {
         };
         /**
          * A model's thumbnail
-         * @description The thumbnail of the first of its files that has one. PNG or JPEG.
+         * @description The cover image's thumbnail (see `PUT /api/v1/models/{id}/cover`), else that of the first of its files that has one. PNG or JPEG; GIF or WebP when a small image of that kind is its own thumbnail.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
@@ -1655,14 +1688,20 @@ export interface components {
              */
             name: string;
             /** @enum {string} */
-            format: "stl" | "3mf" | "obj" | "gcode" | "step" | "other";
+            format: "stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other";
+            /**
+             * @description What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. Parts are unique across the vault; the same image or document may sit on several models.
+             * @example part
+             * @enum {string}
+             */
+            role: "part" | "image" | "document";
             /** @example model/stl */
             content_type: string;
             /** @description Bytes. */
             size: number;
             /** @description Content hash; also the download ETag. */
             sha256: string;
-            /** @description What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too). */
+            /** @description What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Images: `image` {type (png, jpg, gif, webp), width, height}. Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too). */
             metadata: {
                 [key: string]: unknown;
             };
@@ -1799,6 +1838,8 @@ export interface components {
             models: components["schemas"]["ModelDetail"][];
         };
         ModelDetail: components["schemas"]["ModelSummary"] & {
+            /** @description The image shown as the model's thumbnail: its first image unless another was chosen (`PUT /api/v1/models/{id}/cover`); null when it has no image. */
+            cover_file_id: string | null;
             /** @description The collections it is in, by name. */
             collections: components["schemas"]["CollectionRef"][];
             /** @description Oldest first. */
@@ -1807,7 +1848,7 @@ export interface components {
         FileSummary: {
             count: number;
             /** @description Distinct formats of its files, sorted. */
-            formats: ("stl" | "3mf" | "obj" | "gcode" | "step" | "other")[];
+            formats: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
             /** @description Bytes of all its files. */
             total_size: number;
         };
@@ -1830,6 +1871,18 @@ export interface components {
             name?: string;
             description?: string;
             tags?: string[];
+        };
+        /**
+         * @example {
+         *       "file_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+         *     }
+         */
+        ChooseCoverRequest: {
+            /**
+             * @description The id of an image of this model.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            file_id: string;
         };
         CollectionList: {
             items: components["schemas"]["Collection"][];
@@ -3729,6 +3782,13 @@ export interface operations {
                     "text/x.gcode": Blob;
                     "model/step": Blob;
                     "application/octet-stream": Blob;
+                    "text/plain; charset=utf-8": Blob;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
+                    "image/gif": Blob;
+                    "application/pdf": Blob;
+                    "text/markdown; charset=utf-8": Blob;
                 };
             };
             /** @description The requested range. */
@@ -3753,6 +3813,13 @@ export interface operations {
                     "text/x.gcode": Blob;
                     "model/step": Blob;
                     "application/octet-stream": Blob;
+                    "text/plain; charset=utf-8": Blob;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
+                    "image/gif": Blob;
+                    "application/pdf": Blob;
+                    "text/markdown; charset=utf-8": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */
@@ -3918,6 +3985,8 @@ export interface operations {
                 content: {
                     "image/png": Blob;
                     "image/jpeg": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */
@@ -4014,6 +4083,13 @@ export interface operations {
                     "text/x.gcode": Blob;
                     "model/step": Blob;
                     "application/octet-stream": Blob;
+                    "text/plain; charset=utf-8": Blob;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
+                    "image/gif": Blob;
+                    "application/pdf": Blob;
+                    "text/markdown; charset=utf-8": Blob;
                 };
             };
             /** @description The requested range. */
@@ -4038,6 +4114,13 @@ export interface operations {
                     "text/x.gcode": Blob;
                     "model/step": Blob;
                     "application/octet-stream": Blob;
+                    "text/plain; charset=utf-8": Blob;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
+                    "image/gif": Blob;
+                    "application/pdf": Blob;
+                    "text/markdown; charset=utf-8": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */
@@ -4155,7 +4238,7 @@ export interface operations {
                 /** @description Only models in the collection with this id (an unknown id matches nothing). */
                 collection?: string;
                 /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
-                file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "other")[];
+                file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
                 /** @description Only models with (`true`) or without (`false`) a G-code file. */
                 has_gcode?: "true" | "false";
                 /** @description Created at or after this instant (ISO 8601 with offset). */
@@ -4236,7 +4319,7 @@ export interface operations {
                 /** @description Only models in the collection with this id (an unknown id matches nothing). */
                 collection?: string;
                 /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
-                file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "other")[];
+                file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
                 /** @description Only models with (`true`) or without (`false`) a G-code file. */
                 has_gcode?: "true" | "false";
                 /** @description Created at or after this instant (ISO 8601 with offset). */
@@ -4550,6 +4633,109 @@ export interface operations {
             };
         };
     };
+    chooseModelCover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChooseCoverRequest"];
+            };
+        };
+        responses: {
+            /** @description The model with its new cover. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDetail"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `file_id` missing or malformed, or not an image of this model (`validation_failed`, with `body.file_id` in `errors`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getModelThumbnail: {
         parameters: {
             query?: never;
@@ -4575,6 +4761,8 @@ export interface operations {
                 content: {
                     "image/png": Blob;
                     "image/jpeg": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Not modified (the ETag matched). */

@@ -7,13 +7,18 @@ export const FileSchema = z
     id: z.string(),
     model_id: z.string(),
     name: z.string().openapi({ description: 'The original file name.', example: 'Shape-Box.stl' }),
-    format: z.enum(['stl', '3mf', 'obj', 'gcode', 'step', 'other']),
+    format: z.enum(['stl', '3mf', 'obj', 'gcode', 'step', 'image', 'document', 'other']),
+    role: z.enum(['part', 'image', 'document']).openapi({
+      description:
+        'What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. Parts are unique across the vault; the same image or document may sit on several models.',
+      example: 'part',
+    }),
     content_type: z.string().openapi({ example: 'model/stl' }),
     size: z.number().int().openapi({ description: 'Bytes.' }),
     sha256: z.string().openapi({ description: 'Content hash; also the download ETag.' }),
     metadata: z.record(z.string(), z.unknown()).openapi({
       description:
-        'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too).',
+        'What was read from the file. Meshes: `mesh` {triangles, bbox, size, volume (mm³), area (mm²), manifold}. 3MF: also `objects`, `model` (title, designer, description…), `slicer_config`. G-code: `gcode` {slicer, estimated_time_s, filament, layer_height_mm, nozzle_diameter_mm, printer_model, objects, config, thumbnails…}. STEP: `step` (header). Images: `image` {type (png, jpg, gif, webp), width, height}. Secrets in slicer configs are replaced by "[redacted]" (for G-code, in the stored bytes too).',
     }),
     parse_warnings: z
       .array(z.string())

@@ -36,7 +36,11 @@ export const binaryContent = (...contentTypes: string[]) =>
 
 /** The 200 and 304 of a thumbnail (a file's or a model's). */
 export const thumbnailAnswers = {
-  200: { description: 'The image.', headers: storedBytesHeaders, content: binaryContent('image/png', 'image/jpeg') },
+  200: {
+    description: 'The image.',
+    headers: storedBytesHeaders,
+    content: binaryContent('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+  },
   304: { description: 'Not modified (the ETag matched).', headers: storedBytesHeaders },
 }
 

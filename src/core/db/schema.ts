@@ -89,6 +89,8 @@ export interface ModelsTable {
   total_size: Generated<number>
   /** When the search index last saw the model; null means "index me" (see library/refresh-model). */
   indexed_at: Generated<string | null>
+  /** The image of the model shown as its thumbnail (see library/cover); null when it has none. */
+  cover_file_id: Generated<string | null>
 }
 
 export interface FilesTable {
@@ -98,7 +100,7 @@ export interface FilesTable {
   model_id: string
   original_name: string
   name_key: string
-  /** `stl`, `3mf`, `obj`, `gcode`, `step` or `other`. */
+  /** `stl`, `3mf`, `obj`, `gcode`, `step`, `image`, `document` or `other` (see ingest/file-formats). */
   format: string
   content_type: string
   /** JSON of the format's extracted metadata. */

@@ -1,4 +1,5 @@
 import { encode as encodePng } from 'fast-png'
+import { imageKind, imageSize } from './image-header.js'
 import { decodeQoi } from './qoi.js'
 import { isSecretKey, REDACTED, redactSettings } from './redact.js'
 import { type ByteSource, FormatError, type Thumbnail } from './types.js'
@@ -652,7 +653,7 @@ function toThumbnail(raw: RawThumbnail, warnings: string[]): Thumbnail | null {
   }
   const declared = /_(JPE?G|QOI)$/i.exec(raw.tag)?.[1]?.toLowerCase().replace('jpeg', 'jpg') ?? 'png'
   const actual = imageKind(bytes)
-  if (actual === null) {
+  if (actual === null || actual === 'gif' || actual === 'webp') {
     warnings.push(`Thumbnail ${label} is not a PNG, JPEG or QOI image; skipped.`)
     return null
   }
@@ -679,14 +680,6 @@ function toThumbnail(raw: RawThumbnail, warnings: string[]): Thumbnail | null {
   return thumbnail
 }
 
-function imageKind(bytes: Uint8Array): 'png' | 'jpg' | 'qoi' | null {
-  const starts = (...prefix: number[]) => prefix.every((byte, index) => bytes[index] === byte)
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png'
-  if (starts(0xff, 0xd8, 0xff)) return 'jpg'
-  if (starts(0x71, 0x6f, 0x69, 0x66)) return 'qoi'
-  return null
-}
-
 function qoiToPng(bytes: Uint8Array): Thumbnail {
   const image = decodeQoi(bytes, { maxPixels: 2048 * 2048 })
   const png = encodePng({
@@ -697,31 +690,6 @@ function qoiToPng(bytes: Uint8Array): Thumbnail {
     depth: 8,
   })
   return { width: image.width, height: image.height, contentType: 'image/png', bytes: png }
-}
-
-/** Width and height from a PNG's IHDR chunk or a JPEG's start-of-frame marker. */
-function imageSize(bytes: Uint8Array, kind: 'png' | 'jpg'): { width: number; height: number } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (kind === 'png') {
-    if (bytes.length < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR')
-      throw new Error('PNG without an IHDR chunk')
-    return { width: view.getUint32(16), height: view.getUint32(20) }
-  }
-  let offset = 2
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) break
-    const marker = bytes[offset + 1]!
-    if (marker === 0xff) {
-      offset++
-    } else if (marker >= 0xd0 && marker <= 0xd9) {
-      offset += 2
-    } else if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { width: view.getUint16(offset + 7), height: view.getUint16(offset + 5) }
-    } else {
-      offset += 2 + view.getUint16(offset + 2)
-    }
-  }
-  throw new Error('JPEG without a start-of-frame marker')
 }
 
 // ---- Secrets ------------------------------------------------------------------------------

@@ -50,11 +50,11 @@ export interface MeshStats {
   manifold: boolean | null
 }
 
-/** A thumbnail as found in a file or rendered: PNG or JPEG bytes a browser can show. */
+/** A thumbnail as found in a file, rendered or scaled down: PNG or JPEG (an uploaded GIF or WebP image itself) bytes a browser can show. */
 export interface Thumbnail {
   width: number
   height: number
-  contentType: 'image/png' | 'image/jpeg'
+  contentType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
   bytes: Uint8Array
 }
 

@@ -22,6 +22,8 @@ export interface PackageResource {
   originalName?: string
   /** Lowercase hex, from a `sha256:` hash; other kinds of hash are not checked. */
   sha256?: string
+  /** The image the package marks as the model's cover. */
+  cover?: boolean
 }
 
 /** One model an archive unpacks into: the folder holding its files and what its package says of it. */
@@ -86,11 +88,13 @@ async function readPackage(
   for (const item of Array.isArray(pkg.resources) ? pkg.resources : []) {
     const resource = record(item)
     if (typeof resource?.path !== 'string') continue
-    const originalName = record(resource.model_vault)?.original_name
+    const extension = record(resource.model_vault)
+    const originalName = extension?.original_name
     const sha256 = typeof resource.hash === 'string' ? /^sha256:([0-9a-f]{64})$/i.exec(resource.hash)?.[1] : undefined
     resources.set(folder + resource.path, {
       originalName: typeof originalName === 'string' ? originalName : undefined,
       sha256: sha256?.toLowerCase(),
+      cover: extension?.cover === true,
     })
   }
   return { folder, name: metadata.name ?? fallbackName, metadata, descriptor, resources }

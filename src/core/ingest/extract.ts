@@ -1,4 +1,5 @@
 import { readGcode } from '../formats/gcode.js'
+import { readImage } from '../formats/image.js'
 import { createMeshStats } from '../formats/mesh-stats.js'
 import { readObj } from '../formats/obj.js'
 import { renderThumbnail } from '../formats/render-thumbnail.js'
@@ -51,6 +52,9 @@ export async function extractFile(format: FileFormat, source: ByteSource): Promi
           ? { metadata: { step: header }, warnings: [] }
           : { metadata: {}, warnings: ['The file does not start with an ISO-10303-21 (STEP) header.'] }
       }
+      case 'image':
+        return await readImage(source)
+      case 'document':
       case 'other':
         return { metadata: {}, warnings: [] }
     }

@@ -4,7 +4,8 @@ import { unprocessable, VaultError } from '../errors.js'
 import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
 import { addToCollection, ensureCollection } from '../library/collections.js'
-import { updateModel } from '../library/models.js'
+import { roleOf } from '../library/file-roles.js'
+import { chooseModelCover, updateModel } from '../library/models.js'
 import { type FileRecord, type ModelRecord, toModelRecord } from '../library/records.js'
 import { baseName, skipReason } from './archive-entries.js'
 import {
@@ -13,6 +14,7 @@ import {
   type PackageMetadata,
   planArchiveModels,
 } from './datapackage.js'
+import { formatOf } from './file-formats.js'
 import { assertModelExists, type IngestDeps, registerUpload, uploadAborted } from './ingest.js'
 import { storedForm } from './stored-form.js'
 
@@ -86,12 +88,20 @@ export async function ingestArchive(
   const targets = new Map<ArchiveModelPlan, { id: string; created: boolean }>()
   if (upload.modelId !== undefined) targets.set(plans[0] as ArchiveModelPlan, { id: upload.modelId, created: false })
   const entries: ArchiveEntryResult[] = []
-  for (const entry of zip.entries) {
+  // Parts first: a model is made (or found) by its parts, never by a picture or a licence text
+  // that many models share.
+  const partsFirst = [...zip.entries].sort((a, b) => Number(isMedia(a.name)) - Number(isMedia(b.name)))
+  for (const entry of partsFirst) {
     if (upload.signal?.aborted) throw uploadAborted()
     const plan = plans.find((candidate) => entry.name.startsWith(candidate.folder))
     entries.push(await unpackEntry(deps, zip, entry, plan, targets, upload.uploadedBy))
   }
-  for (const [plan, target] of targets) if (target.created) await applyMetadata(deps, target.id, plan.metadata)
+  for (const [plan, target] of targets) {
+    if (!target.created) continue
+    await applyMetadata(deps, target.id, plan.metadata)
+    const cover = entries.find((entry) => entry.file?.role === 'image' && plan.resources.get(entry.path)?.cover)
+    if (cover?.file) await chooseModelCover(deps, target.id, cover.file.id)
+  }
 
   const created = new Set([...targets.values()].filter((target) => target.created).map((target) => target.id))
   const modelIds = [...new Set(entries.flatMap((entry) => (entry.modelId ? [entry.modelId] : [])))]
@@ -121,6 +131,8 @@ export async function ingestArchive(
   })
   return result
 }
+
+const isMedia = (path: string) => roleOf(formatOf(baseName(path))) !== 'part'
 
 /** The whole archive may not declare more than the ratio allows, however small its entries. */
 function checkArchiveSize(zip: ZipReader, archiveBytes: number): void {

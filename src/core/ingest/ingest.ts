@@ -5,10 +5,11 @@ import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
 import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
+import { mediaFormats, roleOf } from '../library/file-roles.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
-import { cleanFilename, contentTypeOf, formatOf, isMeshFormat } from './file-formats.js'
+import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
 import { limitBytes } from './upload-limit.js'
 
@@ -71,8 +72,11 @@ export const uploadAborted = () =>
  * existing file. Otherwise the file is read for its metadata and thumbnail and attached to:
  * the model asked for, else the model whose mesh it matches, else (G-code) the model it was
  * sliced from, else a new model (named `newModelName` when given: then the file joins no model by
- * its mesh or G-code, only the one asked for). The unique index on `files.sha256` settles races: of N
- * concurrent uploads of the same bytes, one inserts and the rest answer as duplicates.
+ * its mesh or G-code, only the one asked for). A part (mesh, G-code, anything but an image or
+ * document) is known anywhere in the vault; an image or document only on the model asked for (the
+ * same logo or LICENSE may sit on many models: one row each, one stored blob), or anywhere when no
+ * model is asked for. The unique indexes settle races: of N concurrent uploads of the same bytes,
+ * one inserts and the rest answer as duplicates.
  */
 export async function registerUpload(
   deps: IngestDeps,
@@ -80,7 +84,14 @@ export async function registerUpload(
   upload: { filename: string; modelId?: string; newModelName?: string; uploadedBy: string },
 ): Promise<IngestResult> {
   const { db } = deps.database
-  const existing = await findExisting(db, stored.sha256)
+  const filename = cleanFilename(upload.filename)
+  const format = formatOf(filename)
+  // A picture or document that names a new model makes it, whichever models hold the same bytes.
+  const makesNamedModel = upload.modelId === undefined && upload.newModelName !== undefined
+  const existing =
+    makesNamedModel && roleOf(format) !== 'part'
+      ? undefined
+      : await findExisting(db, stored.sha256, format, upload.modelId)
   if (existing) return existing
   if (upload.modelId !== undefined) await assertModelExists(deps, upload.modelId)
   if (stored.size === 0) {
@@ -88,8 +99,6 @@ export async function registerUpload(
     throw unprocessable('The uploaded file is empty.', [{ path: 'body.file', message: 'is empty' }])
   }
 
-  const filename = cleanFilename(upload.filename)
-  const format = formatOf(filename)
   const extracted = await extractOrRefuse(deps, format, stored)
   const thumbnail = extracted.thumbnail
     ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
@@ -105,11 +114,12 @@ export async function registerUpload(
     id: crypto.randomUUID(),
     sha256: stored.sha256,
     size: stored.size,
-    model_id: modelId ?? crypto.randomUUID(),
+    model_id:
+      modelId ?? (roleOf(format) === 'part' || makesNamedModel ? crypto.randomUUID() : modelIdOfContent(stored.sha256)),
     original_name: filename,
     name_key: nameKey(filename),
     format,
-    content_type: contentTypeOf(format),
+    content_type: contentTypeOf(format, filename),
     metadata: JSON.stringify(extracted.metadata),
     parse_warnings: JSON.stringify(extracted.warnings),
     mesh_triangles: extracted.mesh?.triangles ?? null,
@@ -145,12 +155,15 @@ export async function registerUpload(
             thumbnail_sha256: null,
             thumbnail_content_type: null,
           })
+          // A concurrent upload of the same loose image or document made its model first.
+          .onConflict((oc) => oc.column('id').doNothing())
           .execute()
       }
       const result = await trx
         .insertInto('files')
         .values(file)
-        .onConflict((oc) => oc.column('sha256').doNothing())
+        // Whichever unique index (parts by content, media by model and content) another upload took first.
+        .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
       await trx
@@ -172,7 +185,7 @@ export async function registerUpload(
       throw error
     })
   if (!inserted) {
-    const winner = await findExisting(db, stored.sha256)
+    const winner = await findExisting(db, stored.sha256, format, upload.modelId)
     // Only a deletion of the winner's model in the moments since its commit leaves nothing to answer with.
     if (!winner) throw new Error('the upload that stored these bytes first was deleted meanwhile')
     return winner
@@ -192,6 +205,14 @@ export async function registerUpload(
     model: toModelRecord(await getModelRow(db, file.model_id)),
   }
 }
+
+/**
+ * The id of the model a loose image or document (uploaded without `model_id`) makes: derived from
+ * its content, so concurrent uploads of it meet on one model and the unique index of media files
+ * lets one of them in, as it does for parts across the vault.
+ */
+const modelIdOfContent = (sha256: string) =>
+  [sha256.slice(0, 8), sha256.slice(8, 12), sha256.slice(12, 16), sha256.slice(16, 20), sha256.slice(20, 32)].join('-')
 
 /** Another upload of the same bytes committed its file row first. */
 class LostRace extends Error {}
@@ -230,8 +251,21 @@ export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, mode
     throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
 }
 
-async function findExisting(db: Kysely<Database>, sha256: string): Promise<IngestResult | undefined> {
-  const row = await db.selectFrom('files').selectAll().where('sha256', '=', sha256).executeTakeFirst()
+async function findExisting(
+  db: Kysely<Database>,
+  sha256: string,
+  format: FileFormat,
+  modelId: string | undefined,
+): Promise<IngestResult | undefined> {
+  const row = await db
+    .selectFrom('files')
+    .selectAll()
+    .where('sha256', '=', sha256)
+    .$if(roleOf(format) === 'part', (qb) => qb.where('format', 'not in', mediaFormats))
+    .$if(roleOf(format) !== 'part', (qb) => qb.where('format', 'in', mediaFormats))
+    .$if(roleOf(format) !== 'part' && modelId !== undefined, (qb) => qb.where('model_id', '=', modelId ?? ''))
+    .orderBy('created_at')
+    .executeTakeFirst()
   // The model may have been deleted (with the file) since: then the content is new again.
   const model = row && (await db.selectFrom('models').selectAll().where('id', '=', row.model_id).executeTakeFirst())
   if (!row || !model) return undefined

@@ -3,6 +3,7 @@ import type { Database, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
 import { releaseContent } from './content-release.js'
+import { chooseCover } from './cover.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { fetchModelPage, type ModelQuery, queryScope, tagKey } from './model-query.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from './records.js'
@@ -16,8 +17,9 @@ export interface ModelSummaryRecord extends ModelRecord {
   file_summary: { count: number; formats: string[]; total_size: number }
 }
 
-/** A model with everything: files with their metadata, tags, collections. */
+/** A model with everything: files with their metadata, tags, collections, its cover image. */
 export interface ModelDetailRecord extends ModelSummaryRecord {
+  cover_file_id: string | null
   collections: { id: string; name: string }[]
   files: FileRecord[]
 }
@@ -81,8 +83,9 @@ export async function detailModels(
       .execute(),
     db.selectFrom('files').selectAll().where('model_id', 'in', ids).orderBy('created_at').orderBy('id').execute(),
   ])
-  return summaries.map((summary) => ({
+  return summaries.map((summary, index) => ({
     ...summary,
+    cover_file_id: rows[index]?.cover_file_id ?? null,
     collections: collections.filter((c) => c.model_id === summary.id).map(({ id, name }) => ({ id, name })),
     files: files.filter((file) => file.model_id === summary.id).map(toFileRecord),
   }))
@@ -149,6 +152,21 @@ export async function updateModel(deps: LibraryDeps, id: string, changes: ModelC
     if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
     if (changes.tags !== undefined) await setTags(trx, id, changes.tags, now)
     await refreshModel(trx, deps.database.dialect.search, id, now)
+  })
+  return getModelDetail(db, id)
+}
+
+/** Makes an image of the model its cover (see `chooseCover`) and bumps `updated_at`; 404 for no such model. */
+export async function chooseModelCover(deps: LibraryDeps, id: string, fileId: string): Promise<ModelDetailRecord> {
+  const { db } = deps.database
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('models')
+      .set({ updated_at: deps.clock.now().toISOString() })
+      .where('id', '=', id)
+      .executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
+    await chooseCover(trx, id, fileId)
   })
   return getModelDetail(db, id)
 }

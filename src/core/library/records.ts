@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { FilesTable, ModelsTable } from '../db/schema.js'
+import { type FileRole, roleOf } from './file-roles.js'
 
 /** A stored file as the API shows it. */
 export interface FileRecord {
@@ -7,6 +8,7 @@ export interface FileRecord {
   model_id: string
   name: string
   format: string
+  role: FileRole
   content_type: string
   size: number
   sha256: string
@@ -31,6 +33,7 @@ export const toFileRecord = (row: FilesTable): FileRecord => ({
   model_id: row.model_id,
   name: row.original_name,
   format: row.format,
+  role: roleOf(row.format),
   content_type: row.content_type,
   size: row.size,
   sha256: row.sha256,

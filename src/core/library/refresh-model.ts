@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely'
 import type { VaultDatabase } from '../db/database.js'
 import type { SearchIndex } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
+import { settleCover } from './cover.js'
 import { normalizeSearchText } from './search-text.js'
 
 /**
  * Recomputes what the library derives from a model's rows: its file count and total size,
- * each G-code file's `slicer`, and its search document. Run it inside the transaction that
+ * each G-code file's `slicer`, its cover (see `settleCover`) and its search document. Run it inside the transaction that
  * changed the model, after that transaction updated the model's row: on PostgreSQL the row
  * lock serialises concurrent refreshes of one model, so the last one sees every file.
  */
@@ -51,6 +52,7 @@ export async function refreshModel(
     })
     .where('id', '=', modelId)
     .execute()
+  await settleCover(db, modelId)
   await search.put(db, modelId, normalizeSearchText(words.join(' ')))
 }
 

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { listCollections } from './collections.js'
+import { mediaFormats } from './file-roles.js'
 import { listTags } from './models.js'
 
 export interface LibraryStats {
   totals: {
     models: number
     files: number
-    /** Bytes of all stored files; each distinct content is stored once. */
+    /** Bytes of all stored content: each distinct content once (an image on two models shares one blob). */
     bytes_stored: number
     /** Uploads answered as duplicates (the vault already held the bytes). */
     duplicate_uploads: number
@@ -26,7 +27,7 @@ export interface LibraryStats {
  * the model rows); the model count is a plain `count(*)`, answered from an index.
  */
 export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> {
-  const [totals, dedup, formats, slicers, tags, collections] = await Promise.all([
+  const [totals, dedup, formats, media, slicers, tags, collections] = await Promise.all([
     db
       .selectFrom('models')
       .select((eb) => eb.fn.countAll<number>().as('models'))
@@ -43,6 +44,18 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       .groupBy('format')
       .orderBy('format')
       .execute(),
+    // Images and documents are unique per model only: their blobs are counted once each here.
+    db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('files')
+          .select(['sha256', 'size'])
+          .distinct()
+          .where('format', 'in', mediaFormats)
+          .as('media_blobs'),
+      )
+      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+      .executeTakeFirst(),
     db
       .selectFrom('files')
       .select((eb) => [
@@ -68,7 +81,9 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
     totals: {
       models: Number(totals.models),
       files: byFormat.reduce((sum, row) => sum + row.files, 0),
-      bytes_stored: byFormat.reduce((sum, row) => sum + row.bytes, 0),
+      bytes_stored:
+        byFormat.filter((row) => !mediaFormats.includes(row.format)).reduce((sum, row) => sum + row.bytes, 0) +
+        Number(media?.bytes ?? 0),
       duplicate_uploads: Number(dedup?.uploads ?? 0),
       bytes_saved_by_dedup: Number(dedup?.bytes ?? 0),
     },

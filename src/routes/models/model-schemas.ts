@@ -5,7 +5,7 @@ import { sortKeys } from '../../core/library/model-query.js'
 import type { ModelDetailRecord, ModelSummaryRecord } from '../../core/library/models.js'
 import { apiBase, FileSchema, ModelSchema, presentFile, presentModel } from '../library-schemas.js'
 
-const formats = ['stl', '3mf', 'obj', 'gcode', 'step', 'other'] as const
+const formats = ['stl', '3mf', 'obj', 'gcode', 'step', 'image', 'document', 'other'] as const
 
 export const FileSummarySchema = z
   .object({
@@ -25,6 +25,10 @@ export const CollectionRefSchema = z
   .openapi('CollectionRef')
 
 export const ModelDetailSchema = ModelSummarySchema.extend({
+  cover_file_id: z.string().nullable().openapi({
+    description:
+      "The image shown as the model's thumbnail: its first image unless another was chosen (`PUT /api/v1/models/{id}/cover`); null when it has no image.",
+  }),
   collections: z.array(CollectionRefSchema).openapi({ description: 'The collections it is in, by name.' }),
   files: z.array(FileSchema).openapi({ description: 'Oldest first.' }),
 }).openapi('ModelDetail')
@@ -35,9 +39,10 @@ export function presentSummary(c: Context, model: ModelSummaryRecord): z.infer<t
 }
 
 export function presentDetail(c: Context, model: ModelDetailRecord): z.infer<typeof ModelDetailSchema> {
-  const { collections, files, ...rest } = model
+  const { collections, files, cover_file_id, ...rest } = model
   return {
     ...presentSummary(c, rest),
+    cover_file_id,
     collections: collections.map((collection) => ({
       ...collection,
       url: `${apiBase(c)}/collections/${collection.id}`,

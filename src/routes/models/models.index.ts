@@ -1,11 +1,19 @@
 import { notFound } from '../../core/errors.js'
 import { exportModels } from '../../core/library/export.js'
-import { deleteModel, getModelDetail, getModelRow, listModels, updateModel } from '../../core/library/models.js'
+import {
+  chooseModelCover,
+  deleteModel,
+  getModelDetail,
+  getModelRow,
+  listModels,
+  updateModel,
+} from '../../core/library/models.js'
 import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
 import { presentDetail, presentSummary, toModelQuery } from './model-schemas.js'
 import {
+  chooseCoverRoute,
   deleteModelRoute,
   exportModelsRoute,
   getModelRoute,
@@ -48,6 +56,10 @@ export const modelsRouter = createRouter()
   .openapi(deleteModelRoute, async (c) => {
     await deleteModel(c.var.deps, c.req.valid('param').id)
     return c.body(null, 204)
+  })
+  .openapi(chooseCoverRoute, async (c) => {
+    const model = await chooseModelCover(c.var.deps, c.req.valid('param').id, c.req.valid('json').file_id)
+    return c.json(presentDetail(c, model), 200)
   })
   .openapi(modelThumbnailRoute, async (c) => {
     const model = await getModelRow(c.var.deps.database.db, c.req.valid('param').id)

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
-import { IdParamSchema, matching } from '../common-schemas.js'
+import { IdParamSchema, idField, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { exportHeaders, thumbnailAnswers } from '../response-docs.js'
 import { ModelDetailSchema, ModelSummarySchema, modelFilterParams } from './model-schemas.js'
@@ -75,8 +75,9 @@ export const modelStatsRoute = defineRoute(allow('user', 'read'), {
   description: [
     'Totals and breakdowns of the whole library.',
     '',
-    '`bytes_stored` is the size of all stored files. Every distinct content is stored once (files are deduplicated by',
-    'SHA-256 and two files never share a blob), so this is also what the blob store holds, thumbnails aside.',
+    '`bytes_stored` is the size of all stored content. Every distinct content is stored once (files are deduplicated by',
+    'SHA-256; an image or document on several models is one blob, counted once), so this is also what the blob store',
+    'holds, thumbnails aside.',
     '`bytes_saved_by_dedup` counts the bytes of every upload the vault answered as a duplicate (it held the bytes',
     'already, so nothing was stored): what keeping each upload would have cost on top. It is a running total since the',
     'library was created; deleting models does not lower it. `duplicate_uploads` is the number of those uploads.',
@@ -244,8 +245,8 @@ export const deleteModelRoute = defineRoute(allow('user', 'manage'), {
   summary: 'Delete a model and its files',
   description: [
     'Deletes the model, its files, tags and collection memberships at once. Then the stored bytes and thumbnails that',
-    "nothing else references are removed from storage (each content is stored once, so a file's bytes go with it; a",
-    'thumbnail shared with another file stays).',
+    "nothing else references are removed from storage (each content is stored once, so a part's bytes go with it; an",
+    'image or document another model also holds stays, as does a thumbnail shared with another file).',
     '',
     'An upload of the same bytes running at that moment is handled safely: the check for remaining references and the',
     'removal run while new file rows are blocked, and ingest verifies its bytes still exist after registering them. Such',
@@ -265,10 +266,51 @@ export const modelThumbnailRoute = defineRoute(allow('user', 'read'), {
   operationId: 'getModelThumbnail',
   tags,
   summary: "A model's thumbnail",
-  description: 'The thumbnail of the first of its files that has one. PNG or JPEG.',
+  description: [
+    "The cover image's thumbnail (see `PUT /api/v1/models/{id}/cover`), else that of the first of its files that has",
+    'one. PNG or JPEG; GIF or WebP when a small image of that kind is its own thumbnail.',
+  ].join(' '),
   request: { params: IdParamSchema },
   responses: {
     ...thumbnailAnswers,
     404: problemResponse('No such model, or it has no thumbnail.'),
+  },
+})
+
+export const chooseCoverRoute = defineRoute(allow('user', 'manage'), {
+  method: 'put',
+  path: '/api/v1/models/{id}/cover',
+  operationId: 'chooseModelCover',
+  tags,
+  summary: "Choose the image shown as a model's thumbnail",
+  description: [
+    "Makes one of the model's images (a file with `role` `image`) its cover: `cover_file_id`, and the model's thumbnail",
+    "is the cover's. Without a choice, the first image a model gets is its cover; a model without images keeps the",
+    'thumbnail of its first file that has one (embedded in a 3MF or G-code, or rendered from a mesh). An image too',
+    'large to have a thumbnail of its own may still be the cover; the thumbnail then stays as without images.',
+  ].join(' '),
+  request: {
+    params: IdParamSchema,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z
+            .object({ file_id: idField().openapi({ description: 'The id of an image of this model.' }) })
+            .strict()
+            .openapi('ChooseCoverRequest', { example: { file_id: '0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b' } }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The model with its new cover.',
+      content: { 'application/json': { schema: ModelDetailSchema } },
+    },
+    404: problemResponse('No such model.'),
+    422: problemResponse(
+      '`file_id` missing or malformed, or not an image of this model (`validation_failed`, with `body.file_id` in `errors`).',
+    ),
   },
 })

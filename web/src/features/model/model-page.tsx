@@ -5,7 +5,9 @@ import { ApiError, problemMessage } from '../../api/problem'
 import { formatBytes } from '../../ui/format-bytes'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
+import { DocumentList } from './document-list'
 import { FileCard } from './file-card'
+import { ImageGallery } from './image-gallery'
 import { InlineTextEdit } from './inline-text-edit'
 import { ModelViewerPanel } from './model-viewer-panel'
 import { TagsEditor } from './tags-editor'
@@ -18,7 +20,7 @@ export interface ModelPageProps {
   renderFileActions?: (file: ModelFile) => ReactNode
 }
 
-/** One model: cover, 3D view, editable name, description, tags and collections, its files, delete. */
+/** One model: cover, 3D view, editable name, description, tags and collections, its files, images and documents, delete. */
 export function ModelPage({ renderFileActions }: ModelPageProps) {
   const { id = '' } = useParams()
   const model = useModel(id)
@@ -49,6 +51,8 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
   }
 
   const { data } = model
+  const ofRole = (role: ModelFile['role']) => data.files.filter((file) => file.role === role)
+  const [parts, images, documents] = [ofRole('part'), ofRole('image'), ofRole('document')]
   const save = (change: Parameters<typeof update.mutateAsync>[0]) => update.mutateAsync(change)
   return (
     <Stack gap="lg">
@@ -108,14 +112,19 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
         </Grid.Col>
       </Grid>
 
-      <Stack gap="sm" component="section" aria-labelledby="model-files">
-        <Title order={2} size="h3" id="model-files">
-          Files
-        </Title>
-        {data.files.map((file) => (
-          <FileCard key={file.id} file={file} actions={renderFileActions?.(file)} />
-        ))}
-      </Stack>
+      {images.length > 0 && <ImageGallery modelId={data.id} images={images} coverId={data.cover_file_id} />}
+      {documents.length > 0 && <DocumentList documents={documents} />}
+
+      {parts.length > 0 && (
+        <Stack gap="sm" component="section" aria-labelledby="model-files">
+          <Title order={2} size="h3" id="model-files">
+            Files
+          </Title>
+          {parts.map((file) => (
+            <FileCard key={file.id} file={file} actions={renderFileActions?.(file)} />
+          ))}
+        </Stack>
+      )}
     </Stack>
   )
 }

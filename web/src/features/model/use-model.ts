@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
+import { thumbnailKeys } from '../../api/thumbnails'
 import { modelKeys } from './query-keys'
 import type { UpdateModel } from './types'
 
@@ -35,6 +36,21 @@ export function useDeleteModel(id: string) {
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: modelKeys.model(id) })
       queryClient.invalidateQueries()
+    },
+  })
+}
+
+/** Makes one of the model's images its cover; the model's thumbnail becomes that image's. */
+export function useChooseCover(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (fileId: string) =>
+      unwrap(await api.PUT('/api/v1/models/{id}/cover', { params: { path: { id } }, body: { file_id: fileId } })),
+    onSuccess: (model) => {
+      queryClient.setQueryData(modelKeys.model(id), model)
+      // Thumbnails are kept for the session; this model's is another image now.
+      queryClient.removeQueries({ queryKey: thumbnailKeys.of('models', id) })
+      queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'model' })
     },
   })
 }
