@@ -5,6 +5,7 @@ import { ApiError, problemMessage } from '../../api/problem'
 import { formatBytes } from '../../ui/format-bytes'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
+import { DownloadPackageButton } from './download-package-button'
 import { FileCard } from './file-card'
 import { InlineTextEdit } from './inline-text-edit'
 import { ModelViewerPanel } from './model-viewer-panel'
@@ -104,6 +105,7 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
             </InlineTextEdit>
             <TagsEditor modelId={data.id} tags={data.tags} />
             <CollectionsEditor modelId={data.id} collections={data.collections} />
+            <DownloadPackageButton modelId={data.id} name={data.name} />
           </Stack>
         </Grid.Col>
       </Grid>
