@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { appendFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { byteSourceFromBytes } from '../src/core/formats/byte-source.js'
 import { openZip } from '../src/core/formats/zip-reader.js'
@@ -39,6 +41,14 @@ async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
   const entries = new Map<string, Uint8Array>()
   for (const entry of archive.entries) entries.set(entry.name, await archive.readEntry(entry))
   return entries
+}
+
+/** A package answer: a zip, not cached, exactly as long as it said. */
+function expectZipAnswer(res: Response, bytes: Uint8Array) {
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toBe('application/zip')
+  expect(res.headers.get('cache-control')).toBe('no-store')
+  expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength)
 }
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes)
@@ -90,14 +100,10 @@ afterAll(async () => vault?.close())
 describe('a model package', () => {
   it('is a zip of its parts under their names and a datapackage.json with its fields, tags, collections and hashes', async () => {
     const { res, bytes } = await download(`/api/v1/models/${benchy}/package`)
-    expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toBe('application/zip')
+    expectZipAnswer(res, bytes)
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="3d-benchy.zip"; filename*=UTF-8''3d-benchy.zip`,
     )
-    expect(res.headers.get('cache-control')).toBe('no-store')
-    expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength)
-
     const entries = await unzip(bytes)
     expect([...entries.keys()]).toEqual([
       'datapackage.json',
@@ -194,12 +200,10 @@ describe('a package of several models', () => {
       method: 'POST',
       json: { ids: [vase, benchy, twin, vase, empty] },
     })
-    expect(res.status).toBe(200)
-    expect(res.headers.get('content-type')).toBe('application/zip')
+    expectZipAnswer(res, bytes)
     expect(res.headers.get('content-disposition')).toMatch(
       /^attachment; filename="model-vault-packages-\d{4}-\d{2}-\d{2}\.zip"/,
     )
-    expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength)
     const entries = await unzip(bytes)
     expect([...entries.keys()]).toEqual([
       'schone-vase/datapackage.json',
@@ -348,6 +352,20 @@ describe('streaming', () => {
     expect(readWhileStalled).toBeLessThan(12 * MiB)
     expect(download!.length).toBeGreaterThan(bigSize)
     expect(await download!.resume()).toBe('complete')
+  })
+
+  it('is cut off, not corrupted, when a stored blob is not the size its file says (damaged storage)', async () => {
+    const damaged = await uploadTo(undefined, 'damaged.bin', randomBytes(64 * 1024))
+    const [file] = (await call(vault.baseUrl, 'GET', `/api/v1/models/${damaged}`, { token })).body.files
+    await appendFile(join(vault.dataDir, 'blobs', file.sha256.slice(0, 2), file.sha256), 'extra bytes')
+    const download = await stalledDownload(damaged)
+    expect(await download.resume()).toBe('broken')
+    expect(vault.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'model package cut short',
+        error: `The stored bytes of damaged.bin run past the ${64 * 1024} bytes its file states.`,
+      }),
+    )
   })
 
   it('ends with a broken zip, never a complete-looking one, when the model is deleted mid-download', async () => {

@@ -123,7 +123,7 @@ function zipEntries(
       const body = await deps.blobs.get(source.blobKey)
       if (!body) throw new Error(`The stored bytes of ${name} are gone (was its model deleted?).`)
       open = body.stream.getReader()
-      yield { name, size, lastModified, input: chunks(open) }
+      yield { name, size, lastModified, input: chunks(open, name, size) }
     }
   }
   const zip = makeZip(inputs(), { buffersAreUTF8: true }).getReader()
@@ -153,9 +153,24 @@ function zipEntries(
   return { stream, length, fileName }
 }
 
-async function* chunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * A blob's chunks, checked against the size its file row states: the zip's length was announced
+ * from that size, so a blob that is longer or shorter (damaged storage) must cut the zip off, not
+ * corrupt it silently.
+ */
+async function* chunks(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  name: string,
+  size: number,
+): AsyncGenerator<Uint8Array> {
+  let read = 0
   for (;;) {
     const { done, value } = await reader.read()
+    if (!done) read += value.byteLength
+    if (read > size) throw new Error(`The stored bytes of ${name} run past the ${size} bytes its file states.`)
+    if (done && read < size) {
+      throw new Error(`The stored bytes of ${name} end after ${read} of the ${size} bytes its file states.`)
+    }
     if (done) return
     yield value
   }
