@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { startBuiltService, timedCurl } from './built-service.js'
+import { writeRandomFile } from './random-file.js'
 
 const sizeMiB = Number(process.argv[2] ?? 1024)
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))
@@ -26,19 +27,9 @@ const time = (run: () => void) => {
   return seconds(started)
 }
 
-function makeFile(path: string, mib: number): void {
-  const chunk = randomBytes(1024 * 1024)
-  const fd = openSync(path, 'w')
-  for (let i = 0; i < mib; i++) {
-    chunk.writeUInt32LE(i, 0) // every MiB differs, so nothing downstream can shortcut repeats
-    writeSync(fd, chunk)
-  }
-  closeSync(fd)
-}
-
 async function main(): Promise<void> {
   const file = join(work, 'big.gcode')
-  makeFile(file, sizeMiB)
+  writeRandomFile(file, sizeMiB)
   // Flush the new file first, or the baseline competes with its write-back; best of two runs.
   execFileSync('sync')
   const best = (run: () => void) => Math.min(time(run), time(run))

@@ -14,13 +14,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startBuiltService, timedCurl } from './built-service.js'
+import { writeRandomFile } from './random-file.js'
 
 const sizeMiB = Number(process.argv[2] ?? 1024)
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))
 
 async function main(): Promise<void> {
   const file = join(work, 'big.bin')
-  execFileSync('dd', ['if=/dev/urandom', `of=${file}`, 'bs=1M', `count=${sizeMiB}`, 'status=none'])
+  writeRandomFile(file, sizeMiB)
   const vault = await startBuiltService({ VAULT_DATA_DIR: join(work, 'data') })
   const auth = ['-H', `Authorization: ${vault.authorization}`]
   const stored = JSON.parse(
