@@ -2,14 +2,12 @@ import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
-import { binaryContent } from '../response-docs.js'
+import { binaryContent, header } from '../response-docs.js'
 
 const tags = ['Models']
 
 /** Most models one request may package: the datapackages of all of them are built before the first byte. */
-export const maxModelsPerPackage = 500
-
-const header = (description: string, example: string) => ({ description, schema: { type: 'string' as const, example } })
+const maxModelsPerPackage = 500
 
 const packageHeaders = {
   'Content-Length': header(
