@@ -272,6 +272,53 @@ describe('a package of several models', () => {
   })
 })
 
+describe('a signed package link', () => {
+  const packageLink = async (modelId: string) => {
+    const reply = await call(vault.baseUrl, 'POST', `/api/v1/models/${modelId}/package-link`, { token })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    return reply.body as { url: string; expires_at: string; expires_in: number }
+  }
+  const plain = (url: string) => call(vault.baseUrl, 'GET', new URL(url).pathname)
+  const tokenOf = (url: string) => new URL(url).pathname.split('/')[6]!
+
+  it('serves the package without a bearer token, under the slug, for VAULT_DOWNLOAD_LINK_TTL_S', async () => {
+    const link = await packageLink(benchy)
+    expect(link.url).toMatch(new RegExp(`^${vault.baseUrl}/api/v1/signed/packages/${benchy}/[^/]+/3d-benchy\\.zip$`))
+    expect(link.expires_in).toBe(900)
+    expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(890_000)
+    const res = await fetch(link.url)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expectZipAnswer(res, bytes)
+    expect(res.headers.get('content-disposition')).toContain('filename="3d-benchy.zip"')
+    expect([...(await unzip(bytes)).keys()]).toContain('benchy.gcode')
+    expect(JSON.stringify(vault.logs)).not.toContain(tokenOf(link.url))
+  })
+
+  it("is refused on another model, on a file's link route, as a bearer token, and altered", async () => {
+    const link = await packageLink(benchy)
+    const onVase = await plain(link.url.replace(benchy, vase))
+    expectProblem(onVase, 403, 'download_link_other_model')
+    const file = (await call(vault.baseUrl, 'GET', `/api/v1/models/${benchy}`, { token })).body.files[0]
+    const asFileLink = await plain(`${vault.baseUrl}/api/v1/signed/files/${file.id}/${tokenOf(link.url)}/Benchy.stl`)
+    expectProblem(asFileLink, 403, 'download_link_other_file')
+    const fileLink = await call(vault.baseUrl, 'POST', `/api/v1/files/${file.id}/download-link`, { token })
+    const fileToken = tokenOf(fileLink.body.url)
+    expectProblem(await plain(link.url.replace(tokenOf(link.url), fileToken)), 403, 'download_link_other_model')
+    const asBearer = await call(vault.baseUrl, 'GET', `/api/v1/models/${benchy}/package`, { token: tokenOf(link.url) })
+    expect(asBearer.status).toBe(401)
+    expectProblem(await plain(link.url.replace(tokenOf(link.url), 'garbage')), 403, 'download_link_invalid')
+  })
+
+  it('is 404 for an unknown model, and once its model is deleted', async () => {
+    const missing = await call(vault.baseUrl, 'POST', `/api/v1/models/${crypto.randomUUID()}/package-link`, { token })
+    expectProblem(missing, 404, 'not_found')
+    const doomed = await uploadTo(undefined, 'doomed.stl', binaryCube(18))
+    const link = await packageLink(doomed)
+    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${doomed}`, { token })).status).toBe(204)
+    expectProblem(await plain(link.url), 404, 'not_found')
+  })
+})
+
 describe('streaming', () => {
   let big: string
   let bigSize: number

@@ -3,6 +3,7 @@ import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { binaryContent, header } from '../response-docs.js'
+import { signedLinkParams } from '../signed/signed.routes.js'
 
 const tags = ['Models']
 
@@ -101,8 +102,9 @@ export const packageModelsRoute = defineRoute(allow('user', 'read'), {
     '/api/v1/models/{id}/package`). An unknown id answers 422 naming it (in `errors`, by its place in `ids`) and',
     'nothing is sent.',
     '',
-    'A POST, because hundreds of ids do not fit in a URL. Browsers cannot follow it as a link (nor a GET, which',
-    'needs the bearer header too): fetch it and save the answer, as the web UI does.',
+    'A POST, because hundreds of ids do not fit in a URL, so a browser cannot follow it as a link: fetch it with the',
+    'bearer token and save the answer. For one model, POST /api/v1/models/{id}/package-link gives a link a browser can',
+    'follow.',
     '',
     layout,
   ].join('\n'),
@@ -132,5 +134,73 @@ export const packageModelsRoute = defineRoute(allow('user', 'read'), {
     422: problemResponse(
       `No ids, more than ${maxModelsPerPackage}, an unknown field, or ids of no model (\`validation_failed\`, each in \`errors\`).`,
     ),
+  },
+})
+
+export const createPackageLinkRoute = defineRoute(allow('user', 'read'), {
+  method: 'post',
+  path: '/api/v1/models/{id}/package-link',
+  operationId: 'createPackageLink',
+  tags,
+  summary: "A short-lived signed link to a model's package, for a browser to download it itself",
+  description: [
+    "Signs a link that serves this model's package (as `GET /api/v1/models/{id}/package` does) to whoever holds it,",
+    "without a bearer token, for 15 minutes (`VAULT_DOWNLOAD_LINK_TTL_S`), like a file's download link. A browser",
+    'cannot send the bearer token with a plain link, and fetching the zip in a page would hold all of it in memory:',
+    'following this link, the browser downloads the zip itself, to disk, with its own progress. The URL is absolute',
+    "(`VAULT_PUBLIC_URL` when set, else this request's origin) and ends in `<slug>.zip`. The token is signed for",
+    "downloads only and for this one package: it is refused as a bearer token, on a file's link and on another",
+    "model's package. Signing out does not revoke a link already made; it expires on its own.",
+  ].join(' '),
+  request: { params: IdParamSchema },
+  responses: {
+    200: {
+      description: 'The signed link.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              url: z.string().openapi({
+                description: "Absolute URL serving the model's package without a bearer token until `expires_at`.",
+                example:
+                  'https://vault.example.org/api/v1/signed/packages/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/eyJhbGci…/3d-benchy.zip',
+              }),
+              expires_at: z.string().openapi({ format: 'date-time' }),
+              expires_in: z.number().int().openapi({ description: 'Seconds the link works.', example: 900 }),
+            })
+            .openapi('PackageLink'),
+        },
+      },
+    },
+    404: problemResponse('No such model.'),
+  },
+})
+
+const SignedPackageParamsSchema = signedLinkParams('POST /api/v1/models/{id}/package-link', {
+  description: 'The name browsers save the download under; the vault ignores it.',
+  example: '3d-benchy.zip',
+})
+
+export const downloadSignedPackageRoute = defineRoute('public', {
+  method: 'get',
+  path: '/api/v1/signed/packages/{id}/{token}/{name}',
+  operationId: 'downloadSignedPackage',
+  tags,
+  summary: "Download a model's package through a signed link",
+  description: [
+    'The URL POST /api/v1/models/{id}/package-link gives: no bearer token, the signed token in the path. It serves the',
+    "model's package, made when the link is followed, until the token expires. Refusals are decided from the token",
+    'alone: an expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads',
+    '403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`.',
+    '',
+    layout,
+  ].join('\n'),
+  request: { params: SignedPackageParamsSchema },
+  responses: {
+    200: { description: 'The package.', headers: packageHeaders, content: binaryContent('application/zip') },
+    403: problemResponse(
+      'The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is not for this package (`download_link_other_model`).',
+    ),
+    404: problemResponse('The model of this link was deleted since the link was made.'),
   },
 })
