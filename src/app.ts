@@ -15,6 +15,7 @@ import { ingestRouter } from './routes/ingest/ingest.index.js'
 import { maintenanceRouter } from './routes/maintenance/maintenance.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
 import { octoPrintRouter } from './routes/octoprint/octoprint.index.js'
+import { packagesRouter } from './routes/packages/packages.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', filesRouter)
   app.route('/', signedRouter)
   app.route('/', modelsRouter)
+  app.route('/', packagesRouter)
   app.route('/', collectionsRouter)
   app.route('/', tagsRouter)
   app.route('/', backupsRouter)

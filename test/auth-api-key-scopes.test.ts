@@ -72,15 +72,20 @@ describe('the OpenAPI document states the scopes', () => {
       'POST /octoprint/api/files/local',
       'POST /octoprint/printers/{id}/api/files/local',
     ])
-    // Reading is every GET but the keys, the accounts and the backups, and a download link (a read for later).
+    // Reading is every GET but the keys, the accounts and the backups, a download link to a file or a package (a
+    // read for later) and a package of several models (a POST only because its ids do not fit in a URL).
     const fullOnlyPrefixes = ['/api/v1/api-keys', '/api/v1/admin/', '/api/v1/backups', '/api/v1/maintenance/']
-    const readingPost = 'POST /api/v1/files/{id}/download-link'
+    const readingPosts = [
+      'POST /api/v1/files/{id}/download-link',
+      'POST /api/v1/models/package',
+      'POST /api/v1/models/{id}/package-link',
+    ]
     expect(accepting('read')).toEqual(
       protectedOperations
         .filter(
           (op) =>
             op.scopes?.length === 0 ||
-            label(op) === readingPost ||
+            readingPosts.includes(label(op)) ||
             (op.method === 'GET' && !fullOnlyPrefixes.some((p) => op.path.startsWith(p))),
         )
         .map(label),

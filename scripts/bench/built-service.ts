@@ -51,3 +51,23 @@ export async function startBuiltService(env: Record<string, string>): Promise<Bu
     stop: () => void child.kill('SIGTERM'),
   }
 }
+
+/**
+ * Runs curl (its output discarded) and samples the service's RSS every 20 ms meanwhile: seconds
+ * taken, peak MiB. Fails unless curl exits with one of `exitCodes` (28: its `--max-time` ran out).
+ */
+export async function timedCurl(
+  service: BuiltService,
+  args: string[],
+  exitCodes: number[] = [0],
+): Promise<{ seconds: number; peakMiB: number }> {
+  const started = process.hrtime.bigint()
+  let peak = service.rssMiB()
+  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 20)
+  const code = await new Promise<number | null>((resolve) =>
+    spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', resolve),
+  )
+  clearInterval(sampler)
+  if (code === null || !exitCodes.includes(code)) throw new Error(`curl exited ${code}`)
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMiB: Math.max(peak, service.rssMiB()) }
+}

@@ -8,14 +8,15 @@
  * Prints a Markdown table for docs/benchmarks.md.
  */
 
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { type BuiltService, startBuiltService } from './built-service.js'
+import { startBuiltService, timedCurl } from './built-service.js'
+import { writeRandomFile } from './random-file.js'
 
 const sizeMiB = Number(process.argv[2] ?? 1024)
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-'))
@@ -26,33 +27,9 @@ const time = (run: () => void) => {
   return seconds(started)
 }
 
-function makeFile(path: string, mib: number): void {
-  const chunk = randomBytes(1024 * 1024)
-  const fd = openSync(path, 'w')
-  for (let i = 0; i < mib; i++) {
-    chunk.writeUInt32LE(i, 0) // every MiB differs, so nothing downstream can shortcut repeats
-    writeSync(fd, chunk)
-  }
-  closeSync(fd)
-}
-
-/** Runs curl and samples the service's RSS every 20 ms meanwhile: seconds taken, peak MiB. */
-async function timedUpload(service: BuiltService, args: string[]): Promise<{ seconds: number; peakMiB: number }> {
-  const started = process.hrtime.bigint()
-  let peak = service.rssMiB()
-  const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 20)
-  await new Promise<void>((resolve, reject) =>
-    spawn('curl', ['-sf', '-o', '/dev/null', ...args], { stdio: 'inherit' }).on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`curl exited ${code}`)),
-    ),
-  )
-  clearInterval(sampler)
-  return { seconds: seconds(started), peakMiB: Math.max(peak, service.rssMiB()) }
-}
-
 async function main(): Promise<void> {
   const file = join(work, 'big.gcode')
-  makeFile(file, sizeMiB)
+  writeRandomFile(file, sizeMiB)
   // Flush the new file first, or the baseline competes with its write-back; best of two runs.
   execFileSync('sync')
   const best = (run: () => void) => Math.min(time(run), time(run))
@@ -66,12 +43,12 @@ async function main(): Promise<void> {
   const vault = await startBuiltService({ VAULT_DATA_DIR: join(work, 'data') })
   const auth = `Authorization: ${vault.authorization}`
   const idleRss = vault.rssMiB()
-  const put = await timedUpload(vault, ['-H', auth, '-T', file, `${vault.url}/api/v1/ingest/big-put.gcode`])
+  const put = await timedCurl(vault, ['-H', auth, '-T', file, `${vault.url}/api/v1/ingest/big-put.gcode`])
   // Different bytes for the multipart run, so it is not answered as a duplicate.
   const fd = openSync(file, 'r+')
   writeSync(fd, Buffer.from('multipart'), 0, 9, 0)
   closeSync(fd)
-  const multipart = await timedUpload(vault, ['-H', auth, '-F', `file=@${file}`, `${vault.url}/api/v1/ingest`])
+  const multipart = await timedCurl(vault, ['-H', auth, '-F', `file=@${file}`, `${vault.url}/api/v1/ingest`])
 
   const small = async (url: string, path: string, headers: Record<string, string>) => {
     const started = process.hrtime.bigint()

@@ -660,6 +660,283 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/{id}/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a model as a zip with a datapackage.json
+         * @description Everything of the model in one zip, named `<slug>.zip`.
+         *
+         *     The zip holds `datapackage.json` first, then the parts (meshes, G-code, CAD and other files) at the root under their
+         *     original names, images under `images/` and documents under `documents/`. A name used twice in a folder (compared
+         *     regardless of case, as Windows and macOS unpack them) gets ` (2)`, ` (3)` before its extension; a part cannot take
+         *     the names `datapackage.json`, `images` or `documents`. Entries are stored, not compressed (meshes and 3MFs barely
+         *     compress), with UTF-8 names and ZIP64 past 4 GiB.
+         *
+         *     `datapackage.json` is a [Frictionless Data Package](https://specs.frictionlessdata.io/data-package/) (v1):
+         *     `name` (the slug of the model name: `a-z0-9_-`, `model` when nothing is left), `title` (the name), `description`,
+         *     `keywords` (the tags), `created` (`created_at`) and one resource per file: `name` (a unique slug), `path`, `format`,
+         *     `mediatype`, `bytes`, `hash` (`sha256:<hex>`) and `model_vault` (`role`, `original_name`, `metadata`: what the
+         *     vault read from the file). `model_vault` at the top holds `version` (1), `model_id`, `collections` (names) and
+         *     `exported_at`. Uploading the zip to a vault reads it all back.
+         *
+         *     Example `datapackage.json`:
+         *     ```json
+         *     {
+         *       "profile": "data-package",
+         *       "name": "3d-benchy",
+         *       "title": "3D Benchy",
+         *       "description": "The calibration boat.",
+         *       "keywords": [
+         *         "boat",
+         *         "calibration"
+         *       ],
+         *       "created": "2026-11-25T10:00:00.000Z",
+         *       "resources": [
+         *         {
+         *           "name": "benchy-stl",
+         *           "path": "Benchy.stl",
+         *           "format": "stl",
+         *           "mediatype": "model/stl",
+         *           "bytes": 11285384,
+         *           "hash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "model_vault": {
+         *             "role": "part",
+         *             "original_name": "Benchy.stl",
+         *             "metadata": {
+         *               "mesh": {
+         *                 "triangles": 225706
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "model_vault": {
+         *         "version": 1,
+         *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+         *         "collections": [
+         *           "Calibration"
+         *         ],
+         *         "exported_at": "2026-11-25T18:00:00.000Z"
+         *       }
+         *     }
+         *     ```
+         *
+         *     The zip streams as it is read: one stored file at a time, only as fast as the client takes it, so a package of any
+         *     size holds no more than a chunk in memory. `Content-Length` is exact, so a cut-off download is told apart. A model
+         *     deleted while its package downloads ends the stream with an error: the connection is cut before the zip's
+         *     directory, and every unzip tool reports the archive as broken rather than short.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
+         */
+        get: operations["getModelPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download several models as one zip
+         * @description One zip with a folder per model, in the order of `ids` (1-500; an id given twice is packaged
+         *     once), named `model-vault-packages-<YYYY-MM-DD>.zip`. Each folder is named after the slug of its model's name
+         *     (`-2`, `-3` added when two models share one) and is laid out as a single model's package (`GET
+         *     /api/v1/models/{id}/package`). An unknown id answers 422 naming it (in `errors`, by its place in `ids`) and
+         *     nothing is sent.
+         *
+         *     A POST, because hundreds of ids do not fit in a URL, so a browser cannot follow it as a link: fetch it with the
+         *     bearer token and save the answer. For one model, POST /api/v1/models/{id}/package-link gives a link a browser can
+         *     follow.
+         *
+         *     The zip holds `datapackage.json` first, then the parts (meshes, G-code, CAD and other files) at the root under their
+         *     original names, images under `images/` and documents under `documents/`. A name used twice in a folder (compared
+         *     regardless of case, as Windows and macOS unpack them) gets ` (2)`, ` (3)` before its extension; a part cannot take
+         *     the names `datapackage.json`, `images` or `documents`. Entries are stored, not compressed (meshes and 3MFs barely
+         *     compress), with UTF-8 names and ZIP64 past 4 GiB.
+         *
+         *     `datapackage.json` is a [Frictionless Data Package](https://specs.frictionlessdata.io/data-package/) (v1):
+         *     `name` (the slug of the model name: `a-z0-9_-`, `model` when nothing is left), `title` (the name), `description`,
+         *     `keywords` (the tags), `created` (`created_at`) and one resource per file: `name` (a unique slug), `path`, `format`,
+         *     `mediatype`, `bytes`, `hash` (`sha256:<hex>`) and `model_vault` (`role`, `original_name`, `metadata`: what the
+         *     vault read from the file). `model_vault` at the top holds `version` (1), `model_id`, `collections` (names) and
+         *     `exported_at`. Uploading the zip to a vault reads it all back.
+         *
+         *     Example `datapackage.json`:
+         *     ```json
+         *     {
+         *       "profile": "data-package",
+         *       "name": "3d-benchy",
+         *       "title": "3D Benchy",
+         *       "description": "The calibration boat.",
+         *       "keywords": [
+         *         "boat",
+         *         "calibration"
+         *       ],
+         *       "created": "2026-11-25T10:00:00.000Z",
+         *       "resources": [
+         *         {
+         *           "name": "benchy-stl",
+         *           "path": "Benchy.stl",
+         *           "format": "stl",
+         *           "mediatype": "model/stl",
+         *           "bytes": 11285384,
+         *           "hash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "model_vault": {
+         *             "role": "part",
+         *             "original_name": "Benchy.stl",
+         *             "metadata": {
+         *               "mesh": {
+         *                 "triangles": 225706
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "model_vault": {
+         *         "version": 1,
+         *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+         *         "collections": [
+         *           "Calibration"
+         *         ],
+         *         "exported_at": "2026-11-25T18:00:00.000Z"
+         *       }
+         *     }
+         *     ```
+         *
+         *     The zip streams as it is read: one stored file at a time, only as fast as the client takes it, so a package of any
+         *     size holds no more than a chunk in memory. `Content-Length` is exact, so a cut-off download is told apart. A model
+         *     deleted while its package downloads ends the stream with an error: the connection is cut before the zip's
+         *     directory, and every unzip tool reports the archive as broken rather than short.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
+         */
+        post: operations["packageModels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/package-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived signed link to a model's package, for a browser to download it itself
+         * @description Signs a link that serves this model's package (as `GET /api/v1/models/{id}/package` does) to whoever holds it, without a bearer token, for 15 minutes (`VAULT_DOWNLOAD_LINK_TTL_S`), like a file's download link. A browser cannot send the bearer token with a plain link, and fetching the zip in a page would hold all of it in memory: following this link, the browser downloads the zip itself, to disk, with its own progress. The URL is absolute (`VAULT_PUBLIC_URL` when set, else this request's origin) and ends in `<slug>.zip`. The token is signed for downloads only and for this one package: it is refused as a bearer token, on a file's link and on another model's package. Signing out does not revoke a link already made; it expires on its own.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
+         */
+        post: operations["createPackageLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signed/packages/{id}/{token}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a model's package through a signed link
+         * @description The URL POST /api/v1/models/{id}/package-link gives: no bearer token, the signed token in the path. It serves the
+         *     model's package, made when the link is followed, until the token expires. Refusals are decided from the token
+         *     alone: an expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads
+         *     403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`.
+         *
+         *     The zip holds `datapackage.json` first, then the parts (meshes, G-code, CAD and other files) at the root under their
+         *     original names, images under `images/` and documents under `documents/`. A name used twice in a folder (compared
+         *     regardless of case, as Windows and macOS unpack them) gets ` (2)`, ` (3)` before its extension; a part cannot take
+         *     the names `datapackage.json`, `images` or `documents`. Entries are stored, not compressed (meshes and 3MFs barely
+         *     compress), with UTF-8 names and ZIP64 past 4 GiB.
+         *
+         *     `datapackage.json` is a [Frictionless Data Package](https://specs.frictionlessdata.io/data-package/) (v1):
+         *     `name` (the slug of the model name: `a-z0-9_-`, `model` when nothing is left), `title` (the name), `description`,
+         *     `keywords` (the tags), `created` (`created_at`) and one resource per file: `name` (a unique slug), `path`, `format`,
+         *     `mediatype`, `bytes`, `hash` (`sha256:<hex>`) and `model_vault` (`role`, `original_name`, `metadata`: what the
+         *     vault read from the file). `model_vault` at the top holds `version` (1), `model_id`, `collections` (names) and
+         *     `exported_at`. Uploading the zip to a vault reads it all back.
+         *
+         *     Example `datapackage.json`:
+         *     ```json
+         *     {
+         *       "profile": "data-package",
+         *       "name": "3d-benchy",
+         *       "title": "3D Benchy",
+         *       "description": "The calibration boat.",
+         *       "keywords": [
+         *         "boat",
+         *         "calibration"
+         *       ],
+         *       "created": "2026-11-25T10:00:00.000Z",
+         *       "resources": [
+         *         {
+         *           "name": "benchy-stl",
+         *           "path": "Benchy.stl",
+         *           "format": "stl",
+         *           "mediatype": "model/stl",
+         *           "bytes": 11285384,
+         *           "hash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "model_vault": {
+         *             "role": "part",
+         *             "original_name": "Benchy.stl",
+         *             "metadata": {
+         *               "mesh": {
+         *                 "triangles": 225706
+         *               }
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "model_vault": {
+         *         "version": 1,
+         *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+         *         "collections": [
+         *           "Calibration"
+         *         ],
+         *         "exported_at": "2026-11-25T18:00:00.000Z"
+         *       }
+         *     }
+         *     ```
+         *
+         *     The zip streams as it is read: one stored file at a time, only as fast as the client takes it, so a package of any
+         *     size holds no more than a chunk in memory. `Content-Length` is exact, so a cut-off download is told apart. A model
+         *     deleted while its package downloads ends the stream with an error: the connection is cut before the zip's
+         *     directory, and every unzip tool reports the archive as broken rather than short.
+         */
+        get: operations["downloadSignedPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/collections": {
         parameters: {
             query?: never;
@@ -1883,6 +2160,32 @@ export interface components {
              * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
              */
             file_id: string;
+        };
+        /**
+         * @example {
+         *       "ids": [
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+         *         "0193a4f2-9d20-7b11-8c3e-6a2b4c6d8e0f"
+         *       ]
+         *     }
+         */
+        PackageModelsRequest: {
+            /** @description The models to package: 1-500 ids. */
+            ids: string[];
+        };
+        PackageLink: {
+            /**
+             * @description Absolute URL serving the model's package without a bearer token until `expires_at`.
+             * @example https://vault.example.org/api/v1/signed/packages/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/eyJhbGci…/3d-benchy.zip
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description Seconds the link works.
+             * @example 900
+             */
+            expires_in: number;
         };
         CollectionList: {
             items: components["schemas"]["Collection"][];
@@ -4801,6 +5104,305 @@ export interface operations {
                 };
             };
             /** @description No such model, or it has no thumbnail. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getModelPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    /** @description The exact size of the zip, known before it is made, so browsers show progress. */
+                    "Content-Length"?: string;
+                    /** @description The download name: the model's slug (or `model-vault-packages-<date>` for several models) and `.zip`. */
+                    "Content-Disposition"?: string;
+                    /** @description Not stored by caches: the package follows the model. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    packageModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackageModelsRequest"];
+            };
+        };
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    /** @description The exact size of the zip, known before it is made, so browsers show progress. */
+                    "Content-Length"?: string;
+                    /** @description The download name: the model's slug (or `model-vault-packages-<date>` for several models) and `.zip`. */
+                    "Content-Disposition"?: string;
+                    /** @description Not stored by caches: the package follows the model. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No ids, more than 500, an unknown field, or ids of no model (`validation_failed`, each in `errors`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPackageLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageLink"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSignedPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The signed token from POST /api/v1/models/{id}/package-link. */
+                token: string;
+                /** @description The name browsers save the download under; the vault ignores it. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    /** @description The exact size of the zip, known before it is made, so browsers show progress. */
+                    "Content-Length"?: string;
+                    /** @description The download name: the model's slug (or `model-vault-packages-<date>` for several models) and `.zip`. */
+                    "Content-Disposition"?: string;
+                    /** @description Not stored by caches: the package follows the model. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": Blob;
+                };
+            };
+            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is not for this package (`download_link_other_model`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The model of this link was deleted since the link was made. */
             404: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

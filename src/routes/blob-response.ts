@@ -81,7 +81,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** RFC 6266: an ASCII fallback plus the exact UTF-8 name for clients that read `filename*`. */
-function contentDisposition(name: string): string {
+export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`
 }

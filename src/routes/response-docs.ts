@@ -1,5 +1,9 @@
 /** OpenAPI pieces of answers shared by the route files: the headers clients rely on, binary bodies. */
-const header = (description: string, example: string) => ({ description, schema: { type: 'string' as const, example } })
+/** A documented response header: what it means and an example value. */
+export const header = (description: string, example: string) => ({
+  description,
+  schema: { type: 'string' as const, example },
+})
 
 export const requestIdHeader = {
   'X-Request-Id': header(

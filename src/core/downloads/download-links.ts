@@ -20,12 +20,7 @@ export interface IssuedDownloadLink {
 /** Signs a link to one stored file (404 if there is none), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
 export async function issueDownloadLink(deps: DownloadDeps, fileId: string): Promise<IssuedDownloadLink> {
   const file = await getFileRow(deps.database.db, fileId)
-  const { token, expiresAt } = await signDownloadToken(
-    deps.keys.current().signingKeys,
-    file.id,
-    deps.clock.now(),
-    deps.downloadLinkTtlSeconds,
-  )
+  const { token, expiresAt } = await signDownloadLink(deps, file.id)
   return { fileId: file.id, token, fileName: linkFileName(file.original_name), format: file.format, expiresAt }
 }
 
@@ -38,13 +33,27 @@ export async function redeemDownloadLink(
   fileId: string,
   token: string,
 ): Promise<Selectable<Database['files']>> {
+  const subject = await verifiedSubject(deps, token)
+  if (subject !== fileId) throw forbidden('download_link_other_file', 'This download link is for another file.')
+  return getFileRow(deps.database.db, fileId)
+}
+
+/** A token for `subject` (what the link serves), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
+export function signDownloadLink(
+  deps: Pick<DownloadDeps, 'keys' | 'clock' | 'downloadLinkTtlSeconds'>,
+  subject: string,
+): Promise<{ token: string; expiresAt: Date }> {
+  return signDownloadToken(deps.keys.current().signingKeys, subject, deps.clock.now(), deps.downloadLinkTtlSeconds)
+}
+
+/** What a link's token was signed for, or 403 when it has expired or is not one the vault signed for downloads. */
+export async function verifiedSubject(deps: Pick<DownloadDeps, 'keys' | 'clock'>, token: string): Promise<string> {
   const check = await verifyDownloadToken(deps.keys.current().signingKeys, token, deps.clock.now())
   if (!check.valid && check.reason === 'expired') {
     throw forbidden('download_link_expired', 'This download link has expired; ask the vault for a new one.')
   }
   if (!check.valid) throw forbidden('download_link_invalid', 'This download link is not valid.')
-  if (check.fileId !== fileId) throw forbidden('download_link_other_file', 'This download link is for another file.')
-  return getFileRow(deps.database.db, fileId)
+  return check.subject
 }
 
 /**

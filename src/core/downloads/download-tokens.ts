@@ -12,12 +12,12 @@ const downloadTokenType = 'vault-download+jwt'
 const algorithm = 'HS256'
 
 /** What a download token says when it checks out, or why it does not. */
-export type DownloadTokenCheck = { valid: true; fileId: string } | { valid: false; reason: 'expired' | 'invalid' }
+export type DownloadTokenCheck = { valid: true; subject: string } | { valid: false; reason: 'expired' | 'invalid' }
 
-/** A token that lets whoever holds it read one file (`sub`) until `exp`. */
+/** A token that lets whoever holds it read one thing (`sub`: a file id, or a model's package) until `exp`. */
 export async function signDownloadToken(
   keys: SigningKeys,
-  fileId: string,
+  subject: string,
   now: Date,
   ttlSeconds: number,
 ): Promise<{ token: string; expiresAt: Date }> {
@@ -27,7 +27,7 @@ export async function signDownloadToken(
     .setProtectedHeader({ alg: algorithm, kid: keys.current.kid, typ: downloadTokenType })
     .setIssuer(accessTokenIssuer)
     .setAudience(downloadTokenAudience)
-    .setSubject(fileId)
+    .setSubject(subject)
     .setJti(crypto.randomUUID())
     .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAt)
@@ -49,7 +49,7 @@ export async function verifyDownloadToken(keys: SigningKeys, token: string, now:
       requiredClaims: ['exp', 'iat', 'sub', 'jti'],
       currentDate: now,
     })
-    return typeof payload.sub === 'string' ? { valid: true, fileId: payload.sub } : { valid: false, reason: 'invalid' }
+    return typeof payload.sub === 'string' ? { valid: true, subject: payload.sub } : { valid: false, reason: 'invalid' }
   } catch (error) {
     return { valid: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

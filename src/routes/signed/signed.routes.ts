@@ -4,18 +4,21 @@ import { idField } from '../common-schemas.js'
 import { fileBytesDescription, fileBytesResponses } from '../files/files.routes.js'
 import { problemResponse } from '../problem.js'
 
-const SignedFileParamsSchema = z.object({
-  id: idField().openapi({ param: { name: 'id', in: 'path' } }),
-  token: z.string().openapi({
-    param: { name: 'token', in: 'path' },
-    description: 'The signed token from POST /api/v1/files/{id}/download-link.',
-    example: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmaWxlIn0.c2lnbmF0dXJl',
-  }),
-  name: z.string().openapi({
-    param: { name: 'name', in: 'path' },
-    description: 'The file name slicers save the download under and read the format from; the vault ignores it.',
-    example: 'Benchy.3mf',
-  }),
+/** The path parameters of a signed link: what it serves, its token (made by `linkRoute`) and a name the vault ignores. */
+export const signedLinkParams = (linkRoute: string, name: { description: string; example: string }) =>
+  z.object({
+    id: idField().openapi({ param: { name: 'id', in: 'path' } }),
+    token: z.string().openapi({
+      param: { name: 'token', in: 'path' },
+      description: `The signed token from ${linkRoute}.`,
+      example: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmaWxlIn0.c2lnbmF0dXJl',
+    }),
+    name: z.string().openapi({ param: { name: 'name', in: 'path' }, ...name }),
+  })
+
+const SignedFileParamsSchema = signedLinkParams('POST /api/v1/files/{id}/download-link', {
+  description: 'The file name slicers save the download under and read the format from; the vault ignores it.',
+  example: 'Benchy.3mf',
 })
 
 export const downloadSignedFileRoute = defineRoute('public', {

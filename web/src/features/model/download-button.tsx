@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { IconDownload } from '@tabler/icons-react'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
+import { saveBlob } from './save-blob'
 import type { ModelFile } from './types'
 import { loadFileBytes } from './use-file-bytes'
 
@@ -16,13 +17,7 @@ export function DownloadButton({ file }: { file: ModelFile }) {
     setPercent(0)
     try {
       const bytes = await loadFileBytes(file, ({ received, total }) => setPercent(Math.round((received / total) * 100)))
-      const url = URL.createObjectURL(new Blob([bytes], { type: file.content_type }))
-      const link = document.createElement('a')
-      link.href = url
-      link.download = file.name
-      link.click()
-      // The browser has taken the bytes once the click is handled.
-      setTimeout(() => URL.revokeObjectURL(url), 1000)
+      saveBlob(new Blob([bytes], { type: file.content_type }), file.name)
     } catch (error) {
       notifications.show({ color: 'red', title: `${file.name} was not downloaded`, message: problemMessage(error) })
     } finally {

@@ -6,6 +6,7 @@ import { formatBytes } from '../../ui/format-bytes'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
 import { DocumentList } from './document-list'
+import { DownloadPackageButton } from './download-package-button'
 import { FileCard } from './file-card'
 import { ImageGallery } from './image-gallery'
 import { InlineTextEdit } from './inline-text-edit'
@@ -108,6 +109,7 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
             </InlineTextEdit>
             <TagsEditor modelId={data.id} tags={data.tags} />
             <CollectionsEditor modelId={data.id} collections={data.collections} />
+            <DownloadPackageButton modelId={data.id} name={data.name} />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -1,0 +1,81 @@
+import type { FileRole } from '../library/file-roles.js'
+import type { FileRecord } from '../library/records.js'
+
+/** One file of a package as `datapackage.json` lists it (a Frictionless resource). */
+export interface PackageResource {
+  name: string
+  path: string
+  format: string
+  mediatype: string
+  bytes: number
+  hash: string
+  /** `cover` only on the model's cover image. */
+  model_vault: { role: FileRole; original_name: string; metadata: Record<string, unknown>; cover?: true }
+}
+
+/** `datapackage.json`: a Frictionless Data Package (v1) with the vault's own fields under `model_vault`. */
+export interface Datapackage {
+  profile: 'data-package'
+  name: string
+  title: string
+  description: string
+  keywords: string[]
+  created: string
+  resources: PackageResource[]
+  model_vault: { version: 1; model_id: string; collections: string[]; exported_at: string }
+}
+
+/** A file placed in a package: its record, path inside the model's folder and resource name. */
+export interface PlacedFile {
+  file: FileRecord
+  path: string
+  resourceName: string
+}
+
+/** What of a model `datapackage.json` records besides its files. */
+export interface PackagedModel {
+  id: string
+  name: string
+  description: string
+  tags: string[]
+  collections: { name: string }[]
+  created_at: string
+  cover_file_id: string | null
+}
+
+/** The `datapackage.json` of one model's package, so zip upload can read the model back without loss. */
+export function buildDatapackage(
+  model: PackagedModel,
+  slug: string,
+  files: PlacedFile[],
+  exportedAt: string,
+): Datapackage {
+  return {
+    profile: 'data-package',
+    name: slug,
+    title: model.name,
+    description: model.description,
+    keywords: model.tags,
+    created: model.created_at,
+    resources: files.map(({ file, path, resourceName }) => ({
+      name: resourceName,
+      path,
+      format: file.format,
+      mediatype: file.content_type,
+      bytes: file.size,
+      hash: `sha256:${file.sha256}`,
+      model_vault: {
+        role: file.role,
+        original_name: file.name,
+        metadata: file.metadata,
+        ...(file.id === model.cover_file_id ? { cover: true as const } : {}),
+      },
+    })),
+    model_vault: {
+      version: 1,
+      model_id: model.id,
+      collections: model.collections.map((collection) => collection.name),
+      exported_at: exportedAt,
+    },
+  }
+}
