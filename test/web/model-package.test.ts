@@ -31,7 +31,11 @@ describe('the model page', () => {
         maxEntryBytes: 1024 * 1024,
         maxCompressionRatio: 200,
       })
-      expect(zip.entries.map((entry) => entry.name)).toEqual(['datapackage.json', 'Package-Box.stl', 'documents/notes.txt'])
+      expect(zip.entries.map((entry) => entry.name)).toEqual([
+        'datapackage.json',
+        'Package-Box.stl',
+        'documents/notes.txt',
+      ])
       const datapackage = JSON.parse(new TextDecoder().decode(await zip.readEntry(zip.entries[0]!)))
       expect(datapackage).toMatchObject({ name: 'package-box', title: 'Package-Box', keywords: ['box'] })
       await button.waitFor()
