@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -100,6 +100,7 @@ beforeAll(() => {
 })
 afterAll(async () => {
   await Promise.all(vaults.map((vault) => vault.close()))
+  rmSync(work, { recursive: true, force: true })
 })
 
 /** Two thousand uploads on a shared 2-core machine take minutes, not seconds. */
@@ -254,7 +255,7 @@ describe('model-vault import, interrupted and refused', slow, () => {
     )
   })
 
-  it('says why it cannot start: vault down, key refused, key without the read scope, bad template', async () => {
+  it('says why it cannot start: vault down, key refused, key without the read scope, bad options', async () => {
     const target = await newVault()
     const tree = writeTree(join(work, 'small'), { 'Thing/thing.stl': distinctCube() })
     const down = await importCli([tree], {
@@ -278,6 +279,16 @@ describe('model-vault import, interrupted and refused', slow, () => {
     const template = await importCli(['--template', '{model}/{collection}', tree], target.env)
     expect(template.code).toBe(2)
     expect(template.stderr).toContain('--template: {model} must be the last segment')
+    const unknown = await importCli(['--template', '{collection}/{model', tree], target.env)
+    expect(unknown.stderr).toContain('unknown template segment "{model"')
+    const concurrency = await importCli(['--concurrency', '0', tree], target.env)
+    expect([concurrency.code, concurrency.stderr]).toEqual([
+      2,
+      'model-vault import: --concurrency takes a whole number from 1 to 64\n',
+    ])
+    const missing = await importCli([join(work, 'no-such-folder')], target.env)
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('no folder to import')
     expect((await totals(target)).totals.files).toBe(0)
   })
 })
