@@ -176,7 +176,8 @@ async function send(file: FoundFile, modelId: string | undefined, run: ImportRun
       mtime_ms: file.mtimeMs,
       sha256,
       file_id: answer.file.id,
-      model_id: answer.model.id,
+      // The model the import meant: a duplicate answers the model that already held the bytes.
+      model_id: modelId ?? answer.model.id,
       model_created: answer.model_created,
     })
     if (answer.duplicate) run.tally.duplicates++
