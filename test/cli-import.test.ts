@@ -286,6 +286,18 @@ describe('model-vault import, interrupted and refused', slow, () => {
       2,
       'model-vault import: --concurrency takes a whole number from 1 to 64\n',
     ])
+    const loose = writeTree(join(work, 'loose'), {
+      'Prints/a.stl': distinctCube(),
+      'Prints/A.png': 'picture of a',
+      'Prints/b.stl': distinctCube(),
+      'Prints/c.pdf': 'manual of nothing',
+    })
+    const perFile = await importCli(['--model-per-file', '--template', '{tag}', '--dry-run', loose], target.env)
+    expect(perFile.stdout).toContain(
+      'a  (Prints/a.stl)\n  collections: -; tags: Prints\n  Prints/a.stl  684 B\n  Prints/A.png',
+    )
+    expect(perFile.stdout).toContain('b  (Prints/b.stl)')
+    expect(perFile.stdout).toMatch(/Prints\/c\.pdf: a picture or document outside any model folder, with no part file/)
     const missing = await importCli([join(work, 'no-such-folder')], target.env)
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('no folder to import')

@@ -64,10 +64,7 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   const dir = resolve(options.dir)
   const tree = await walkTree(dir, { includeHidden: options.includeHidden })
   const plan = planImport(tree.files, template, options.modelPerFile)
-  const skipped = [
-    ...plan.skipped,
-    ...tree.symlinks.map((path) => ({ path, reason: 'a symbolic link: links are not followed' })),
-  ]
+  const skipped = [...plan.skipped, ...tree.skipped]
   if (options.dryRun) return said(process.stdout, describePlan({ ...plan, skipped }), 0)
 
   const config = hookConfig(env)

@@ -1,4 +1,4 @@
-import type { FoundFile } from './import-tree.js'
+import type { FoundFile, SkippedFile } from './import-tree.js'
 
 /**
  * What `model-vault import` will make of a folder tree: which files form which model, and the
@@ -22,11 +22,6 @@ export interface PlannedModel {
   tags: string[]
   /** Part files first: the first one the vault takes makes (or finds) the model. */
   files: FoundFile[]
-}
-
-export interface SkippedFile {
-  path: string
-  reason: string
 }
 
 export interface ImportPlan {

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
-import type { ImportPlan, SkippedFile } from './import-plan.js'
+import type { ImportPlan } from './import-plan.js'
 import { formatBytes } from './import-progress.js'
+import type { SkippedFile } from './import-tree.js'
 
 /** What a run of `model-vault import` did, counted as it goes. */
 export interface ImportTally {
