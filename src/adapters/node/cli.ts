@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { runBackupCommand, verifyArchiveFile } from './cli-backup.js'
 import { runBlobsCommand } from './cli-blobs.js'
+import { runImportCommand } from './cli-import.js'
 import { runUploadCommand } from './cli-upload.js'
 import { runUsersCommand } from './cli-users.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
@@ -10,7 +11,7 @@ import { createNodeDeps } from './node-deps.js'
 const usage = `Usage: model-vault <command> [options]   (from a checkout: npm run cli -- <command> …)
 
 Works on the database and storage named by the same VAULT_* variables as the service,
-whether or not the service is running, except upload, which talks to a running vault.
+whether or not the service is running, except upload and import, which talk to a running vault.
 
   upload [--name NAME] [--strict] <file>
                                 store a file (a slicer's G-code) in the vault at MODEL_VAULT_URL
@@ -18,6 +19,18 @@ whether or not the service is running, except upload, which talks to a running v
                                 ~/.config/model-vault/hook.env (%APPDATA% on Windows); the name is
                                 --name, else SLIC3R_PP_OUTPUT_NAME's, else the file's. Exit 0 also
                                 when the vault cannot be reached, unless --strict
+
+  import [--template T] [--model-per-file] [--dry-run] [--concurrency N] [--state FILE]
+         [--include-hidden] <dir>
+                                store a folder tree in the vault at MODEL_VAULT_URL (configured as
+                                for upload; the key needs the scopes read, upload and manage).
+                                --template names the folders from <dir> down: {collection},
+                                {creator} (tag creator:<name>), {tag}, {ignore} or *, then {model}
+                                (default {model}): that folder is a model with every file below
+                                it. --model-per-file: each mesh/G-code/CAD file is a model.
+                                --dry-run prints the plan. A journal (--state, default under
+                                ~/.local/state/model-vault/imports) makes a second run send only
+                                new or changed files and retry failures. Exit 1 when any failed
 
   users list
   users create <username> [--role user|admin|superuser] [--password-stdin]
@@ -56,12 +69,32 @@ async function cli(argv: string[]): Promise<void> {
       'dry-run': { type: 'boolean', default: false },
       name: { type: 'string' },
       strict: { type: 'boolean', default: false },
+      template: { type: 'string', default: '{model}' },
+      'model-per-file': { type: 'boolean', default: false },
+      concurrency: { type: 'string', default: '4' },
+      state: { type: 'string' },
+      'include-hidden': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
   const [group, command, argument] = positionals
   if (group === 'upload' && !values.help) {
     process.exitCode = await runUploadCommand({ file: command, name: values.name, strict: values.strict }, process.env)
+    return
+  }
+  if (group === 'import' && !values.help) {
+    process.exitCode = await runImportCommand(
+      {
+        dir: command,
+        template: values.template,
+        modelPerFile: values['model-per-file'],
+        dryRun: values['dry-run'],
+        concurrency: values.concurrency,
+        state: values.state,
+        includeHidden: values['include-hidden'],
+      },
+      process.env,
+    )
     return
   }
   const known = commands[group as keyof typeof commands] as readonly string[] | undefined

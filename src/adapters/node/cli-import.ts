@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto'
+import { createReadStream, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
+import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
+import { isPictureOrDocument, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
+import { type ImportProgress, startProgress } from './import-progress.js'
+import { describePlan, describeTally, emptyTally, type ImportTally, writeFailures } from './import-report.js'
+import type { FoundFile } from './import-tree.js'
+import { walkTree } from './import-tree.js'
+import { AccessRefused, createImportVaultApi, type ImportVaultApi, type UploadAnswer } from './import-vault-api.js'
+import { configFilePath, hookConfig } from './vault-client-config.js'
+
+/**
+ * `model-vault import DIR`: a folder tree into a running vault, as models with their
+ * collections and tags, over the public API (the key needs the `read`, `upload` and `manage`
+ * scopes). A journal makes a second run send only what changed and lets a killed run finish.
+ */
+export interface ImportOptions {
+  dir: string | undefined
+  template: string
+  modelPerFile: boolean
+  dryRun: boolean
+  concurrency: string
+  state: string | undefined
+  includeHidden: boolean
+}
+
+interface ImportRun {
+  api: ImportVaultApi
+  journal: ImportJournal
+  slots: Semaphore
+  tally: ImportTally
+  progress: ImportProgress
+  /** Set by the first 401/403: the key cannot do the job, so nothing more is sent. */
+  refused?: AccessRefused
+}
+
+/** Network drops and a busy vault: tried four times, 0.5, 1 and 2 s apart. */
+const retryPolicy = { attempts: 4, firstDelayMs: 500 }
+const neededScopes = 'read, upload and manage'
+
+const usageFailure = (line: string) => said(process.stderr, `model-vault import: ${line}`, 2)
+
+function said(stream: NodeJS.WriteStream, text: string, code: number): number {
+  stream.write(`${text}\n`)
+  return code
+}
+
+/** Imports `options.dir`; answers the exit code: 0 done, 1 something failed, 2 usage or set-up. */
+export async function runImportCommand(options: ImportOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  const concurrency = Number(options.concurrency)
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    return usageFailure('--concurrency takes a whole number from 1 to 64')
+  if (!options.dir || !statSync(options.dir, { throwIfNoEntry: false })?.isDirectory())
+    return usageFailure(`no folder to import: ${options.dir ?? '(none given)'}`)
+  let template: ReturnType<typeof parseTemplate>
+  try {
+    template = parseTemplate(options.template, options.modelPerFile)
+  } catch (error) {
+    if (error instanceof TemplateError) return usageFailure(`--template: ${error.message}`)
+    throw error
+  }
+  const dir = resolve(options.dir)
+  const tree = await walkTree(dir, { includeHidden: options.includeHidden })
+  const plan = planImport(tree.files, template, options.modelPerFile)
+  const skipped = [...plan.skipped, ...tree.skipped]
+  if (options.dryRun) return said(process.stdout, describePlan({ ...plan, skipped }), 0)
+
+  const config = hookConfig(env)
+  if (!config)
+    return usageFailure(
+      `not set up: set MODEL_VAULT_URL and MODEL_VAULT_API_KEY in the environment or in ${configFilePath(env)}`,
+    )
+  const journalPath = options.state ?? defaultJournalPath(env, config.url, dir)
+  const failuresPath = `${journalPath.replace(/\.jsonl$/, '')}.failures.txt`
+  const journal = openJournal(journalPath)
+  const started = performance.now()
+  const tally = emptyTally(skipped)
+  const pending = plan.models.flatMap((model) => model.files).filter((file) => !journal.unchanged(file))
+  const waiting = plan.models.filter(
+    (model) => journal.setupOf(model.key)?.setup !== setupOf(model, journal.madeModel(model.files)),
+  )
+  const api = createImportVaultApi(config, retryPolicy)
+  try {
+    // Nothing changed since the last run: not one request.
+    if (pending.length > 0 || waiting.length > 0) await api.check()
+  } catch (error) {
+    journal.close()
+    const hint = error instanceof AccessRefused ? ` (the key needs the scopes ${neededScopes})` : ''
+    return said(
+      process.stderr,
+      `model-vault import: cannot use the vault at ${config.url}: ${reasonOf(error)}${hint}`,
+      1,
+    )
+  }
+  const progress = startProgress(
+    { files: pending.length, bytes: pending.reduce((sum, file) => sum + file.size, 0) },
+    process.stdout,
+  )
+  const run: ImportRun = { api, journal, slots: createSemaphore(concurrency), tally, progress }
+  await Promise.all(plan.models.map((model) => importModel(model, run)))
+  progress.stop()
+  journal.close()
+  writeFailures(failuresPath, tally.failed)
+  const summary = describeTally(tally, (performance.now() - started) / 1000, failuresPath, journalPath)
+  process.stdout.write(`${summary}\n`)
+  if (run.refused)
+    return said(
+      process.stderr,
+      `model-vault import: stopped: ${run.refused.message} (the key needs the scopes ${neededScopes})`,
+      1,
+    )
+  return tally.failed.length > 0 ? 1 : 0
+}
+
+/** Sends the model's changed files (its first part alone, to make or find the model), then sets it up. */
+async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
+  const { journal, tally } = run
+  const pending = model.files.filter((file) => !journal.unchanged(file))
+  tally.unchanged += model.files.length - pending.length
+  let modelId = journal.modelIdOf(model.files)
+  let made = journal.madeModel(model.files)
+  let rest = pending
+  if (modelId) tally.modelsResumed++
+  else {
+    for (const part of pending.filter((file) => !isPictureOrDocument(file.path))) {
+      rest = rest.filter((file) => file !== part)
+      const answer = await send(part, undefined, run)
+      if (!answer) continue
+      modelId = answer.model.id
+      made = answer.model_created || namedAfter(answer, part)
+      if (made) tally.modelsCreated++
+      else tally.modelsJoined++
+      break
+    }
+  }
+  if (!modelId) {
+    for (const file of rest)
+      failed(run, file.path, new Error('no part file of its model could be stored to make the model'))
+    return
+  }
+  const into = modelId
+  await Promise.all(rest.map((file) => send(file, into, run)))
+  await setUp(model, into, made, run)
+}
+
+/**
+ * A first part the vault already held, in a model still named after that very file: a run killed
+ * between the upload and its journal line made it, so this run names it.
+ */
+const namedAfter = (answer: UploadAnswer, file: FoundFile) =>
+  answer.duplicate &&
+  answer.model.name === answer.file.name.replace(/\.[^.]+$/, '') &&
+  answer.file.name === baseName(file)
+
+const baseName = (file: FoundFile) => file.path.slice(file.path.lastIndexOf('/') + 1)
+
+/** What set-up a model gets: its name only when the import made it (a model it joined keeps its own). */
+const setupOf = (model: PlannedModel, made: boolean) =>
+  JSON.stringify({ name: made ? model.name : null, tags: model.tags, collections: model.collections })
+
+/** Uploads one file and journals it; answers undefined (and lists the failure) when the vault did not take it. */
+async function send(file: FoundFile, modelId: string | undefined, run: ImportRun): Promise<UploadAnswer | undefined> {
+  try {
+    const { answer, sha256 } = await run.slots.run(async () => {
+      if (run.refused) throw run.refused
+      return { sha256: await sha256Of(file), answer: await run.api.upload(file, modelId) }
+    })
+    run.journal.recordFile({
+      path: file.path,
+      size: file.size,
+      mtime_ms: file.mtimeMs,
+      sha256,
+      file_id: answer.file.id,
+      // The model the import meant: a duplicate answers the model that already held the bytes.
+      model_id: modelId ?? answer.model.id,
+      model_created: answer.model_created,
+    })
+    if (answer.duplicate) run.tally.duplicates++
+    else run.tally.uploaded++
+    run.tally.bytes += file.size
+    run.progress.advance(file.size)
+    return answer
+  } catch (error) {
+    failed(run, file.path, error)
+    run.progress.advance(0)
+    return undefined
+  }
+}
+
+/** Name (when made here), missing tags (merged: none dropped) and missing collections; journaled when done. */
+async function setUp(model: PlannedModel, modelId: string, made: boolean, run: ImportRun): Promise<void> {
+  const setup = setupOf(model, made)
+  const done = run.journal.setupOf(model.key)
+  if (done?.setup === setup && done.model_id === modelId) return
+  try {
+    await run.slots.run(async () => {
+      if (run.refused) throw run.refused
+      if (made || model.tags.length > 0 || model.collections.length > 0) {
+        const detail = await run.api.model(modelId)
+        const has = (names: string[], name: string) => names.some((held) => held.toLowerCase() === name.toLowerCase())
+        const missingTags = model.tags.filter((tag) => !has(detail.tags, tag))
+        const change = {
+          ...(made && detail.name !== model.name ? { name: model.name } : {}),
+          ...(missingTags.length > 0 ? { tags: [...detail.tags, ...missingTags] } : {}),
+        }
+        if (Object.keys(change).length > 0) await run.api.updateModel(modelId, change)
+        const inCollections = detail.collections.map((collection) => collection.name)
+        for (const name of model.collections.filter((name) => !has(inCollections, name)))
+          await run.api.addToCollection(name, modelId)
+      }
+    })
+    run.journal.recordSetup({ model: model.key, model_id: modelId, setup })
+  } catch (error) {
+    failed(run, model.key, error, "setting the model's name, tags or collections: ")
+  }
+}
+
+function failed(run: ImportRun, path: string, error: unknown, context = ''): void {
+  if (error instanceof AccessRefused) run.refused ??= error
+  run.tally.failed.push({ path, reason: `${context}${reasonOf(error)}` })
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+async function sha256Of(file: FoundFile): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file.absolutePath)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
