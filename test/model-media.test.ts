@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { decode as decodePng, encode as encodePng } from 'fast-png'
-import { Zlib } from 'fflate'
+import { unzipSync, Zlib, zipSync } from 'fflate'
 import { decode as decodeJpeg, encode as encodeJpeg } from 'jpeg-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -14,6 +14,7 @@ import {
   newAccount,
   signIn,
 } from './support/accounts.js'
+import { gridThreeMf } from './support/hostile-files.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -173,6 +174,42 @@ describe('images and documents are unique per model only', () => {
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201])
     expect(new Set(replies.map((reply) => reply.body.file.id)).size).toBe(1)
     expect(await rowsHolding(photo)).toHaveLength(1)
+  })
+})
+
+describe("a 3MF project's attachments", () => {
+  it('become images and documents of its model: pictures and guides under Auxiliaries/, the first picture the cover', async () => {
+    const photo = smallPng()
+    const guide = new TextEncoder().encode(`%PDF-1.4 assembly guide ${crypto.randomUUID()}`)
+    const project = zipSync({
+      ...unzipSync(gridThreeMf(3)),
+      'Auxiliaries/Model Pictures/front.png': photo,
+      'Auxiliaries/Assembly Guide/guide.pdf': guide,
+      // Neither a picture nor a document: a project's other files stay inside it.
+      'Auxiliaries/Other Files/spare.stl': binaryCube(4.2),
+      'Metadata/plate_1.png': smallPng(),
+    })
+    const res = await upload(vault.baseUrl, token, 'Bambu project.3mf', project)
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    const detail = (await call(vault.baseUrl, 'GET', `/api/v1/models/${res.body.model.id}`, { token })).body
+    const files = detail.files.map((file: { name: string; role: string; sha256: string }) => [
+      file.role,
+      file.name,
+      file.sha256,
+    ])
+    expect(files).toEqual([
+      ['part', 'Bambu project.3mf', sha256(project)],
+      ['image', 'front.png', sha256(photo)],
+      ['document', 'guide.pdf', sha256(guide)],
+    ])
+    expect(detail.cover_file_id).toBe(detail.files[1].id)
+    expect(vault.logs).toContainEqual(expect.objectContaining({ msg: 'file ingested', attachments: 2 }))
+
+    // The same project again is a duplicate, and adds nothing.
+    const again = await upload(vault.baseUrl, token, 'Bambu project.3mf', project)
+    expect(again.status).toBe(200)
+    const after = (await call(vault.baseUrl, 'GET', `/api/v1/models/${res.body.model.id}`, { token })).body
+    expect(after.files).toHaveLength(3)
   })
 })
 

@@ -11,6 +11,7 @@ import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
+import { registerProjectAttachments } from './project-attachments.js'
 import { limitBytes } from './upload-limit.js'
 
 export type IngestDeps = Pick<
@@ -191,12 +192,22 @@ export async function registerUpload(
     return winner
   }
   await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
+  const attachments =
+    format === '3mf'
+      ? await registerProjectAttachments(
+          deps,
+          stored,
+          { modelId: file.model_id, uploadedBy: upload.uploadedBy },
+          registerUpload,
+        )
+      : 0
   deps.logger.info('file ingested', {
     file_id: file.id,
     model_id: file.model_id,
     format,
     size: file.size,
     new_model: newModel !== undefined,
+    ...(attachments > 0 ? { attachments } : {}),
   })
   return {
     duplicate: false,
