@@ -148,24 +148,36 @@ describe('uploading a zip', () => {
     expect(detail.body.files.map((f: { name: string }) => f.name).sort()).toEqual(['a.stl', 'b.stl', 'c.stl'])
   })
 
-  it('makes the model from its parts: a picture first in the zip that another model holds joins nothing', async () => {
+  it('makes the model from its parts: a picture or an other file first in the zip that another model holds joins nothing', async () => {
     const logo = encode(`maker logo ${crypto.randomUUID()}`)
-    const first = await upload(vault.baseUrl, token, 'first.zip', zipSync({ 'a.stl': uniqueCube(), 'logo.png': logo }))
+    const badge = encode(`<svg><!-- maker badge ${crypto.randomUUID()} --></svg>`)
+    const first = await upload(
+      vault.baseUrl,
+      token,
+      'first.zip',
+      zipSync({ 'a.stl': uniqueCube(), 'logo.png': logo, 'badge.svg': badge }),
+    )
     expect(first.status, JSON.stringify(first.body)).toBe(201)
     const second = await upload(
       vault.baseUrl,
       token,
       'second.zip',
-      zipSync({ 'logo.png': logo, 'b.stl': uniqueCube() }),
+      zipSync({ 'badge.svg': badge, 'logo.png': logo, 'b.stl': uniqueCube() }),
     )
     expect(second.status, JSON.stringify(second.body)).toBe(201)
-    expect(second.body).toMatchObject({ stored: 2, duplicates: 0 })
+    // The badge is a part the vault holds already (parts are unique across the vault); the model is b.stl's.
+    expect(second.body).toMatchObject({ stored: 2, duplicates: 1 })
     const [{ model, model_created }] = second.body.models
     expect(model_created).toBe(true)
     expect(model.id).not.toBe(first.body.models[0].model.id)
+    expect(entry(second.body, 'b.stl')).toMatchObject({ model_id: model.id, file: { role: 'part' } })
     expect(entry(second.body, 'logo.png')).toMatchObject({ model_id: model.id, file: { role: 'image' } })
-    // Parts go in first: the answer lists them before the pictures.
-    expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['b.stl', 'logo.png'])
+    expect(entry(second.body, 'badge.svg')).toMatchObject({
+      outcome: 'duplicate',
+      model_id: first.body.models[0].model.id,
+    })
+    // Meshes, G-code and CAD go in first, then other files, then pictures and documents.
+    expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['b.stl', 'badge.svg', 'logo.png'])
     const pictures = await upload(vault.baseUrl, token, 'pictures only.zip', zipSync({ 'logo.png': logo }))
     expect(pictures.body.models).toEqual([
       { model: expect.objectContaining({ name: 'pictures only' }), model_created: true },

@@ -88,9 +88,9 @@ export async function ingestArchive(
   const targets = new Map<ArchiveModelPlan, { id: string; created: boolean }>()
   if (upload.modelId !== undefined) targets.set(plans[0] as ArchiveModelPlan, { id: upload.modelId, created: false })
   const entries: ArchiveEntryResult[] = []
-  // Parts first: a model is made (or found) by its parts, never by a picture or a licence text
-  // that many models share.
-  const partsFirst = [...zip.entries].sort((a, b) => Number(isMedia(a.name)) - Number(isMedia(b.name)))
+  // Printable parts first: a model is made (or found) by its meshes, G-code and CAD files, never
+  // by a picture, a licence text or another file (an SVG logo) that many models may share.
+  const partsFirst = [...zip.entries].sort((a, b) => unpackOrder(a.name) - unpackOrder(b.name))
   for (const entry of partsFirst) {
     if (upload.signal?.aborted) throw uploadAborted()
     const plan = plans.find((candidate) => entry.name.startsWith(candidate.folder))
@@ -132,7 +132,12 @@ export async function ingestArchive(
   return result
 }
 
-const isMedia = (path: string) => roleOf(formatOf(baseName(path))) !== 'part'
+/** 0 for meshes, G-code and CAD, 1 for other parts, 2 for pictures and documents. */
+function unpackOrder(path: string): number {
+  const format = formatOf(baseName(path))
+  if (roleOf(format) !== 'part') return 2
+  return format === 'other' ? 1 : 0
+}
 
 /** The whole archive may not declare more than the ratio allows, however small its entries. */
 function checkArchiveSize(zip: ZipReader, archiveBytes: number): void {
