@@ -21,6 +21,7 @@ export function redactSettings(settings: Record<string, string>): Record<string,
 const MAX_SETTING_LINE = 64 * 1024
 const NEWLINE = 0x0a
 const SEMICOLON = 0x3b
+const EQUALS = 0x3d
 /** `; key = value`; keys have no spaces, which also keeps the match linear in the line's length. */
 const SETTING_LINE = /^(;\s*([^=\s]+)\s*=[ \t]?)(.*?)(\r?)$/
 
@@ -36,14 +37,21 @@ export function redactGcodeSecrets(): TransformStream<Uint8Array, Uint8Array> {
   const encoder = new TextEncoder()
   /** Within a line longer than MAX_SETTING_LINE, passed on unread up to its newline. */
   let skipping = false
-  /** The line as it should be stored, or undefined to keep its bytes. */
-  const redactLine = (line: Uint8Array): Uint8Array | undefined => {
-    let first = 0
-    while (first < line.length && (line[first] === 0x20 || line[first] === 0x09)) first++
-    if (line[first] !== SEMICOLON || line.length > MAX_SETTING_LINE) return undefined
-    const match = SETTING_LINE.exec(decoder.decode(line.subarray(first)))
+  /**
+   * The line `bytes[start, end)` as it should be stored, or undefined to keep its bytes. Works on
+   * offsets so that the common line (a move, not a comment) allocates nothing: G-code has millions.
+   */
+  const redactLine = (bytes: Uint8Array, start: number, end: number): Uint8Array | undefined => {
+    let first = start
+    while (first < end && (bytes[first] === 0x20 || bytes[first] === 0x09)) first++
+    if (bytes[first] !== SEMICOLON || end - start > MAX_SETTING_LINE) return undefined
+    // Most comments (`;TYPE:Perimeter`, `;LAYER_CHANGE`) are no setting: skip them without decoding.
+    let equals = first
+    while (equals < end && bytes[equals] !== EQUALS) equals++
+    if (equals === end) return undefined
+    const match = SETTING_LINE.exec(decoder.decode(bytes.subarray(first, end)))
     if (match === null || match[3] === '' || match[3] === REDACTED || !isSecretKey(match[2]!)) return undefined
-    return encoder.encode(`${decoder.decode(line.subarray(0, first))}${match[1]}${REDACTED}${match[4]}`)
+    return encoder.encode(`${decoder.decode(bytes.subarray(start, first))}${match[1]}${REDACTED}${match[4]}`)
   }
   /** Emits the complete lines of `bytes` and returns what follows the last newline. */
   const emitLines = (bytes: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): Uint8Array => {
@@ -54,7 +62,7 @@ export function redactGcodeSecrets(): TransformStream<Uint8Array, Uint8Array> {
         if (copiedUpTo < start) controller.enqueue(bytes.subarray(copiedUpTo, start))
         return bytes.slice(start)
       }
-      const replaced = redactLine(bytes.subarray(start, end))
+      const replaced = redactLine(bytes, start, end)
       if (replaced !== undefined) {
         if (copiedUpTo < start) controller.enqueue(bytes.subarray(copiedUpTo, start))
         controller.enqueue(replaced)
@@ -113,7 +121,7 @@ export function redactGcodeSecrets(): TransformStream<Uint8Array, Uint8Array> {
         line.set(part, at)
         at += part.length
       }
-      controller.enqueue(redactLine(line) ?? line)
+      controller.enqueue(redactLine(line, 0, line.length) ?? line)
     },
   })
 }
