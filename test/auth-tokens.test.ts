@@ -208,6 +208,26 @@ describe('only genuine, current tokens of a live session are accepted', () => {
     expect(reply.body.session_id).toBe(genuine.claims.sid)
   })
 
+  it('a token accepted once (and so remembered as verified) is refused from the second it expires', async () => {
+    const expiresAt = now() + 2
+    const token = await forge({ jti: crypto.randomUUID(), exp: expiresAt })
+    expect((await getMe(vault.baseUrl, token)).status).toBe(200)
+    expect((await getMe(vault.baseUrl, token)).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, expiresAt * 1000 - Date.now() + 50))
+    const reply = await getMe(vault.baseUrl, token)
+    expect(reply.status).toBe(401)
+  })
+
+  it('a remembered token stops working the moment its session is revoked', async () => {
+    const tokens = await openSession()
+    expect((await getMe(vault.baseUrl, tokens.access_token)).status).toBe(200)
+    await sessions()
+      .set({ revoked_at: new Date().toISOString(), revoked_reason: 'test' })
+      .where('id', '=', sessionId(tokens))
+      .execute()
+    expect((await getMe(vault.baseUrl, tokens.access_token)).status).toBe(401)
+  })
+
   const flawed: Record<string, () => Promise<string> | string> = {
     'a string that is not a JWT': () => 'not-a-jwt',
     'three segments of garbage': () => 'abc.def.ghi',

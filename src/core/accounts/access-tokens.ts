@@ -27,8 +27,20 @@ export async function signAccessToken(
     .setJti(crypto.randomUUID())
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + ttlSeconds)
-    .sign(keys.current.secret)
+    .sign(keys.current.key)
 }
+
+/** How many verified tokens each key ring remembers (a few MiB at most). */
+const verifiedTokensKept = 10_000
+
+/**
+ * Tokens already verified under a key ring, with their expiry: a client sends the same token on
+ * every request for its lifetime, and verifying it again each time (a Web Crypto HMAC, which Node
+ * runs on the libuv thread pool behind file writes) was the largest cost of a cheap request.
+ * Only what jose accepted is kept, under the exact token text, and a new ring (a key rotated
+ * out) starts empty. The session is still checked on every request, so revocation is unchanged.
+ */
+const verifiedTokens = new WeakMap<SigningKeys, Map<string, AccessClaims & { expiresAtMs: number }>>()
 
 /**
  * Verifies signature, algorithm, issuer, audience and lifetime. The algorithm is pinned (no
@@ -36,6 +48,28 @@ export async function signAccessToken(
  * told otherwise. Returns null for any invalid token; the reason is not the caller's business.
  */
 export async function verifyAccessToken(keys: SigningKeys, token: string, now: Date): Promise<AccessClaims | null> {
+  const verified = verifiedTokens.get(keys) ?? new Map()
+  verifiedTokens.set(keys, verified)
+  const known = verified.get(token)
+  if (known) {
+    if (now.getTime() < known.expiresAtMs) return { sub: known.sub, sid: known.sid }
+    verified.delete(token)
+    return null
+  }
+  const claims = await verifyWithJose(keys, token, now)
+  if (claims) {
+    verified.set(token, claims)
+    // Map order is insertion order: the oldest goes first.
+    if (verified.size > verifiedTokensKept) verified.delete(verified.keys().next().value as string)
+  }
+  return claims && { sub: claims.sub, sid: claims.sid }
+}
+
+async function verifyWithJose(
+  keys: SigningKeys,
+  token: string,
+  now: Date,
+): Promise<(AccessClaims & { expiresAtMs: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, verificationKeyFor(keys), {
       algorithms: [algorithm],
@@ -45,8 +79,8 @@ export async function verifyAccessToken(keys: SigningKeys, token: string, now: D
       requiredClaims: ['exp', 'iat', 'sub', 'jti', 'sid'],
       currentDate: now,
     })
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null
-    return { sub: payload.sub, sid: payload.sid }
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || payload.exp === undefined) return null
+    return { sub: payload.sub, sid: payload.sid, expiresAtMs: payload.exp * 1000 }
   } catch {
     return null
   }

@@ -9,12 +9,14 @@ export interface SigningKey {
   /** Key id in the token header: a hash prefix, so the secret itself is never revealed. */
   kid: string
   secret: Uint8Array
+  /** The secret as jose's HMAC SHA-256 key, imported once, not on every token signed or checked. */
+  key: CryptoKey
 }
 
 /** The key that signs new tokens, and every key that still verifies (for rotation). */
 export interface SigningKeys {
   current: SigningKey
-  byKid: ReadonlyMap<string, Uint8Array>
+  byKid: ReadonlyMap<string, CryptoKey>
 }
 
 /**
@@ -28,14 +30,11 @@ export async function loadSigningKeys(
   createSha256: CreateSha256,
   clock: Clock,
 ): Promise<SigningKeys> {
-  const toKey = (secret: string): SigningKey => ({
-    kid: sha256Hex(createSha256, secret).slice(0, 16),
-    secret: new TextEncoder().encode(secret),
-  })
+  const kidOf = (secret: string) => sha256Hex(createSha256, secret).slice(0, 16)
   let secrets = configured
   if (secrets.length === 0) {
     const secret = randomToken(64)
-    const kid = toKey(secret).kid
+    const kid = kidOf(secret)
     const existing = await db.selectFrom('signing_keys').select('kid').limit(1).execute()
     if (existing.length === 0) {
       await db
@@ -48,11 +47,23 @@ export async function loadSigningKeys(
     const rows = await db.selectFrom('signing_keys').select('secret').orderBy('created_at').orderBy('kid').execute()
     secrets = rows.map((row) => row.secret)
   }
-  const keys = secrets.map(toKey)
+  const keys = await Promise.all(
+    secrets.map(async (text): Promise<SigningKey> => {
+      const secret = new TextEncoder().encode(text)
+      return { kid: kidOf(text), secret, key: await importHmacKey(secret) }
+    }),
+  )
   const [current] = keys
   // Unreachable: configured secrets are non-empty, and the database path inserts one first.
   if (!current) throw new Error('no token-signing secret')
-  return { current, byKid: new Map(keys.map((key) => [key.kid, key.secret])) }
+  return { current, byKid: new Map(keys.map((key) => [key.kid, key.key])) }
+}
+
+function importHmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ])
 }
 
 /**
@@ -60,9 +71,9 @@ export async function loadSigningKeys(
  * token signed before a rotation verifies while its key is still listed; an unknown `kid` fails.
  */
 export function verificationKeyFor(keys: SigningKeys) {
-  return (header: JWSHeaderParameters): Uint8Array => {
-    const secret = header.kid === undefined ? undefined : keys.byKid.get(header.kid)
-    if (!secret) throw new errors.JWSSignatureVerificationFailed('unknown key id')
-    return secret
+  return (header: JWSHeaderParameters): CryptoKey => {
+    const key = header.kid === undefined ? undefined : keys.byKid.get(header.kid)
+    if (!key) throw new errors.JWSSignatureVerificationFailed('unknown key id')
+    return key
   }
 }

@@ -31,7 +31,7 @@ export async function signDownloadToken(
     .setJti(crypto.randomUUID())
     .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAt)
-    .sign(keys.current.secret)
+    .sign(keys.current.key)
   return { token, expiresAt: new Date(expiresAt * 1000) }
 }
 

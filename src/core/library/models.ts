@@ -54,15 +54,37 @@ export async function summarizeModels(
       .orderBy('format')
       .execute(),
   ])
+  const tagsOf = groupBy(
+    tags,
+    (tag) => tag.model_id,
+    (tag) => tag.name,
+  )
+  const formatsOf = groupBy(
+    formats,
+    (file) => file.model_id,
+    (file) => file.format,
+  )
   return rows.map((row) => ({
     ...toModelRecord(row),
-    tags: tags.filter((tag) => tag.model_id === row.id).map((tag) => tag.name),
+    tags: tagsOf.get(row.id) ?? [],
     file_summary: {
       count: Number(row.file_count),
-      formats: formats.filter((file) => file.model_id === row.id).map((file) => file.format),
+      formats: formatsOf.get(row.id) ?? [],
       total_size: Number(row.total_size),
     },
   }))
+}
+
+/** `items` by key, each list in the order of `items`. */
+function groupBy<T, V>(items: T[], keyOf: (item: T) => string, pick: (item: T) => V): Map<string, V[]> {
+  const groups = new Map<string, V[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group) group.push(pick(item))
+    else groups.set(key, [pick(item)])
+  }
+  return groups
 }
 
 /** Models by id with all their details, in the order of `rows`. */
@@ -108,14 +130,14 @@ export async function listModels(
   query: ModelQuery,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<ModelPage> {
-  const secret = deps.keys.current().signingKeys.current.secret
+  const cursorKey = deps.keys.current().signingKeys.current.secret
   const scope = queryScope(query)
-  const after = page.cursor === undefined ? undefined : await decodeCursor(secret, scope, page.cursor)
+  const after = page.cursor === undefined ? undefined : decodeCursor(cursorKey, scope, page.cursor)
   const { rows, more } = await fetchModelPage(deps.database, query, page.limit, after)
   const last = rows.at(-1)
   return {
     items: await summarizeModels(deps.database.db, rows),
-    next_cursor: more && last ? await encodeCursor(secret, scope, { value: last.sort_value, id: last.id }) : null,
+    next_cursor: more && last ? encodeCursor(cursorKey, scope, { value: last.sort_value, id: last.id }) : null,
   }
 }
 
