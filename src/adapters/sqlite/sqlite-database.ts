@@ -14,6 +14,7 @@ import type { Database } from '../../core/db/schema.js'
 import { insufficientStorage } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 import { sqliteDialect } from './sqlite-dialect.js'
+import { withStatementCache } from './statement-cache.js'
 
 /**
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
@@ -53,7 +54,7 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
  */
 class FullDiskAwareSqliteDialect extends SqliteDialect {
   constructor(private readonly sqlite: SQLite.Database) {
-    super({ database: sqlite })
+    super({ database: withStatementCache(sqlite) })
   }
 
   override createDriver(): Driver {
