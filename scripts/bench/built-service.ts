@@ -13,11 +13,12 @@ export interface BuiltService {
 
 /**
  * Starts the built service as `npm start` runs it (run `npm run build` first) on a free port
- * with `env` (at least `VAULT_DATA_DIR`), and signs in as its first superuser.
+ * with `env` (at least `VAULT_DATA_DIR`), and signs in as its first superuser. `buildDir` names
+ * another build (`tsc -p tsconfig.build.json --outDir DIR`), to measure two source states in one run.
  */
-export async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
+export async function startBuiltService(env: Record<string, string>, buildDir = 'dist'): Promise<BuiltService> {
   const admin = { username: 'bench', password: 'bench-password-123' }
-  const child = spawn(process.execPath, ['dist/src/adapters/node/main.js'], {
+  const child = spawn(process.execPath, [`${buildDir}/src/adapters/node/main.js`], {
     env: {
       ...process.env,
       VAULT_PORT: '0',
@@ -27,13 +28,17 @@ export async function startBuiltService(env: Record<string, string>): Promise<Bu
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  let out = ''
+  let out: string | undefined = ''
   const url = await new Promise<string>((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)))
     child.stdout!.on('data', (chunk: Buffer) => {
+      if (out === undefined) return // listening: the request log is read and dropped, not kept
       out += chunk.toString()
       const match = /"msg":"listening","url":"([^"]+)"/.exec(out)
-      if (match) resolve(match[1]!)
+      if (match) {
+        out = undefined
+        resolve(match[1]!)
+      }
     })
   })
   const login = await fetch(`${url}/api/v1/auth/login`, {

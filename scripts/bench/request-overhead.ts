@@ -1,0 +1,113 @@
+/**
+ * Request overhead (issue 18): `npx tsx scripts/bench/request-overhead.ts [--builds dist[,DIR…]]
+ * [--seconds 10] [--connections 16] [--models 1000]` (after `npm run build`; DIR: another build,
+ * `tsc -p tsconfig.build.json --outDir DIR`, to compare source states in one run).
+ *
+ * Throughput on loopback with autocannon, each target alone for `--seconds`: a bare Hono route
+ * on @hono/node-server answering a JSON body like `/me`'s (the baseline, in its own process as
+ * the vault is), then per build, on an SQLite library of `--models` generated models: `GET
+ * /api/v1/me` with a bearer token (authentication and one session check: the cheapest
+ * authenticated request) and `GET /api/v1/models?limit=50` (a page of the library). Prints a
+ * Markdown table with requests/s, p50/p99 latency, errors and the ratio to the bare route.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { type BuiltService, startBuiltService } from './built-service.js'
+import { openDatabaseUrl, writeLibrary } from './library-generator.js'
+
+const { values: args } = parseArgs({
+  options: {
+    builds: { type: 'string', default: 'dist' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    models: { type: 'string', default: '1000' },
+  },
+})
+const seconds = Number(args.seconds)
+const connections = Number(args.connections)
+
+interface Measured {
+  target: string
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+async function load(target: string, url: string, headers: Record<string, string> = {}): Promise<Measured> {
+  // A short warm-up first: JIT, statement caches and connection set-up are not what is measured.
+  await autocannon({ url, connections, duration: 2, headers })
+  const result = await autocannon({ url, connections, duration: seconds, headers })
+  return {
+    target,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
+/** The baseline: a bare Hono app on @hono/node-server, in a process of its own. */
+async function startBareRoute(): Promise<{ url: string; child: ChildProcess }> {
+  const program = `
+    import { serve } from '@hono/node-server'
+    import { Hono } from 'hono'
+    const app = new Hono().get('/me', (c) => c.json({ id: '0b9f7c2e-5d1a-4c55-9a43-8f1d2e3c4b5a', username: 'bench', role: 'superuser', created_at: new Date().toISOString(), scopes: null }))
+    serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log('listening ' + info.port))`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const port = await new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`the bare route exited (${code})`)))
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString())
+      if (match) resolve(match[1]!)
+    })
+  })
+  return { url: `http://127.0.0.1:${port}/me`, child }
+}
+
+async function measureBuild(buildDir: string): Promise<Measured[]> {
+  const work = mkdtempSync(join(tmpdir(), 'vault-overhead-'))
+  const dataDir = join(work, 'data')
+  const databaseUrl = `sqlite:${join(dataDir, 'vault.sqlite')}`
+  const database = openDatabaseUrl(databaseUrl, dataDir)
+  await writeLibrary(database, Number(args.models))
+  await database.close()
+  let service: BuiltService | undefined
+  try {
+    service = await startBuiltService({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: databaseUrl }, buildDir)
+    const headers = { Authorization: service.authorization }
+    return [
+      await load(`${buildDir}: GET /api/v1/me`, `${service.url}/api/v1/me`, headers),
+      await load(`${buildDir}: GET /api/v1/models?limit=50`, `${service.url}/api/v1/models?limit=50`, headers),
+    ]
+  } finally {
+    service?.stop()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+const bare = await startBareRoute()
+const rows: Measured[] = []
+try {
+  rows.push(await load('bare Hono route (baseline)', bare.url))
+  for (const build of args.builds.split(',')) rows.push(...(await measureBuild(build)))
+  rows.push(await load('bare Hono route (again, after)', bare.url))
+} finally {
+  bare.child.kill()
+}
+const baseline = (rows[0]!.requestsPerSecond + rows.at(-1)!.requestsPerSecond) / 2
+console.log(`\n${connections} connections, ${seconds} s each, ${args.models} models, Node ${process.version}\n`)
+console.log('| target | requests/s | p50 ms | p99 ms | errors | × bare |')
+console.log('|---|---:|---:|---:|---:|---:|')
+for (const row of rows) {
+  console.log(
+    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.requestsPerSecond / baseline).toFixed(2)} |`,
+  )
+}
