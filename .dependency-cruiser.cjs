@@ -45,6 +45,23 @@ module.exports = {
       },
     },
     {
+      name: 'workers-adapter-stays-off-node',
+      comment:
+        'The Cloudflare Workers entry runs on workerd: no Node built-in, Node-only package or Node-only adapter (test/workers-runtime.test.ts checks the bundle too).',
+      severity: 'error',
+      from: { path: '^src/adapters/workers/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: '^(node:|fs$|path$|better-sqlite3|pg$|pg-|@hono/node-server|busboy|@aws-sdk/)|^src/adapters/(node|fs|postgres|s3|printers)/',
+      },
+    },
+    {
+      name: 'workers-adapter-no-node-builtins',
+      severity: 'error',
+      from: { path: '^src/adapters/workers/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'core-and-routes-no-node-builtins',
       severity: 'error',
       from: { path: '^src/(core|routes|client)/|^src/(app|index)\\.ts$' },

@@ -23,6 +23,7 @@ import { requestLog } from './routes/request-log.js'
 import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
 import { registerUi } from './routes/ui/ui.index.js'
+import { refuseUnsupported } from './routes/unsupported.js'
 
 /**
  * Builds the model-vault app from injected deps. The result is a plain Hono app: serve it
@@ -45,6 +46,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('/api/*', restoreGate.middleware)
   app.use('/octoprint/*', restoreGate.middleware)
   app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
+  // Before the routes, so an operation this runtime cannot do answers 501 before its handler reads anything.
+  for (const operation of deps.unsupported ?? [])
+    app.on(operation.methods, operation.path, refuseUnsupported(operation))
 
   app.route('/', healthRouter)
   app.route('/', authRouter)

@@ -51,3 +51,10 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
 /** 507: the disk (or quota) is full; nothing was stored. */
 export const insufficientStorage = (detail: string) =>
   new VaultError(507, 'insufficient_storage', 'Insufficient Storage', detail)
+
+/**
+ * 501: the runtime the vault runs on cannot do this at all (printers on a LAN seen from Cloudflare's
+ * edge, backups without a disk); `detail` says why and what to do instead.
+ */
+export const notSupportedOnThisRuntime = (detail: string) =>
+  new VaultError(501, 'not_supported_on_this_runtime', 'Not Implemented', detail)

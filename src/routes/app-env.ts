@@ -4,6 +4,7 @@ import type { Principal } from '../core/accounts/sessions.js'
 import type { Deps } from '../core/deps.js'
 import type { RestoreGate } from './backups/restore-gate.js'
 import { validationHook } from './problem.js'
+import type { UnsupportedOperation } from './unsupported.js'
 
 /**
  * The caller's address for login throttling: the socket's peer, or the proxy's
@@ -17,6 +18,11 @@ export type GetClientAddress = (c: Context) => string | undefined
  */
 export interface AppDeps extends Deps {
   getClientAddress: GetClientAddress
+  /**
+   * What this runtime cannot do (Cloudflare Workers: printers, backups): each answers 501 with its
+   * reason and shows in health. Absent on Node, which does everything.
+   */
+  unsupported?: readonly UnsupportedOperation[]
 }
 
 /** The Hono environment every route sees: injected deps, the request id and the restore gate. */

@@ -2,12 +2,15 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as NodeWebStream } from 'node:stream/web'
 import busboy from 'busboy'
 import { VaultError } from '../../core/errors.js'
-import type { MultipartFile, MultipartUpload, ReadMultipart } from '../../core/ingest/multipart.js'
+import {
+  badMultipartField as badField,
+  type MultipartFile,
+  type MultipartUpload,
+  malformedMultipart as malformed,
+  type ReadMultipart,
+  unescapeFormFileName,
+} from '../../core/ingest/multipart.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
-
-const malformed = (detail: string) => new VaultError(400, 'malformed_multipart', 'Bad Request', detail)
-const badField = (detail: string) =>
-  new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
 
 /**
  * The file part as a web stream with backpressure. It closes only once the whole form has been
@@ -39,14 +42,6 @@ function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint
     },
   })
 }
-
-/**
- * Browsers, fetch and curl escape a part's file name as the WHATWG multipart/form-data encoding
- * says: `"` as `%22`, CR as `%0D`, LF as `%0A`, and nothing else; busboy hands the escapes over as
- * they came, so `the "best" cube.stl` would be stored as `the %22best%22 cube.stl`.
- */
-const unescapeFormFileName = (name: string): string =>
-  name.replace(/%(22|0D|0A)/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)))
 
 /**
  * Streams a multipart body through busboy: the file part is handed over as a web stream

@@ -1,3 +1,5 @@
+import { VaultError } from '../errors.js'
+
 /**
  * Reading a `multipart/form-data` upload as a stream. Runtimes differ (busboy on Node), so
  * the parser is injected; the contract is what ingest relies on.
@@ -27,3 +29,18 @@ export interface MultipartUpload {
 }
 
 export type ReadMultipart = (request: Request, limits: { maxFileBytes: number }) => MultipartUpload
+
+/** 400: the body is not a readable multipart form (or was cut short). */
+export const malformedMultipart = (detail: string) => new VaultError(400, 'malformed_multipart', 'Bad Request', detail)
+
+/** 422: a readable form whose fields break the rules (a second file, too many or too long fields). */
+export const badMultipartField = (detail: string) =>
+  new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
+
+/**
+ * Browsers, fetch and curl escape a part's file name as the WHATWG multipart/form-data encoding
+ * says: `"` as `%22`, CR as `%0D`, LF as `%0A`, and nothing else; a parser that hands the escapes
+ * over as they came would store `the "best" cube.stl` as `the %22best%22 cube.stl`.
+ */
+export const unescapeFormFileName = (name: string): string =>
+  name.replace(/%(22|0D|0A)/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)))

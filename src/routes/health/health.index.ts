@@ -1,22 +1,35 @@
 import { lastBackupHealth } from '../../core/backup/backup-health.js'
+import type { HealthCheckable } from '../../core/health/component.js'
+import type { ComponentName } from '../../core/health/health-report.js'
 import { checkHealth } from '../../core/health/health-report.js'
 import { printerFleetHealth } from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
+import { unsupportedHealth } from '../unsupported.js'
 import { getHealth } from './health.routes.js'
 
 const componentTimeoutMs = 3000
 
 export const healthRouter = createRouter().openapi(getHealth, async (c) => {
-  const { database, blobs, thumbnails, backups, service, clock } = c.var.deps
+  const { database, blobs, thumbnails, backups, service, clock, unsupported = [] } = c.var.deps
+  // What this runtime cannot do, named in the component it belongs to.
+  const limits = (component: ComponentName): HealthCheckable[] => {
+    const part = unsupportedHealth(unsupported, component)
+    return part ? [part] : []
+  }
   const report = await checkHealth(
     {
       database: { required: true, parts: [database] },
       storage: { required: true, parts: [blobs, thumbnails] },
       backup: {
         required: false,
-        parts: [backups.local, ...(backups.offsite ? [backups.offsite] : []), lastBackupHealth(c.var.deps)],
+        parts: [
+          backups.local,
+          ...(backups.offsite ? [backups.offsite] : []),
+          lastBackupHealth(c.var.deps),
+          ...limits('backup'),
+        ],
       },
-      'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps)] },
+      'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps), ...limits('printer-provider')] },
     },
     componentTimeoutMs,
   )

@@ -1,0 +1,108 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import packageJson from '../../../package.json' with { type: 'json' }
+import { createApp } from '../../app.js'
+import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
+import { randomToken } from '../../core/accounts/secrets.js'
+import { createPortableSha256 } from '../../core/blobs/portable-sha256.js'
+import { parseConfig } from '../../core/config/config.js'
+import { createEnvReader } from '../../core/config/env-reader.js'
+import { migrateToLatest } from '../../core/db/migrate.js'
+import { ensureInstallation } from '../../core/installation.js'
+import { createKeyRing } from '../../core/key-ring.js'
+import { indexPendingModels } from '../../core/library/refresh-model.js'
+import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
+import { systemClock } from '../../core/runtime/clock.js'
+import { createJsonLogger, type Logger } from '../../core/runtime/logger.js'
+import { createSemaphore } from '../../core/runtime/semaphore.js'
+import type { AppDeps, AppEnv } from '../../routes/app-env.js'
+import { createBoundedExtractor } from './bounded-extractor.js'
+import { openD1Database } from './d1-database.js'
+import { createMemoryScratchCopy } from './memory-scratch-copy.js'
+import { noBackupSink } from './no-backup-sink.js'
+import { createPbkdf2PasswordHasher } from './pbkdf2-password-hasher.js'
+import { createR2BlobStore } from './r2-blob-store.js'
+import { webCompression } from './web-compression.js'
+import { readMultipartWeb } from './web-multipart.js'
+import { createWorkersAssets } from './workers-assets.js'
+import { vaultVariables, type WorkersEnv } from './workers-env.js'
+import { workersUnsupportedOperations } from './workers-limits.js'
+
+export interface WorkersVault {
+  /** The Hono app: its `fetch` is the Worker's, or mount it with `parent.route('/vault', vault.app)`. */
+  app: OpenAPIHono<AppEnv>
+  deps: AppDeps
+}
+
+/**
+ * A whole vault on Cloudflare Workers from the Worker's `env`: D1 for the database (migrated here),
+ * R2 for blobs (`blobs/`) and thumbnails (`thumbs/`), PBKDF2 passwords, SHA-256 in JavaScript,
+ * multipart uploads on web streams, the web UI from the static assets. Creates the first superuser
+ * on a new install (set `VAULT_ADMIN_PASSWORD` as a secret; a generated one is logged once).
+ * Printers and backups answer 501 (workers-limits.ts). Rejects with the cause when the
+ * configuration is invalid or D1 cannot be migrated.
+ */
+export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Promise<WorkersVault> {
+  const variables = vaultVariables(env)
+  const config = parseConfig(variables)
+  const workersVars = createEnvReader(variables)
+  const readMaxBytes = workersVars.integer('VAULT_WORKERS_READ_MAX_BYTES', 16 * 1024 ** 2, 0, 1024 ** 3)
+  const zipMaxBytes = workersVars.integer('VAULT_WORKERS_ZIP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
+  const log = logger ?? createJsonLogger((line) => console.log(line.trimEnd()))
+  const clock = systemClock
+  const database = openD1Database(env.DB)
+  const schemaVersion = await migrateToLatest(database.db)
+  await ensureInstallation(database.db, clock)
+  await indexPendingModels(database, () => clock.now().toISOString())
+  log.info('database ready', { kind: 'd1', schema_version: schemaVersion })
+  const blobs = createR2BlobStore({ bucket: env.BUCKET, prefix: 'blobs/' })
+  const passwordHasher = createPbkdf2PasswordHasher()
+  const deps: AppDeps = {
+    service: {
+      name: 'model-vault',
+      version: packageJson.version,
+      instanceId: crypto.randomUUID(),
+      startedAt: clock.now().toISOString(),
+    },
+    database,
+    blobs,
+    thumbnails: createR2BlobStore({ bucket: env.BUCKET, prefix: 'thumbs/' }),
+    createSha256: createPortableSha256,
+    compression: webCompression,
+    backups: { local: noBackupSink, offsite: null, retentionDays: config.backup.retentionDays },
+    gcGraceMs: config.gc.graceMinutes * 60_000,
+    clock,
+    liveness: null,
+    logger: log,
+    ...createWorkersAssets(env.ASSETS),
+    keys: await createKeyRing(
+      database,
+      {
+        jwtSecrets: config.jwt.secret ? [config.jwt.secret] : [],
+        printerCredentialsKey: config.printers.credentialsKey,
+      },
+      createPortableSha256,
+      clock,
+    ),
+    auth: { passwordHasher, decoyPasswordHash: await passwordHasher.hash(randomToken(18)) },
+    // Cloudflare sets the caller's address; nobody in front of the Worker can forge it.
+    getClientAddress: (c) => c.req.header('cf-connecting-ip'),
+    extractStoredFile: createBoundedExtractor(blobs, readMaxBytes),
+    registrations: createSemaphore(2),
+    readMultipart: readMultipartWeb,
+    writeScratchCopy: createMemoryScratchCopy(zipMaxBytes),
+    maxUploadBytes: config.maxUploadBytes,
+    maxBodyBytes: config.maxBodyBytes,
+    publicUrl: config.publicUrl,
+    downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
+    printers: {
+      providers: {},
+      statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
+      sendsUnderWay: new Set(),
+      timeoutMs: config.printers.timeoutMs,
+      confirmMs: config.printers.confirmMs,
+    },
+    unsupported: workersUnsupportedOperations,
+  }
+  await ensureFirstSuperuser(deps, log, config.admin)
+  return { app: createApp(deps), deps }
+}
