@@ -3,6 +3,13 @@
  * The layers: adapters → app → routes → core; core and routes stay runtime-free.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+/**
+ * Packages that need Node (native addons, Node streams and sockets), as resolved paths: npm
+ * packages are kept in the graph (not excluded) so that these rules see them, but not followed.
+ * Node built-ins are caught by the `dependencyTypes: ['core']` rules below.
+ */
+const nodeOnlyPackages = '^node_modules/(better-sqlite3|pg|pg-[^/]+|@hono/node-server|busboy|@aws-sdk/[^/]+)/'
+
 module.exports = {
   forbidden: [
     {
@@ -41,7 +48,7 @@ module.exports = {
       from: { path: '^src/(core|routes|client)/|^src/(app|index)\\.ts$' },
       to: {
         dependencyTypesNot: ['type-only'],
-        path: '^(node:|fs$|path$|better-sqlite3|pg$|pg-|@hono/node-server|busboy|@aws-sdk/|tar-stream)',
+        path: nodeOnlyPackages,
       },
     },
     {
@@ -52,7 +59,7 @@ module.exports = {
       from: { path: '^src/adapters/workers/' },
       to: {
         dependencyTypesNot: ['type-only'],
-        path: '^(node:|fs$|path$|better-sqlite3|pg$|pg-|@hono/node-server|busboy|@aws-sdk/)|^src/adapters/(node|fs|postgres|s3|printers)/',
+        path: [nodeOnlyPackages, '^src/adapters/(node|fs|postgres|s3|printers)/'],
       },
     },
     {
@@ -83,7 +90,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    exclude: { path: '(^|/)dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
