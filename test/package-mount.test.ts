@@ -1,11 +1,12 @@
 import { execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import packageJson from '../package.json' with { type: 'json' }
-import { ensureBuilt, oncePerSourceState, untilListening } from './support/built-vault.js'
+import { oncePerSourceState, untilListening } from './support/built-vault.js'
+import { packVault } from './support/packed-vault.js'
 import { createTestDatabase } from './support/test-database.js'
 import { binaryCube } from './support/uploads.js'
 
@@ -26,12 +27,7 @@ async function readmeCode(heading: string): Promise<string[]> {
  */
 function installedParentApp(): Promise<string> {
   return oncePerSourceState('package-app', async (dir) => {
-    const stage = join(dir, 'stage')
-    await mkdir(stage)
-    await cp('package.json', join(stage, 'package.json'))
-    await cp('README.md', join(stage, 'README.md'))
-    await cp(await ensureBuilt(), join(stage, 'dist'), { recursive: true })
-    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', resolve(dir)], { cwd: stage })
+    const tarball = await packVault(dir)
     const app = join(dir, 'app')
     await mkdir(app)
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'parent-app', private: true, type: 'module' }))
@@ -43,7 +39,7 @@ function installedParentApp(): Promise<string> {
         '--no-audit',
         '--no-fund',
         '--prefer-offline',
-        resolve(dir, `model-vault-${packageJson.version}.tgz`),
+        tarball,
         `hono@${versions.hono}`,
         `@hono/node-server@${versions['@hono/node-server']}`,
         `typescript@${versions.typescript}`,
@@ -51,7 +47,6 @@ function installedParentApp(): Promise<string> {
       ],
       { cwd: app, maxBuffer: 16 * 1024 * 1024 },
     )
-    await rm(stage, { recursive: true })
   })
 }
 
