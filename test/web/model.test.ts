@@ -379,10 +379,15 @@ describe('the model page', () => {
       expect(served.status).toBe(200)
       expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes)
 
-      await card.getByRole('button', { name: 'Open in slicer: Slicer-Box.stl' }).click()
-      await page.getByRole('menuitem', { name: 'Copy download link' }).click()
-      await page.getByText('Download link copied').waitFor()
-      const copied = await page.evaluate(() => navigator.clipboard.readText())
+      // Chromium now holds the tab behind its "Open OrcaSlicer?" prompt, which headless Chromium
+      // never answers (the page gets no more input): a second tab of the same session goes on.
+      const second = await context.newPage()
+      await second.goto(`${vault.baseUrl}/models/${reply.body.model.id}`)
+      const secondCard = second.getByRole('article', { name: 'Slicer-Box.stl' })
+      await secondCard.getByRole('button', { name: 'Open in slicer: Slicer-Box.stl' }).click()
+      await second.getByRole('menuitem', { name: 'Copy download link' }).click()
+      await second.getByText('Download link copied').waitFor()
+      const copied = await second.evaluate(() => navigator.clipboard.readText())
       expect(copied.startsWith(`${vault.baseUrl}/api/v1/signed/files/`)).toBe(true)
       expect(new Uint8Array(await (await fetch(copied)).arrayBuffer())).toEqual(bytes)
       expect(pageErrors).toEqual([])
