@@ -42,7 +42,9 @@ export async function login(
     valid = apiKey !== undefined && apiKey.user_id === user?.id
   }
   if (!valid || !user || user.disabled_at !== null) {
-    await recordLoginFailure(db, keys, now)
+    // Dated when decided, not when the request began: a password check can wait seconds for the
+    // thread pool under load, and the lock must run its full length from the failure.
+    await recordLoginFailure(db, keys, deps.clock.now())
     throw unauthorized('invalid_credentials', 'The username or the credential is wrong.')
   }
   // Not a failed guess (the caller holds the key): not counted, so a hook retrying an expired
@@ -76,7 +78,7 @@ export async function changeOwnPassword(
   const keys = throttleKeys('password', user.username_key, clientAddress)
   await assertNotThrottled(db, keys, now)
   if (!(await deps.auth.passwordHasher.verify(passwords.current, user.password_hash))) {
-    await recordLoginFailure(db, keys, now)
+    await recordLoginFailure(db, keys, deps.clock.now())
     throw forbidden('wrong_password', 'The current password is wrong.')
   }
   await clearPasswordFailures(db, user.username_key)
