@@ -2476,8 +2476,8 @@ export interface components {
              * @description Which protocol the printer speaks.
              * @enum {string}
              */
-            provider: "moonraker" | "octoprint" | "prusalink" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
+            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address: string;
             credentials?: components["schemas"]["PrinterCredentials"];
             printer_profile_id?: string | null;
@@ -2490,6 +2490,10 @@ export interface components {
             /** @description PrusaLink digest user (usually `maker`). */
             username?: string;
             password?: string;
+            /** @description Bambu Lab: the printer's serial number (Settings → Device on its screen). */
+            serial?: string;
+            /** @description Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen). */
+            access_code?: string;
         };
         UpdatePrinterRequest: {
             name?: string;
@@ -2497,8 +2501,8 @@ export interface components {
              * @description Which protocol the printer speaks.
              * @enum {string}
              */
-            provider?: "moonraker" | "octoprint" | "prusalink" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider?: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
+            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address?: string;
             credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;

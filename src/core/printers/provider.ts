@@ -111,6 +111,10 @@ export interface PrinterCredentials {
   api_key?: string
   username?: string
   password?: string
+  /** Bambu Lab: the printer's serial number, which names its MQTT topics. */
+  serial?: string
+  /** Bambu Lab: the LAN access code shown on the printer's screen. */
+  access_code?: string
 }
 
 export type PrinterProviderFactory = (connection: PrinterConnection) => PrinterProvider

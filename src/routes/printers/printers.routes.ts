@@ -66,7 +66,7 @@ export const PrinterSchema = z
   .openapi('Printer')
 
 const providerField = z
-  .enum(['moonraker', 'octoprint', 'prusalink', 'virtual'])
+  .enum(['moonraker', 'octoprint', 'prusalink', 'bambu', 'virtual'])
   .openapi({ description: 'Which protocol the printer speaks.' })
 const CredentialsSchema = z
   .object({
@@ -83,6 +83,17 @@ const CredentialsSchema = z
       .optional()
       .openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
     password: z.string().min(1).max(500).optional(),
+    serial: z
+      .string()
+      .regex(/^[A-Za-z0-9]{6,32}$/, 'letters and digits only, as on the printer')
+      .optional()
+      .openapi({ description: "Bambu Lab: the printer's serial number (Settings → Device on its screen)." }),
+    access_code: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen).' }),
   })
   .strict()
   .openapi('PrinterCredentials')
@@ -90,7 +101,7 @@ const CredentialsSchema = z
 const nameField = z.string().trim().min(1).max(100)
 const addressField = z.string().trim().min(1).max(2000).openapi({
   description:
-    "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
+    "Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`.",
 })
 
 export const listPrintersRoute = defineRoute(allow('user', 'read', 'print'), {
