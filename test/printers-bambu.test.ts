@@ -281,6 +281,16 @@ describe('a Bambu Lab printer in LAN mode', () => {
     expect(gone.state).toBe('offline')
   }, 15_000)
 
+  it('checks the storage port even when the MQTT port does not answer', async () => {
+    const fake = await started()
+    const printer = await register({ ...fake, address: fake.address.replace(/mqtt_port=\d+/, 'mqtt_port=9') })
+    expect(printer.status.reason).toMatch(/could not be reached on MQTT port 9 \(ECONNREFUSED\)|no answer within/)
+    const diagnostics = await diagnose(printer.id)
+    expect(diagnostics).toMatchObject({ reachable: false })
+    expect(check(diagnostics, 'reachable')).toMatchObject({ result: 'fail' })
+    expect(check(diagnostics, 'ftps')).toMatchObject({ result: 'pass' })
+  })
+
   it('warns when the certificate does not name the serial number', async () => {
     const fake = await started({ certificateName: 'someone-else' })
     const printer = await register(fake)

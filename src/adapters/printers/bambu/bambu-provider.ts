@@ -131,6 +131,30 @@ function bambuPrinter(
     timeoutMs: silenceMs,
   })
 
+  /** MQTT: reachable, the access code taken, reports for this serial; then TLS, firmware and Developer Mode. */
+  const probeMqtt = async (diagnostics: PrinterDiagnostics, current: BambuSession) => {
+    await firstAnswer(
+      diagnostics,
+      () => current.ready(timeoutMs),
+      `the access code was accepted on MQTT port ${address.mqttPort}, and the printer reports as ${serial}`,
+    )
+    diagnostics.firmware_link = true
+    diagnostics.checks.push(tlsCheck(current.certificate, serial))
+    const version = await current
+      .request('info', { command: 'get_version' }, (message) => versionAnswer(message), timeoutMs)
+      .catch(() => null)
+    diagnostics.identity.version = version?.firmware ?? null
+    diagnostics.identity.hostname = version?.model ?? serial
+    diagnostics.checks.push({
+      name: 'firmware',
+      result: version ? 'pass' : 'warn',
+      detail: version
+        ? `firmware ${version.firmware ?? 'unknown'}${version.model ? ` on ${version.model}` : ''}`
+        : 'the printer did not answer get_version',
+    })
+    diagnostics.checks.push(developerModeCheck(current.fun))
+  }
+
   const readStatus = async () => {
     const current = session()
     await current.ready(timeoutMs)
@@ -145,29 +169,15 @@ function bambuPrinter(
         capabilities(),
         async (diagnostics) => {
           const current = session()
-          await firstAnswer(
-            diagnostics,
-            () => current.ready(timeoutMs),
-            `the access code was accepted on MQTT port ${address.mqttPort}, and the printer reports as ${serial}`,
-          )
-          diagnostics.firmware_link = true
-          diagnostics.checks.push(tlsCheck(current.certificate, serial))
-          const version = await current
-            .request('info', { command: 'get_version' }, (message) => versionAnswer(message), timeoutMs)
-            .catch(() => null)
-          diagnostics.identity.version = version?.firmware ?? null
-          diagnostics.identity.hostname = version?.model ?? serial
-          diagnostics.checks.push({
-            name: 'firmware',
-            result: version ? 'pass' : 'warn',
-            detail: version
-              ? `firmware ${version.firmware ?? 'unknown'}${version.model ? ` on ${version.model}` : ''}`
-              : 'the printer did not answer get_version',
-          })
-          diagnostics.checks.push(developerModeCheck(current.fun))
-          diagnostics.checks.push(
-            await ftpsCheck(diagnostics, () => withBambuFtp(ftp(Math.max(timeoutMs, 5_000)), (client) => client.pwd())),
-          )
+          // Storage is checked whatever MQTT answers: a printer may fail on one port and not the other.
+          const storage = ftpsCheck(() => withBambuFtp(ftp(Math.max(timeoutMs, 5_000)), (client) => client.pwd()))
+          try {
+            await probeMqtt(diagnostics, current)
+          } finally {
+            const { check, refusedAccessCode } = await storage
+            diagnostics.checks.push(check)
+            if (refusedAccessCode) diagnostics.authenticated = false
+          }
         },
         readStatus,
       )
@@ -287,13 +297,20 @@ function developerModeCheck(fun: unknown): DiagnosticCheck {
       }
 }
 
-async function ftpsCheck(diagnostics: PrinterDiagnostics, login: () => Promise<unknown>): Promise<DiagnosticCheck> {
+async function ftpsCheck(
+  login: () => Promise<unknown>,
+): Promise<{ check: DiagnosticCheck; refusedAccessCode: boolean }> {
   try {
     await login()
-    return { name: 'ftps', result: 'pass', detail: 'logged in to the printer storage over FTPS' }
+    return {
+      check: { name: 'ftps', result: 'pass', detail: "logged in to the printer's storage over FTPS" },
+      refusedAccessCode: false,
+    }
   } catch (error) {
     const failure = error instanceof PrinterError ? error : new PrinterError('protocol', 'unexpected answer')
-    if (failure.kind === 'auth') diagnostics.authenticated = false
-    return { name: 'ftps', result: 'fail', detail: failure.message }
+    return {
+      check: { name: 'ftps', result: 'fail', detail: failure.message },
+      refusedAccessCode: failure.kind === 'auth',
+    }
   }
 }
