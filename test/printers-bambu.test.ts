@@ -4,6 +4,7 @@ import { createBambuPrinters } from '../src/adapters/printers/bambu/bambu-provid
 import { PrinterError } from '../src/core/printers/provider.js'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import { type BambuBehaviour, type FakeBambu, fakeBambu } from './support/fake-printers/bambu.js'
+import { slicedExport, slicedPlate } from './support/sliced-3mf.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -132,6 +133,40 @@ describe('a Bambu Lab printer in LAN mode', () => {
       temperatures: { nozzle: { actual: 219.5, target: 220 } },
     })
     expectProblem(await send(printer.id), 409, 'printer_not_ready')
+  })
+
+  it('prints the sliced plate of a stored .gcode.3mf as it is, which only a Bambu printer is sent', async () => {
+    const bytes = slicedExport([slicedPlate(2, 3129, 9.84, 'M3x10 screw')], [2])
+    const packageId = (await upload(vault.baseUrl, token, 'Screws & nuts.gcode.3mf', bytes)).body.file.id
+    const sendPackage = (id: string) =>
+      call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/send`, {
+        token: userToken,
+        json: { file_id: packageId, start: true },
+      })
+    const fake = await started()
+    const printer = await register(fake)
+    const reply = await sendPackage(printer.id)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'confirmed', remote_name: 'Screws_nuts.gcode.3mf' })
+    expect(fake.file('Screws_nuts.gcode.3mf')?.equals(Buffer.from(bytes))).toBe(true)
+    expect(fake.requests.find((request) => request.print)?.print).toMatchObject({
+      command: 'project_file',
+      param: 'Metadata/plate_2.gcode',
+      url: 'ftp://Screws_nuts.gcode.3mf',
+    })
+
+    const bench = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: `bench-${crypto.randomUUID().slice(0, 6)}`, provider: 'virtual', address: 'virtual://bench' },
+    })
+    const refused = expectProblem(await sendPackage(bench.body.id), 422, 'not_gcode')
+    expect(refused.detail).toContain('only Bambu Lab printers print as it is')
+    const project = await upload(vault.baseUrl, token, 'unsliced.3mf', slicedExport([], []))
+    const unsliced = await call(vault.baseUrl, 'POST', `/api/v1/printers/${printer.id}/send`, {
+      token: userToken,
+      json: { file_id: project.body.file.id, start: true },
+    })
+    expectProblem(unsliced, 422, 'not_gcode')
   })
 
   it('maps every gcode_state, merging the partial reports a P1 sends into one state', async () => {

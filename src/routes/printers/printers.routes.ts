@@ -292,9 +292,10 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
   path: '/api/v1/printers/{id}/send',
   operationId: 'sendToPrinter',
   tags,
-  summary: 'Send a stored G-code file to a printer, and optionally start it',
+  summary:
+    'Send a stored G-code file (or, to a Bambu Lab printer, a sliced .gcode.3mf) to a printer, and optionally start it',
   description:
-    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
+    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened. A stored `.gcode.3mf` with sliced plates goes, as it is, only to a provider that prints one (`bambu`), which starts its first sliced plate; plain G-code goes to a `bambu` printer wrapped as a `.gcode.3mf`.',
   request: {
     params: IdParamSchema,
     ...jsonBody(
@@ -315,7 +316,9 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
         'application/json': { schema: DispatchSchema },
       },
     },
-    422: problemResponse('No stored file has this id, or it is not G-code (`not_gcode`).'),
+    422: problemResponse(
+      'No stored file has this id, or it is not G-code (`not_gcode`; a sliced `.gcode.3mf` to a printer that is not `bambu` too).',
+    ),
     502: json('The printer let us down: outcome `upload_failed`, `start_refused` or `not_confirmed`.', DispatchSchema),
   },
 })

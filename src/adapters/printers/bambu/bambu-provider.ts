@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { type BambuAddress, parseBambuAddress } from '../../../core/printers/bambu-address.js'
 import {
   type DiagnosticCheck,
@@ -16,7 +18,7 @@ import { withBambuFtp } from './bambu-ftps.js'
 import { type BambuSession, openBambuSession } from './bambu-session.js'
 import { bambuStatus } from './bambu-status.js'
 import type { PeerCertificate } from './bambu-tls.js'
-import { platePath, wrapGcodeIn3mf } from './gcode-3mf.js'
+import { wrapGcodeIn3mf } from './gcode-3mf.js'
 
 export interface BambuPrinters {
   provider: PrinterProviderFactory
@@ -107,6 +109,7 @@ function unusable(problem: PrinterError): PrinterProvider {
       ),
     upload: () => Promise.reject(problem),
     start: () => Promise.reject(problem),
+    takesSlicedPackages: true,
   }
 }
 
@@ -123,6 +126,8 @@ function bambuPrinter(
   session: () => BambuSession,
 ): PrinterProvider {
   const { timeoutMs } = connection
+  /** The plate of each sliced package this provider stored, for its start (wrapped G-code is plate 1). */
+  const plates = new Map<string, number>()
   const ftp = (silenceMs: number) => ({
     host: address.host,
     port: address.ftpPort,
@@ -183,14 +188,21 @@ function bambuPrinter(
       )
     },
 
+    takesSlicedPackages: true,
+
     async upload(file) {
+      // Stored at the root of the printer's storage, where `ftp://<name>` finds it.
+      const store = (stream: Readable, remoteName: string) =>
+        withBambuFtp(ftp(Math.max(timeoutMs, 30_000)), (client) => client.uploadFrom(stream, `/${remoteName}`))
+      if (file.plate !== undefined) {
+        await store(Readable.fromWeb(file.stream as NodeReadableStream<Uint8Array>), file.name)
+        plates.set(file.name, file.plate)
+        return { remote_name: file.name, started: false }
+      }
       const wrapped = await wrapGcodeIn3mf(file.stream)
       const remoteName = `${file.name}.3mf`
       try {
-        // Stored at the root of the printer's storage, where `ftp://<name>` finds it.
-        await withBambuFtp(ftp(Math.max(timeoutMs, 30_000)), (client) =>
-          client.uploadFrom(wrapped.stream(), `/${remoteName}`),
-        )
+        await store(wrapped.stream(), remoteName)
       } finally {
         await wrapped.discard()
       }
@@ -200,23 +212,24 @@ function bambuPrinter(
     async start(remoteName) {
       const current = session()
       await current.ready(timeoutMs)
-      const answer = await current.request('print', projectFile(remoteName, current.report), startAnswer, timeoutMs)
+      const command = projectFile(remoteName, plates.get(remoteName) ?? 1, current.report)
+      const answer = await current.request('print', command, startAnswer, timeoutMs)
       if (answer !== 'success') throw new PrinterError('refused', answer)
     },
   }
 }
 
 /**
- * The `project_file` command for a `.gcode.3mf` at the root of the printer's storage, in the shape
- * Bambu Studio sends (OpenBambuAPI mqtt.md; Bambuddy's capture): plate 1, no cloud task ids, bed
+ * The `project_file` command for a plate of a `.gcode.3mf` at the root of the printer's storage, in
+ * the shape Bambu Studio sends (OpenBambuAPI mqtt.md; Bambuddy's capture): no cloud task ids, bed
  * levelling and flow calibration left to the printer (`auto`), no timelapse. `use_ams` follows the
  * printer: with an AMS it feeds from it, without one from the external spool.
  */
-function projectFile(remoteName: string, report: Record<string, unknown>): Record<string, unknown> {
+function projectFile(remoteName: string, plate: number, report: Record<string, unknown>): Record<string, unknown> {
   const ams = obj(report.ams).ams
   return {
     command: 'project_file',
-    param: platePath,
+    param: `Metadata/plate_${plate}.gcode`,
     url: `ftp://${remoteName}`,
     file: remoteName,
     md5: '',

@@ -24,7 +24,7 @@ export interface Wrapped3mf {
   discard(): Promise<void>
 }
 
-export const platePath = 'Metadata/plate_1.gcode'
+const platePath = 'Metadata/plate_1.gcode'
 
 const textParts = (md5: string): Array<[string, string]> => [
   [
