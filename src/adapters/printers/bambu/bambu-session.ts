@@ -152,9 +152,9 @@ export function openBambuSession(target: BambuTarget): BambuSession {
       session.lastUsed = Date.now()
       const deadline = Date.now() + timeoutMs
       while (!(connected && stateKnown)) {
-        if (failure?.kind === 'auth') throw failure
+        // The last attempt's failure stands until a reconnect (every few seconds) clears it.
+        if (failure) throw failure
         if (Date.now() >= deadline) {
-          if (failure) throw failure
           throw new PrinterError(
             'timeout',
             connected
