@@ -4,6 +4,7 @@ import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
 import { fakeBambu } from '../support/fake-printers/bambu.js'
+import { slicedExport, slicedPlate } from '../support/sliced-3mf.js'
 import { upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
@@ -266,7 +267,7 @@ describe('the printers pages', () => {
     }
   })
 
-  it('an admin adds a Bambu Lab printer by its address, serial number and access code, which are never shown back', async () => {
+  it('an admin adds a Bambu Lab printer by its address, serial number and access code, which are never shown back, and sends it a sliced .gcode.3mf', async () => {
     const fake = await fakeBambu({ accessCode: 'b4c9d2e7' })
     const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/printers')
     try {
@@ -295,6 +296,24 @@ describe('the printers pages', () => {
       const printers = await call(vault.baseUrl, 'GET', '/api/v1/printers', { token })
       const created = printers.body.items.find((printer: { name: string }) => printer.name === 'P1S')
       expect(created).toMatchObject({ provider: 'bambu', has_credentials: true })
+      // A sliced .gcode.3mf from the model page: sent as it is, its sliced plate started.
+      const sliced = await upload(
+        vault.baseUrl,
+        token,
+        'screws.gcode.3mf',
+        slicedExport([slicedPlate(2, 3129, 9.84, 'M3x10 screw')], [2]),
+      )
+      await page.goto(`${vault.baseUrl}/models/${sliced.body.model.id}`)
+      await page.getByRole('button', { name: 'Send to printer: screws.gcode.3mf' }).click()
+      const send = page.getByRole('dialog', { name: 'Send to printer' })
+      await send.getByRole('radio', { name: 'P1S' }).click()
+      await send.getByRole('button', { name: 'Send', exact: true }).click()
+      await send.getByText('Confirmed printing: done').waitFor()
+      await send.getByText('Printing screws.gcode.3mf.').waitFor()
+      await screenshot(page, 'printers-send-bambu-confirmed')
+      expect(fake.requests.find((request) => request.print)?.print).toMatchObject({ param: 'Metadata/plate_2.gcode' })
+      await send.getByRole('button', { name: 'Close', exact: true }).click()
+
       await page.goto(`${vault.baseUrl}/printers/${created.id}`)
       await page.getByRole('button', { name: 'Edit' }).click()
       const edit = page.getByRole('dialog', { name: 'Edit P1S' })
