@@ -2490,7 +2490,10 @@ export interface components {
             /** @description PrusaLink digest user (usually `maker`). */
             username?: string;
             password?: string;
-            /** @description Bambu Lab: the printer's serial number (Settings → Device on its screen). */
+            /**
+             * @description Bambu Lab: the printer's serial number (Settings → Device on its screen).
+             * @example 01S00C123456789
+             */
             serial?: string;
             /** @description Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen). */
             access_code?: string;

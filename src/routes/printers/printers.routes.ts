@@ -87,7 +87,10 @@ const CredentialsSchema = z
       .string()
       .regex(/^[A-Za-z0-9]{6,32}$/, 'letters and digits only, as on the printer')
       .optional()
-      .openapi({ description: "Bambu Lab: the printer's serial number (Settings → Device on its screen)." }),
+      .openapi({
+        description: "Bambu Lab: the printer's serial number (Settings → Device on its screen).",
+        example: '01S00C123456789',
+      }),
     access_code: z
       .string()
       .min(1)
