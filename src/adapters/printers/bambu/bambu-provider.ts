@@ -115,7 +115,13 @@ function unusable(problem: PrinterError): PrinterProvider {
 
 const capabilities = () => ({
   software: 'Bambu Lab LAN',
-  capabilities: { upload: true, start: true, accepted_extensions: ['.gcode'], storages: ['sdcard'], live_push: 'mqtt' },
+  capabilities: {
+    upload: true,
+    start: true,
+    accepted_extensions: ['.gcode', '.gcode.3mf'],
+    storages: ['sdcard'],
+    live_push: 'mqtt',
+  },
 })
 
 function bambuPrinter(
