@@ -288,7 +288,7 @@ describe('a printer through the vault (<vault>/octoprint/printers/<id>)', () => 
     expect(reply.status).toBe(422)
     expect(reply.body).toEqual({
       error:
-        'Saved in the vault as cube.stl, but not printed: cube.stl is a stl file; only G-code can be sent to a printer. Slice it first.',
+        'Saved in the vault as cube.stl, but not printed: cube.stl is a stl file; only G-code (or, to a Bambu Lab printer, a sliced .gcode.3mf) can be sent to a printer. Slice it first.',
     })
     expect(await filesNamed('cube.stl')).toHaveLength(1)
   })

@@ -733,7 +733,7 @@ describe('credentials', () => {
     expectProblem(bad, 422, 'validation_failed')
     const unknown = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
       token,
-      json: { name: 'z', provider: 'bambu', address: 'http://host' },
+      json: { name: 'z', provider: 'duet', address: 'http://host' },
     })
     expectProblem(unknown, 422, 'validation_failed')
   })

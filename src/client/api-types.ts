@@ -1251,8 +1251,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a stored G-code file to a printer, and optionally start it
-         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.
+         * Send a stored G-code file (or, to a Bambu Lab printer, a sliced .gcode.3mf) to a printer, and optionally start it
+         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened. A stored `.gcode.3mf` with sliced plates goes, as it is, only to a provider that prints one (`bambu`), which starts its first sliced plate; plain G-code goes to a `bambu` printer wrapped as a `.gcode.3mf`.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
@@ -2476,8 +2476,8 @@ export interface components {
              * @description Which protocol the printer speaks.
              * @enum {string}
              */
-            provider: "moonraker" | "octoprint" | "prusalink" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
+            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address: string;
             credentials?: components["schemas"]["PrinterCredentials"];
             printer_profile_id?: string | null;
@@ -2490,6 +2490,13 @@ export interface components {
             /** @description PrusaLink digest user (usually `maker`). */
             username?: string;
             password?: string;
+            /**
+             * @description Bambu Lab: the printer's serial number (Settings → Device on its screen).
+             * @example 01S00C123456789
+             */
+            serial?: string;
+            /** @description Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen). */
+            access_code?: string;
         };
         UpdatePrinterRequest: {
             name?: string;
@@ -2497,8 +2504,8 @@ export interface components {
              * @description Which protocol the printer speaks.
              * @enum {string}
              */
-            provider?: "moonraker" | "octoprint" | "prusalink" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider?: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
+            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
             address?: string;
             credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;
@@ -6966,7 +6973,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No stored file has this id, or it is not G-code (`not_gcode`). */
+            /** @description No stored file has this id, or it is not G-code (`not_gcode`; a sliced `.gcode.3mf` to a printer that is not `bambu` too). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { fakeBambu } from '../support/fake-printers/bambu.js'
+import { slicedExport, slicedPlate } from '../support/sliced-3mf.js'
 import { upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
@@ -262,6 +264,67 @@ describe('the printers pages', () => {
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()
+    }
+  })
+
+  it('an admin adds a Bambu Lab printer by its address, serial number and access code, which are never shown back, and sends it a sliced .gcode.3mf', async () => {
+    const fake = await fakeBambu({ accessCode: 'b4c9d2e7' })
+    const { page, context, pageErrors } = await openVaultPage(browser, vault.baseUrl, '/printers')
+    try {
+      await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Printers', level: 1 }).waitFor()
+      await page.getByRole('button', { name: 'Add printer' }).click()
+      const form = page.getByRole('dialog', { name: 'Add a printer' })
+      await form.getByRole('textbox', { name: 'Name', exact: true }).fill('P1S')
+      await form.getByRole('textbox', { name: 'Provider' }).click()
+      await page.getByRole('option', { name: 'Bambu Lab (LAN mode)' }).click()
+      expect(await form.getByLabel('API key').count()).toBe(0)
+      await form.getByRole('textbox', { name: 'Address', exact: true }).fill(fake.address)
+      await form.getByRole('textbox', { name: 'Serial number' }).fill(fake.serial)
+      await form.getByLabel('Access code').fill(fake.accessCode)
+      await screenshot(page, 'printers-add-bambu')
+      await expectAccessible(page)
+      await form.getByRole('button', { name: 'Add printer' }).click()
+      await form.waitFor({ state: 'detached' })
+
+      // The printer's own report over MQTT: idle, its nozzle at room temperature.
+      const card = page.getByRole('article', { name: 'P1S' })
+      await card.getByText('Idle').waitFor()
+      await card.getByText('Nozzle 25 °C').waitFor()
+
+      const printers = await call(vault.baseUrl, 'GET', '/api/v1/printers', { token })
+      const created = printers.body.items.find((printer: { name: string }) => printer.name === 'P1S')
+      expect(created).toMatchObject({ provider: 'bambu', has_credentials: true })
+      // A sliced .gcode.3mf from the model page: sent as it is, its sliced plate started.
+      const sliced = await upload(
+        vault.baseUrl,
+        token,
+        'screws.gcode.3mf',
+        slicedExport([slicedPlate(2, 3129, 9.84, 'M3x10 screw')], [2]),
+      )
+      await page.goto(`${vault.baseUrl}/models/${sliced.body.model.id}`)
+      await page.getByRole('button', { name: 'Send to printer: screws.gcode.3mf' }).click()
+      const send = page.getByRole('dialog', { name: 'Send to printer' })
+      await send.getByRole('radio', { name: 'P1S' }).click()
+      await send.getByRole('button', { name: 'Send', exact: true }).click()
+      await send.getByText('Confirmed printing: done').waitFor()
+      await send.getByText('Printing screws.gcode.3mf.').waitFor()
+      await screenshot(page, 'printers-send-bambu-confirmed')
+      expect(fake.requests.find((request) => request.print)?.print).toMatchObject({ param: 'Metadata/plate_2.gcode' })
+      await send.getByRole('button', { name: 'Close', exact: true }).click()
+
+      await page.goto(`${vault.baseUrl}/printers/${created.id}`)
+      await page.getByRole('button', { name: 'Edit' }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit P1S' })
+      expect(await edit.getByRole('textbox', { name: 'Serial number' }).inputValue()).toBe('')
+      expect(await edit.getByLabel('Access code').inputValue()).toBe('')
+      expect(await page.content()).not.toContain(fake.accessCode)
+      expect(pageErrors).toEqual([])
+      await call(vault.baseUrl, 'DELETE', `/api/v1/printers/${created.id}`, { token })
+    } finally {
+      await context.close()
+      await fake.close()
     }
   })
 })

@@ -47,6 +47,13 @@ const PrintersPage = lazy(() =>
 const SendToPrinterButton = lazy(() =>
   import('./features/printers/send-to-printer-button').then((module) => ({ default: module.SendToPrinterButton })),
 )
+/**
+ * Files a printer can be sent: G-code, and a sliced `.gcode.3mf` (its `plates` read at ingest),
+ * which Bambu Lab printers print as it is (the vault explains a refusal by any other).
+ */
+const printable = (file: components['schemas']['File']) =>
+  file.format === 'gcode' ||
+  (file.format === '3mf' && Array.isArray(file.metadata.plates) && file.metadata.plates.length > 0)
 const UploadPage = lazy(() =>
   import('./features/upload/upload-page').then((module) => ({ default: module.UploadPage })),
 )
@@ -83,9 +90,7 @@ export const pages: Page[] = [
     path: '/models/:id',
     element: (
       <ModelPage
-        renderFileActions={(file) =>
-          file.format === 'gcode' && <SendToPrinterButton fileId={file.id} fileName={file.name} />
-        }
+        renderFileActions={(file) => printable(file) && <SendToPrinterButton fileId={file.id} fileName={file.name} />}
       />
     ),
   },

@@ -22,6 +22,7 @@ import { createFsBlobStore } from '../fs/fs-blob-store.js'
 import { claimProcessDir } from '../fs/process-dir.js'
 import { writeScratchCopy } from '../fs/scratch-file.js'
 import { openPostgresDatabase } from '../postgres/postgres-database.js'
+import { createBambuPrinters } from '../printers/bambu/bambu-provider.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
 import { createPrusaLinkProvider } from '../printers/prusalink/prusalink-provider.js'
@@ -85,6 +86,7 @@ export async function createNodeDeps(
       memoryMb: config.extract.memoryMb,
       logger: options.logger,
     })
+    const bambu = createBambuPrinters()
     const deps: AppDeps = {
       service: options.service,
       database,
@@ -122,6 +124,7 @@ export async function createNodeDeps(
           moonraker: createMoonrakerProvider,
           octoprint: createOctoPrintProvider,
           prusalink: createPrusaLinkProvider,
+          bambu: bambu.provider,
           virtual: createVirtualPrinters(clock),
         },
         statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
@@ -131,6 +134,7 @@ export async function createNodeDeps(
       },
     }
     const close = async () => {
+      await bambu.close()
       await extractor.close()
       await database.close()
     }

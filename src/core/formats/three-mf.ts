@@ -1,5 +1,6 @@
 import { createMeshFigures, createMeshStats, type MeshFigures, statsOf } from './mesh-stats.js'
 import { redactSettings } from './redact.js'
+import { readSlicedPlates, type SlicedPlate } from './sliced-plates.js'
 import { type ByteSource, FormatError, type MeshStats, type Thumbnail, type TriangleSink, type Vec3 } from './types.js'
 import {
   attribute,
@@ -63,6 +64,8 @@ export interface ThreeMfContents {
   thumbnail?: Thumbnail
   /** The slicer settings saved in the project, flattened to strings, secrets redacted. */
   slicerConfig?: Record<string, string>
+  /** A sliced export's (`.gcode.3mf`) plates that carry G-code, with time and filament per plate. */
+  plates?: SlicedPlate[]
   /**
    * Emits every build item's triangles in millimetres, with item and component transforms
    * applied. With `maxTriangles`, emits at most about that many: instances that no longer fit
@@ -185,8 +188,12 @@ export async function readThreeMf(source: ByteSource, limits: ThreeMfLimits = {}
       return stats.finish()
     },
   }
+  const plates = readSlicedPlates(await text('Metadata/slice_info.config'), (name) => zip.get(name) !== undefined)
+  if (plates.length > 0) contents.plates = plates
+  // A sliced export's package thumbnail is plate 1's picture whichever plate was sliced: the sliced one's comes first.
+  const platePictures = plates.flatMap((plate) => (plate.thumbnail ? [plate.thumbnail] : []))
   const thumbnailPaths = relationships.filter((r) => r.type === THUMBNAIL_RELATIONSHIP).map((r) => partName(r.target))
-  for (const path of [...thumbnailPaths, 'metadata/thumbnail.png']) {
+  for (const path of [...platePictures, ...thumbnailPaths, 'metadata/thumbnail.png']) {
     const entry = zip.get(path)
     const thumbnail = entry === undefined ? undefined : imageThumbnail(await zip.readEntry(entry, limit.maxPartBytes))
     if (thumbnail !== undefined) {

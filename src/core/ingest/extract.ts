@@ -98,6 +98,7 @@ async function extractThreeMf(source: ByteSource): Promise<Extracted> {
       objects: contents.objects,
       model: contents.metadata,
       slicer_config: contents.slicerConfig ?? null,
+      ...(contents.plates ? { plates: contents.plates } : {}),
     },
     warnings: [],
     mesh,

@@ -53,13 +53,14 @@ export const toDispatchRecord = (row: Selectable<DispatchesTable>): DispatchReco
   steps: JSON.parse(row.steps) as DispatchStep[],
 })
 
-/** A file name any of the providers stores as it is. */
-export function remoteFileName(name: string): string {
+/** A file name any of the providers stores as it is; a sliced package keeps its `.3mf`. */
+export function remoteFileName(name: string, slicedPackage = false): string {
   const base =
     name
       .replace(/^.*[\\/]/, '')
       .replace(/[^A-Za-z0-9._-]+/g, '_')
       .replace(/^[._]+/, '') || 'vault-file'
+  if (slicedPackage) return /\.3mf$/i.test(base) ? base.replace(/\.3mf$/i, '.3mf') : `${base}.gcode.3mf`
   // Lower case: Klipper's virtual_sdcard opens only `.gcode`, `.g` and `.gco`, and no host minds.
   return /\.(gcode|gco|g)$/i.test(base)
     ? base.replace(/\.\w+$/, (extension) => extension.toLowerCase())
@@ -80,6 +81,8 @@ interface GcodeFile {
   id: string
   original_name: string
   sha256: string
+  /** A sliced `.gcode.3mf`: the plate to print (its first sliced plate). */
+  plate?: number
 }
 
 /** One send under way: who sends what where, the steps taken and what is known to have happened. */
@@ -150,6 +153,7 @@ export async function sendToPrinter(
 /** The send's steps: check, upload, recheck, start, confirm, each noted on the attempt. */
 async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<SendResult> {
   const { printer, startRequested } = attempt
+  if (attempt.file.plate !== undefined) await refuseUnlessTakesPackages(deps, printer, attempt.file)
   const before = await checkReady(deps, attempt, 'check')
   if (!before.ready) {
     const detail = `The printer is ${describe(before)}; nothing was sent.`
@@ -180,26 +184,52 @@ async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<S
   return record(deps, attempt, await confirm(deps, attempt, remoteName, 'accepted'))
 }
 
+/** The first sliced plate of a `.gcode.3mf`'s metadata (see `readSlicedPlates`); undefined for another 3MF. */
+function firstSlicedPlate(metadata: string): number | undefined {
+  const plates = (JSON.parse(metadata) as { plates?: Array<{ index?: unknown }> }).plates
+  const index = Array.isArray(plates) ? plates[0]?.index : undefined
+  return typeof index === 'number' ? index : undefined
+}
+
 async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Promise<GcodeFile> {
   const file = await deps.database.db
     .selectFrom('files')
-    .select(['id', 'original_name', 'format', 'sha256'])
+    .select(['id', 'original_name', 'format', 'sha256', 'metadata'])
     .where('id', '=', fileId)
     .executeTakeFirst()
   if (!file)
     throw unprocessable('No stored file has this id.', [
       { path: 'body.file_id', message: 'no stored file has this id' },
     ])
+  const plate = file.format === '3mf' ? firstSlicedPlate(file.metadata) : undefined
+  if (plate !== undefined) return { id: file.id, original_name: file.original_name, sha256: file.sha256, plate }
   if (file.format !== 'gcode') {
     throw new VaultError(
       422,
       'not_gcode',
       'Unprocessable Content',
-      `${file.original_name} is a ${file.format} file; only G-code can be sent to a printer. Slice it first.`,
+      `${file.original_name} is a ${file.format} file; only G-code (or, to a Bambu Lab printer, a sliced .gcode.3mf) can be sent to a printer. Slice it first.`,
       [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }],
     )
   }
-  return file
+  return { id: file.id, original_name: file.original_name, sha256: file.sha256 }
+}
+
+/**
+ * A sliced `.gcode.3mf` goes only to a printer that prints one as it is (Bambu Lab): refused with
+ * 422 before the printer is asked anything. A printer whose credentials cannot be read is left to
+ * the ready check, which says why.
+ */
+async function refuseUnlessTakesPackages(deps: DispatchDeps, printer: PrinterRow, file: GcodeFile): Promise<void> {
+  const provider = await connectPrinter(deps, printer).catch(() => null)
+  if (!provider || provider.takesSlicedPackages) return
+  throw new VaultError(
+    422,
+    'not_gcode',
+    'Unprocessable Content',
+    `${file.original_name} is a sliced 3MF package, which only Bambu Lab printers print as it is; ${printer.name} takes G-code.`,
+    [{ path: 'body.file_id', message: 'is a sliced 3MF package, not G-code' }],
+  )
 }
 
 function note(deps: Pick<Deps, 'clock'>, attempt: Attempt, step: DispatchStep['step'], ok: boolean, detail: string) {
@@ -237,9 +267,10 @@ async function upload(
   if (!blob) throw notFound(`The content of ${file.original_name} is missing from storage.`)
   try {
     const uploaded = await provider.upload({
-      name: remoteFileName(file.original_name),
+      name: remoteFileName(file.original_name, file.plate !== undefined),
       size: blob.size,
       stream: blob.stream,
+      ...(file.plate !== undefined ? { plate: file.plate } : {}),
     })
     attempt.uploaded = true
     attempt.remoteName = uploaded.remote_name

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js'
 import { conflict, notFound, unprocessable } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
 import type { KeyRing } from '../key-ring.js'
+import { parseBambuAddress } from './bambu-address.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
@@ -33,6 +34,10 @@ function checkAddress(provider: string, address: string): string | null {
     return /^virtual:/.test(address)
       ? null
       : 'a virtual printer\'s address starts with "virtual:" (e.g. virtual://bench?print_seconds=60)'
+  if (provider === 'bambu') {
+    const parsed = parseBambuAddress(address)
+    return typeof parsed === 'string' ? parsed : null
+  }
   if (!URL.canParse(address)) return 'must be an http:// or https:// URL'
   const url = new URL(address)
   if (!/^https?:$/.test(url.protocol)) return 'must be an http:// or https:// URL'
@@ -53,6 +58,7 @@ async function validate(
   const address = input.address ?? current?.address ?? ''
   const addressProblem = checkAddress(provider, address)
   if (addressProblem) errors.push({ path: 'body.address', message: addressProblem })
+  errors.push(...missingCredentials(provider, input, current))
   if (input.printer_profile_id) {
     const profile = await deps.database.db
       .selectFrom('printer_profiles')
@@ -63,6 +69,19 @@ async function validate(
   }
   if (errors.length > 0)
     throw unprocessable(`The printer is not valid: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors)
+}
+
+/**
+ * A Bambu printer cannot be reached without its serial number (its MQTT topics) and access code:
+ * both are asked for whenever credentials are given for one, or it is registered.
+ */
+function missingCredentials(provider: string, input: PrinterInput, current?: PrinterRow) {
+  if (provider !== 'bambu') return []
+  const becomesBambu = current === undefined || current.provider !== 'bambu'
+  if (input.credentials === undefined && !becomesBambu) return []
+  return (['serial', 'access_code'] as const)
+    .filter((field) => !input.credentials?.[field])
+    .map((field) => ({ path: `body.credentials.${field}`, message: 'a Bambu Lab printer needs it' }))
 }
 
 const nameTaken = (name: string) => conflict('name_taken', `A printer named ${JSON.stringify(name)} exists already.`)

@@ -73,6 +73,11 @@ export interface FileToSend {
   name: string
   size: number
   stream: ReadableStream<Uint8Array>
+  /**
+   * Set for a sliced `.gcode.3mf` (see `takesSlicedPackages`): the plate to print. Unset for plain
+   * G-code.
+   */
+  plate?: number
 }
 
 /** Why a provider call failed. `auth` is 401/403; `timeout` is no answer in time. */
@@ -96,6 +101,8 @@ export interface PrinterProvider {
   upload(file: FileToSend): Promise<UploadResult>
   /** Asks the printer to print a file it stored. Throws `PrinterError` when it refuses. */
   start(remoteName: string): Promise<void>
+  /** Prints a sliced `.gcode.3mf` as it is (Bambu Lab); the others take plain G-code only. */
+  readonly takesSlicedPackages?: boolean
 }
 
 /** What a provider needs to reach one printer. `credentials` are decrypted, in memory only. */
@@ -111,6 +118,10 @@ export interface PrinterCredentials {
   api_key?: string
   username?: string
   password?: string
+  /** Bambu Lab: the printer's serial number, which names its MQTT topics. */
+  serial?: string
+  /** Bambu Lab: the LAN access code shown on the printer's screen. */
+  access_code?: string
 }
 
 export type PrinterProviderFactory = (connection: PrinterConnection) => PrinterProvider

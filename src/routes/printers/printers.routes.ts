@@ -66,7 +66,7 @@ export const PrinterSchema = z
   .openapi('Printer')
 
 const providerField = z
-  .enum(['moonraker', 'octoprint', 'prusalink', 'virtual'])
+  .enum(['moonraker', 'octoprint', 'prusalink', 'bambu', 'virtual'])
   .openapi({ description: 'Which protocol the printer speaks.' })
 const CredentialsSchema = z
   .object({
@@ -83,6 +83,20 @@ const CredentialsSchema = z
       .optional()
       .openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
     password: z.string().min(1).max(500).optional(),
+    serial: z
+      .string()
+      .regex(/^[A-Za-z0-9]{6,32}$/, 'letters and digits only, as on the printer')
+      .optional()
+      .openapi({
+        description: "Bambu Lab: the printer's serial number (Settings → Device on its screen).",
+        example: '01S00C123456789',
+      }),
+    access_code: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen).' }),
   })
   .strict()
   .openapi('PrinterCredentials')
@@ -90,7 +104,7 @@ const CredentialsSchema = z
 const nameField = z.string().trim().min(1).max(100)
 const addressField = z.string().trim().min(1).max(2000).openapi({
   description:
-    "Base URL of the printer's API (no credentials in it), or `virtual://name?heat_seconds=30&print_seconds=600`.",
+    "Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`.",
 })
 
 export const listPrintersRoute = defineRoute(allow('user', 'read', 'print'), {
@@ -281,9 +295,10 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
   path: '/api/v1/printers/{id}/send',
   operationId: 'sendToPrinter',
   tags,
-  summary: 'Send a stored G-code file to a printer, and optionally start it',
+  summary:
+    'Send a stored G-code file (or, to a Bambu Lab printer, a sliced .gcode.3mf) to a printer, and optionally start it',
   description:
-    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened.',
+    'Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened. A stored `.gcode.3mf` with sliced plates goes, as it is, only to a provider that prints one (`bambu`), which starts its first sliced plate; plain G-code goes to a `bambu` printer wrapped as a `.gcode.3mf`.',
   request: {
     params: IdParamSchema,
     ...jsonBody(
@@ -304,7 +319,9 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
         'application/json': { schema: DispatchSchema },
       },
     },
-    422: problemResponse('No stored file has this id, or it is not G-code (`not_gcode`).'),
+    422: problemResponse(
+      'No stored file has this id, or it is not G-code (`not_gcode`; a sliced `.gcode.3mf` to a printer that is not `bambu` too).',
+    ),
     502: json('The printer let us down: outcome `upload_failed`, `start_refused` or `not_confirmed`.', DispatchSchema),
   },
 })

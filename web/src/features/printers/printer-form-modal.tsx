@@ -50,6 +50,8 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
   const [apiKey, setApiKey] = useState('')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
+  const [serial, setSerial] = useState('')
+  const [accessCode, setAccessCode] = useState('')
   const [removeCredentials, setRemoveCredentials] = useState(false)
   const fields = fieldErrors(error)
   const example = providers.find((candidate) => candidate.value === provider)?.address
@@ -60,6 +62,8 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
     if (apiKey) entered.api_key = apiKey
     if (username) entered.username = username
     if (password) entered.password = password
+    if (serial) entered.serial = serial.trim()
+    if (accessCode) entered.access_code = accessCode
     const credentials = removeCredentials ? null : Object.keys(entered).length > 0 ? entered : undefined
     try {
       await onSubmit({ name, provider, address, require_bed_clear: requireBedClear, credentials })
@@ -71,7 +75,9 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
 
   const hint = printer?.has_credentials
     ? 'Stored, never shown. Leave empty to keep them; anything entered replaces all stored credentials.'
-    : 'Optional. Stored encrypted and never shown again.'
+    : provider === 'bambu'
+      ? 'Both needed to reach a Bambu printer. Stored encrypted and never shown again.'
+      : 'Optional. Stored encrypted and never shown again.'
 
   return (
     <Modal
@@ -105,7 +111,9 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
             description={
               provider === 'virtual'
                 ? `A simulated printer (no hardware), e.g. ${example}: heat and print times in seconds`
-                : `The printer's API base URL, e.g. ${example}`
+                : provider === 'bambu'
+                  ? `The printer's IP address or host name, e.g. ${example} (its network settings on the printer's screen)`
+                  : `The printer's API base URL, e.g. ${example}`
             }
             value={address}
             onChange={(event) => setAddress(event.currentTarget.value)}
@@ -125,14 +133,37 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
               <Text size="xs" c="dimmed">
                 {hint}
               </Text>
-              <PasswordInput
-                label="API key"
-                autoComplete="off"
-                value={apiKey}
-                onChange={(event) => setApiKey(event.currentTarget.value)}
-                disabled={removeCredentials}
-                error={fields['credentials.api_key']}
-              />
+              {provider === 'bambu' ? (
+                <>
+                  <TextInput
+                    label="Serial number"
+                    description="On the printer's screen under its device settings; it names the printer's MQTT topics"
+                    autoComplete="off"
+                    value={serial}
+                    onChange={(event) => setSerial(event.currentTarget.value)}
+                    disabled={removeCredentials}
+                    error={fields['credentials.serial']}
+                  />
+                  <PasswordInput
+                    label="Access code"
+                    description="The LAN access code on the printer's screen; it changes when LAN Only or Developer Mode is switched"
+                    autoComplete="off"
+                    value={accessCode}
+                    onChange={(event) => setAccessCode(event.currentTarget.value)}
+                    disabled={removeCredentials}
+                    error={fields['credentials.access_code']}
+                  />
+                </>
+              ) : (
+                <PasswordInput
+                  label="API key"
+                  autoComplete="off"
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.currentTarget.value)}
+                  disabled={removeCredentials}
+                  error={fields['credentials.api_key']}
+                />
+              )}
               {provider === 'prusalink' && (
                 <>
                   <TextInput
