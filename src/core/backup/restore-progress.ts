@@ -11,27 +11,29 @@ export interface RestoreProgress {
   bytes_total: number | null
 }
 
-/** How often a restore writes its progress into its lock row within one phase; each new phase is written at once. */
-const publishEveryMs = 1000
-
 /**
- * Passes each progress report on to `onProgress` and writes it into the restore's lock row, where
- * the other processes of the install read it for their 503 answers. Writes go one after another
- * and never fail the restore: between the swap and the migrations the restored lock table may
- * lack the column, and the row is then read as a restore without progress.
+ * Passes each progress report on to `onProgress` and writes the first report of the phases that
+ * begin on an idle database (`verifying`, right after the lock was taken; `finishing`, right after
+ * the swap) into the restore's lock row, where the other processes of the install read it for
+ * their 503 answers. Not during the safety copy or the swap: a write there waits on them
+ * (PostgreSQL's swap drops the table; on SQLite it stalled the snapshot of another process's
+ * restore). Writes go one after another and never fail the restore: between the swap and the
+ * migrations the restored lock table may lack the column, and the row then reads as a restore
+ * without progress.
  */
+const publishedPhases: RestoreProgress['phase'][] = ['verifying', 'finishing']
+
 export function publishRestoreProgress(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<Deps, 'database'>,
   lock: HeldLock,
   onProgress: (progress: RestoreProgress) => void,
 ): (progress: RestoreProgress) => void {
-  let last: { phase: RestoreProgress['phase']; at: number } | null = null
+  let phase: RestoreProgress['phase'] | null = null
   let writes = Promise.resolve()
   return (progress) => {
     onProgress(progress)
-    const now = deps.clock.now().getTime()
-    if (last?.phase === progress.phase && now - last.at < publishEveryMs) return
-    last = { phase: progress.phase, at: now }
+    if (progress.phase === phase || !publishedPhases.includes(progress.phase)) return
+    phase = progress.phase
     writes = writes
       .then(() =>
         deps.database.db

@@ -1,12 +1,14 @@
 import type { Deps } from '../deps.js'
+import { holderIsGone } from '../runtime/db-lock.js'
 import { lastRestoreMarkName, maintenanceLockName } from '../runtime/maintenance-lock.js'
 import type { RestoreProgress } from './restore-progress.js'
 
 /**
  * What one process knows of restores run by any process sharing its database: whether one runs
- * now (read from the maintenance lock, with the progress its holder writes there), and, when a
- * restore swapped the data in since the last look, reloads the keys the restored data carries
- * (token-signing keys and the printer-credentials key, unless configured).
+ * now (read from the maintenance lock, with the progress its holder writes there; a holder that is
+ * gone, such as a killed restore, runs nothing), and, when a restore swapped the data in since the
+ * last look, reloads the keys the restored data carries (token-signing keys and the
+ * printer-credentials key, unless configured).
  */
 export interface RestoreWatch {
   /**
@@ -22,11 +24,11 @@ export interface RestoreWatch {
 const notYetReported: RestoreProgress = { phase: 'verifying', bytes_done: 0, bytes_total: null }
 
 export function createRestoreWatch(
-  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness'>,
   maxAgeMs = 500,
 ): RestoreWatch {
   let seen: { running: RestoreProgress | null; at: number } | null = null
-  /** The last restore mark seen: undefined before the first look, which only notes it; '' for "reload when the restore ends". */
+  /** The last restore mark seen: undefined before the first look; '' for "reload when the restore ends". */
   let mark: string | null | undefined
   let looking: Promise<RestoreProgress | null> | null = null
 
@@ -34,12 +36,12 @@ export function createRestoreWatch(
     const now = deps.clock.now()
     const rows = await deps.database.db
       .selectFrom('locks')
-      .select(['name', 'owner', 'purpose', 'expires_at', 'progress'])
+      .selectAll()
       .where('name', 'in', [maintenanceLockName, lastRestoreMarkName])
       .execute()
     const lock = rows.find((row) => row.name === maintenanceLockName)
     const running =
-      lock?.purpose === 'restore' && lock.expires_at > now.toISOString()
+      lock?.purpose === 'restore' && !holderIsGone(lock, now, deps.liveness)
         ? lock.progress
           ? (JSON.parse(lock.progress) as RestoreProgress)
           : notYetReported
@@ -49,9 +51,10 @@ export function createRestoreWatch(
       // First seen mid-restore: the mark it will leave is unknown, so reload once it has ended.
       mark ??= ''
     } else {
-      if (mark !== undefined && latestMark !== mark) {
+      // On the first look any mark may be newer than the keys this process loaded: reload once.
+      if (latestMark !== (mark ?? null)) {
         await deps.keys.reload()
-        deps.logger.info('data restored by another process: keys reloaded', { restore: latestMark })
+        deps.logger.info('the data was restored since the keys were loaded: keys reloaded', { restore: latestMark })
       }
       mark = latestMark
     }
