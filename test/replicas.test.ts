@@ -100,8 +100,9 @@ describe.runIf(inject('databaseKind') === 'postgres')('replicas on one PostgreSQ
   })
 
   it('store one blob and one file for the same bytes uploaded to every replica at once', async () => {
-    // G-code without a thumbnail: s3rver itself can trip over a dozen identical thumbnails stored at
-    // once (an unhandled ENOENT inside the fake), and the race here is the blob's.
+    // G-code without a thumbnail: s3rver reads an object's files lazily on a HEAD and can trip over a
+    // dozen identical thumbnails being written at once (an unhandled ENOENT inside the fake); the
+    // race here is the blob's.
     const bytes = `; dedup race ${crypto.randomUUID()}\nG28\nG1 X10 Y10\n`
     const targets = [proxy.url, ...replicas.map((replica) => replica.baseUrl)]
     const answers = await Promise.all(
