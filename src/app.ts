@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { requestId } from 'hono/request-id'
+import { createRestoreWatch } from './core/backup/restore-watch.js'
 import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import type { AppDeps, AppEnv } from './routes/app-env.js'
@@ -32,7 +33,7 @@ import { refuseUnsupported } from './routes/unsupported.js'
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-  const restoreGate = createRestoreGate()
+  const restoreGate = createRestoreGate(createRestoreWatch(deps))
 
   app.use(requestId())
   app.use(async (c, next) => {

@@ -328,7 +328,7 @@ describe('restores that are refused change nothing', () => {
       .execute()
     try {
       await expectRefusedRestore(catalogued.id, 'maintenance_in_progress', /backup is running/, 409)
-      expect(await db.selectFrom('locks').selectAll().execute()).toEqual([
+      expect(await db.selectFrom('locks').selectAll().where('name', '=', 'backup-restore').execute()).toEqual([
         {
           name: 'backup-restore',
           owner: 'test',
@@ -337,6 +337,7 @@ describe('restores that are refused change nothing', () => {
           host_id: null,
           pid: null,
           instance_id: null,
+          progress: null,
         },
       ])
     } finally {

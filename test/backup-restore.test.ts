@@ -126,6 +126,8 @@ describe('restoring a backup over the API', () => {
       VAULT_ADMIN_USERNAME: 'other',
       VAULT_ADMIN_PASSWORD: 'other-password-for-tests',
     })
+    // Another process of the fresh install, which serves no request until the restore is over.
+    const twin = await startTestVault({}, { shareWith: fresh })
     try {
       copyFileSync(join(vault.dataDir, 'backups', backup.file_name), join(fresh.dataDir, 'backups', backup.file_name))
       const freshToken = (await signIn(fresh.baseUrl, { username: 'other', password: 'other-password-for-tests' }))
@@ -144,7 +146,12 @@ describe('restoring a backup over the API', () => {
       // Printer credentials were sealed with the old install's key, which came back with the data.
       const row = await getPrinterRow(fresh.deps, printer.body.id)
       expect(await connectionCredentials(fresh, row)).toEqual({ api_key: 'octo-secret' })
+      // The other process takes over the restored keys too: it accepts the token signed with the
+      // restored signing key and opens the credentials sealed with the restored key.
+      expect((await call(twin.baseUrl, 'GET', '/api/v1/me', { token: restoredToken })).status).toBe(200)
+      expect(await connectionCredentials(twin, row)).toEqual({ api_key: 'octo-secret' })
     } finally {
+      await twin.close()
       await fresh.close()
     }
   })

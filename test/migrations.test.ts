@@ -38,7 +38,8 @@ describe('schema migrations', () => {
     expect(await migrateToLatest(database.db)).toBe(latestSchemaVersion)
     expect(await migrateToLatest(database.db)).toBe(latestSchemaVersion)
     const applied = await sql<{ n: number }>`select count(*) as n from kysely_migration`.execute(database.db)
-    expect(Number(applied.rows[0]!.n)).toBe(latestSchemaVersion)
+    // Every migration once; versions may skip a number (a migration numbered ahead on another branch).
+    expect(Number(applied.rows[0]!.n)).toBe(Object.keys(migrations).length)
   })
 
   it('create exactly the tables a restore knows to replace', async () => {

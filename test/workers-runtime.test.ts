@@ -4,6 +4,7 @@ import { zipSync } from 'fflate'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildWorkers, measureWorkersBuild, type WorkersBuild } from '../scripts/build-workers.js'
+import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import {
   admin,
   authHeaders,
@@ -94,7 +95,7 @@ describe('the vault on workerd (D1, R2)', () => {
     const health = await call(baseUrl, 'GET', '/api/v1/health')
     expect(health.status).toBe(200)
     const { components } = health.body
-    expect(components.database).toMatchObject({ status: 'pass', details: { schema_version: 11 } })
+    expect(components.database).toMatchObject({ status: 'pass', details: { schema_version: latestSchemaVersion } })
     expect(components.storage).toMatchObject({ status: 'pass', details: { kind: 'r2' } })
     expect(components.backup.status).toBe('warn')
     expect(components.backup.reason).toMatch(/Backups and restores are not available on Cloudflare Workers/)

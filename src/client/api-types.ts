@@ -1100,7 +1100,7 @@ export interface paths {
         put?: never;
         /**
          * Restore the whole install from a backup
-         * @description Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request body. The call answers when the restore is done; meanwhile every other API request gets 503 `restore_in_progress` with `Retry-After` and the progress under `restore`.
+         * @description Replaces the database and adds the stored files of the backup's archive, found by id in the catalogue, the backup directory or the S3 bucket (so a fresh install can restore an archive copied into its `VAULT_BACKUP_DIR`). No request body. The call answers when the restore is done; meanwhile every other API request gets 503 `restore_in_progress` with `Retry-After` and the progress under `restore`, from this process at once and from every other process sharing the database within half a second.
          *
          *     The archive is read once and checked whole against its manifest while its entries are staged; nothing is changed unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API; PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it was (a restore killed before its swap leaves a lock that the next backup or restore takes over, at once on the same host). Afterwards migrations run, and the service serves the restored data at once.
          *
@@ -6937,7 +6937,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started). */
+            /** @description Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way, from any process of the install; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started). */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -115,12 +115,10 @@ export interface Deps {
   publicUrl?: string
   /** `VAULT_DOWNLOAD_LINK_TTL_S`: how long a signed download link (open in slicer) works. */
   downloadLinkTtlSeconds: number
-  /** Printer providers by name, this app's status cache and sends, and the timeouts. */
+  /** Printer providers by name, this app's status cache, and the timeouts. */
   printers: {
     providers: PrinterProviders
     statusCache: PrinterStatusCache
-    /** The printers a send of this app is under way to (one at a time per printer). */
-    sendsUnderWay: Set<string>
     /** Per-request timeout towards a printer. */
     timeoutMs: number
     /** How long `send` waits for a started printer to show that it prints. */

@@ -30,7 +30,7 @@ export interface AppEnv {
   Variables: {
     deps: AppDeps
     requestId: string
-    /** Closes this app to other requests while a restore runs in it. */
+    /** Closes this app to other requests while a restore runs in it or in another process of the install. */
     restoreGate: RestoreGate
     /** The signed-in caller; set by `requireRole` on protected routes only. */
     principal: Principal

@@ -129,6 +129,37 @@ export async function untilListening(
   return { baseUrl, output: () => stdout, exited }
 }
 
+export interface BuiltService {
+  /** `http://127.0.0.1:<port>`, from the service's own `listening` line. */
+  baseUrl: string
+  /** Everything the service wrote to stdout (JSON log lines). */
+  output(): string
+  /** Sends SIGTERM and resolves once the process is gone. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the built service in its own process, as `npm start` does (`node …/main.js`), on a free
+ * port with `env` added to the environment (at least `VAULT_DATA_DIR` and `VAULT_DATABASE_URL`).
+ * Several on one database (and, with `VAULT_STORAGE=s3`, one bucket) are replicas of one install.
+ */
+export async function startBuiltService(env: Record<string, string>): Promise<BuiltService> {
+  const dir = await ensureBuilt()
+  const child = spawn(process.execPath, [join(dir, 'src/adapters/node/main.js')], {
+    env: { ...process.env, VAULT_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const { baseUrl, output, exited } = await untilListening(child)
+  return {
+    baseUrl,
+    output,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
 export interface BuiltVault {
   /** `http://127.0.0.1:<port>`, from the service's own `listening` line. */
   baseUrl: string
@@ -138,30 +169,24 @@ export interface BuiltVault {
 }
 
 /**
- * Starts the built service in its own process, as `npm start` does (`node …/main.js`), on a free
- * port, a temporary data directory and a fresh database of this test project's kind, with `env`
- * added to the `VAULT_*` variables. `prepare` runs first, on the empty database and data directory
- * (to fill a big library faster than uploads would).
+ * Starts the built service in its own process (`startBuiltService`) on a temporary data directory
+ * and a fresh database of this test project's kind, with `env` added to the `VAULT_*` variables.
+ * `prepare` runs first, on the empty database and data directory (to fill a big library faster
+ * than uploads would).
  */
 export async function startBuiltVault(
   env: Record<string, string> = {},
   prepare?: (database: { url: string; kind: 'sqlite' | 'postgres' }, dataDir: string) => Promise<void>,
 ): Promise<BuiltVault> {
-  const dir = await ensureBuilt()
   const dataDir = await mkdtemp(join(tmpdir(), 'vault-e2e-'))
   const database = await createTestDatabase(dataDir)
   await prepare?.(database, dataDir)
-  const child = spawn(process.execPath, [join(dir, 'src/adapters/node/main.js')], {
-    env: { ...process.env, VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, VAULT_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const { baseUrl, output, exited } = await untilListening(child)
+  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
   return {
-    baseUrl,
-    output,
+    baseUrl: service.baseUrl,
+    output: service.output,
     async close() {
-      child.kill('SIGTERM')
-      await exited
+      await service.stop()
       await database.drop()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -16,6 +16,7 @@ interface S3rverOptions {
 interface S3rver {
   run(): Promise<AddressInfo>
   close(): Promise<void>
+  store: Record<string, (...args: unknown[]) => Promise<unknown>>
 }
 // s3rver is CommonJS and ships no type declarations.
 const S3rver = createRequire(import.meta.url)('s3rver') as new (options: S3rverOptions) => S3rver
@@ -38,6 +39,7 @@ export interface S3TestServer {
 export async function startS3Server(): Promise<S3TestServer> {
   const directory = await mkdtemp(join(tmpdir(), 's3rver-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory })
+  writeEachKeyAtomically(server)
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
@@ -65,6 +67,34 @@ export async function startS3Server(): Promise<S3TestServer> {
       await rm(directory, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * s3rver writes an object's files in place, so two writes of one key at once (replicas storing the
+ * same blob, each copying its staging object to the content key) can fail with InternalError,
+ * while S3 replaces an object atomically. Writes of one key (put, copy onto it, delete) take
+ * turns here, which makes the fake behave as S3 does.
+ */
+function writeEachKeyAtomically(server: S3rver): void {
+  const turns = new Map<string, Promise<unknown>>()
+  const inTurns = (method: string, keyOf: (args: unknown[]) => string) => {
+    const original = server.store[method]?.bind(server.store) as (...args: unknown[]) => Promise<unknown>
+    server.store[method] = (...args: unknown[]) => {
+      const key = keyOf(args)
+      const run = (turns.get(key) ?? Promise.resolve()).then(
+        () => original(...args),
+        () => original(...args),
+      )
+      turns.set(key, run)
+      return run
+    }
+  }
+  inTurns('putObject', ([object]) => {
+    const { bucket, key } = object as { bucket: string; key: string }
+    return `${bucket}/${key}`
+  })
+  inTurns('copyObject', (args) => `${args[2]}/${args[3]}`)
+  inTurns('deleteObject', (args) => `${args[0]}/${args[1]}`)
 }
 
 /** Every object key under `prefix`, whatever it is: blobs, staging leftovers, strays. */

@@ -128,7 +128,6 @@ export async function createNodeDeps(
           virtual: createVirtualPrinters(clock),
         },
         statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
-        sendsUnderWay: new Set(),
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,
       },

@@ -97,7 +97,6 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     printers: {
       providers: {},
       statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
-      sendsUnderWay: new Set(),
       timeoutMs: config.printers.timeoutMs,
       confirmMs: config.printers.confirmMs,
     },

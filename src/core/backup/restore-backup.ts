@@ -5,24 +5,17 @@ import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
+import { type HeldLock, lockLeaseMs } from '../runtime/db-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
 import { takeMaintenance } from './interrupted-work.js'
 import { type ArchiveSource, locateArchive } from './locate-archive.js'
 import { archiveFileName, type BackupManifest } from './manifest.js'
+import { publishRestoreProgress, type RestoreProgress } from './restore-progress.js'
 import { restoreStatements } from './restore-statements.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { type ArchiveDeps, writeArchive } from './write-archive.js'
 
 export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys' | 'liveness'>
-
-/** Where a running restore is: reported in the 503 answers other requests get, and by the CLI. */
-export interface RestoreProgress {
-  phase: 'verifying' | 'safety_copy' | 'swapping' | 'finishing'
-  /** Archive bytes read and checked so far. */
-  bytes_done: number
-  /** Bytes of the archive, when known. */
-  bytes_total: number | null
-}
 
 export type RestoredApiKey = PublicApiKey & { username: string }
 
@@ -68,22 +61,25 @@ export async function restoreArchive(
   onProgress: (progress: RestoreProgress) => void,
 ): Promise<RestoreResult> {
   const lock = await takeMaintenance(deps, 'restore')
+  const report = publishRestoreProgress(deps, lock, onProgress)
   try {
     const source = await findSource()
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
-    onProgress({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
-    const staged = await stageArchive(deps, source, onProgress)
+    report({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
+    const staged = await stageArchive(deps, source, report)
     const restoredAt = deps.clock.now()
-    const safetyCopy = await swapIn(deps, source, staged, restoredAt, onProgress).catch(async (error: unknown) => {
-      await discardStaged(staged)
-      throw error
-    })
+    const safetyCopy = await swapIn(deps, source, staged, { restoredAt, lock }, report).catch(
+      async (error: unknown) => {
+        await discardStaged(staged)
+        throw error
+      },
+    )
     deps.logger.info('backup restored', {
       backup_id: staged.manifest.backup_id,
       file_name: source.fileName,
       safety_copy: safetyCopy,
     })
-    onProgress({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
+    report({ phase: 'finishing', bytes_done: staged.size, bytes_total: staged.size })
     return await finishRestore(deps, { source, staged, restoredAt, safetyCopy }).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error)
       deps.logger.error('restore swapped in, but finishing it failed', { error: message })
@@ -167,7 +163,7 @@ async function swapIn(
   deps: RestoreDeps,
   source: ArchiveSource,
   staged: StagedArchive,
-  restoredAt: Date,
+  { restoredAt, lock }: { restoredAt: Date; lock: HeldLock },
   onProgress: (progress: RestoreProgress) => void,
 ): Promise<string> {
   refuseIncompatible(deps, staged.manifest)
@@ -182,14 +178,20 @@ async function swapIn(
     onProgress({ phase: 'swapping', bytes_done: staged.size, bytes_total: staged.size })
     for (const file of staged.files) await file.staged.commit(file.key)
     await staged.database.swapIn(
-      restoreStatements(restoredAt, {
-        id: staged.manifest.backup_id,
-        size: staged.size,
-        sha256: staged.sha256,
-        manifestJson: JSON.stringify(staged.manifest),
-        archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
-      }),
+      restoreStatements(
+        restoredAt,
+        {
+          id: staged.manifest.backup_id,
+          size: staged.size,
+          sha256: staged.sha256,
+          manifestJson: JSON.stringify(staged.manifest),
+          archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
+        },
+        { token: lock.token, expiresAt: new Date(deps.clock.now().getTime() + lockLeaseMs) },
+      ),
     )
+    // The swap may have outlasted the lease the row was written with; renew before anyone looks.
+    await lock.renew().catch(() => {})
   } catch (error) {
     // The swap did not happen, so the copy of the untouched database is not needed either.
     await deps.backups.local.delete(safetyCopy).catch(() => {})

@@ -1,17 +1,22 @@
 import { sql } from 'kysely'
 import type { RestoreStatements } from '../db/database.js'
+import { lastRestoreMarkName, maintenanceLockName } from '../runtime/maintenance-lock.js'
 import { interruptedBackupError } from './interrupted-work.js'
 
 /**
  * What a restore changes in the restored data inside the same atomic swap, so no state
  * exists in which the swap happened and these did not: every session of the backup's time
  * ends (its holders sign in again); locks held when the backup was taken belonged to
- * processes that are gone; the backup being restored was `running` in its own snapshot and
+ * processes that are gone, but the restore's own lock carries over, so no backup or restore
+ * starts while it finishes and other processes keep answering 503; a mark names this restore,
+ * so every process of the install learns that the data changed under it; the backup being restored was `running` in its own snapshot and
  * is complete now, and any other backup that was running never finished.
  */
 export function restoreStatements(
   restoredAt: Date,
   backup: { id: string; size: number; sha256: string; manifestJson: string; archivedBytes: number },
+  /** The restore's lock token and the lease its row carries until the holder next renews it. */
+  lock: { token: string; expiresAt: Date },
 ): RestoreStatements {
   const at = sql.lit(restoredAt.toISOString())
   const running = sql.lit<'running'>('running')
@@ -21,6 +26,16 @@ export function restoreStatements(
       .set({ revoked_at: at, revoked_reason: sql.lit('restore') })
       .where('revoked_at', 'is', null),
     db.deleteFrom('locks'),
+    // Only the columns of the first lock table (0006): these run before the restored data is migrated.
+    db.insertInto('locks').values([
+      {
+        name: sql.lit(maintenanceLockName),
+        owner: sql.lit(lock.token),
+        purpose: sql.lit('restore'),
+        expires_at: sql.lit(lock.expiresAt.toISOString()),
+      },
+      { name: sql.lit(lastRestoreMarkName), owner: sql.lit(lock.token), purpose: sql.lit('restore'), expires_at: at },
+    ]),
     db
       .updateTable('backups')
       .set({

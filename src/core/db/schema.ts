@@ -188,6 +188,8 @@ export interface LocksTable {
   host_id: string | null
   pid: number | null
   instance_id: string | null
+  /** What the holder reports of its work, as JSON (a restore's `RestoreProgress`); null when it reports nothing. */
+  progress: string | null
 }
 
 export interface PrinterCredentialKeysTable {

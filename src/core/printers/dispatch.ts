@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/sessions.js'
 import type { DispatchesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound, unprocessable, VaultError } from '../errors.js'
+import { acquireLock } from '../runtime/db-lock.js'
 import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
 import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
@@ -75,7 +76,7 @@ export interface SendResult {
   httpStatus: 201 | 409 | 502
 }
 
-type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers'>
+type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'>
 
 interface GcodeFile {
   id: string
@@ -134,21 +135,29 @@ export async function sendToPrinter(
     remoteName: null,
   }
 
-  // One send at a time per printer: a second one would pass the same checks and then start onto
-  // the first one's job (Klipper answers "SD busy" only after the file is already uploaded).
-  const { sendsUnderWay } = deps.printers
-  if (sendsUnderWay.has(printer.id)) {
+  // One send at a time per printer, across every process sharing the database: a second one would
+  // pass the same checks and then start onto the first one's job (Klipper answers "SD busy" only
+  // after the file is already uploaded). A lock row, not memory, so two replicas cannot both send.
+  const lock = await acquireLock(deps.database.db, deps.clock, sendLockName(printer.id), 'send', {
+    instanceId: deps.service.instanceId,
+    liveness: deps.liveness,
+  })
+  if (!('held' in lock)) {
     const detail = 'Another send to this printer is under way; nothing was sent.'
     const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail, httpStatus: 409 })
     throw new VaultError(409, 'send_in_progress', 'Conflict', `${printer.name}: ${detail} (dispatch ${dispatch.id})`)
   }
-  sendsUnderWay.add(printer.id)
   try {
     return await checkUploadStart(deps, attempt)
   } finally {
-    sendsUnderWay.delete(printer.id)
+    await lock.held
+      .release()
+      .catch((error: Error) => deps.logger.warn('releasing a printer send lock failed', { error: error.message }))
   }
 }
+
+/** The lock a send to one printer holds; its lease lapses within 15 s if the sending process dies. */
+const sendLockName = (printerId: string) => `printer-send:${printerId}`
 
 /** The send's steps: check, upload, recheck, start, confirm, each noted on the attempt. */
 async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<SendResult> {

@@ -8,6 +8,8 @@ export interface HeldLock {
   token: string
   /** True once a renewal found the lock in other hands: this holder paused longer than its lease. */
   lost(): boolean
+  /** Pushes the lease forward now, as the timer does every 5 s (after a restore swapped the lock table). */
+  renew(): Promise<void>
   release(): Promise<void>
 }
 
@@ -20,7 +22,7 @@ export interface LockHolder {
 export type LockRow = Selectable<LocksTable>
 
 /** A lock's lease: its holder renews it every `renewEveryMs`; a holder that stops lets it lapse. */
-const leaseMs = 15_000
+export const lockLeaseMs = 15_000
 const renewEveryMs = 5_000
 const anonymous: LockHolder = { instanceId: null, liveness: null }
 
@@ -54,7 +56,7 @@ export async function acquireLock(
   holder: LockHolder = anonymous,
 ): Promise<{ held: HeldLock; replaced: LockRow | null } | { heldBy: string; expiresAt: string }> {
   const token = crypto.randomUUID()
-  const expiry = () => new Date(clock.now().getTime() + leaseMs).toISOString()
+  const expiry = () => new Date(clock.now().getTime() + lockLeaseMs).toISOString()
   const row = () => ({
     owner: token,
     purpose,
@@ -89,20 +91,20 @@ export async function acquireLock(
 /** Renews the lease while the lock is held; `setInterval` exists on every runtime we target. */
 function hold(db: Kysely<Database>, clock: Clock, name: string, token: string): HeldLock {
   let lost = false
-  const renewal = setInterval(() => {
-    db.updateTable('locks')
-      .set({ expires_at: new Date(clock.now().getTime() + leaseMs).toISOString() })
+  const renew = async () => {
+    const result = await db
+      .updateTable('locks')
+      .set({ expires_at: new Date(clock.now().getTime() + lockLeaseMs).toISOString() })
       .where('name', '=', name)
       .where('owner', '=', token)
       .executeTakeFirst()
-      .then((result) => {
-        if (Number(result.numUpdatedRows) === 0) lost = true
-      })
-      .catch(() => {})
-  }, renewEveryMs)
+    if (Number(result.numUpdatedRows) === 0) lost = true
+  }
+  const renewal = setInterval(() => renew().catch(() => {}), renewEveryMs)
   return {
     token,
     lost: () => lost,
+    renew,
     async release() {
       clearInterval(renewal)
       await db.deleteFrom('locks').where('name', '=', name).where('owner', '=', token).execute()

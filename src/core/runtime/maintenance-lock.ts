@@ -8,6 +8,13 @@ import type { ProcessLiveness } from './process-liveness.js'
 /** One backup or restore at a time, across every process sharing the database. */
 export const maintenanceLockName = 'backup-restore'
 
+/**
+ * Not a lock but a mark in the lock table, written by each restore's swap with the restore's
+ * token as `owner`: a process that finds it changed knows the data was replaced under it. The
+ * lock table is the one place every schema since backups existed has, and nobody acquires it.
+ */
+export const lastRestoreMarkName = 'last-restore'
+
 /** The part of `Deps` the lock reads. */
 export interface MaintenanceLockDeps {
   database: { db: Kysely<Database> }

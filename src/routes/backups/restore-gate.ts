@@ -1,15 +1,17 @@
 import type { MiddlewareHandler } from 'hono'
-import type { RestoreProgress } from '../../core/backup/restore-backup.js'
+import type { RestoreProgress } from '../../core/backup/restore-progress.js'
+import type { RestoreWatch } from '../../core/backup/restore-watch.js'
 import { problem } from '../problem.js'
 
 const retryAfterSeconds = 10
 
 /**
- * Holds an app's other API requests off while a restore runs in it: they answer 503 with
- * `Retry-After` and the restore's progress, so nothing reads data that is being replaced
- * or writes data the restore would drop. The gate closes at the restore's first progress
- * report (once it holds the lock and has found its archive), so a restore refused with 404
- * or 409 never closes it; the restore's own request passed it before.
+ * Holds an app's other API requests off while a restore runs in it or in any other process
+ * sharing its database: they answer 503 with `Retry-After` and the restore's progress, so
+ * nothing reads data that is being replaced or writes data the restore would drop. In this
+ * process the gate closes at the restore's first progress report (once it holds the lock and has
+ * found its archive), so a restore refused with 404 or 409 never closes it; the restore's own
+ * request passed it before. Other processes see the restore through `watch` (within half a second).
  */
 export interface RestoreGate {
   run<T>(restore: (report: (progress: RestoreProgress) => void) => Promise<T>): Promise<T>
@@ -17,7 +19,7 @@ export interface RestoreGate {
   middleware: MiddlewareHandler
 }
 
-export function createRestoreGate(): RestoreGate {
+export function createRestoreGate(watch: RestoreWatch): RestoreGate {
   let running: RestoreProgress | null = null
   return {
     async run(restore) {
@@ -25,10 +27,12 @@ export function createRestoreGate(): RestoreGate {
         return await restore((progress) => (running = progress))
       } finally {
         running = null
+        watch.forget()
       }
     },
     async middleware(c, next) {
-      if (!running) return next()
+      const restore = running ?? (await watch.running())
+      if (!restore) return next()
       return problem(
         c,
         {
@@ -36,7 +40,7 @@ export function createRestoreGate(): RestoreGate {
           code: 'restore_in_progress',
           title: 'Service Unavailable',
           detail: 'The install is being restored from a backup; try again when the restore has finished.',
-          extensions: { restore: running },
+          extensions: { restore },
         },
         { 'Retry-After': String(retryAfterSeconds) },
       )

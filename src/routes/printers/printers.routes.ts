@@ -313,7 +313,7 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
     404: problemResponse('No such printer.'),
     409: {
       description:
-        'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
+        'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way, from any process of the install; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
       content: {
         'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() },
         'application/json': { schema: DispatchSchema },

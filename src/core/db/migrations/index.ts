@@ -10,6 +10,7 @@ import * as m0008 from './0008-lock-holders.js'
 import * as m0009 from './0009-bed-clearance.js'
 import * as m0010 from './0010-api-key-scopes.js'
 import * as m0011 from './0011-model-media.js'
+import * as m0012 from './0012-lock-progress.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0009-bed-clearance': m0009,
   '0010-api-key-scopes': m0010,
   '0011-model-media': m0011,
+  '0012-lock-progress': m0012,
 }

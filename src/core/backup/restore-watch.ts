@@ -1,0 +1,90 @@
+import type { Deps } from '../deps.js'
+import { holderIsGone } from '../runtime/db-lock.js'
+import { lastRestoreMarkName, maintenanceLockName } from '../runtime/maintenance-lock.js'
+import type { RestoreProgress } from './restore-progress.js'
+
+/**
+ * What one process knows of restores run by any process sharing its database: whether one runs
+ * now (read from the maintenance lock, with the progress its holder writes there; a holder that is
+ * gone, such as a killed restore, runs nothing), and, when a restore swapped the data in since the
+ * last look, reloads the keys the restored data carries (token-signing keys and the
+ * printer-credentials key, unless configured).
+ */
+export interface RestoreWatch {
+  /**
+   * The running restore's progress, or null. Looks in the database at most every `maxAgeMs`;
+   * while a restore was last seen running, answers that at once and looks again meanwhile, so a
+   * request never waits on a database a restore is swapping.
+   */
+  running(): Promise<RestoreProgress | null>
+  /** Forgets what was seen, so the next call looks again (after this process's own restore). */
+  forget(): void
+}
+
+const notYetReported: RestoreProgress = { phase: 'verifying', bytes_done: 0, bytes_total: null }
+
+export function createRestoreWatch(
+  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness'>,
+  maxAgeMs = 500,
+): RestoreWatch {
+  let seen: { running: RestoreProgress | null; at: number } | null = null
+  /** The last restore mark seen: undefined before the first look; '' for "reload when the restore ends". */
+  let mark: string | null | undefined
+  let looking: Promise<RestoreProgress | null> | null = null
+
+  async function look(): Promise<RestoreProgress | null> {
+    const now = deps.clock.now()
+    const rows = await deps.database.db
+      .selectFrom('locks')
+      .selectAll()
+      .where('name', 'in', [maintenanceLockName, lastRestoreMarkName])
+      .execute()
+    const lock = rows.find((row) => row.name === maintenanceLockName)
+    const running =
+      lock?.purpose === 'restore' && !holderIsGone(lock, now, deps.liveness)
+        ? lock.progress
+          ? (JSON.parse(lock.progress) as RestoreProgress)
+          : notYetReported
+        : null
+    const latestMark = rows.find((row) => row.name === lastRestoreMarkName)?.owner ?? null
+    if (running) {
+      // First seen mid-restore: the mark it will leave is unknown, so reload once it has ended.
+      mark ??= ''
+    } else {
+      // On the first look any mark may be newer than the keys this process loaded: reload once.
+      if (latestMark !== (mark ?? null)) {
+        await deps.keys.reload()
+        deps.logger.info('the data was restored since the keys were loaded: keys reloaded', { restore: latestMark })
+      }
+      mark = latestMark
+    }
+    seen = { running, at: now.getTime() }
+    return running
+  }
+
+  function lookOnce(): Promise<RestoreProgress | null> {
+    looking ??= look()
+      .catch((error: Error) => {
+        // The lock table may be mid-swap or unmigrated; keep the last answer and look again next time.
+        deps.logger.warn('checking for a restore failed', { error: error.message })
+        return seen?.running ?? null
+      })
+      .finally(() => (looking = null))
+    return looking
+  }
+
+  return {
+    async running() {
+      const fresh = seen && deps.clock.now().getTime() - seen.at < maxAgeMs
+      if (fresh) return seen?.running ?? null
+      if (seen?.running) {
+        void lookOnce()
+        return seen.running
+      }
+      return lookOnce()
+    },
+    forget() {
+      seen = null
+    },
+  }
+}
