@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * The whole suite runs twice: once on SQLite files, once on a real PostgreSQL server that
@@ -10,7 +10,15 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'sqlite', provide: { databaseKind: 'sqlite', postgresAdminUrl: '' } } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          provide: { databaseKind: 'sqlite', postgresAdminUrl: '' },
+          // Replicas share one server database; an SQLite file belongs to one process's install.
+          exclude: [...configDefaults.exclude, 'test/replicas.test.ts'],
+        },
+      },
       {
         extends: true,
         test: {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3Client } from '../src/adapters/s3/s3-client.js'
 import { admin, adminEnv, call, expectProblem, login, type Reply, refresh, signIn } from './support/accounts.js'
 import { waitForBackup } from './support/backups.js'
@@ -50,8 +50,9 @@ async function afterRestore(request: () => Promise<Reply>): Promise<Reply> {
   throw new Error('still 503 five seconds after the restore')
 }
 
-// One PostgreSQL database shared by several processes: SQLite is one file for one process's install.
-describe.runIf(inject('databaseKind') === 'postgres')('replicas on one PostgreSQL and one S3 bucket', () => {
+// One PostgreSQL database shared by several processes: SQLite is one file for one process's install,
+// so vitest.config.ts runs this file in the postgres project only.
+describe('replicas on one PostgreSQL and one S3 bucket', () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'vault-replicas-'))
     database = await createTestDatabase(root)
