@@ -110,14 +110,15 @@ describe('creating a backup', () => {
   })
 
   it('refuses a second backup while one runs, in any process (409), and needs the admin role', async () => {
-    const lock = await acquireLock(vault.deps.database.db, systemClock, 'backup-restore', 'restore')
+    // A backup, not a restore, in the other process: a restore there closes every request with 503 (replicas.test.ts).
+    const lock = await acquireLock(vault.deps.database.db, systemClock, 'backup-restore', 'backup')
     expect('held' in lock).toBe(true)
     try {
       const refused = await call(vault.baseUrl, 'POST', '/api/v1/backups', { token })
       expect(refused.status).toBe(409)
       expect(refused.body.code).toBe('maintenance_in_progress')
       expect(refused.body.detail).toMatch(
-        /^A restore is running; try again when it has finished. \(If its process was stopped on another host, its lock lapses at /,
+        /^A backup is running; try again when it has finished. \(If its process was stopped on another host, its lock lapses at /,
       )
     } finally {
       if ('held' in lock) await lock.held.release()
