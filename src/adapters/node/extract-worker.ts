@@ -8,8 +8,6 @@ import type { Extracted } from '../../core/ingest/extract.js'
 import { createInThreadExtractor, type StoredBlob } from '../../core/ingest/extractor.js'
 import type { FileFormat } from '../../core/ingest/file-formats.js'
 import { readFileStream } from '../fs/file-stream.js'
-import { createS3BlobStore } from '../s3/s3-blob-store.js'
-import { createS3Client } from '../s3/s3-client.js'
 
 /** What the pool hands a worker at start: enough to open the blob store itself. */
 export interface ExtractWorkerData {
@@ -32,8 +30,8 @@ export type ExtractReply =
  * blob store (the bytes never cross the thread boundary) and answers with what it found;
  * thumbnail bytes are transferred, not copied.
  */
-function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerData): void {
-  const extract = createInThreadExtractor(openBlobReader(storage))
+async function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerData): Promise<void> {
+  const extract = createInThreadExtractor(await openBlobReader(storage))
   port.on('message', async ({ format, blob }: ExtractJob) => {
     try {
       const extracted = await extract(format, blob)
@@ -55,11 +53,16 @@ function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerD
 /**
  * Read access to the blobs. For a local store this is `createFsBlobStore`'s layout
  * (`<root>/<first two key chars>/<key>`) without the store itself, whose creation also
- * sweeps the staging directory: that is the main thread's business.
+ * sweeps the staging directory: that is the main thread's business. The S3 client is loaded only
+ * for an S3 store: it costs every worker ~16 MiB otherwise.
  */
-function openBlobReader(storage: StorageConfig): Pick<BlobStore, 'get'> {
+async function openBlobReader(storage: StorageConfig): Promise<Pick<BlobStore, 'get'>> {
   if (storage.kind === 's3') {
     const { s3 } = storage
+    const [{ createS3BlobStore }, { createS3Client }] = await Promise.all([
+      import('../s3/s3-blob-store.js'),
+      import('../s3/s3-client.js'),
+    ])
     return createS3BlobStore({ client: createS3Client(s3), bucket: s3.bucket, prefix: `${s3.prefix}blobs/` })
   }
   return {
@@ -75,4 +78,4 @@ function openBlobReader(storage: StorageConfig): Pick<BlobStore, 'get'> {
   }
 }
 
-if (parentPort) serve(parentPort, workerData as ExtractWorkerData)
+if (parentPort) await serve(parentPort, workerData as ExtractWorkerData)

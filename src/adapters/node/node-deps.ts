@@ -21,14 +21,10 @@ import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { createFsBlobStore } from '../fs/fs-blob-store.js'
 import { claimProcessDir } from '../fs/process-dir.js'
 import { writeScratchCopy } from '../fs/scratch-file.js'
-import { openPostgresDatabase } from '../postgres/postgres-database.js'
 import { createBambuPrinters } from '../printers/bambu/bambu-provider.js'
 import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
 import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
 import { createPrusaLinkProvider } from '../printers/prusalink/prusalink-provider.js'
-import { createS3BackupSink } from '../s3/s3-backup-sink.js'
-import { createS3BlobStore } from '../s3/s3-blob-store.js'
-import { createS3Client } from '../s3/s3-client.js'
 import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
 import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
@@ -95,7 +91,9 @@ export async function createNodeDeps(
       compression: zlibCompression,
       backups: {
         local: await createFsBackupSink(config.backup.dir),
-        offsite: config.backup.s3 ? createS3BackupSink(config.backup.s3) : null,
+        offsite: config.backup.s3
+          ? (await import('../s3/s3-backup-sink.js')).createS3BackupSink(config.backup.s3)
+          : null,
         retentionDays: config.backup.retentionDays,
       },
       gcGraceMs: config.gc.graceMinutes * 60_000,
@@ -164,9 +162,14 @@ const leftoversLogger =
   ({ files, bytes }: Leftovers) =>
     logger.info('leftovers of a stopped process removed', { place, files, bytes })
 
-/** Database snapshots (and staged restores) are written in `scratchDir`, next to the archives. */
+/**
+ * Database snapshots (and staged restores) are written in `scratchDir`, next to the archives.
+ * Like the S3 client below, the PostgreSQL driver is loaded only when configured: a home install
+ * on SQLite and local storage keeps ~20 MiB less resident (docs/reliability.md).
+ */
 async function openDatabase(config: Config, scratchDir: string, logger: Logger): Promise<VaultDatabase> {
   if (config.database.kind === 'postgres') {
+    const { openPostgresDatabase } = await import('../postgres/postgres-database.js')
     return openPostgresDatabase(config.database.url, {
       scratchDir,
       onIdleError: (error) => logger.warn('idle database connection failed', { error: error.message }),
@@ -184,6 +187,10 @@ async function openStorage(config: Config, logger: Logger): Promise<Pick<Deps, '
     }
   }
   const { s3 } = config.storage
+  const [{ createS3BlobStore }, { createS3Client }] = await Promise.all([
+    import('../s3/s3-blob-store.js'),
+    import('../s3/s3-client.js'),
+  ])
   const client = createS3Client(s3)
   return {
     blobs: createS3BlobStore({ client, bucket: s3.bucket, prefix: `${s3.prefix}blobs/` }),

@@ -1,4 +1,4 @@
-import { Client, FTPError } from 'basic-ftp'
+import type { Client, FTPError } from 'basic-ftp'
 import { PrinterError } from '../../../core/printers/provider.js'
 import { bambuTls, type PeerCertificate, peerCertificate } from './bambu-tls.js'
 
@@ -20,7 +20,9 @@ export async function withBambuFtp<T>(
   target: BambuFtpTarget,
   work: (client: Client, certificate: PeerCertificate | null) => Promise<T>,
 ): Promise<T> {
-  const client = new Client(target.timeoutMs)
+  // Loaded on first use: most installs have no Bambu printer.
+  const ftp = await import('basic-ftp')
+  const client = new ftp.Client(target.timeoutMs)
   try {
     await client.access({
       host: target.host,
@@ -32,15 +34,15 @@ export async function withBambuFtp<T>(
     })
     return await work(client, peerCertificate(client.ftp.socket as import('node:tls').TLSSocket))
   } catch (error) {
-    throw ftpFailure(error, target)
+    throw ftpFailure(error, target, ftp.FTPError)
   } finally {
     client.close()
   }
 }
 
-function ftpFailure(error: unknown, target: BambuFtpTarget): PrinterError {
+function ftpFailure(error: unknown, target: BambuFtpTarget, ftpError: typeof FTPError): PrinterError {
   if (error instanceof PrinterError) return error
-  if (error instanceof FTPError) {
+  if (error instanceof ftpError) {
     if (error.code === 530)
       return new PrinterError(
         'auth',

@@ -1,5 +1,5 @@
 import type { TLSSocket } from 'node:tls'
-import { connect, type MqttClient } from 'mqtt'
+import type { MqttClient } from 'mqtt'
 import { PrinterError } from '../../../core/printers/provider.js'
 import { obj } from '../http.js'
 import { bambuTls, type PeerCertificate, peerCertificate } from './bambu-tls.js'
@@ -51,6 +51,10 @@ export interface BambuSession {
 
 const mqttAuthCodes = new Set([4, 5])
 
+/** The MQTT client library, loaded when the first Bambu session opens: most installs have no Bambu printer. */
+let mqttLibrary: Promise<typeof import('mqtt')> | undefined
+const loadMqtt = () => (mqttLibrary ??= import('mqtt'))
+
 export function openBambuSession(target: BambuTarget): BambuSession {
   const reportTopic = `device/${target.serial}/report`
   const requestTopic = `device/${target.serial}/request`
@@ -63,72 +67,77 @@ export function openBambuSession(target: BambuTarget): BambuSession {
   let certificate: PeerCertificate | null = null
   let sequence = 0
 
-  const client: MqttClient = connect({
-    protocol: 'mqtts',
-    host: target.host,
-    port: target.port,
-    // Bambu's broker speaks MQTT 3.1.1 and takes the LAN access code as the password of `bblp`.
-    protocolVersion: 4,
-    username: 'bblp',
-    password: target.accessCode,
-    clientId: `model-vault-${crypto.randomUUID().slice(0, 8)}`,
-    clean: true,
-    keepalive: 30,
-    reconnectPeriod: 3000,
-    connectTimeout: 10_000,
-    // A command published while the connection is down must fail, not wait and run on reconnect.
-    queueQoSZero: false,
-    ...bambuTls(target.serial),
-  })
+  const client = loadMqtt().then(({ connect }) => {
+    const client: MqttClient = connect({
+      protocol: 'mqtts',
+      host: target.host,
+      port: target.port,
+      // Bambu's broker speaks MQTT 3.1.1 and takes the LAN access code as the password of `bblp`.
+      protocolVersion: 4,
+      username: 'bblp',
+      password: target.accessCode,
+      clientId: `model-vault-${crypto.randomUUID().slice(0, 8)}`,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 3000,
+      connectTimeout: 10_000,
+      // A command published while the connection is down must fail, not wait and run on reconnect.
+      queueQoSZero: false,
+      ...bambuTls(target.serial),
+    })
 
-  client.on('connect', () => {
-    connected = true
-    failure = null
-    certificate = peerCertificate(client.stream as TLSSocket) ?? certificate
-    client.subscribe(reportTopic, (error, granted) => {
-      // The printer's broker serves its own serial's topics only, and drops a client that asks for others.
-      if (error || granted?.some((grant) => grant.qos === 128)) {
-        failure = new PrinterError('protocol', `the printer refused ${reportTopic}; check its serial number`)
+    client.on('connect', () => {
+      connected = true
+      failure = null
+      certificate = peerCertificate(client.stream as TLSSocket) ?? certificate
+      client.subscribe(reportTopic, (error, granted) => {
+        // The printer's broker serves its own serial's topics only, and drops a client that asks for others.
+        if (error || granted?.some((grant) => grant.qos === 128)) {
+          failure = new PrinterError('protocol', `the printer refused ${reportTopic}; check its serial number`)
+          return
+        }
+        sequence += 1
+        client.publish(
+          requestTopic,
+          JSON.stringify({
+            pushing: { sequence_id: String(sequence), command: 'pushall', version: 1, push_target: 1 },
+          }),
+        )
+      })
+    })
+    client.on('message', (_topic, payload) => {
+      let message: Record<string, unknown>
+      try {
+        message = obj(JSON.parse(payload.toString('utf8')))
+      } catch {
         return
       }
-      sequence += 1
-      client.publish(
-        requestTopic,
-        JSON.stringify({ pushing: { sequence_id: String(sequence), command: 'pushall', version: 1, push_target: 1 } }),
-      )
+      if ('fun' in message) fun = message.fun
+      const print = obj(message.print)
+      // Command answers come under `print` too (`{command: "project_file", result}`): not state.
+      if (print.command === 'push_status') {
+        report = { ...report, ...print }
+        if ('gcode_state' in report) stateKnown = true
+      }
+      for (const listener of listeners) listener(message)
     })
-  })
-  client.on('message', (_topic, payload) => {
-    let message: Record<string, unknown>
-    try {
-      message = obj(JSON.parse(payload.toString('utf8')))
-    } catch {
-      return
-    }
-    if ('fun' in message) fun = message.fun
-    const print = obj(message.print)
-    // Command answers come under `print` too (`{command: "project_file", result}`): not state.
-    if (print.command === 'push_status') {
-      report = { ...report, ...print }
-      if ('gcode_state' in report) stateKnown = true
-    }
-    for (const listener of listeners) listener(message)
-  })
-  client.on('error', (error: Error & { code?: unknown }) => {
-    if (typeof error.code === 'number' && mqttAuthCodes.has(error.code)) {
-      failure = new PrinterError(
-        'auth',
-        "the printer refused the access code (MQTT: not authorized); read it again from the printer's screen: it changes whenever LAN Only or Developer Mode is switched",
-      )
-      client.end(true)
-      return
-    }
-    const code = typeof error.code === 'string' && /^[A-Z0-9_]+$/.test(error.code) ? ` (${error.code})` : ''
-    failure = new PrinterError('unreachable', `the printer could not be reached on MQTT port ${target.port}${code}`)
-  })
-  client.on('close', () => {
-    connected = false
-    stateKnown = false
+    client.on('error', (error: Error & { code?: unknown }) => {
+      if (typeof error.code === 'number' && mqttAuthCodes.has(error.code)) {
+        failure = new PrinterError(
+          'auth',
+          "the printer refused the access code (MQTT: not authorized); read it again from the printer's screen: it changes whenever LAN Only or Developer Mode is switched",
+        )
+        client.end(true)
+        return
+      }
+      const code = typeof error.code === 'string' && /^[A-Z0-9_]+$/.test(error.code) ? ` (${error.code})` : ''
+      failure = new PrinterError('unreachable', `the printer could not be reached on MQTT port ${target.port}${code}`)
+    })
+    client.on('close', () => {
+      connected = false
+      stateKnown = false
+    })
+    return client
   })
 
   const session: BambuSession = {
@@ -186,14 +195,18 @@ export function openBambuSession(target: BambuTarget): BambuSession {
           reject(new PrinterError('timeout', `no answer within ${timeoutMs} ms`))
         }, timeoutMs)
         listeners.add(listener)
-        client.publish(requestTopic, JSON.stringify({ [kind]: { sequence_id: sequenceId, ...command } }), (error) => {
-          if (!error) return
-          done()
-          reject(new PrinterError('unreachable', 'the command could not be sent to the printer'))
-        })
+        void client.then((client) =>
+          client.publish(requestTopic, JSON.stringify({ [kind]: { sequence_id: sequenceId, ...command } }), (error) => {
+            if (!error) return
+            done()
+            reject(new PrinterError('unreachable', 'the command could not be sent to the printer'))
+          }),
+        )
       })
     },
-    close: () => client.endAsync(true),
+    close: async () => {
+      await (await client).endAsync(true)
+    },
   }
   return session
 }
