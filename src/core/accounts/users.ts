@@ -109,7 +109,7 @@ export async function updateUser(
   change: { role?: Role; disabled?: boolean },
 ): Promise<PublicUser> {
   const now = deps.clock.now()
-  return deps.database.db.transaction().execute(async (trx) => {
+  const changed = await deps.database.db.transaction().execute(async (trx) => {
     const user = await getUser(trx, id)
     const losesSuperuser =
       user.role === 'superuser' &&
@@ -146,6 +146,9 @@ export async function updateUser(
     if (change.disabled) await revokeSessionsWhere(trx, { userId: id }, 'user_disabled', now)
     return toPublicUser(updated)
   })
+  // A role or a disabled flag counts from the next request, not from the next session check.
+  deps.confirmedCredentials.forget()
+  return changed
 }
 
 /**
@@ -175,6 +178,7 @@ export async function setPassword(
     await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId ?? undefined }, 'password_changed', now)
     await clearPasswordFailures(trx, user.username_key)
   })
+  deps.confirmedCredentials.forget()
   return toPublicUser({
     ...user,
     password_hash: passwordHash,
