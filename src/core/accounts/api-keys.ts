@@ -4,7 +4,7 @@ import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { type ApiKeyScope, formatScopes, parseScopes } from './api-key-scopes.js'
 import type { ConfirmedCredential } from './confirmed-credentials.js'
-import type { Principal } from './principal.js'
+import { accountOf, type Principal } from './principal.js'
 import { constantTimeEqual, randomToken, sha256Hex } from './secrets.js'
 import { revokeSessionsWhere } from './sessions.js'
 
@@ -142,7 +142,7 @@ async function checkApiKey(deps: AccountsDeps, key: string): Promise<ConfirmedCr
     row &&
     (await deps.database.db
       .selectFrom('users')
-      .select(['id', 'username', 'role'])
+      .select(['id', 'username', 'role', 'created_at', 'updated_at', 'password_generated_at'])
       .where('id', '=', row.user_id)
       .where('disabled_at', 'is', null)
       .executeTakeFirst())
@@ -161,6 +161,7 @@ async function checkApiKey(deps: AccountsDeps, key: string): Promise<ConfirmedCr
       sessionId: null,
       apiKeyId: row.id,
       scopes: parseScopes(row.scopes),
+      account: accountOf(owner),
     },
     expiresAtMs: row.expires_at === null ? null : Date.parse(row.expires_at),
   }

@@ -8,6 +8,7 @@ const principal = {
   sessionId: 's1',
   apiKeyId: null,
   scopes: ['full' as const],
+  account: { createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', passwordGenerated: false },
 }
 
 /** A clock the test moves, and a check that counts its database reads. */

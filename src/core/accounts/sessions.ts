@@ -4,7 +4,7 @@ import { unauthorized } from '../errors.js'
 import { signAccessToken, verifyAccessToken } from './access-tokens.js'
 import { type AccountsDeps, accessTokenTtlSeconds, sessionIdleSeconds } from './accounts-deps.js'
 import { everyScope, parseScopes } from './api-key-scopes.js'
-import type { Principal } from './principal.js'
+import { accountOf, type Principal } from './principal.js'
 import { randomToken, sha256Hex } from './secrets.js'
 
 export interface TokenPair {
@@ -140,6 +140,7 @@ export async function authenticate(deps: AccountsDeps, token: string): Promise<P
         sessionId: claims.sid,
         apiKeyId: row.api_key_id,
         scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
+        account: accountOf(row),
       },
       expiresAtMs: Math.min(Date.parse(row.expires_at), row.key_expires_at ? Date.parse(row.key_expires_at) : Infinity),
     }
@@ -160,6 +161,9 @@ function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: st
         'sessions.expires_at',
         'users.username',
         'users.role',
+        'users.created_at',
+        'users.updated_at',
+        'users.password_generated_at',
         'api_keys.scopes',
         'api_keys.expires_at as key_expires_at',
       ])
