@@ -25,7 +25,9 @@ let vault: TestVault
 let rootToken: string
 let protectedOperations: Operation[]
 beforeAll(async () => {
-  vault = await startTestVault(adminEnv)
+  // Some tests change keys in the database directly, as another process would: reading it on every
+  // request keeps them about the checks, not the recheck window (test/auth-revocation-bound.test.ts).
+  vault = await startTestVault({ ...adminEnv, VAULT_SESSION_RECHECK_MS: '0' })
   rootToken = (await signIn(vault.baseUrl, admin)).access_token
   protectedOperations = (await listOperations(vault.baseUrl)).filter((op) => op.security?.length !== 0)
 })

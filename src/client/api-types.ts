@@ -104,7 +104,7 @@ export interface paths {
         };
         /**
          * The signed-in user and session
-         * @description Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works.
+         * @description Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works. The account is shown as the credential check read it: a change made through another replica shows within `VAULT_SESSION_RECHECK_MS`.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key may have any scope.
          */

@@ -1,3 +1,4 @@
+import type { ConfirmedCredentials } from './accounts/confirmed-credentials.js'
 import type { PasswordHasher } from './accounts/password-hasher.js'
 import type { BackupSink } from './backup/backup-sink.js'
 import type { BlobStore } from './blobs/blob-store.js'
@@ -86,6 +87,11 @@ export interface Deps {
   getUiAsset: GetUiAsset
   /** The token-signing keys and the printer-credentials cipher; read with `keys.current()` at use time. */
   keys: KeyRing
+  /**
+   * Sessions and API keys found live within `VAULT_SESSION_RECHECK_MS`: the bound on how long a
+   * revocation made by another process takes to reach this one.
+   */
+  confirmedCredentials: ConfirmedCredentials
   auth: {
     passwordHasher: PasswordHasher
     /** A hash checked when the username is unknown, so unknown and known users cost the same. */

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { Principal } from '../core/accounts/sessions.js'
+import type { Principal } from '../core/accounts/principal.js'
 import type { Deps } from '../core/deps.js'
 import type { RestoreGate } from './backups/restore-gate.js'
 import { validationHook } from './problem.js'

@@ -5,6 +5,7 @@ import type { Config, Env } from '../../core/config/config.js'
 import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
 import { createJsonLogger, type Logger } from '../../core/runtime/logger.js'
 import type { AppDeps, AppEnv } from '../../routes/app-env.js'
+import { batchedLines } from './batched-lines.js'
 import { nodeServiceIdentity, readNodeConfig } from './node-config.js'
 import { createNodeDeps } from './node-deps.js'
 
@@ -34,7 +35,7 @@ export interface NodeVault {
  */
 export async function createNodeVault(options: NodeVaultOptions = {}): Promise<NodeVault> {
   const config = options.config ?? readNodeConfig(options.env ?? process.env)
-  const logger = options.logger ?? createJsonLogger((line) => process.stdout.write(line))
+  const logger = options.logger ?? createJsonLogger(batchedLines((text) => process.stdout.write(text)))
   const opened = await createNodeDeps(config, { logger, service: nodeServiceIdentity() })
   try {
     await ensureFirstSuperuser(opened.deps, logger, config.admin)

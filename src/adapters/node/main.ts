@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server'
 import { createJsonLogger } from '../../core/runtime/logger.js'
+import { batchedLines } from './batched-lines.js'
 import { createNodeVault, type NodeVault } from './create-node-vault.js'
 import { lingerOnEarlyAnswers } from './lingering-close.js'
 import { describeStartupError, exitWith, readNodeConfigOrExit } from './node-config.js'
@@ -13,7 +14,8 @@ const shutdownGraceMs = 10_000
  * clear line and exit 1; they never dump a stack trace.
  */
 async function main(): Promise<void> {
-  const logger = createJsonLogger((line) => process.stdout.write(line))
+  // stdout is written synchronously (files, pipes and terminals on Linux): one write per turn, not per line.
+  const logger = createJsonLogger(batchedLines((text) => process.stdout.write(text)))
   const config = readNodeConfigOrExit(process.env)
 
   let vault: NodeVault

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
+import { createConfirmedCredentials } from '../../core/accounts/confirmed-credentials.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import type { Leftovers } from '../../core/blobs/blob-store.js'
@@ -103,6 +104,7 @@ export async function createNodeDeps(
       getDocsAsset: createNodeDocsAssets(),
       getUiAsset: createNodeUiAssets(),
       keys: await createKeyRing(database, configuredKeys, createNativeSha256, clock),
+      confirmedCredentials: createConfirmedCredentials(clock, config.sessionRecheckMs),
       auth: {
         passwordHasher,
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),

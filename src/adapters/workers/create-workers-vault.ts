@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { createApp } from '../../app.js'
+import { createConfirmedCredentials } from '../../core/accounts/confirmed-credentials.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { createPortableSha256 } from '../../core/blobs/portable-sha256.js'
@@ -83,6 +84,8 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
       createPortableSha256,
       clock,
     ),
+    // Per isolate: a revocation through another isolate reaches this one within the window.
+    confirmedCredentials: createConfirmedCredentials(clock, config.sessionRecheckMs),
     auth: { passwordHasher, decoyPasswordHash: await passwordHasher.hash(randomToken(18)) },
     // Cloudflare sets the caller's address; nobody in front of the Worker can forge it.
     getClientAddress: (c) => c.req.header('cf-connecting-ip'),

@@ -8,7 +8,7 @@ const algorithm = 'HS256'
 export interface AccessClaims {
   /** User id. */
   sub: string
-  /** Session id: checked against the database on every request, so revocation is immediate. */
+  /** Session id: checked against the database (within `VAULT_SESSION_RECHECK_MS`), so revocation holds. */
   sid: string
 }
 
@@ -38,7 +38,7 @@ const verifiedTokensKept = 10_000
  * every request for its lifetime, and verifying it again each time (a Web Crypto HMAC, which Node
  * runs on the libuv thread pool behind file writes) was the largest cost of a cheap request.
  * Only what jose accepted is kept, under the exact token text, and a new ring (a key rotated
- * out) starts empty. The session is still checked on every request, so revocation is unchanged.
+ * out) starts empty. The session is still checked (`confirmedCredentials`), so revocation is unchanged.
  */
 const verifiedTokens = new WeakMap<SigningKeys, Map<string, AccessClaims & { expiresAtMs: number }>>()
 

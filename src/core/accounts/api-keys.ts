@@ -3,8 +3,10 @@ import type { ApiKeysTable, Database } from '../db/schema.js'
 import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { type ApiKeyScope, formatScopes, parseScopes } from './api-key-scopes.js'
+import type { ConfirmedCredential } from './confirmed-credentials.js'
+import { accountOf, type Principal } from './principal.js'
 import { constantTimeEqual, randomToken, sha256Hex } from './secrets.js'
-import { type Principal, revokeSessionsWhere } from './sessions.js'
+import { revokeSessionsWhere } from './sessions.js'
 
 /** An API key as listings show it: name and visible prefix, never the value or its hash. */
 export interface PublicApiKey {
@@ -102,7 +104,7 @@ export async function listApiKeys(db: Kysely<Database>, userId: string): Promise
 /** Revokes one of the user's keys and ends every session opened with it. */
 export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: string): Promise<PublicApiKey> {
   const now = deps.clock.now()
-  return deps.database.db.transaction().execute(async (trx) => {
+  const revoked = await deps.database.db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('api_keys')
       .selectAll()
@@ -115,6 +117,8 @@ export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: st
     await revokeSessionsWhere(trx, { apiKeyId: keyId }, 'api_key_revoked', now)
     return toPublicApiKey({ ...row, revoked_at: revokedAt })
   })
+  deps.confirmedCredentials.forget()
+  return revoked
 }
 
 /** How often a key's `last_used_at` is written when it authenticates requests on its own. */
@@ -123,8 +127,14 @@ const lastUsedResolutionMs = 60_000
 /**
  * Who presents this API key as their credential (`Authorization: Bearer mvk_…` or `X-Api-Key`),
  * as scripts, slicer hooks and OctoPrint-style clients do: the key's owner, without a session.
+ * The key and its owner are as last read within `VAULT_SESSION_RECHECK_MS` (`confirmedCredentials`,
+ * which keeps the key's hash, not the key).
  */
 export async function authenticateApiKey(deps: AccountsDeps, key: string): Promise<Principal> {
+  return deps.confirmedCredentials.confirm(`key ${sha256Hex(deps.createSha256, key)}`, () => checkApiKey(deps, key))
+}
+
+async function checkApiKey(deps: AccountsDeps, key: string): Promise<ConfirmedCredential> {
   const now = deps.clock.now()
   const row = await findLiveApiKey(deps, key)
   if (row && isExpired(row, now)) throw keyExpired(row, 'invalid_token')
@@ -132,7 +142,7 @@ export async function authenticateApiKey(deps: AccountsDeps, key: string): Promi
     row &&
     (await deps.database.db
       .selectFrom('users')
-      .select(['id', 'username', 'role'])
+      .select(['id', 'username', 'role', 'created_at', 'updated_at', 'password_generated_at'])
       .where('id', '=', row.user_id)
       .where('disabled_at', 'is', null)
       .executeTakeFirst())
@@ -144,12 +154,16 @@ export async function authenticateApiKey(deps: AccountsDeps, key: string): Promi
       .where('id', '=', row.id)
       .execute()
   return {
-    userId: owner.id,
-    username: owner.username,
-    role: owner.role,
-    sessionId: null,
-    apiKeyId: row.id,
-    scopes: parseScopes(row.scopes),
+    principal: {
+      userId: owner.id,
+      username: owner.username,
+      role: owner.role,
+      sessionId: null,
+      apiKeyId: row.id,
+      scopes: parseScopes(row.scopes),
+      account: accountOf(owner),
+    },
+    expiresAtMs: row.expires_at === null ? null : Date.parse(row.expires_at),
   }
 }
 

@@ -1,9 +1,10 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Database, Role } from '../db/schema.js'
+import type { Database } from '../db/schema.js'
 import { unauthorized } from '../errors.js'
 import { signAccessToken, verifyAccessToken } from './access-tokens.js'
 import { type AccountsDeps, accessTokenTtlSeconds, sessionIdleSeconds } from './accounts-deps.js'
-import { type ApiKeyScope, everyScope, parseScopes } from './api-key-scopes.js'
+import { everyScope, parseScopes } from './api-key-scopes.js'
+import { accountOf, type Principal } from './principal.js'
 import { randomToken, sha256Hex } from './secrets.js'
 
 export interface TokenPair {
@@ -12,20 +13,6 @@ export interface TokenPair {
   expires_in: number
   refresh_token: string
   refresh_expires_in: number
-}
-
-/**
- * Who is calling, as established from a verified access token and a live session, or from an
- * API key presented as it is (then there is no session).
- */
-export interface Principal {
-  userId: string
-  username: string
-  role: Role
-  sessionId: string | null
-  apiKeyId: string | null
-  /** The key's scopes when an API key is behind the request (on its own or as the session's sign-in), else every scope. */
-  scopes: readonly ApiKeyScope[]
 }
 
 const refreshTokenPrefix = 'mvr_'
@@ -93,6 +80,7 @@ export async function refreshSession(deps: AccountsDeps, refreshToken: string): 
     return { kind: 'ok' as const, sessionId: row.session_id, userId: row.user_id }
   })
   if (outcome.kind === 'reused') {
+    deps.confirmedCredentials.forget()
     throw unauthorized(
       'refresh_token_reused',
       'This refresh token was already used; the session has been revoked. Sign in again.',
@@ -104,11 +92,13 @@ export async function refreshSession(deps: AccountsDeps, refreshToken: string): 
 
 export async function revokeSession(deps: AccountsDeps, sessionId: string, reason: string): Promise<void> {
   await revokeSessionIn(deps.database.db, sessionId, reason, deps.clock.now())
+  deps.confirmedCredentials.forget()
 }
 
 /**
  * Ends every live session of a user (password change, disable), except `exceptSessionId` if
- * given, or every live session of one API key.
+ * given, or every live session of one API key. The caller calls `confirmedCredentials.forget()`
+ * once its transaction has committed.
  */
 export async function revokeSessionsWhere(
   db: Kysely<Database>,
@@ -130,24 +120,33 @@ export async function revokeSessionsWhere(
 
 /**
  * Turns a bearer token into a principal: the signature and claims must verify, and the
- * session, its user and its API key (if any) must all still be live, so logout, revocation
- * and disabling take effect on the very next request.
+ * session, its user and its API key (if any) must all be live: as last read from the database
+ * within `VAULT_SESSION_RECHECK_MS` (`confirmedCredentials`), so logout, revocation and
+ * disabling take effect on this process's next request and on other processes' within that bound.
  */
 export async function authenticate(deps: AccountsDeps, token: string): Promise<Principal> {
   const now = deps.clock.now()
   const claims = await verifyAccessToken(deps.keys.current().signingKeys, token, now)
   if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
-  const row = await liveSession(deps.database.db, claims.sid, now)
-  if (!row || row.user_id !== claims.sub)
-    throw unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
-  return {
-    userId: row.user_id,
-    username: row.username,
-    role: row.role,
-    sessionId: claims.sid,
-    apiKeyId: row.api_key_id,
-    scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
-  }
+  const ended = () => unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
+  const principal = await deps.confirmedCredentials.confirm(`session ${claims.sid}`, async () => {
+    const row = await liveSession(deps.database.db, claims.sid, now)
+    if (!row) throw ended()
+    return {
+      principal: {
+        userId: row.user_id,
+        username: row.username,
+        role: row.role,
+        sessionId: claims.sid,
+        apiKeyId: row.api_key_id,
+        scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
+        account: accountOf(row),
+      },
+      expiresAtMs: Math.min(Date.parse(row.expires_at), row.key_expires_at ? Date.parse(row.key_expires_at) : Infinity),
+    }
+  })
+  if (principal.userId !== claims.sub) throw ended()
+  return principal
 }
 
 function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: string, now: Date) {
@@ -156,7 +155,18 @@ function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: st
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .leftJoin('api_keys', 'api_keys.id', 'sessions.api_key_id')
-      .select(['sessions.user_id', 'sessions.api_key_id', 'users.username', 'users.role', 'api_keys.scopes'])
+      .select([
+        'sessions.user_id',
+        'sessions.api_key_id',
+        'sessions.expires_at',
+        'users.username',
+        'users.role',
+        'users.created_at',
+        'users.updated_at',
+        'users.password_generated_at',
+        'api_keys.scopes',
+        'api_keys.expires_at as key_expires_at',
+      ])
       .where('sessions.id', '=', sessionId)
       .where('sessions.revoked_at', 'is', null)
       .where('sessions.expires_at', '>', now.toISOString())

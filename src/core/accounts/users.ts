@@ -4,6 +4,7 @@ import { conflict, notFound, unprocessable } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { clearPasswordFailures } from './login-throttle.js'
 import { passwordLength } from './password-hasher.js'
+import type { Principal } from './principal.js'
 import { revokeSessionsWhere } from './sessions.js'
 
 /** A user as the API shows it: never the password hash. */
@@ -89,14 +90,15 @@ export async function getUser(db: Kysely<Database>, id: string): Promise<UsersTa
   return row
 }
 
-/** The signed-in user as `/me` shows them: the public user, and whether their password is still a generated one. */
-export async function getAccount(
-  db: Kysely<Database>,
-  id: string,
-): Promise<{ user: PublicUser; passwordGenerated: boolean }> {
-  const row = await getUser(db, id)
-  return { user: toPublicUser(row), passwordGenerated: row.password_generated_at !== null }
-}
+/** The signed-in user as `/me` shows them, as of the credential's check (a live credential's user is not disabled). */
+export const publicUserOf = (principal: Principal): PublicUser => ({
+  id: principal.userId,
+  username: principal.username,
+  role: principal.role,
+  disabled: false,
+  created_at: principal.account.createdAt,
+  updated_at: principal.account.updatedAt,
+})
 
 /**
  * Changes a user's role or disables/enables them. Disabling ends their sessions at once.
@@ -109,7 +111,7 @@ export async function updateUser(
   change: { role?: Role; disabled?: boolean },
 ): Promise<PublicUser> {
   const now = deps.clock.now()
-  return deps.database.db.transaction().execute(async (trx) => {
+  const changed = await deps.database.db.transaction().execute(async (trx) => {
     const user = await getUser(trx, id)
     const losesSuperuser =
       user.role === 'superuser' &&
@@ -146,6 +148,9 @@ export async function updateUser(
     if (change.disabled) await revokeSessionsWhere(trx, { userId: id }, 'user_disabled', now)
     return toPublicUser(updated)
   })
+  // A role or a disabled flag counts from the next request, not from the next session check.
+  deps.confirmedCredentials.forget()
+  return changed
 }
 
 /**
@@ -175,6 +180,7 @@ export async function setPassword(
     await revokeSessionsWhere(trx, { userId: id, exceptSessionId: keepSessionId ?? undefined }, 'password_changed', now)
     await clearPasswordFailures(trx, user.username_key)
   })
+  deps.confirmedCredentials.forget()
   return toPublicUser({
     ...user,
     password_hash: passwordHash,

@@ -8,7 +8,7 @@ import type { RestoreProgress } from './restore-progress.js'
  * now (read from the maintenance lock, with the progress its holder writes there; a holder that is
  * gone, such as a killed restore, runs nothing), and, when a restore swapped the data in since the
  * last look, reloads the keys the restored data carries (token-signing keys and the
- * printer-credentials key, unless configured).
+ * printer-credentials key, unless configured) and forgets the credentials confirmed before it.
  */
 export interface RestoreWatch {
   /**
@@ -24,7 +24,7 @@ export interface RestoreWatch {
 const notYetReported: RestoreProgress = { phase: 'verifying', bytes_done: 0, bytes_total: null }
 
 export function createRestoreWatch(
-  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness' | 'confirmedCredentials'>,
   maxAgeMs = 500,
 ): RestoreWatch {
   let seen: { running: RestoreProgress | null; at: number } | null = null
@@ -54,6 +54,8 @@ export function createRestoreWatch(
       // On the first look any mark may be newer than the keys this process loaded: reload once.
       if (latestMark !== (mark ?? null)) {
         await deps.keys.reload()
+        // The restore ended every session: none may be answered from what was confirmed before it.
+        deps.confirmedCredentials.forget()
         deps.logger.info('the data was restored since the keys were loaded: keys reloaded', { restore: latestMark })
       }
       mark = latestMark

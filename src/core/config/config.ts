@@ -38,6 +38,12 @@ export interface Config {
   jwt: { secret?: string; keyFile?: string }
   /** The first superuser, created when the install has no users. */
   admin: { username?: string; password?: string }
+  /**
+   * How long a session or API key found live is believed without reading the database again
+   * (`VAULT_SESSION_RECHECK_MS`; 0: every request reads it): the bound on how late a revocation
+   * made by another process takes effect in this one.
+   */
+  sessionRecheckMs: number
   /** Take the client address from `X-Forwarded-For` (set only behind a reverse proxy). */
   trustProxy: boolean
   /** Largest file one upload may carry. */
@@ -88,6 +94,7 @@ export function parseConfig(env: Env): Config {
     },
     jwt: { secret: vars.secret('VAULT_JWT_SECRET'), keyFile: vars.text('VAULT_JWT_KEY_FILE') },
     admin: readAdmin(vars),
+    sessionRecheckMs: vars.integer('VAULT_SESSION_RECHECK_MS', 1000, 0, 10_000),
     trustProxy: vars.boolean('VAULT_TRUST_PROXY', false),
     maxUploadBytes: vars.integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     maxBodyBytes: vars.integer('VAULT_MAX_BODY_BYTES', 1024 ** 2, 1024, 1024 ** 3),

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely'
-import type { Principal } from '../accounts/sessions.js'
+import type { Principal } from '../accounts/principal.js'
 import type { DispatchesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound, unprocessable, VaultError } from '../errors.js'

@@ -1,6 +1,6 @@
 import { changeOwnPassword, login } from '../../core/accounts/login.js'
 import { refreshSession, revokeSession } from '../../core/accounts/sessions.js'
-import { getAccount } from '../../core/accounts/users.js'
+import { publicUserOf } from '../../core/accounts/users.js'
 import { conflict } from '../../core/errors.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
@@ -30,15 +30,14 @@ export const authRouter = createRouter()
     return c.body(null, 204)
   })
   .openapi(getMeRoute, async (c) => {
-    const { principal, deps } = c.var
-    const { user, passwordGenerated } = await getAccount(deps.database.db, principal.userId)
+    const { principal } = c.var
     return c.json(
       {
-        user,
+        user: publicUserOf(principal),
         session_id: principal.sessionId,
         api_key_id: principal.apiKeyId,
         scopes: [...principal.scopes],
-        password_generated: passwordGenerated,
+        password_generated: principal.account.passwordGenerated,
       },
       200,
     )

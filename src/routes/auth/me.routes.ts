@@ -12,7 +12,8 @@ export const getMeRoute = defineRoute(allow('user', 'any'), {
   operationId: 'getMe',
   tags,
   summary: 'The signed-in user and session',
-  description: 'Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works.',
+  description:
+    'Any credential may ask, whatever its scopes: scripts and hooks use it to check their key works. The account is shown as the credential check read it: a change made through another replica shows within `VAULT_SESSION_RECHECK_MS`.',
   responses: {
     200: {
       description: 'Who the token belongs to.',
