@@ -1,36 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type Kysely, Migrator } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database.js'
-import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrate.js'
 import { migrations } from '../src/core/db/migrations/index.js'
 import type { Database } from '../src/core/db/schema.js'
 import { libraryStats } from '../src/core/library/stats.js'
+import { openEmptyDatabase } from './support/empty-database.js'
 import { recountLibrary } from './support/library-recount.js'
-import { createTestDatabase } from './support/test-database.js'
 
-let dir: string
 let database: VaultDatabase
-let drop: () => Promise<void>
+let dispose: () => Promise<void>
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'vault-counts-'))
-  const test = await createTestDatabase(dir)
-  drop = test.drop
-  const scratchDir = join(dir, 'scratch')
-  database =
-    test.kind === 'sqlite'
-      ? openSqliteDatabase(join(dir, 'vault.sqlite'), { scratchDir })
-      : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
+  ;({ database, dispose } = await openEmptyDatabase())
 })
-afterEach(async () => {
-  await database.close()
-  await drop()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => dispose())
 
 const at = '2026-11-01T00:00:00.000Z'
 /** Writers per phase: enough for PostgreSQL's counters to fold their deltas at least once. */
