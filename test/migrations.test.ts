@@ -1,36 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Migrator, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openPostgresDatabase } from '../src/adapters/postgres/postgres-database.js'
-import { openSqliteDatabase } from '../src/adapters/sqlite/sqlite-database.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { latestSchemaVersion, migrateToLatest, readSchemaVersion } from '../src/core/db/migrate.js'
 import { migrations } from '../src/core/db/migrations/index.js'
 import { vaultTables } from '../src/core/db/schema.js'
 import { ensureInstallation } from '../src/core/installation.js'
 import { systemClock } from '../src/core/runtime/clock.js'
-import { createTestDatabase } from './support/test-database.js'
+import { openEmptyDatabase } from './support/empty-database.js'
 
-let dir: string
 let database: VaultDatabase
-let drop: () => Promise<void>
+let dispose: () => Promise<void>
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'vault-migrate-'))
-  const test = await createTestDatabase(dir)
-  drop = test.drop
-  const scratchDir = join(dir, 'scratch')
-  database =
-    test.kind === 'sqlite'
-      ? openSqliteDatabase(join(dir, 'vault.sqlite'), { scratchDir })
-      : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
+  ;({ database, dispose } = await openEmptyDatabase())
 })
-afterEach(async () => {
-  await database.close()
-  await drop()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => dispose())
 
 describe('schema migrations', () => {
   it('bring an empty database to the latest version, and a second run changes nothing', async () => {

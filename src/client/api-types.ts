@@ -502,6 +502,9 @@ export interface paths {
          *     Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per
          *     slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.
          *
+         *     The figures are counters the database keeps on every write (not a pass over the library), so this answers in the
+         *     same few milliseconds at any library size and includes every committed change, from any process.
+         *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["getModelStats"];

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import type { Kysely } from 'kysely'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import type { RestoreStatements, StagedDatabase } from '../../core/db/database.js'
-import { type Database, vaultTables } from '../../core/db/schema.js'
+import { type Database, vaultFunctions, vaultTables } from '../../core/db/schema.js'
 import { writeScratchFile } from '../fs/scratch-file.js'
 import { libpqEnvironment } from './pg-dump.js'
 
@@ -74,7 +74,9 @@ async function swapInDump(
   // psql stops reading when a statement fails; its exit code reports that, not this EPIPE.
   psql.stdin.on('error', () => {})
   const tables = vaultTables.map((name) => `public."${name}"`).join(', ')
-  psql.stdin.write(`BEGIN;\nDROP TABLE IF EXISTS ${tables} CASCADE;\n`)
+  // The dump recreates the vault's trigger functions too; dropping them first keeps them from clashing.
+  const functions = vaultFunctions.map((name) => `DROP FUNCTION IF EXISTS public."${name}"() CASCADE;\n`).join('')
+  psql.stdin.write(`BEGIN;\nDROP TABLE IF EXISTS ${tables} CASCADE;\n${functions}`)
   pgRestore.stdout.pipe(psql.stdin, { end: false })
   const restored = await pgRestoreExit
   psql.stdin.end(restored.code === 0 ? `\nSET search_path TO public;\n${finalSql.join('')}COMMIT;\n` : '')

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { libraryCountFunctions } from './migrations/0013-library-counts.js'
 
 /**
  * Table types for Kysely. One schema serves SQLite and PostgreSQL, so columns keep to types
@@ -155,6 +156,27 @@ export interface DedupCounterTable {
   bytes: number
 }
 
+/**
+ * Library totals kept by triggers (migration 0013): one row per (kind, key). On PostgreSQL the
+ * current value is the row plus its not yet folded `library_count_deltas` (see `library-counts.ts`).
+ */
+export interface LibraryCountsTable {
+  kind: string
+  key: string
+  models: number
+  files: number
+  bytes: number
+}
+
+export interface LibraryCountDeltasTable {
+  id: Generated<number>
+  kind: string
+  key: string
+  models: number
+  files: number
+  bytes: number
+}
+
 export type BackupStatus = 'running' | 'complete' | 'failed'
 export type BackupCopyStatus = 'not_configured' | 'pending' | 'uploaded' | 'failed'
 
@@ -286,6 +308,8 @@ export interface Database {
   collections: CollectionsTable
   collection_models: CollectionModelsTable
   dedup_counter: DedupCounterTable
+  library_counts: LibraryCountsTable
+  library_count_deltas: LibraryCountDeltasTable
   backups: BackupsTable
   locks: LocksTable
   printer_credential_keys: PrinterCredentialKeysTable
@@ -310,6 +334,8 @@ const databaseTables: Record<keyof Database, true> = {
   collections: true,
   collection_models: true,
   dedup_counter: true,
+  library_counts: true,
+  library_count_deltas: true,
   backups: true,
   locks: true,
   printer_credential_keys: true,
@@ -332,3 +358,6 @@ export const vaultTables: readonly string[] = [
   'kysely_migration',
   'kysely_migration_lock',
 ]
+
+/** The PostgreSQL functions the migrations create (the library counters' triggers): a restore drops them with the tables. */
+export const vaultFunctions: readonly string[] = libraryCountFunctions

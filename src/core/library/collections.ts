@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { conflict, notFound } from '../errors.js'
 import type { Clock } from '../runtime/clock.js'
+import { countsOf } from './library-counts.js'
 
 export interface CollectionRecord {
   id: string
@@ -21,28 +22,18 @@ const nameTaken = (name: string) =>
     `A collection named "${name}" exists already (names are compared regardless of case).`,
   )
 
-/** Every collection, by name, with how many models it holds. */
+/** Every collection, by name, with how many models it holds (from the kept counters). */
 export async function listCollections(db: Kysely<Database>, id?: string): Promise<CollectionRecord[]> {
-  // Counted over the memberships' primary key first, then joined: cheaper than grouping the join.
   const rows = await db
     .selectFrom('collections')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('collection_models')
-          .select(['collection_id', (count) => count.fn.countAll<number>().as('model_count')])
-          .$call((qb) => (id === undefined ? qb : qb.where('collection_id', '=', id)))
-          .groupBy('collection_id')
-          .as('counts'),
-      (join) => join.onRef('counts.collection_id', '=', 'collections.id'),
-    )
+    .leftJoin(countsOf(db, 'collection').as('counts'), (join) => join.onRef('counts.key', '=', 'collections.id'))
     .select([
       'collections.id',
       'collections.name',
       'collections.description',
       'collections.created_at',
       'collections.updated_at',
-      'counts.model_count',
+      'counts.models as model_count',
     ])
     .$call((qb) => (id === undefined ? qb : qb.where('collections.id', '=', id)))
     .orderBy('collections.name_key')

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { listCollections } from './collections.js'
 import { mediaFormats } from './file-roles.js'
+import { countsOf } from './library-counts.js'
 import { listTags } from './models.js'
 
 export interface LibraryStats {
@@ -22,64 +23,36 @@ export interface LibraryStats {
 }
 
 /**
- * Totals and breakdowns. Breakdowns by format and slicer come from covering indexes on
- * files; the file and byte totals are the sums of the format breakdown (so no pass over
- * the model rows); the model count is a plain `count(*)`, answered from an index.
+ * Totals and breakdowns, read from the counters the database keeps on every write (migration
+ * 0013, `countsOf`): a handful of small rows at any library size, exact under concurrent
+ * writers because each writer's transaction counts its own rows.
  */
 export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> {
-  const [totals, dedup, formats, media, slicers, tags, collections] = await Promise.all([
-    db
-      .selectFrom('models')
-      .select((eb) => eb.fn.countAll<number>().as('models'))
-      .executeTakeFirstOrThrow(),
+  const [models, dedup, formats, media, slicers, tags, collections] = await Promise.all([
+    countsOf(db, 'models').executeTakeFirst(),
     db.selectFrom('dedup_counter').select(['uploads', 'bytes']).executeTakeFirst(),
-    db
-      .selectFrom('files')
-      .select((eb) => [
-        'format',
-        eb.fn.countAll<number>().as('files'),
-        eb.fn.count<number>('model_id').distinct().as('models'),
-        eb.fn.sum<number>('size').as('bytes'),
-      ])
-      .groupBy('format')
-      .orderBy('format')
+    // A format or slicer whose last file went stays as a row of zeros until it is folded away.
+    countsOf(db, 'format')
+      .having((eb) => eb.fn.sum('parts.files'), '>', 0)
+      .orderBy('parts.key')
       .execute(),
-    // Images and documents are unique per model only: their blobs are counted once each here.
-    db
-      .selectFrom((eb) =>
-        eb
-          .selectFrom('files')
-          .select(['sha256', 'size'])
-          .distinct()
-          .where('format', 'in', mediaFormats)
-          .as('media_blobs'),
-      )
-      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
-      .executeTakeFirst(),
-    db
-      .selectFrom('files')
-      .select((eb) => [
-        'slicer',
-        eb.fn.countAll<number>().as('files'),
-        eb.fn.count<number>('model_id').distinct().as('models'),
-      ])
-      .where('slicer', 'is not', null)
-      .$narrowType<{ slicer: string }>()
-      .groupBy('slicer')
-      .orderBy('slicer')
+    countsOf(db, 'media').executeTakeFirst(),
+    countsOf(db, 'slicer')
+      .having((eb) => eb.fn.sum('parts.files'), '>', 0)
+      .orderBy('parts.key')
       .execute(),
     listTags(db),
     listCollections(db),
   ])
   const byFormat = formats.map((row) => ({
-    format: row.format,
+    format: row.key,
     files: Number(row.files),
     models: Number(row.models),
     bytes: Number(row.bytes),
   }))
   return {
     totals: {
-      models: Number(totals.models),
+      models: Number(models?.models ?? 0),
       files: byFormat.reduce((sum, row) => sum + row.files, 0),
       bytes_stored:
         byFormat.filter((row) => !mediaFormats.includes(row.format)).reduce((sum, row) => sum + row.bytes, 0) +
@@ -94,6 +67,6 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       name: collection.name,
       models: collection.model_count,
     })),
-    by_slicer: slicers.map((row) => ({ slicer: row.slicer, files: Number(row.files), models: Number(row.models) })),
+    by_slicer: slicers.map((row) => ({ slicer: row.key, files: Number(row.files), models: Number(row.models) })),
   }
 }

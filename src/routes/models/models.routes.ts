@@ -84,6 +84,9 @@ export const modelStatsRoute = defineRoute(allow('user', 'read'), {
     '',
     'Breakdowns: per file format (files, models with such a file, bytes), per tag and per collection (models), and per',
     'slicer named in G-code files (files, models). Tags no model carries are left out; empty collections are listed.',
+    '',
+    'The figures are counters the database keeps on every write (not a pass over the library), so this answers in the',
+    'same few milliseconds at any library size and includes every committed change, from any process.',
   ].join('\n'),
   responses: {
     200: {
