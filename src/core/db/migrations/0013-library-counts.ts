@@ -31,43 +31,43 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (postgres) {
     // Writers that began before wait, later ones wait for this migration: none goes uncounted.
     await sql`lock table models, files, model_tags, collection_models in share mode`.execute(db)
-  } else {
-    // SQLite migrations run outside a transaction; the backfill and the triggers must land together.
-    await sql`begin`.execute(db)
+    return createCounts(db, postgresTriggers)
   }
-  try {
-    await db.schema
-      .createTable('library_counts')
-      .addColumn('kind', 'text', (col) => col.notNull())
-      .addColumn('key', 'text', (col) => col.notNull())
-      .addColumn('models', 'bigint', (col) => col.notNull().defaultTo(0))
-      .addColumn('files', 'bigint', (col) => col.notNull().defaultTo(0))
-      .addColumn('bytes', 'bigint', (col) => col.notNull().defaultTo(0))
-      .addPrimaryKeyConstraint('library_counts_pk', ['kind', 'key'])
-      .execute()
-    await db.schema
-      .createTable('library_count_deltas')
-      .addColumn('id', postgres ? 'bigserial' : 'integer', (col) => col.primaryKey())
-      .addColumn('kind', 'text', (col) => col.notNull())
-      .addColumn('key', 'text', (col) => col.notNull())
-      .addColumn('models', 'bigint', (col) => col.notNull())
-      .addColumn('files', 'bigint', (col) => col.notNull())
-      .addColumn('bytes', 'bigint', (col) => col.notNull())
-      .execute()
-    // The media check asks "does another image or document have these bytes?"
-    await db.schema
-      .createIndex('files_media_by_sha256')
-      .on('files')
-      .column('sha256')
-      .where(sql.ref('format'), 'in', [sql.lit('image'), sql.lit('document')])
-      .execute()
-    await backfill(db)
-    for (const statement of postgres ? postgresTriggers : sqliteTriggers) await sql.raw(statement).execute(db)
-    if (!postgres) await sql`commit`.execute(db)
-  } catch (error) {
-    if (!postgres) await sql`rollback`.execute(db)
-    throw error
-  }
+  // SQLite migrations run outside a transaction; the backfill and the triggers must land together.
+  // A transaction through Kysely (not a literal `begin`): on D1 the driver has no interactive
+  // transactions and runs the statements one by one, as it does for every transaction there.
+  await db.transaction().execute((trx) => createCounts(trx, sqliteTriggers))
+}
+
+async function createCounts(db: Kysely<unknown>, triggers: readonly string[]): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
+  await db.schema
+    .createTable('library_counts')
+    .addColumn('kind', 'text', (col) => col.notNull())
+    .addColumn('key', 'text', (col) => col.notNull())
+    .addColumn('models', 'bigint', (col) => col.notNull().defaultTo(0))
+    .addColumn('files', 'bigint', (col) => col.notNull().defaultTo(0))
+    .addColumn('bytes', 'bigint', (col) => col.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('library_counts_pk', ['kind', 'key'])
+    .execute()
+  await db.schema
+    .createTable('library_count_deltas')
+    .addColumn('id', postgres ? 'bigserial' : 'integer', (col) => col.primaryKey())
+    .addColumn('kind', 'text', (col) => col.notNull())
+    .addColumn('key', 'text', (col) => col.notNull())
+    .addColumn('models', 'bigint', (col) => col.notNull())
+    .addColumn('files', 'bigint', (col) => col.notNull())
+    .addColumn('bytes', 'bigint', (col) => col.notNull())
+    .execute()
+  // The media check asks "does another image or document have these bytes?"
+  await db.schema
+    .createIndex('files_media_by_sha256')
+    .on('files')
+    .column('sha256')
+    .where(sql.ref('format'), 'in', [sql.lit('image'), sql.lit('document')])
+    .execute()
+  await backfill(db)
+  for (const statement of triggers) await sql.raw(statement).execute(db)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -98,21 +98,18 @@ export const libraryCountFunctions = [
 
 const media = `('image', 'document')`
 
+/** One statement per kind: D1 allows few terms in a compound select, so no `union all` of them. */
 async function backfill(db: Kysely<unknown>): Promise<void> {
-  await sql
-    .raw(`insert into library_counts (kind, key, models, files, bytes)
-    select 'models', '', count(*), 0, 0 from models
-    union all
-    select 'format', format, count(distinct model_id), count(*), sum(size) from files group by format
-    union all
-    select 'slicer', slicer, count(distinct model_id), count(*), 0 from files where slicer is not null group by slicer
-    union all
-    select 'media', '', 0, 0, coalesce(sum(size), 0) from (select distinct sha256, size from files where format in ${media}) blobs
-    union all
-    select 'tag', tag_id, count(*), 0, 0 from model_tags group by tag_id
-    union all
-    select 'collection', collection_id, count(*), 0, 0 from collection_models group by collection_id`)
-    .execute(db)
+  const counts = [
+    `select 'models', '', count(*), 0, 0 from models`,
+    `select 'format', format, count(distinct model_id), count(*), sum(size) from files group by format`,
+    `select 'slicer', slicer, count(distinct model_id), count(*), 0 from files where slicer is not null group by slicer`,
+    `select 'media', '', 0, 0, coalesce(sum(size), 0) from (select distinct sha256, size from files where format in ${media}) blobs`,
+    `select 'tag', tag_id, count(*), 0, 0 from model_tags group by tag_id`,
+    `select 'collection', collection_id, count(*), 0, 0 from collection_models group by collection_id`,
+  ]
+  for (const count of counts)
+    await sql.raw(`insert into library_counts (kind, key, models, files, bytes) ${count}`).execute(db)
 }
 
 /** An upsert adding to one counter row, for SQLite's row triggers; `where` makes it conditional. */
