@@ -8,6 +8,7 @@ import { admin, adminEnv, authHeaders, call, expectProblem, signIn, uniqueName }
 import { backUp } from './support/backups.js'
 import { startBuiltVault } from './support/built-vault.js'
 import { listObjectKeys, type S3TestServer, startS3Server } from './support/s3-server.js'
+import { startTestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 import { startWorkersVault, type WorkersVault } from './support/workers-vault.js'
 
@@ -78,7 +79,7 @@ describe('backups of the Workers build to an S3-protocol bucket', () => {
     const health = (await call(baseUrl, 'GET', '/api/v1/health')).body.components.backup
     expect(health).toMatchObject({
       status: 'pass',
-      details: { bucket_reachable: true, max_backup_bytes: 64 * 1024 ** 2 },
+      details: { bucket_reachable: true, max_backup_bytes: 32 * 1024 ** 2 },
     })
   })
 
@@ -121,7 +122,7 @@ describe('backups of the Workers build to an S3-protocol bucket', () => {
     expect(await modelNames(token)).toEqual([kept.name])
   })
 
-  it('restores the Workers archive on Node (SQLite), and refuses a Node archive on Workers', async () => {
+  it('restores the Workers archive on Node with SQLite (PostgreSQL refuses it), and refuses a Node archive on Workers', async () => {
     let dataDir = ''
     // The built service, as users run it: its version is the Workers build's, which a restore checks.
     const node = await startBuiltVault(adminEnv, async (_database, dir) => {
@@ -150,6 +151,27 @@ describe('backups of the Workers build to an S3-protocol bucket', () => {
       const refused = await call(baseUrl, 'POST', `/api/v1/backups/${nodeBackup.id}/restore`, { token })
       expectProblem(refused, 422, 'incompatible_archive')
       expect(await modelNames(token)).toEqual([kept.name])
+    } finally {
+      await node.close()
+    }
+  })
+})
+
+describe('the bound a runtime sets on backups and restores (Workers: VAULT_WORKERS_BACKUP_MAX_BYTES)', () => {
+  it('answers 501 before starting a backup of more files, or reading a larger archive', async () => {
+    const node = await startTestVault(adminEnv)
+    try {
+      const { access_token: token } = await signIn(node.baseUrl, admin)
+      const stored = await upload(node.baseUrl, token, 'bound.stl', binaryCube(11, 2))
+      const made = await backUp(node.baseUrl, token)
+      node.deps.backups.limit = { bytes: stored.body.file.size - 1, reason: 'a bound for this test.' }
+      const refused = await call(node.baseUrl, 'POST', '/api/v1/backups', { token })
+      expectProblem(refused, 501, 'not_supported_on_this_runtime')
+      expect(refused.body.detail).toMatch(/at most \d+ bytes of files.*a bound for this test/)
+      const restore = await call(node.baseUrl, 'POST', `/api/v1/backups/${made.id}/restore`, { token })
+      expectProblem(restore, 501, 'not_supported_on_this_runtime')
+      // Nothing started: the catalogue holds the one backup, and the session still works.
+      expect((await call(node.baseUrl, 'GET', '/api/v1/backups', { token })).body.items).toHaveLength(1)
     } finally {
       await node.close()
     }

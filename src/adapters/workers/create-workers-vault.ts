@@ -49,7 +49,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
   const workersVars = createEnvReader(variables)
   const readMaxBytes = workersVars.integer('VAULT_WORKERS_READ_MAX_BYTES', 16 * 1024 ** 2, 0, 1024 ** 3)
   const zipMaxBytes = workersVars.integer('VAULT_WORKERS_ZIP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
-  const backupMaxBytes = workersVars.integer('VAULT_WORKERS_BACKUP_MAX_BYTES', 64 * 1024 ** 2, 0, 1024 ** 3)
+  const backupMaxBytes = workersVars.integer('VAULT_WORKERS_BACKUP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
   const log = logger ?? createJsonLogger((line) => console.log(line.trimEnd()))
   const clock = systemClock
   const database = openD1Database(env.DB, { maxSnapshotBytes: backupMaxBytes })

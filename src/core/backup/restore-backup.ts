@@ -237,7 +237,7 @@ function refuseUnreadableSnapshot(deps: RestoreDeps, path: string): void {
   const readable = deps.database.restorableSnapshots
   if (readable.some((name) => path === `db/${name}`)) return
   throw incompatible(
-    `its database is ${path}, and this install restores only ${readable.map((name) => `db/${name}`).join(' or ')}.` +
+    `it holds a database this install cannot read (${path}); this install uses ${deps.database.kind} and restores only ${readable.map((name) => `db/${name}`).join(' or ')}.` +
       (path.endsWith('.sqlite')
         ? ' An SQLite file cannot be loaded into Cloudflare D1: restore it on a Node install.'
         : ''),
