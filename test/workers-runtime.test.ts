@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { zipSync } from 'fflate'
-import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildWorkers, measureWorkersBuild, type WorkersBuild } from '../scripts/build-workers.js'
 import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import {
   admin,
@@ -16,60 +14,37 @@ import {
   signIn,
   uniqueName,
 } from './support/accounts.js'
-import { ensureBuilt, oncePerSourceState } from './support/built-vault.js'
 import { binaryCube, bulkyGcode, putRaw, upload } from './support/uploads.js'
+import { startWorkersVault, type WorkersVault } from './support/workers-vault.js'
 
 /**
  * The Workers entry, bundled as `npm run build:workers` bundles it, on the real workerd runtime
- * through Miniflare 4 (its own HTTP listener on loopback), with a local D1 database and R2 bucket:
- * the acceptance flows a user of a Workers deployment goes through, and what answers 501 there.
- * Miniflare 4 declares Node 22, but what this test uses of it runs on Node 20.19 (checked here).
+ * through Miniflare 4 (its own HTTP listener on loopback), with a local D1 database and R2 bucket
+ * and no backup bucket: the acceptance flows a user of a Workers deployment goes through, and what
+ * answers 501 there. Backups to a bucket: workers-backup.test.ts.
  */
 const maxUploadBytes = 20 * 1024 * 1024
 /** Cloudflare's limit on a Worker's compressed size on the free plan (paid: 10 MiB). */
 const freePlanLimitBytes = 3 * 1024 * 1024
 
-let build: WorkersBuild
-let buildDir: string
-let miniflare: Miniflare
+let workers: WorkersVault
 let baseUrl: string
 
 beforeAll(async () => {
-  const web = join(await ensureBuilt(), 'web')
-  buildDir = await oncePerSourceState('workers-build', async (dir) => void (await buildWorkers(dir, web)))
-  build = await measureWorkersBuild(buildDir)
-  const wrangler = await readFile('wrangler.example.toml', 'utf8')
-  miniflare = new Miniflare({
-    modules: true,
-    scriptPath: build.bundle,
-    compatibilityDate: /^compatibility_date = "(.+)"$/m.exec(wrangler)?.[1] ?? '',
-    d1Databases: ['DB'],
-    r2Buckets: ['BUCKET'],
-    assets: {
-      directory: build.assetsDir,
-      binding: 'ASSETS',
-      // `run_worker_first = true` of wrangler.example.toml.
-      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
-    },
-    bindings: {
-      VAULT_ADMIN_USERNAME: admin.username,
-      VAULT_ADMIN_PASSWORD: admin.password,
-      VAULT_MAX_UPLOAD_BYTES: String(maxUploadBytes),
-      VAULT_WORKERS_ZIP_MAX_BYTES: String(64 * 1024),
-    },
-    // Each run starts from an empty database and bucket, in memory.
-    d1Persist: false,
-    r2Persist: false,
+  workers = await startWorkersVault({
+    VAULT_MAX_UPLOAD_BYTES: String(maxUploadBytes),
+    VAULT_WORKERS_ZIP_MAX_BYTES: String(64 * 1024),
   })
-  baseUrl = (await miniflare.ready).origin
+  baseUrl = workers.baseUrl
 }, 180_000)
 
 afterAll(async () => {
-  await miniflare?.dispose()
+  await workers?.miniflare.dispose()
 })
 
 describe('the Workers bundle', () => {
   it('holds no Node-only module and fits the free plan', async () => {
+    const { build, buildDir } = workers
     const meta = JSON.parse(await readFile(join(buildDir, 'meta.json'), 'utf8')) as {
       inputs: Record<string, { imports: { path: string }[] }>
     }
@@ -98,7 +73,7 @@ describe('the vault on workerd (D1, R2)', () => {
     expect(components.database).toMatchObject({ status: 'pass', details: { schema_version: latestSchemaVersion } })
     expect(components.storage).toMatchObject({ status: 'pass', details: { kind: 'r2' } })
     expect(components.backup.status).toBe('warn')
-    expect(components.backup.reason).toMatch(/Backups and restores are not available on Cloudflare Workers/)
+    expect(components.backup.reason).toMatch(/Backups and restores on Cloudflare Workers need a backup bucket/)
     expect(components['printer-provider'].status).toBe('warn')
     expect(components['printer-provider'].reason).toMatch(/Printers are not available on Cloudflare Workers/)
   })
@@ -227,7 +202,7 @@ describe('the vault on workerd (D1, R2)', () => {
     expect(json.body.models.some((model: { id: string }) => model.id === stored.body.model.id)).toBe(true)
   })
 
-  it('answers 501 with the reason for backups, restores and printers', async () => {
+  it('answers 501 with the reason for printers, and for backups and restores without a backup bucket', async () => {
     const { access_token: token } = await signIn(baseUrl, admin)
     for (const [path, json] of [
       ['/api/v1/backups', undefined],
@@ -238,7 +213,7 @@ describe('the vault on workerd (D1, R2)', () => {
       expect(reply.status, path).toBe(501)
       expect(reply.headers.get('content-type')).toMatch(/application\/problem\+json/)
       expect(reply.body).toMatchObject({ code: 'not_supported_on_this_runtime' })
-      expect(reply.body.detail).toMatch(/not available on Cloudflare Workers/)
+      expect(reply.body.detail).toMatch(/(not available on|need a backup bucket)/)
     }
     // What works without them still does.
     expect((await call(baseUrl, 'GET', '/api/v1/printers', { token })).body.items).toEqual([])

@@ -1063,6 +1063,8 @@ export interface paths {
          * Start a full backup
          * @description Starts a backup of the whole install and answers at once with its record (`running`); poll `GET /api/v1/backups/{id}` for `progress` until `complete` or `failed`. The archive is one `.tar.gz`: the database (SQLite: an online snapshot taken while the service keeps serving writes; PostgreSQL: `pg_dump --format=custom`), every blob, every thumbnail, and `manifest.json` last (backup id, time, application and schema versions, database and storage kind, counts, and a size and SHA-256 per entry). It streams to `VAULT_BACKUP_DIR` under a temporary name and is renamed when complete. With `VAULT_BACKUP_S3_*` set, the archive is then copied to the bucket by multipart upload and checked by reading it back; a failed copy leaves the local backup standing and is reported on the record and in health. Afterwards, archives older than `VAULT_BACKUP_RETENTION_DAYS` (0: keep all) are pruned in both places, never the new one. Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.
          *
+         *     **On Cloudflare Workers** there is no backup directory: the archive goes straight to the `VAULT_BACKUP_S3_*` bucket (one PUT, or a multipart upload once over 8 MiB), `s3_status` stays `not_configured` (there is no second copy), and the database is archived as `db/vault.sql`, an SQL dump of D1 read in one D1 batch (a consistent copy). The backup runs after the 202 as the request's `waitUntil` work, which Cloudflare lets go on for 30 s, so it is bounded by `VAULT_WORKERS_BACKUP_MAX_BYTES` (health: `max_backup_bytes`); without a bucket, or over the bound, it answers 501.
+         *
          *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
         post: operations["createBackup"];
@@ -1108,6 +1110,8 @@ export interface paths {
          *     The archive is read once and checked whole against its manifest while its entries are staged; nothing is changed unless all of it verifies. Refused with 422: a damaged, truncated or tampered archive (`invalid_archive`), or one from a newer application or schema version or of another database kind (`incompatible_archive`). Then a safety copy of the current database is written, new files are committed (files are content-addressed: existing ones are kept, nothing is deleted) and the database is swapped in one atomic step (SQLite: one write transaction through the backup API; PostgreSQL: the dump replayed in one transaction). A failure or a killed process at any point leaves the install as it was (a restore killed before its swap leaves a lock that the next backup or restore takes over, at once on the same host). Afterwards migrations run, and the service serves the restored data at once.
          *
          *     **After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again. Only one backup or restore runs at a time (409).
+         *
+         *     **On Cloudflare Workers** the archive is read from the `VAULT_BACKUP_S3_*` bucket and must hold `db/vault.sql` (an archive of the Workers build): an archive of a Node install holds an SQLite file or a `pg_dump`, which D1 cannot load (422 `incompatible_archive`, refused before it is read). The dump is staged in memory and swapped in as one D1 batch, which D1 runs all or nothing: every table dropped and recreated from the archive, its rows inserted, the sessions ended. A Workers archive restores on a Node install with SQLite too. Archives over `VAULT_WORKERS_BACKUP_MAX_BYTES` answer 501.
          *
          *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `full` scope.
          */
@@ -2302,7 +2306,7 @@ export interface components {
         /** @description Where backups go and how long they are kept (set by configuration). */
         BackupDestination: {
             /**
-             * @description The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first.
+             * @description The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first. On Cloudflare Workers, the bucket that takes its place (`s3://<bucket>/<prefix>`).
              * @example /data/backups
              */
             directory: string;
@@ -6093,6 +6097,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Cloudflare Workers only (`not_supported_on_this_runtime`): no backup bucket is configured, or the files exceed `VAULT_WORKERS_BACKUP_MAX_BYTES`. The detail says which. */
+            501: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getBackup: {
@@ -6227,6 +6242,17 @@ export interface operations {
             };
             /** @description The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed. */
             422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cloudflare Workers only (`not_supported_on_this_runtime`): no backup bucket is configured, or the archive exceeds `VAULT_WORKERS_BACKUP_MAX_BYTES`. */
+            501: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;

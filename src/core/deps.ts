@@ -72,6 +72,12 @@ export interface Deps {
     offsite: BackupSink | null
     /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
     retentionDays: number
+    /**
+     * The most a backup (its files' bytes) or a restore (its archive's bytes) may hold where the
+     * runtime bounds it, and why (Cloudflare Workers: a backup runs in the 30 s a Worker may go on
+     * after its answer); larger ones answer 501. Absent: unbounded.
+     */
+    limit?: { bytes: number; reason: string }
   }
   /** Garbage collection keeps blobs younger than this (`VAULT_GC_GRACE_MINUTES`). */
   gcGraceMs: number

@@ -23,6 +23,11 @@ export interface AppDeps extends Deps {
    * reason and shows in health. Absent on Node, which does everything.
    */
   unsupported?: readonly UnsupportedOperation[]
+  /**
+   * Keeps `work` (a backup started by a request) running after the answer has gone: Cloudflare
+   * Workers' `ctx.waitUntil`. Absent on Node, whose process outlives its requests.
+   */
+  waitUntil?: (c: Context, work: Promise<unknown>) => void
 }
 
 /** The Hono environment every route sees: injected deps, the request id and the restore gate. */

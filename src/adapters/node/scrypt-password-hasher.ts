@@ -1,4 +1,4 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { pbkdf2, randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
 import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 
 /**
@@ -6,9 +6,13 @@ import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
  * (N=2^15, r=8, p=3: 32 MiB per hash, about 0.4 s here), a row chosen for its modest
  * memory so a small home server can take several sign-ins at once. Hashes are stored in PHC
  * string format: `$scrypt$ln=15,r=8,p=3$<salt>$<hash>` (base64, no padding).
+ *
+ * PBKDF2 hashes of the Workers build (`$pbkdf2-sha256$i=…`, arriving with a backup restored from
+ * there) verify too, and are replaced with scrypt at that sign-in (`needsRehash`).
  */
 const current = { ln: 15, r: 8, p: 3 }
 const keyLength = 32
+const pbkdf2Pattern = /^\$pbkdf2-sha256\$i=(\d{1,7})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/
 const phcPattern = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/
 
 const derive = (password: string, salt: Buffer, length: number, { ln, r, p }: typeof current) =>
@@ -16,6 +20,24 @@ const derive = (password: string, salt: Buffer, length: number, { ln, r, p }: ty
     const options: ScryptOptions = { N: 2 ** ln, r, p, maxmem: 2 * 128 * 2 ** ln * r }
     scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)))
   })
+
+/** A Workers hash (pbkdf2-password-hasher.ts): PBKDF2-HMAC-SHA-256 of the NFKC password. */
+async function verifyPbkdf2(password: string, [, roundsText, salt, hash]: RegExpExecArray): Promise<boolean> {
+  const rounds = Number(roundsText)
+  const expected = Buffer.from(hash ?? '', 'base64')
+  if (rounds < 1 || rounds > 10_000_000 || expected.length < 16) return false
+  const actual = await new Promise<Buffer>((resolve, reject) =>
+    pbkdf2(
+      password.normalize('NFKC'),
+      Buffer.from(salt ?? '', 'base64'),
+      rounds,
+      expected.length,
+      'sha256',
+      (error, key) => (error ? reject(error) : resolve(key)),
+    ),
+  )
+  return timingSafeEqual(actual, expected)
+}
 
 const b64 = (buffer: Buffer) => buffer.toString('base64').replace(/=+$/, '')
 
@@ -27,6 +49,8 @@ export function createScryptPasswordHasher(): PasswordHasher {
       return `$scrypt$ln=${current.ln},r=${current.r},p=${current.p}$${b64(salt)}$${b64(key)}`
     },
     async verify(password, encoded) {
+      const workers = pbkdf2Pattern.exec(encoded)
+      if (workers) return verifyPbkdf2(password, workers)
       const [, lnText, rText, pText, salt, hash] = phcPattern.exec(encoded) ?? []
       if (!salt || !hash) return false
       const [ln, r, p] = [lnText, rText, pText].map(Number) as [number, number, number]

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { createVaultDatabase, type VaultDatabase } from '../../core/db/database.js'
+import { createVaultDatabase, snapshotFileNames, type VaultDatabase } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { pgDumpSnapshot } from './pg-dump.js'
 import { stagePgRestore } from './pg-restore.js'
@@ -29,6 +29,7 @@ export function openPostgresDatabase(
   return createVaultDatabase(db, 'postgres', {
     dialect: postgresDialect,
     snapshot: () => pgDumpSnapshot(url, db, options.scratchDir),
-    stageRestore: (body) => stagePgRestore(url, db, options.scratchDir, body),
+    restorableSnapshots: [snapshotFileNames.postgres],
+    stageRestore: (_fileName, body) => stagePgRestore(url, db, options.scratchDir, body),
   })
 }

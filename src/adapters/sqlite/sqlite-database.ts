@@ -1,6 +1,7 @@
-import { rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import SQLite from 'better-sqlite3'
 import { type DatabaseConnection, type Driver, Kysely, SqliteDialect } from 'kysely'
+import { readSqlDump } from '../../core/backup/sql-dump.js'
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import {
   countSnapshotRows,
@@ -40,8 +41,13 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
         throw error
       }
     },
-    async stageRestore(body) {
-      return stagedSqlite(await writeScratchFile(options.scratchDir, '.sqlite', body), file)
+    restorableSnapshots: [snapshotFileNames.sqlite, snapshotFileNames.sqlDump],
+    async stageRestore(fileName, body) {
+      const staged =
+        fileName === snapshotFileNames.sqlDump
+          ? await loadSqlDump(options.scratchDir, body)
+          : await writeScratchFile(options.scratchDir, '.sqlite', body)
+      return stagedSqlite(staged, file)
     },
   })
 }
@@ -88,6 +94,41 @@ function fullDiskOr(error: unknown): unknown {
   return (error as { code?: string }).code === 'SQLITE_FULL'
     ? insufficientStorage('The disk under the database is full (SQLITE_FULL); nothing was changed.')
     : error
+}
+
+/**
+ * Runs the SQL dump of a Workers backup (core/backup/sql-dump.ts) into a new scratch SQLite file,
+ * which then restores as any staged file does. Foreign keys are off while it loads: the dump
+ * inserts table by table, not parents first.
+ */
+async function loadSqlDump(scratchDir: string, body: ReadableStream<Uint8Array>): Promise<string> {
+  const dumpPath = await writeScratchFile(scratchDir, '.sql', body)
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(dumpPath))
+  } catch {
+    throw invalidArchive('its database dump is not UTF-8 text.')
+  } finally {
+    await rm(dumpPath, { force: true })
+  }
+  const statements = readSqlDump(text)
+  const path = await scratchPath(scratchDir, '.sqlite')
+  const loaded = new SQLite(path)
+  try {
+    loaded.pragma('foreign_keys = OFF')
+    loaded.transaction(() => {
+      for (const statement of statements) loaded.exec(statement)
+    })()
+    return path
+  } catch (error) {
+    await rm(path, { force: true })
+    const code = (error as { code?: string }).code ?? ''
+    if (code.startsWith('SQLITE_') && code !== 'SQLITE_FULL')
+      throw invalidArchive(`its database dump does not load (${(error as Error).message}).`)
+    throw fullDiskOr(error)
+  } finally {
+    loaded.close()
+  }
 }
 
 /**

@@ -22,11 +22,12 @@ import { createMemoryScratchCopy } from './memory-scratch-copy.js'
 import { noBackupSink } from './no-backup-sink.js'
 import { createPbkdf2PasswordHasher } from './pbkdf2-password-hasher.js'
 import { createR2BlobStore } from './r2-blob-store.js'
+import { createFetchS3BackupSink } from './s3-fetch-backup-sink.js'
 import { webCompression } from './web-compression.js'
 import { readMultipartWeb } from './web-multipart.js'
 import { createWorkersAssets } from './workers-assets.js'
 import { vaultVariables, type WorkersEnv } from './workers-env.js'
-import { workersUnsupportedOperations } from './workers-limits.js'
+import { workersBackupLimitReason, workersUnsupportedOperations } from './workers-limits.js'
 
 export interface WorkersVault {
   /** The Hono app: its `fetch` is the Worker's, or mount it with `parent.route('/vault', vault.app)`. */
@@ -39,7 +40,8 @@ export interface WorkersVault {
  * R2 for blobs (`blobs/`) and thumbnails (`thumbs/`), PBKDF2 passwords, SHA-256 in JavaScript,
  * multipart uploads on web streams, the web UI from the static assets. Creates the first superuser
  * on a new install (set `VAULT_ADMIN_PASSWORD` as a secret; a generated one is logged once).
- * Printers and backups answer 501 (workers-limits.ts). Rejects with the cause when the
+ * Backups go to the `VAULT_BACKUP_S3_*` bucket, bounded by `VAULT_WORKERS_BACKUP_MAX_BYTES`; without
+ * a bucket they answer 501, as printers do (workers-limits.ts). Rejects with the cause when the
  * configuration is invalid or D1 cannot be migrated.
  */
 export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Promise<WorkersVault> {
@@ -48,14 +50,20 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
   const workersVars = createEnvReader(variables)
   const readMaxBytes = workersVars.integer('VAULT_WORKERS_READ_MAX_BYTES', 16 * 1024 ** 2, 0, 1024 ** 3)
   const zipMaxBytes = workersVars.integer('VAULT_WORKERS_ZIP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
+  const backupMaxBytes = workersVars.integer('VAULT_WORKERS_BACKUP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
   const log = logger ?? createJsonLogger((line) => console.log(line.trimEnd()))
   const clock = systemClock
-  const database = openD1Database(env.DB)
+  const database = openD1Database(env.DB, { maxSnapshotBytes: backupMaxBytes })
   const schemaVersion = await migrateToLatest(database.db)
   await ensureInstallation(database.db, clock)
   await indexPendingModels(database, () => clock.now().toISOString())
   log.info('database ready', { kind: 'd1', schema_version: schemaVersion })
   const blobs = createR2BlobStore({ bucket: env.BUCKET, prefix: 'blobs/' })
+  // Without its keys the bucket is as good as absent: backups answer 501 and say what to set.
+  const { s3: backupS3 } = config.backup
+  const backupBucket = backupS3?.credentials
+    ? createFetchS3BackupSink({ ...backupS3, credentials: backupS3.credentials })
+    : null
   const passwordHasher = createPbkdf2PasswordHasher()
   const deps: AppDeps = {
     service: {
@@ -69,7 +77,13 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     thumbnails: createR2BlobStore({ bucket: env.BUCKET, prefix: 'thumbs/' }),
     createSha256: createPortableSha256,
     compression: webCompression,
-    backups: { local: noBackupSink, offsite: null, retentionDays: config.backup.retentionDays },
+    // No disk to write archives to first: the backup bucket takes the backup directory's place.
+    backups: {
+      local: backupBucket ?? noBackupSink,
+      offsite: null,
+      retentionDays: config.backup.retentionDays,
+      limit: { bytes: backupMaxBytes, reason: workersBackupLimitReason },
+    },
     gcGraceMs: config.gc.graceMinutes * 60_000,
     clock,
     liveness: null,
@@ -103,7 +117,8 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
       timeoutMs: config.printers.timeoutMs,
       confirmMs: config.printers.confirmMs,
     },
-    unsupported: workersUnsupportedOperations,
+    unsupported: workersUnsupportedOperations(backupBucket !== null),
+    waitUntil: (c, work) => c.executionCtx.waitUntil(work),
   }
   await ensureFirstSuperuser(deps, log, config.admin)
   return { app: createApp(deps), deps }

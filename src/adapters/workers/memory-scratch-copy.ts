@@ -1,6 +1,7 @@
 import { notSupportedOnThisRuntime } from '../../core/errors.js'
 import { byteSourceFromBytes } from '../../core/formats/byte-source.js'
 import type { WriteScratchCopy } from '../../core/ingest/scratch-copy.js'
+import { readBounded } from './read-bounded.js'
 
 /**
  * Holds an uploaded zip in memory while it is unpacked: a Worker has no disk. Zips over
@@ -9,27 +10,11 @@ import type { WriteScratchCopy } from '../../core/ingest/scratch-copy.js'
  */
 export function createMemoryScratchCopy(maxBytes: number): WriteScratchCopy {
   return async (body) => {
-    const chunks: Uint8Array[] = []
-    let size = 0
-    const reader = body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > maxBytes) {
-        await reader.cancel()
-        throw notSupportedOnThisRuntime(
-          `Zips are unpacked from a copy on disk; Cloudflare Workers have none, so a zip up to ${maxBytes} bytes is held in memory and this one is larger. Upload its files one by one (PUT /api/v1/ingest/{filename} with model_id), or use a Node install.`,
-        )
-      }
-      chunks.push(value)
-    }
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset)
-      offset += chunk.byteLength
-    }
+    const bytes = await readBounded(body, maxBytes, () =>
+      notSupportedOnThisRuntime(
+        `Zips are unpacked from a copy on disk; Cloudflare Workers have none, so a zip up to ${maxBytes} bytes is held in memory and this one is larger. Upload its files one by one (PUT /api/v1/ingest/{filename} with model_id), or use a Node install.`,
+      ),
+    )
     return { source: byteSourceFromBytes(bytes), dispose: async () => {} }
   }
 }

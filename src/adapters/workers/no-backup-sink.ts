@@ -1,16 +1,16 @@
 import type { BackupSink } from '../../core/backup/backup-sink.js'
 import { notSupportedOnThisRuntime } from '../../core/errors.js'
-import { backupsNotSupported } from './workers-limits.js'
+import { backupsNeedABucket } from './workers-limits.js'
 
 /**
- * The backup directory of a runtime without one: it holds no archive, and writing one fails with
- * the 501 that `POST /api/v1/backups` already answers there (workers-limits.ts).
+ * The backup place of a Worker without a backup bucket: it holds no archive, and writing one fails
+ * with the 501 that `POST /api/v1/backups` already answers there (workers-limits.ts).
  */
 export const noBackupSink: BackupSink = {
   kind: 'none',
-  location: 'none: backups are not made on Cloudflare Workers',
+  location: 'none: no backup bucket is configured (VAULT_BACKUP_S3_*)',
   write: async () => {
-    throw notSupportedOnThisRuntime(backupsNotSupported)
+    throw notSupportedOnThisRuntime(backupsNeedABucket)
   },
   read: async () => null,
   list: async () => [],

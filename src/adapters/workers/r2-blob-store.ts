@@ -7,6 +7,7 @@ import {
   type StagedBlob,
 } from '../../core/blobs/blob-store.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
+import { fixedSizeParts } from './fixed-size-parts.js'
 
 const stagingDirName = '.staging'
 /** A staging object lives from its upload's end to `commit` (one copy): one an hour old is a leftover. */
@@ -147,32 +148,4 @@ async function uploadInParts(bucket: R2Bucket, key: string, body: ReadableStream
     await upload.abort().catch(() => {})
     throw error
   }
-}
-
-/** The stream's bytes regrouped into arrays of exactly `size` bytes, the last one shorter (never empty, unless the stream is). */
-async function* fixedSizeParts(body: ReadableStream<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
-  let part = new Uint8Array(size)
-  let filled = 0
-  const reader = body.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      let offset = 0
-      while (offset < value.byteLength) {
-        const take = Math.min(size - filled, value.byteLength - offset)
-        part.set(value.subarray(offset, offset + take), filled)
-        filled += take
-        offset += take
-        if (filled === size) {
-          yield part
-          part = new Uint8Array(size)
-          filled = 0
-        }
-      }
-    }
-  } finally {
-    reader.releaseLock()
-  }
-  if (filled > 0) yield part.subarray(0, filled)
 }

@@ -8,6 +8,7 @@ import {
   unescapeFormFileName,
 } from '../../core/ingest/multipart.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
+import { joinChunks } from './read-bounded.js'
 
 /** The bounds busboy is given on Node, so both runtimes refuse the same forms. */
 const limits = { fields: 20, fieldBytes: 64 * 1024, parts: 25, headerBytes: 16 * 1024, preambleBytes: 64 * 1024 }
@@ -191,13 +192,7 @@ class BodyBuffer {
       throw error instanceof VaultError ? error : malformed(`The multipart body is malformed in a ${what}.`)
     })
     if (tooLong) return undefined
-    const joined = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      joined.set(chunk, offset)
-      offset += chunk.byteLength
-    }
-    return joined
+    return joinChunks(chunks, size)
   }
 
   /** Hands every byte before `pattern` to `emit` as it arrives, then consumes `pattern`. */

@@ -1,16 +1,30 @@
 import type { UnsupportedOperation } from '../../routes/unsupported.js'
 
-export const backupsNotSupported =
-  'Backups and restores are not available on Cloudflare Workers: an archive holds a consistent copy of the SQLite database, and D1 gives a Worker no way to take one (its statements cannot share a transaction, and a Worker has no disk to stage a restore on). Use `wrangler d1 export` or D1 Time Travel for the database and R2 bucket replication for the files, or run the vault on Node.'
+export const backupsNeedABucket =
+  'Backups and restores on Cloudflare Workers need a backup bucket: a Worker has no disk to write an archive to, so archives go straight to an S3-compatible bucket (R2 through its S3 API, or any provider). Set VAULT_BACKUP_S3_BUCKET, VAULT_BACKUP_S3_ENDPOINT, VAULT_BACKUP_S3_REGION and the secrets VAULT_BACKUP_S3_ACCESS_KEY_ID and VAULT_BACKUP_S3_SECRET_ACCESS_KEY.'
+
+/** Why backups and restores are bounded on Workers (`Deps.backups.limit`); README.md, "Cloudflare Workers". */
+export const workersBackupLimitReason =
+  'on Cloudflare Workers a backup runs after its 202 answer, for the 30 s a Worker may go on after answering, and a backup or restore holds the database dump in the 128 MiB of memory a Worker has; raise VAULT_WORKERS_BACKUP_MAX_BYTES at your own risk, or back up from a Node install.'
 
 const printersNotSupported =
   'Printers are not available on Cloudflare Workers: printers sit on a local network the edge cannot reach, and their status is polled and kept in memory between requests, which isolates do not keep. Run the vault on Node next to the printers.'
 
-/** What the Workers entry cannot do; each answers 501 `not_supported_on_this_runtime` and shows in health. */
-export const workersUnsupportedOperations: readonly UnsupportedOperation[] = [
-  { methods: ['POST'], path: '/api/v1/backups', component: 'backup', reason: backupsNotSupported },
-  { methods: ['POST'], path: '/api/v1/backups/:id/restore', component: 'backup', reason: backupsNotSupported },
-  // Reading the (empty) printer list stays possible; registering one, the only way to get one, is refused.
-  { methods: ['POST'], path: '/api/v1/printers', component: 'printer-provider', reason: printersNotSupported },
-  { methods: ['POST'], path: '/octoprint/printers/*', component: 'printer-provider', reason: printersNotSupported },
-]
+/**
+ * What the Workers entry cannot do; each answers 501 `not_supported_on_this_runtime` and shows in
+ * health. Backups and restores are among them only while no backup bucket is configured.
+ */
+export function workersUnsupportedOperations(backupBucket: boolean): UnsupportedOperation[] {
+  const backups: UnsupportedOperation[] = ['/api/v1/backups', '/api/v1/backups/:id/restore'].map((path) => ({
+    methods: ['POST'],
+    path,
+    component: 'backup',
+    reason: backupsNeedABucket,
+  }))
+  return [
+    ...(backupBucket ? [] : backups),
+    // Reading the (empty) printer list stays possible; registering one, the only way to get one, is refused.
+    { methods: ['POST'], path: '/api/v1/printers', component: 'printer-provider', reason: printersNotSupported },
+    { methods: ['POST'], path: '/octoprint/printers/*', component: 'printer-provider', reason: printersNotSupported },
+  ]
+}

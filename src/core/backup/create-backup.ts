@@ -1,10 +1,11 @@
 import type { Deps } from '../deps.js'
+import { notSupportedOnThisRuntime } from '../errors.js'
 import type { HeldLock } from '../runtime/db-lock.js'
 import { type BackupRecord, getBackup } from './backup-records.js'
 import { takeMaintenance } from './interrupted-work.js'
 import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
-import { writeArchive } from './write-archive.js'
+import { storedBytes, writeArchive } from './write-archive.js'
 
 export type BackupDeps = Pick<
   Deps,
@@ -32,6 +33,14 @@ export async function startBackup(
   createdBy: string | null,
 ): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
   const { db } = deps.database
+  const { limit } = deps.backups
+  if (limit) {
+    const bytes = await storedBytes(db)
+    if (bytes > limit.bytes)
+      throw notSupportedOnThisRuntime(
+        `A backup here holds at most ${limit.bytes} bytes of files, and the library holds ${bytes}: ${limit.reason}`,
+      )
+  }
   const lock = await takeMaintenance(deps, 'backup')
   const startedAt = deps.clock.now()
   const id = crypto.randomUUID()

@@ -31,7 +31,7 @@ export const manifestPath = 'manifest.json'
  * The only entry names an archive may hold. A restore refuses anything else, so a crafted
  * archive cannot write outside its staging area (no `..`, no absolute paths, no links).
  */
-const entryPattern = /^(db\/vault\.(sqlite|pgdump)|blobs\/[0-9a-f]{64}|thumbs\/[0-9a-f]{64}|manifest\.json)$/
+const entryPattern = /^(db\/vault\.(sqlite|sql|pgdump)|blobs\/[0-9a-f]{64}|thumbs\/[0-9a-f]{64}|manifest\.json)$/
 
 export const isAllowedEntryName = (name: string) => entryPattern.test(name)
 

@@ -1,9 +1,9 @@
 import { type PublicApiKey, toPublicApiKey } from '../accounts/api-keys.js'
 import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
-import { type StagedDatabase, snapshotFileNames } from '../db/database.js'
+import type { StagedDatabase } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
-import { VaultError } from '../errors.js'
+import { notSupportedOnThisRuntime, VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
 import { type HeldLock, lockLeaseMs } from '../runtime/db-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
@@ -65,6 +65,11 @@ export async function restoreArchive(
   try {
     const source = await findSource()
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
+    const { limit } = deps.backups
+    if (limit && source.size !== null && source.size > limit.bytes)
+      throw notSupportedOnThisRuntime(
+        `A restore here reads an archive of at most ${limit.bytes} bytes, and this one has ${source.size}: ${limit.reason}`,
+      )
     report({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, report)
     const restoredAt = deps.clock.now()
@@ -130,14 +135,12 @@ async function stageArchive(
     blobs: [deps.blobs, 'blobs'],
     thumbs: [deps.thumbnails, 'thumbnails'],
   }
-  const expectedDatabase = `db/${snapshotFileNames[deps.database.kind]}`
   try {
     const manifest = await verifyArchive(deps, counted, async (path, body) => {
       const [folder, key] = path.split('/') as [string, string]
       if (folder === 'db') {
-        if (path !== expectedDatabase)
-          throw incompatible(`it holds a database of another kind (${path}); this install uses ${deps.database.kind}.`)
-        database = await deps.database.stageRestore(body)
+        refuseUnreadableSnapshot(deps, path)
+        database = await deps.database.stageRestore(key, body)
         return
       }
       const target = stores[folder]
@@ -208,11 +211,16 @@ async function discardStaged(staged: Partial<Pick<StagedArchive, 'database' | 'f
 const incompatible = (detail: string) =>
   new VaultError(422, 'incompatible_archive', 'Unprocessable Content', `The backup cannot be restored here: ${detail}`)
 
-/** Archives from a newer build or schema, or of another database kind, are refused untouched. */
+/**
+ * Archives from a newer build or schema, of another database kind, or whose database this one
+ * cannot read (an SQLite file on Cloudflare D1), are refused untouched.
+ */
 function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
   if (manifest.database_kind !== deps.database.kind) {
     throw incompatible(`it holds a ${manifest.database_kind} database and this install uses ${deps.database.kind}.`)
   }
+  const snapshot = manifest.entries.find((entry) => entry.path.startsWith('db/'))
+  if (snapshot) refuseUnreadableSnapshot(deps, snapshot.path)
   if (manifest.schema_version > latestSchemaVersion) {
     throw incompatible(
       `it has schema version ${manifest.schema_version}, newer than this build's ${latestSchemaVersion}; upgrade model-vault first.`,
@@ -223,6 +231,17 @@ function refuseIncompatible(deps: RestoreDeps, manifest: BackupManifest): void {
       `it was made by model-vault ${manifest.app_version}, newer than this ${deps.service.version}; upgrade model-vault first.`,
     )
   }
+}
+
+function refuseUnreadableSnapshot(deps: RestoreDeps, path: string): void {
+  const readable = deps.database.restorableSnapshots
+  if (readable.some((name) => path === `db/${name}`)) return
+  throw incompatible(
+    `it holds a database this install cannot read (${path}); this install uses ${deps.database.kind} and restores only ${readable.map((name) => `db/${name}`).join(' or ')}.` +
+      (path.endsWith('.sqlite')
+        ? ' An SQLite file cannot be loaded into Cloudflare D1: restore it on a Node install.'
+        : ''),
+  )
 }
 
 /** Compares `major.minor.patch` numerically; a pre-release suffix is ignored. */

@@ -108,7 +108,8 @@ export async function writeArchive(deps: ArchiveDeps, options: ArchiveOptions): 
   }
 }
 
-async function storedBytes(db: Kysely<Database>): Promise<number> {
+/** Bytes of every stored file, as the catalogue records them: what a full backup archives besides the database. */
+export async function storedBytes(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('files')
     .select((eb) => eb.fn.sum<number>('size').as('bytes'))

@@ -19,10 +19,15 @@ export interface VaultDatabase extends HealthCheckable {
   /** A consistent copy of the whole database, taken while it keeps serving writes. */
   snapshot(): Promise<DatabaseSnapshot>
   /**
-   * Streams a snapshot taken by `snapshot()` (on a database of the same kind) into a scratch
-   * place; nothing live changes until the staged database is swapped in.
+   * The snapshots `stageRestore` reads, by their name in an archive: SQLite on Node reads its own
+   * file and the SQL dump the Workers build writes; D1 only the dump; PostgreSQL its `pg_dump`.
    */
-  stageRestore(body: ReadableStream<Uint8Array>): Promise<StagedDatabase>
+  readonly restorableSnapshots: readonly string[]
+  /**
+   * Streams a snapshot named `fileName` (one of `restorableSnapshots`) into a scratch place;
+   * nothing live changes until the staged database is swapped in.
+   */
+  stageRestore(fileName: string, body: ReadableStream<Uint8Array>): Promise<StagedDatabase>
   close(): Promise<void>
 }
 
@@ -45,8 +50,11 @@ export interface StagedDatabase {
   discard(): Promise<void>
 }
 
-/** A snapshot's name inside a backup archive, by database kind. */
-export const snapshotFileNames: Record<DatabaseKind, string> = { sqlite: 'vault.sqlite', postgres: 'vault.pgdump' }
+/**
+ * A snapshot's name inside a backup archive (`db/<name>`): an SQLite file, the SQL dump of a D1
+ * database (core/backup/sql-dump.ts), or a `pg_dump` custom-format dump.
+ */
+export const snapshotFileNames = { sqlite: 'vault.sqlite', sqlDump: 'vault.sql', postgres: 'vault.pgdump' } as const
 
 export interface SnapshotCounts {
   users: number
@@ -68,9 +76,9 @@ export async function countSnapshotRows(db: Kysely<Database>): Promise<SnapshotC
   return { users: await count('users'), models: await count('models'), files: await count('files') }
 }
 
-/** A database copy in a scratch file: an SQLite file, or a `pg_dump` custom-format dump. */
+/** A database copy in a scratch place: an SQLite file, a SQL dump, or a `pg_dump` custom-format dump. */
 export interface DatabaseSnapshot {
-  /** `vault.sqlite` or `vault.pgdump`: its name inside a backup archive. */
+  /** One of `snapshotFileNames`: its name inside a backup archive. */
   fileName: string
   size: number
   /** Rows in the copy itself (not the live database, which goes on changing). */
@@ -84,7 +92,7 @@ export interface DatabaseSnapshot {
 export function createVaultDatabase(
   db: Kysely<Database>,
   kind: DatabaseKind,
-  parts: Pick<VaultDatabase, 'dialect' | 'snapshot' | 'stageRestore'>,
+  parts: Pick<VaultDatabase, 'dialect' | 'snapshot' | 'restorableSnapshots' | 'stageRestore'>,
 ): VaultDatabase {
   return {
     db,

@@ -7,7 +7,8 @@ import { createBackupRoute, getBackupRoute, listBackupsRoute, restoreBackupRoute
 
 export const backupsRouter = createRouter()
   .openapi(createBackupRoute, async (c) => {
-    const { record } = await startBackup(c.var.deps, c.var.principal.userId)
+    const { record, done } = await startBackup(c.var.deps, c.var.principal.userId)
+    c.var.deps.waitUntil?.(c, done)
     return c.json(record, 202, { Location: `${apiBase(c)}/backups/${record.id}` })
   })
   .openapi(listBackupsRoute, async (c) => {

@@ -141,6 +141,11 @@ export const createBackupRoute = defineRoute(allow('admin', 'full'), {
     'back; a failed copy leaves the local backup standing and is reported on the record and in health. Afterwards,',
     'archives older than `VAULT_BACKUP_RETENTION_DAYS` (0: keep all) are pruned in both places, never the new one.',
     'Only one backup or restore runs at a time, across all processes (409 otherwise). No request body.',
+    '\n\n**On Cloudflare Workers** there is no backup directory: the archive goes straight to the `VAULT_BACKUP_S3_*` bucket',
+    '(one PUT, or a multipart upload once over 8 MiB), `s3_status` stays `not_configured` (there is no second copy), and the',
+    'database is archived as `db/vault.sql`, an SQL dump of D1 read in one D1 batch (a consistent copy). The backup runs after',
+    "the 202 as the request's `waitUntil` work, which Cloudflare lets go on for 30 s, so it is bounded by",
+    '`VAULT_WORKERS_BACKUP_MAX_BYTES` (health: `max_backup_bytes`); without a bucket, or over the bound, it answers 501.',
   ].join(' '),
   responses: {
     202: {
@@ -151,13 +156,17 @@ export const createBackupRoute = defineRoute(allow('admin', 'full'), {
     409: problemResponse(
       'A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed.',
     ),
+    501: problemResponse(
+      'Cloudflare Workers only (`not_supported_on_this_runtime`): no backup bucket is configured, or the files exceed `VAULT_WORKERS_BACKUP_MAX_BYTES`. The detail says which.',
+    ),
   },
 })
 
 const BackupDestinationSchema = z
   .object({
     directory: z.string().openapi({
-      description: 'The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first.',
+      description:
+        'The backup directory (`VAULT_BACKUP_DIR`) on the API server, where every archive is written first. On Cloudflare Workers, the bucket that takes its place (`s3://<bucket>/<prefix>`).',
       example: '/data/backups',
     }),
     bucket: z.string().nullable().openapi({
@@ -227,6 +236,11 @@ export const restoreBackupRoute = defineRoute(allow('admin', 'full'), {
     "\n\n**After a restore**: every session ends, the caller's too, so everyone signs in again, with the restored",
     'passwords. The answer lists every API key in the restored data: a key revoked after the backup was made is live again.',
     'Only one backup or restore runs at a time (409).',
+    '\n\n**On Cloudflare Workers** the archive is read from the `VAULT_BACKUP_S3_*` bucket and must hold `db/vault.sql` (an',
+    'archive of the Workers build): an archive of a Node install holds an SQLite file or a `pg_dump`, which D1 cannot load',
+    '(422 `incompatible_archive`, refused before it is read). The dump is staged in memory and swapped in as one D1 batch,',
+    'which D1 runs all or nothing: every table dropped and recreated from the archive, its rows inserted, the sessions ended.',
+    'A Workers archive restores on a Node install with SQLite too. Archives over `VAULT_WORKERS_BACKUP_MAX_BYTES` answer 501.',
   ].join(' '),
   request: {
     params: z.object({
@@ -249,6 +263,9 @@ export const restoreBackupRoute = defineRoute(allow('admin', 'full'), {
       headers: { ...requestIdHeader, ...retryAfterHeader },
       content: { 'application/problem+json': { schema: RestoreInProgressSchema } },
     },
+    501: problemResponse(
+      'Cloudflare Workers only (`not_supported_on_this_runtime`): no backup bucket is configured, or the archive exceeds `VAULT_WORKERS_BACKUP_MAX_BYTES`.',
+    ),
     507: problemResponse('Not enough disk space to stage the archive (`insufficient_storage`); nothing was changed.'),
   },
 })

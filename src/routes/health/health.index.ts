@@ -9,6 +9,11 @@ import { getHealth } from './health.routes.js'
 
 const componentTimeoutMs = 3000
 
+/** Where the runtime bounds backups (Cloudflare Workers), how much one may hold. */
+const backupLimitHealth = (bytes: number): HealthCheckable => ({
+  checkHealth: async () => ({ status: 'pass', details: { max_backup_bytes: bytes } }),
+})
+
 export const healthRouter = createRouter().openapi(getHealth, async (c) => {
   const { database, blobs, thumbnails, backups, service, clock, unsupported = [] } = c.var.deps
   // What this runtime cannot do, named in the component it belongs to.
@@ -27,6 +32,7 @@ export const healthRouter = createRouter().openapi(getHealth, async (c) => {
           ...(backups.offsite ? [backups.offsite] : []),
           lastBackupHealth(c.var.deps),
           ...limits('backup'),
+          ...(backups.limit ? [backupLimitHealth(backups.limit.bytes)] : []),
         ],
       },
       'printer-provider': { required: false, parts: [printerFleetHealth(c.var.deps), ...limits('printer-provider')] },
