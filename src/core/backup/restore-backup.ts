@@ -12,6 +12,7 @@ import { type ArchiveSource, locateArchive } from './locate-archive.js'
 import { archiveFileName, type BackupManifest } from './manifest.js'
 import { publishRestoreProgress, type RestoreProgress } from './restore-progress.js'
 import { restoreStatements } from './restore-statements.js'
+import { restoreSeenWithinMs } from './restore-watch.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { type ArchiveDeps, writeArchive } from './write-archive.js'
 
@@ -61,6 +62,7 @@ export async function restoreArchive(
   onProgress: (progress: RestoreProgress) => void,
 ): Promise<RestoreResult> {
   const lock = await takeMaintenance(deps, 'restore')
+  const lockedAt = performance.now()
   const report = publishRestoreProgress(deps, lock, onProgress)
   try {
     const source = await findSource()
@@ -72,6 +74,11 @@ export async function restoreArchive(
       )
     report({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, report)
+    // Other processes on the database see the restore within `restoreSeenWithinMs` of its lock and
+    // then answer 503; swapping only after that (and a margin for their look) means none of them
+    // accepts a write the swap would drop, however short the restore.
+    const seenByAll = lockedAt + restoreSeenWithinMs + 250 - performance.now()
+    if (seenByAll > 0) await new Promise((resolve) => setTimeout(resolve, seenByAll))
     const restoredAt = deps.clock.now()
     const safetyCopy = await swapIn(deps, source, staged, { restoredAt, lock }, report).catch(
       async (error: unknown) => {

@@ -21,11 +21,14 @@ export interface RestoreWatch {
   forget(): void
 }
 
+/** How soon every process sharing the database sees a restore another one began (its lock row). */
+export const restoreSeenWithinMs = 500
+
 const notYetReported: RestoreProgress = { phase: 'verifying', bytes_done: 0, bytes_total: null }
 
 export function createRestoreWatch(
   deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness' | 'confirmedCredentials'>,
-  maxAgeMs = 500,
+  maxAgeMs = restoreSeenWithinMs,
 ): RestoreWatch {
   let seen: { running: RestoreProgress | null; at: number } | null = null
   /** The last restore mark seen: undefined before the first look; '' for "reload when the restore ends". */
