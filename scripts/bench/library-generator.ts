@@ -89,6 +89,8 @@ const word = () => vocabulary[wordRank()]!
 const words = (min: number, max: number) => Array.from({ length: between(min, max) }, word)
 /** The most frequent word and one of the least frequent: the two searches measured. */
 export const commonWord = vocabulary[0]!
+/** The second most frequent word: searched with the first. */
+export const secondWord = vocabulary[1]!
 export const rareWord = vocabulary[vocabulary.length - 1]!
 
 export const tagNames = [...new Set(vocabulary.slice(40))]
@@ -97,6 +99,8 @@ export const tagNames = [...new Set(vocabulary.slice(40))]
 const tagRank = zipfSampler(tagNames.length, 5)
 /** A mid-popularity tag (rank 20 of 500): the filtered list measured. */
 export const filterTag = tagNames[19]!
+/** The least popular tag: alone, with the rare word, and sorted by name. */
+export const rareTag = tagNames.at(-1)!
 export const collectionCount = 200
 
 const slicers = [

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,10 +14,15 @@ export interface ThrowawayPostgres {
  * Starts a PostgreSQL server from Debian's packages in a temporary directory on a free
  * loopback port, tuned for tests (no fsync). PostgreSQL refuses to run as root, so under
  * root (CI) it runs as the `postgres` user that Debian's package creates.
+ *
+ * With `keepIn`, the cluster lives in that directory instead and outlives `stop()`: a later
+ * call with the same directory starts it again with its data (benchmarks that build a large
+ * library once and measure it many times).
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(keepIn?: string): Promise<ThrowawayPostgres> {
   const bin = findPostgresBin()
-  const dir = mkdtempSync(join(tmpdir(), 'vault-pg-'))
+  const dir = keepIn ?? mkdtempSync(join(tmpdir(), 'vault-pg-'))
+  mkdirSync(dir, { recursive: true })
   const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : []
   if (asPostgres.length > 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString())
@@ -30,7 +35,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   }
   const port = await freePort()
   const dataDir = join(dir, 'data')
-  run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'])
+  if (!existsSync(join(dataDir, 'PG_VERSION')))
+    run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'])
   run('pg_ctl', [
     '-D',
     dataDir,
@@ -46,6 +52,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
+      if (keepIn) {
+        run('pg_ctl', ['-D', dataDir, '-m', 'fast', 'stop'])
+        return
+      }
       run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop'])
       rmSync(dir, { recursive: true, force: true })
     },
