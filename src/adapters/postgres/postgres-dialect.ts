@@ -1,6 +1,9 @@
 import { sql } from 'kysely'
 import type { SearchIndex, SqlDialect } from '../../core/db/dialect.js'
 
+// Terms are letters and digits only (see searchTerms), so they cannot carry tsquery operators.
+const tsQuery = (terms: string[]) => sql`to_tsquery('simple', ${terms.map((term) => `${term}:*`).join(' & ')})`
+
 /**
  * PostgreSQL full-text search: a `tsvector` per model under the `simple` configuration (no
  * stemming or stop words, like FTS5's `unicode61`), with a GIN index. Deleting a model
@@ -11,9 +14,12 @@ const postgresSearchIndex: SearchIndex = {
     await sql`insert into model_search (model_id, document) values (${modelId}, to_tsvector('simple', ${text}))
       on conflict (model_id) do update set document = excluded.document`.execute(db)
   },
-  // Terms are letters and digits only (see searchTerms), so they cannot carry tsquery operators.
-  matches: (terms) =>
-    sql<boolean>`models.id in (select model_id from model_search where document @@ to_tsquery('simple', ${terms.map((term) => `${term}:*`).join(' & ')}))`,
+  members: (terms) => sql`select model_id from model_search where document @@ ${tsQuery(terms)}`,
+  // One model's row by its key, its vector tested: no pass over the GIN index's postings.
+  holds: (terms) =>
+    sql<boolean>`exists (select 1 from model_search where model_search.model_id = models.id and model_search.document @@ ${tsQuery(terms)})`,
+  // The planner estimates matches from the column's statistics itself.
+  estimate: async () => undefined,
 }
 
 /** The library's PostgreSQL spellings: `tsvector` search, byte-wise (`C`) name order. */

@@ -14,7 +14,7 @@ import {
 import type { Database } from '../../core/db/schema.js'
 import { insufficientStorage } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
-import { sqliteDialect } from './sqlite-dialect.js'
+import { searchVocabularyTable, sqliteFileDialect } from './sqlite-dialect.js'
 import { withStatementCache } from './statement-cache.js'
 
 /**
@@ -29,8 +29,9 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
+  sqlite.exec(searchVocabularyTable)
   return createVaultDatabase(new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite) }), 'sqlite', {
-    dialect: sqliteDialect,
+    dialect: sqliteFileDialect,
     async snapshot() {
       const path = await scratchPath(options.scratchDir, '.sqlite')
       try {

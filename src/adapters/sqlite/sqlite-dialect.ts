@@ -1,5 +1,9 @@
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { SearchIndex, SqlDialect } from '../../core/db/dialect.js'
+import type { Database } from '../../core/db/schema.js'
+
+// Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
+const ftsQuery = (terms: string[]) => terms.map((term) => `"${term}"*`).join(' ')
 
 /**
  * SQLite FTS5. The virtual table `model_search` holds one row per model; its integer rowid
@@ -21,13 +25,17 @@ const sqliteSearchIndex: SearchIndex = {
     await sql`insert into model_search (rowid, body)
       select doc_id, ${text} from model_search_docs where model_id = ${modelId}`.execute(db)
   },
-  // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
-  // The unary `+` stops SQLite from driving the query from the matches (fetching every
-  // matching model and sorting them all: about 200 ms for a word in a third of 100,000 models); it
-  // walks the sort key's index instead and checks each model against the matches, stopping
-  // when the page is full.
-  matches: (terms) =>
-    sql<boolean>`+models.id in (select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${terms.map((term) => `"${term}"*`).join(' ')})`,
+  members: (terms) =>
+    sql`select d.model_id from model_search s join model_search_docs d on d.doc_id = s.rowid where model_search match ${ftsQuery(terms)}`,
+  // FTS5 answers a MATCH by reading the terms' whole postings even for one rowid, so a model is
+  // checked on its stored document instead: the body is normalised text (words separated by
+  // single spaces), where a word starting with the term is ' ' + term after a leading space.
+  holds: (terms) =>
+    sql<boolean>`exists (select 1 from model_search_docs d join model_search s on s.rowid = d.doc_id where d.model_id = models.id and ${sql.join(
+      terms.map((term) => sql`instr(' ' || s.body, ${` ${term}`}) > 0`),
+      sql` and `,
+    )})`,
+  estimate: async () => undefined,
 }
 
 /** The library's SQLite spellings: FTS5 search, `lower()` over the default binary collation. */
@@ -37,5 +45,37 @@ export const sqliteDialect: SqlDialect = {
   // Any write takes SQLite's one database write lock, which holds off every other writer.
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
+  },
+}
+
+/**
+ * The connection's view of the search index's vocabulary (FTS5's `fts5vocab`): documents per
+ * word, read from the index's term list. Created in the `temp` schema of each connection that
+ * estimates, so no backup or dump ever holds it; D1, which keeps no connection, estimates nothing.
+ */
+export const searchVocabularyTable =
+  'create virtual table if not exists temp.model_search_vocab using fts5vocab(main, model_search, row)'
+
+/** Every word the index holds that starts with `term`: an upper bound of the models matching it. */
+async function documentsStartingWith(db: Kysely<Database>, term: string): Promise<number> {
+  // The highest code point: every word longer than the term that starts with it sorts before it.
+  const { rows } = await sql<{
+    n: number | null
+  }>`select sum(doc) as n from temp.model_search_vocab where term >= ${term} and term < ${`${term}\u{10FFFF}`}`.execute(
+    db,
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
+/** SQLite on a file: the dialect with estimates from the connection's vocabulary table (`searchVocabularyTable`). */
+export const sqliteFileDialect: SqlDialect = {
+  ...sqliteDialect,
+  search: {
+    ...sqliteSearchIndex,
+    async estimate(db, terms) {
+      let fewest = Number.POSITIVE_INFINITY
+      for (const term of terms) fewest = Math.min(fewest, await documentsStartingWith(db, term))
+      return fewest
+    },
   },
 }

@@ -10,8 +10,22 @@ import type { Database } from './schema.js'
 export interface SearchIndex {
   /** Replaces the model's document; run it in the transaction that changed the model. */
   put(db: Kysely<Database>, modelId: string, text: string): Promise<void>
-  /** A condition on `models.id` that holds for models whose document matches every term (non-empty, from `searchTerms`). */
-  matches(terms: string[]): RawBuilder<SqlBool>
+  /**
+   * The ids (`model_id`, each once) of the models whose document matches every term (non-empty,
+   * from `searchTerms`), read from the index: what a page is driven from when few models match.
+   */
+  members(terms: string[]): RawBuilder<{ model_id: string }>
+  /**
+   * A condition on `models.id` that holds for a model whose document matches every term,
+   * checked model by model at a cost that does not grow with the index: what a page walking a
+   * sort index tests (reading every match first costs a pass over a common word's postings).
+   */
+  holds(terms: string[]): RawBuilder<SqlBool>
+  /**
+   * No fewer models than match every term, when the index can tell cheaply (a few milliseconds
+   * at a million models); undefined when it cannot, and the database's planner decides alone.
+   */
+  estimate(db: Kysely<Database>, terms: string[]): Promise<number | undefined>
 }
 
 /**

@@ -1,8 +1,17 @@
-import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely'
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely'
 import type { VaultDatabase } from '../db/database.js'
 import type { SqlDialect } from '../db/dialect.js'
 import type { Database, ModelsTable } from '../db/schema.js'
 import { type CursorPosition, invalidCursor } from './cursor.js'
+import { countsOf } from './library-counts.js'
 import { searchTerms } from './search-text.js'
 
 export const sortKeys = ['name', 'created', 'updated', 'size'] as const
@@ -75,9 +84,36 @@ function sortExpression(dialect: SqlDialect, sort: SortKey): RawBuilder<string |
 }
 
 /**
+ * A filter that is a set of models (search terms, a tag, the collection, file formats): tested
+ * model by model while a page walks the sort key's index, or listing its members when it is
+ * small enough to drive the page instead.
+ */
+interface MemberSet {
+  /** No fewer models than it holds, when that is cheap to know. */
+  size: number | undefined
+  /** `models.id in (its members)`: the database may read the members and look the models up. */
+  listed: Condition
+  /** The same, tested on one model at a time (never reads the whole set). */
+  holds: Condition
+}
+
+type Condition = RawBuilder<SqlBool> | ((eb: ExpressionBuilder<Database, 'models'>) => Expression<SqlBool>)
+
+/**
+ * Whether a set of `size` models should drive a page of `rows` in a library of `models`.
+ * Driving reads every member and sorts them: cost ∝ size. Walking the sort key's index tests
+ * models until `rows` members turn up: cost ∝ rows × models / size (a tag on 1,000 of 1,000,000
+ * models walks ~50,000 a page). Both cost about the same per row read (measured at 200,000 and
+ * 1,000,000 models, docs/benchmarks.md, issue 18), so the cheaper is the one below
+ * size² = rows × models: at a million models and 51 rows, sets under ~7,100 drive.
+ */
+export const drives = (size: number, rows: number, models: number) => size * size < rows * models
+
+/**
  * One page of models in keyset order: rows after `after` (exclusive) in the order asked,
- * ties broken by id. Every page costs the same (an index range scan, never OFFSET).
- * Fetches one row more than `limit` to know whether another page follows.
+ * ties broken by id. Every page costs the same (never OFFSET): a set filter with few members
+ * drives the page from them; otherwise the sort key's index is walked, each model tested,
+ * until the page is full. Fetches one row more than `limit` to know whether another page follows.
  */
 export async function fetchModelPage(
   database: VaultDatabase,
@@ -89,8 +125,21 @@ export async function fetchModelPage(
   const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
     throw invalidCursor('The cursor does not fit this sort.')
+  const sets = await memberSets(database, query.filters)
+  if (sets === 'none') return { rows: [], more: false }
+  const models = sets.length > 0 ? await modelCount(database) : 0
+  let driver: MemberSet | undefined
+  for (const set of sets) {
+    if (set.size === undefined || !drives(set.size, limit + 1, models)) continue
+    if (driver === undefined || set.size < (driver.size ?? Number.POSITIVE_INFINITY)) driver = set
+  }
+  let qb = db.selectFrom('models')
+  for (const set of sets) {
+    // A set whose size nobody knows is left to the database's planner to drive or test.
+    qb = set === driver || set.size === undefined ? qb.where(set.listed) : qb.where(set.holds)
+  }
   const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
-  const all = filtered(db, dialect, query.filters).selectAll('models').select(sortValue.as('sort_value'))
+  const all = otherFilters(qb, query.filters).selectAll('models').select(sortValue.as('sort_value'))
   const rest =
     after === undefined
       ? all
@@ -105,43 +154,98 @@ export async function fetchModelPage(
   return { rows: rows.slice(0, limit) as ModelRow[], more: rows.length > limit }
 }
 
-function filtered(db: Kysely<Database>, dialect: SqlDialect, filters: ModelFilters) {
+/**
+ * The filters that are sets of models, with their sizes from the counters kept on write
+ * (library_counts) and the search index's estimate; 'none' when a tag named does not exist.
+ */
+async function memberSets(database: VaultDatabase, filters: ModelFilters): Promise<MemberSet[] | 'none'> {
+  const { db, dialect } = database
+  const sets: MemberSet[] = []
   const terms = searchTerms(filters.q ?? '')
-  let qb = db.selectFrom('models')
-  if (terms.length > 0) qb = qb.where(dialect.search.matches(terms))
-  for (const key of new Set((filters.tags ?? []).map(tagKey))) {
-    qb = qb.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('model_tags')
-          .innerJoin('tags', 'tags.id', 'model_tags.tag_id')
-          .select(sql`1`.as('one'))
-          .whereRef('model_tags.model_id', '=', 'models.id')
-          .where('tags.name_key', '=', key),
-      ),
-    )
+  if (terms.length > 0)
+    sets.push({
+      size: await dialect.search.estimate(db, terms),
+      listed: sql<SqlBool>`models.id in (${dialect.search.members(terms)})`,
+      holds: dialect.search.holds(terms),
+    })
+  const tagKeys = [...new Set((filters.tags ?? []).map(tagKey))]
+  if (tagKeys.length > 0) {
+    const tags = await db
+      .selectFrom('tags')
+      .leftJoin(countsOf(db, 'tag').as('counts'), 'counts.key', 'tags.id')
+      .select(['tags.id', 'counts.models'])
+      .where('tags.name_key', 'in', tagKeys)
+      .execute()
+    if (tags.length < tagKeys.length) return 'none'
+    for (const tag of tags)
+      sets.push({
+        size: Number(tag.models ?? 0),
+        listed: (eb) =>
+          eb(
+            'models.id',
+            'in',
+            eb.selectFrom('model_tags').select('model_tags.model_id').where('model_tags.tag_id', '=', tag.id),
+          ),
+        holds: ({ exists, selectFrom }) =>
+          exists(
+            selectFrom('model_tags')
+              .select(sql`1`.as('one'))
+              .whereRef('model_tags.model_id', '=', 'models.id')
+              .where('model_tags.tag_id', '=', tag.id),
+          ),
+      })
   }
   if (filters.collection !== undefined) {
     const collection = filters.collection
-    qb = qb.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('collection_models')
-          .select(sql`1`.as('one'))
-          .where('collection_models.collection_id', '=', collection)
-          .whereRef('collection_models.model_id', '=', 'models.id'),
-      ),
-    )
+    const counted = await countsOf(db, 'collection').having('parts.key', '=', collection).executeTakeFirst()
+    sets.push({
+      size: Number(counted?.models ?? 0),
+      listed: (eb) =>
+        eb(
+          'models.id',
+          'in',
+          eb
+            .selectFrom('collection_models')
+            .select('collection_models.model_id')
+            .where('collection_models.collection_id', '=', collection),
+        ),
+      holds: ({ exists, selectFrom }) =>
+        exists(
+          selectFrom('collection_models')
+            .select(sql`1`.as('one'))
+            .where('collection_models.collection_id', '=', collection)
+            .whereRef('collection_models.model_id', '=', 'models.id'),
+        ),
+    })
   }
   if (filters.formats && filters.formats.length > 0) {
-    const formats = filters.formats
-    qb = qb.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('files')
-          .select(sql`1`.as('one'))
-          .whereRef('files.model_id', '=', 'models.id')
-          .where('files.format', 'in', formats),
-      ),
-    )
+    const formats = [...new Set(filters.formats)]
+    const counted = await countsOf(db, 'format').having('parts.key', 'in', formats).execute()
+    sets.push({
+      // Models with any of the formats: no more than the sum of the models with each.
+      size: counted.reduce((sum, row) => sum + Number(row.models), 0),
+      listed: (eb) =>
+        eb('models.id', 'in', eb.selectFrom('files').select('files.model_id').where('files.format', 'in', formats)),
+      holds: ({ exists, selectFrom }) =>
+        exists(
+          selectFrom('files')
+            .select(sql`1`.as('one'))
+            .whereRef('files.model_id', '=', 'models.id')
+            .where('files.format', 'in', formats),
+        ),
+    })
   }
+  return sets
+}
+
+/** Models in the library, from the counters kept on write. */
+async function modelCount(database: VaultDatabase): Promise<number> {
+  const counted = await countsOf(database.db, 'models').executeTakeFirst()
+  return Number(counted?.models ?? 0)
+}
+
+/** The filters that are not sets: G-code present or absent, and date ranges. */
+function otherFilters<O>(qb: SelectQueryBuilder<Database, 'models', O>, filters: ModelFilters) {
   if (filters.hasGcode !== undefined) {
     const hasGcode = filters.hasGcode
     qb = qb.where(({ exists, not, selectFrom }) => {

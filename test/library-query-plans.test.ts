@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seededRandom } from '../scripts/seeded-random.js'
+import type { VaultDatabase } from '../src/core/db/database.js'
+import { migrateToLatest } from '../src/core/db/migrate.js'
+import type { CursorPosition } from '../src/core/library/cursor.js'
+import { drives, fetchModelPage, type ModelFilters, type ModelQuery } from '../src/core/library/model-query.js'
+import { refreshModel } from '../src/core/library/refresh-model.js'
+import { openEmptyDatabase } from './support/empty-database.js'
+
+/**
+ * A page is driven from a small set filter's members or found by walking the sort key's index
+ * (src/core/library/model-query.ts). Whichever plan runs, every page must hold the same models
+ * in the same order: here each query is paged through to its end and compared with the answer
+ * computed in JavaScript, over a library whose words and tags range from rare (driving) to
+ * common (walked).
+ */
+
+const modelCount = 240
+/** Pages of 3 (4 rows fetched): sets under √(4 × 240) ≈ 31 models drive, larger ones are walked. */
+const pageSize = 3
+const random = seededRandom(18)
+// 'abravo' holds 'bravo' inside a word, which a search for 'bravo' must not match.
+const words = ['alpha', 'bravo', 'abravo', 'delta', 'echo', 'foxtrot']
+/** How often each word is in a name: from most models down to a handful. */
+const wordShare = [0.6, 0.35, 0.2, 0.08, 0.04, 0.02]
+const tags = ['tagcommon', 'tagoften', 'tagsome', 'tagfew', 'tagrare']
+const tagShare = [0.5, 0.3, 0.12, 0.06, 0.02]
+const formats = ['stl', '3mf', 'gcode', 'step']
+
+interface Model {
+  id: string
+  name: string
+  createdAt: string
+  updatedAt: string
+  size: number
+  tags: string[]
+  formats: string[]
+  collection: boolean
+}
+
+let database: VaultDatabase
+let dispose: () => Promise<void>
+const library: Model[] = []
+const collectionId = crypto.randomUUID()
+
+beforeAll(async () => {
+  ;({ database, dispose } = await openEmptyDatabase())
+  const { db } = database
+  await migrateToLatest(db)
+  const at = '2026-11-01T00:00:00.000Z'
+  const tagIds = new Map(tags.map((tag) => [tag, crypto.randomUUID()]))
+  await db
+    .insertInto('tags')
+    .values(tags.map((tag) => ({ id: tagIds.get(tag)!, name: tag, name_key: tag, created_at: at })))
+    .execute()
+  await db
+    .insertInto('collections')
+    .values({ id: collectionId, name: 'Shelf', name_key: 'shelf', description: '', created_at: at, updated_at: at })
+    .execute()
+  for (let i = 0; i < modelCount; i++) {
+    const picked = words.filter((_, w) => random() < wordShare[w]!)
+    // Some names repeat exactly, so ties on the sort key are broken by id.
+    const name = i % 17 === 0 ? 'Zulu' : `Zulu ${picked.join(' ')} ${i % 23}`
+    // Few distinct instants: many ties on the dates too.
+    const createdAt = new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 30))).toISOString()
+    const updatedAt = new Date(Date.UTC(2026, 1, 1 + Math.floor(random() * 30))).toISOString()
+    const modelFormats = formats.filter(() => random() < 0.4)
+    library.push({
+      id: crypto.randomUUID(),
+      name,
+      createdAt,
+      updatedAt,
+      size: 0,
+      tags: tags.filter((_, t) => random() < tagShare[t]!),
+      formats: modelFormats,
+      collection: random() < 0.1,
+    })
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const model of library) {
+      await trx
+        .insertInto('models')
+        .values({
+          id: model.id,
+          name: model.name,
+          created_at: model.createdAt,
+          updated_at: model.updatedAt,
+          thumbnail_sha256: null,
+          thumbnail_content_type: null,
+        })
+        .execute()
+      for (const [f, format] of model.formats.entries()) {
+        const id = crypto.randomUUID()
+        const size = 1000 + Math.floor(random() * 5) * 100 + f
+        model.size += size
+        await trx
+          .insertInto('files')
+          .values({
+            id,
+            sha256: id,
+            size,
+            model_id: model.id,
+            original_name: `${f}.${format}`,
+            name_key: `${f}.${format}`,
+            format,
+            content_type: 'application/octet-stream',
+            metadata: '{}',
+            parse_warnings: '[]',
+            mesh_triangles: null,
+            mesh_size_x: null,
+            mesh_size_y: null,
+            mesh_size_z: null,
+            mesh_volume: null,
+            thumbnail_sha256: null,
+            thumbnail_content_type: null,
+            uploaded_by: null,
+            created_at: at,
+            slicer: null,
+          })
+          .execute()
+      }
+      for (const tag of model.tags)
+        await trx
+          .insertInto('model_tags')
+          .values({ model_id: model.id, tag_id: tagIds.get(tag)! })
+          .execute()
+      if (model.collection)
+        await trx
+          .insertInto('collection_models')
+          .values({ collection_id: collectionId, model_id: model.id, added_at: at })
+          .execute()
+      // As ingest does: file count and total size, and the search document.
+      await refreshModel(trx, database.dialect.search, model.id, model.updatedAt)
+    }
+  })
+}, 120_000)
+afterAll(() => dispose())
+
+/** The query's models in its order, computed from the generated library. */
+function expected(query: ModelQuery): string[] {
+  const f = query.filters
+  const terms = (f.q ?? '').split(' ').filter(Boolean)
+  const nameWords = (model: Model) => model.name.toLowerCase().split(' ')
+  const matching = library.filter(
+    (model) =>
+      terms.every((term) => nameWords(model).some((word) => word.startsWith(term))) &&
+      (f.tags ?? []).every((tag) => model.tags.includes(tag)) &&
+      (f.collection === undefined || model.collection) &&
+      (f.formats === undefined || model.formats.some((format) => f.formats!.includes(format))) &&
+      (f.hasGcode === undefined || model.formats.includes('gcode') === f.hasGcode) &&
+      (f.createdFrom === undefined || model.createdAt >= f.createdFrom),
+  )
+  const key = (model: Model): string | number =>
+    query.sort === 'name'
+      ? model.name.toLowerCase()
+      : query.sort === 'created'
+        ? model.createdAt
+        : query.sort === 'updated'
+          ? model.updatedAt
+          : model.size
+  const sign = query.order === 'asc' ? 1 : -1
+  return matching
+    .sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)]
+      if (ka !== kb) return (ka < kb ? -1 : 1) * sign
+      return (a.id < b.id ? -1 : 1) * sign
+    })
+    .map((model) => model.id)
+}
+
+/** Every page of the query, following the keyset from each page's last row. */
+async function pageThrough(query: ModelQuery): Promise<string[]> {
+  const ids: string[] = []
+  let after: CursorPosition | undefined
+  for (let pages = 0; pages < modelCount; pages++) {
+    const { rows, more } = await fetchModelPage(database, query, pageSize, after)
+    ids.push(...rows.map((row) => row.id))
+    if (!more) return ids
+    const last = rows.at(-1)!
+    after = { value: last.sort_value, id: last.id }
+  }
+  throw new Error('the pages never ended')
+}
+
+const count = (filters: ModelFilters) => expected({ filters, sort: 'updated', order: 'desc' }).length
+
+describe('a page of models, driven by a small set or walked along the sort index', () => {
+  it('the library straddles both plans: rare words and tags drive, common ones are walked', () => {
+    const rows = pageSize + 1
+    expect(drives(count({ tags: ['tagrare'] }), rows, modelCount)).toBe(true)
+    expect(drives(count({ tags: ['tagcommon'] }), rows, modelCount)).toBe(false)
+    expect(drives(count({ q: 'foxtrot' }), rows, modelCount)).toBe(true)
+    expect(drives(count({ q: 'alpha' }), rows, modelCount)).toBe(false)
+    expect(count({ q: 'foxtrot', tags: ['tagrare'] })).toBeLessThan(count({ tags: ['tagrare'] }))
+  })
+
+  const queries: ModelFilters[] = [
+    { q: 'alpha' },
+    { q: 'foxtrot' },
+    { q: 'bravo' },
+    { q: 'alp bra' },
+    { q: 'ech' },
+    { tags: ['tagcommon'] },
+    { tags: ['tagrare'] },
+    { tags: ['tagcommon', 'tagfew'] },
+    { q: 'alpha', tags: ['tagrare'] },
+    { q: 'foxtrot', tags: ['tagcommon'] },
+    { q: 'delta', tags: ['tagsome'], formats: ['stl'] },
+    { collection: collectionId },
+    { collection: collectionId, q: 'alpha' },
+    { formats: ['step'] },
+    { formats: ['stl', 'gcode'], tags: ['tagfew'] },
+    { hasGcode: false, tags: ['tagoften'] },
+    { createdFrom: '2026-01-15T00:00:00.000Z', q: 'bravo' },
+  ]
+  for (const sort of ['updated', 'name', 'size'] as const) {
+    for (const order of ['asc', 'desc'] as const) {
+      it(`every page in order, sorted by ${sort} ${order}, for ${queries.length} filter combinations`, async () => {
+        for (const filters of queries) {
+          const query = { filters, sort, order }
+          expect(await pageThrough(query), JSON.stringify(filters)).toEqual(expected(query))
+        }
+      })
+    }
+  }
+
+  it('a tag that does not exist matches nothing', async () => {
+    expect(await pageThrough({ filters: { tags: ['tagrare', 'nosuchtag'] }, sort: 'name', order: 'asc' })).toEqual([])
+  })
+})
