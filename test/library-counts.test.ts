@@ -6,6 +6,7 @@ import { migrations } from '../src/core/db/migrations/index.js'
 import type { Database } from '../src/core/db/schema.js'
 import { libraryStats } from '../src/core/library/stats.js'
 import { openEmptyDatabase } from './support/empty-database.js'
+import { bareFileRow } from './support/file-rows.js'
 import { recountLibrary } from './support/library-recount.js'
 
 let database: VaultDatabase
@@ -28,28 +29,7 @@ async function insertFile(
 ): Promise<void> {
   await db
     .insertInto('files')
-    .values({
-      id: file.id,
-      sha256: file.sha256 ?? file.id,
-      size: file.size,
-      model_id: file.model,
-      original_name: file.id,
-      name_key: file.id,
-      format: file.format,
-      content_type: 'application/octet-stream',
-      metadata: '{}',
-      parse_warnings: '[]',
-      mesh_triangles: null,
-      mesh_size_x: null,
-      mesh_size_y: null,
-      mesh_size_z: null,
-      mesh_volume: null,
-      thumbnail_sha256: null,
-      thumbnail_content_type: null,
-      uploaded_by: null,
-      created_at: at,
-      slicer: file.slicer ?? null,
-    })
+    .values(bareFileRow({ ...file, createdAt: at }))
     .execute()
 }
 

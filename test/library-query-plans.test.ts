@@ -6,6 +6,7 @@ import type { CursorPosition } from '../src/core/library/cursor.js'
 import { drives, fetchModelPage, type ModelFilters, type ModelQuery } from '../src/core/library/model-query.js'
 import { refreshModel } from '../src/core/library/refresh-model.js'
 import { openEmptyDatabase } from './support/empty-database.js'
+import { bareFileRow } from './support/file-rows.js'
 
 /**
  * A page is driven from a small set filter's members or found by walking the sort key's index
@@ -95,28 +96,7 @@ beforeAll(async () => {
         model.size += size
         await trx
           .insertInto('files')
-          .values({
-            id,
-            sha256: id,
-            size,
-            model_id: model.id,
-            original_name: `${f}.${format}`,
-            name_key: `${f}.${format}`,
-            format,
-            content_type: 'application/octet-stream',
-            metadata: '{}',
-            parse_warnings: '[]',
-            mesh_triangles: null,
-            mesh_size_x: null,
-            mesh_size_y: null,
-            mesh_size_z: null,
-            mesh_volume: null,
-            thumbnail_sha256: null,
-            thumbnail_content_type: null,
-            uploaded_by: null,
-            created_at: at,
-            slicer: null,
-          })
+          .values(bareFileRow({ id, model: model.id, name: `${f}.${format}`, format, size, createdAt: at }))
           .execute()
       }
       for (const tag of model.tags)
