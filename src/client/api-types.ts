@@ -569,6 +569,9 @@ export interface paths {
          *     other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token
          *     signing secret changes.
          *
+         *     A rare filter (a search word, tag, collection or format on few models) is read from its own index and sorted; common
+         *     ones are tested model by model along the sort order, so a page of either costs milliseconds even at a million models.
+         *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listModels"];

@@ -28,6 +28,9 @@ export const listModelsRoute = defineRoute(allow('user', 'read'), {
     'never makes a page repeat or skip another. Cursors are opaque and signed: an altered cursor, or one from a query with',
     'other filters, sort or order, answers 400 `invalid_cursor`; start again without it. They stay valid until the token',
     'signing secret changes.',
+    '',
+    'A rare filter (a search word, tag, collection or format on few models) is read from its own index and sorted; common',
+    'ones are tested model by model along the sort order, so a page of either costs milliseconds even at a million models.',
   ].join('\n'),
   request: {
     query: z.object({
