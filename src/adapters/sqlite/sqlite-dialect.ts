@@ -42,6 +42,8 @@ const sqliteSearchIndex: SearchIndex = {
 export const sqliteDialect: SqlDialect = {
   search: sqliteSearchIndex,
   nameSortKey: sql`lower(name)`,
+  // A unary + makes the term an expression, which SQLite never answers from an index.
+  unindexed: (column) => sql`+${sql.ref(`models.${column}`)}`,
   // Any write takes SQLite's one database write lock, which holds off every other writer.
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
@@ -49,21 +51,22 @@ export const sqliteDialect: SqlDialect = {
 }
 
 /**
- * The connection's view of the search index's vocabulary (FTS5's `fts5vocab`): documents per
- * word, read from the index's term list. Created in the `temp` schema of each connection that
- * estimates, so no backup or dump ever holds it; D1, which keeps no connection, estimates nothing.
+ * The search index's vocabulary as the connection sees it (FTS5's `fts5vocab`, one row per
+ * occurrence of a word, in word order), created in the `temp` schema of each connection that
+ * estimates, so no backup or dump ever holds it. D1, which keeps no connection, estimates nothing.
  */
 export const searchVocabularyTable =
-  'create virtual table if not exists temp.model_search_vocab using fts5vocab(main, model_search, row)'
+  'create virtual table if not exists temp.model_search_vocab using fts5vocab(main, model_search, instance)'
 
-/** Every word the index holds that starts with `term`: an upper bound of the models matching it. */
-async function documentsStartingWith(db: Kysely<Database>, term: string): Promise<number> {
+/**
+ * Occurrences of words starting with `term`, counted up to `cap`: no fewer than the models
+ * whose document has such a word. Counting stops at the cap, so a common word costs no more
+ * than a rare one (the per-word document counts of `fts5vocab`'s other mode read every entry).
+ */
+async function occurrencesStartingWith(db: Kysely<Database>, term: string, cap: number): Promise<number> {
   // The highest code point: every word longer than the term that starts with it sorts before it.
-  const { rows } = await sql<{
-    n: number | null
-  }>`select sum(doc) as n from temp.model_search_vocab where term >= ${term} and term < ${`${term}\u{10FFFF}`}`.execute(
-    db,
-  )
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from temp.model_search_vocab
+    where term >= ${term} and term < ${`${term}\u{10FFFF}`} limit ${cap})`.execute(db)
   return Number(rows[0]?.n ?? 0)
 }
 
@@ -72,9 +75,9 @@ export const sqliteFileDialect: SqlDialect = {
   ...sqliteDialect,
   search: {
     ...sqliteSearchIndex,
-    async estimate(db, terms) {
-      let fewest = Number.POSITIVE_INFINITY
-      for (const term of terms) fewest = Math.min(fewest, await documentsStartingWith(db, term))
+    async estimate(db, terms, bound) {
+      let fewest = bound + 1
+      for (const term of terms) fewest = Math.min(fewest, await occurrencesStartingWith(db, term, fewest))
       return fewest
     },
   },

@@ -22,10 +22,11 @@ export interface SearchIndex {
    */
   holds(terms: string[]): RawBuilder<SqlBool>
   /**
-   * No fewer models than match every term, when the index can tell cheaply (a few milliseconds
-   * at a million models); undefined when it cannot, and the database's planner decides alone.
+   * No fewer than the models matching every term, when that is at most `bound`; `bound + 1`
+   * when more may match. Reads at most about `bound` index entries per term. Undefined when the
+   * index cannot tell cheaply, and the database's planner decides alone.
    */
-  estimate(db: Kysely<Database>, terms: string[]): Promise<number | undefined>
+  estimate(db: Kysely<Database>, terms: string[], bound: number): Promise<number | undefined>
 }
 
 /**
@@ -39,6 +40,13 @@ export interface SqlDialect {
    * matching the name index of migration 0004 exactly (or the sort stops using it).
    */
   readonly nameSortKey: RawBuilder<string>
+  /**
+   * The column as a value the planner does not look up in an index, so a wide range on it is
+   * tested model by model while the sort key's index is walked (SQLite, without statistics,
+   * otherwise reads the whole range and sorts it). The planner of a database with statistics
+   * may still choose; that one gets the plain column.
+   */
+  unindexed(column: 'created_at' | 'updated_at'): RawBuilder<string>
   /**
    * Makes the transaction `trx` block inserts into `files` (not reads) until it ends, so a
    * clean-up can decide that no row references some bytes before deleting them.

@@ -100,14 +100,14 @@ interface MemberSet {
 type Condition = RawBuilder<SqlBool> | ((eb: ExpressionBuilder<Database, 'models'>) => Expression<SqlBool>)
 
 /**
- * Whether a set of `size` models should drive a page of `rows` in a library of `models`.
- * Driving reads every member and sorts them: cost ∝ size. Walking the sort key's index tests
- * models until `rows` members turn up: cost ∝ rows × models / size (a tag on 1,000 of 1,000,000
+ * Sets with fewer members than this drive a page of `rows` in a library of `models`. Driving
+ * reads every member and sorts them: cost ∝ members. Walking the sort key's index tests models
+ * until `rows` members turn up: cost ∝ rows × models / members (a tag on 1,000 of 1,000,000
  * models walks ~50,000 a page). Both cost about the same per row read (measured at 200,000 and
  * 1,000,000 models, docs/benchmarks.md, issue 18), so the cheaper is the one below
- * size² = rows × models: at a million models and 51 rows, sets under ~7,100 drive.
+ * members² = rows × models: at a million models and 51 rows, sets under ~7,100 drive.
  */
-export const drives = (size: number, rows: number, models: number) => size * size < rows * models
+export const driveBound = (rows: number, models: number) => Math.ceil(Math.sqrt(rows * models))
 
 /**
  * One page of models in keyset order: rows after `after` (exclusive) in the order asked,
@@ -125,12 +125,16 @@ export async function fetchModelPage(
   const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
     throw invalidCursor('The cursor does not fit this sort.')
-  const sets = await memberSets(database, query.filters)
+  const ranges = dateRanges(query.filters)
+  // A range of the date the sort walks bounds the walk itself; another date's range may be read first.
+  const offSort = (range: DateRange) => range.column !== sortColumns[query.sort]
+  const bound =
+    hasMemberSets(query.filters) || ranges.some(offSort) ? driveBound(limit + 1, await modelCount(database)) : 0
+  const sets = await memberSets(database, query.filters, bound)
   if (sets === 'none') return { rows: [], more: false }
-  const models = sets.length > 0 ? await modelCount(database) : 0
   let driver: MemberSet | undefined
   for (const set of sets) {
-    if (set.size === undefined || !drives(set.size, limit + 1, models)) continue
+    if (set.size === undefined || set.size >= bound) continue
     if (driver === undefined || set.size < (driver.size ?? Number.POSITIVE_INFINITY)) driver = set
   }
   let qb = db.selectFrom('models')
@@ -138,8 +142,13 @@ export async function fetchModelPage(
     // A set whose size nobody knows is left to the database's planner to drive or test.
     qb = set === driver || set.size === undefined ? qb.where(set.listed) : qb.where(set.holds)
   }
+  for (const range of ranges) {
+    // A wide range of another date is tested along the sort order instead of read through its index.
+    const tested = offSort(range) && (await modelsInRange(database, range, bound)) >= bound
+    qb = qb.where(inRange(tested ? dialect.unindexed(range.column) : sql.ref(`models.${range.column}`), range))
+  }
   const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
-  const all = otherFilters(qb, query.filters).selectAll('models').select(sortValue.as('sort_value'))
+  const all = gcodeFilter(qb, query.filters).selectAll('models').select(sortValue.as('sort_value'))
   const rest =
     after === undefined
       ? all
@@ -154,17 +163,28 @@ export async function fetchModelPage(
   return { rows: rows.slice(0, limit) as ModelRow[], more: rows.length > limit }
 }
 
+const hasMemberSets = (filters: ModelFilters) =>
+  searchTerms(filters.q ?? '').length > 0 ||
+  (filters.tags ?? []).length > 0 ||
+  filters.collection !== undefined ||
+  (filters.formats ?? []).length > 0
+
 /**
  * The filters that are sets of models, with their sizes from the counters kept on write
- * (library_counts) and the search index's estimate; 'none' when a tag named does not exist.
+ * (library_counts) and the search index's estimate up to `bound`; 'none' when a tag named
+ * does not exist.
  */
-async function memberSets(database: VaultDatabase, filters: ModelFilters): Promise<MemberSet[] | 'none'> {
+async function memberSets(
+  database: VaultDatabase,
+  filters: ModelFilters,
+  bound: number,
+): Promise<MemberSet[] | 'none'> {
   const { db, dialect } = database
   const sets: MemberSet[] = []
   const terms = searchTerms(filters.q ?? '')
   if (terms.length > 0)
     sets.push({
-      size: await dialect.search.estimate(db, terms),
+      size: await dialect.search.estimate(db, terms, bound),
       listed: sql<SqlBool>`models.id in (${dialect.search.members(terms)})`,
       holds: dialect.search.holds(terms),
     })
@@ -244,23 +264,63 @@ async function modelCount(database: VaultDatabase): Promise<number> {
   return Number(counted?.models ?? 0)
 }
 
-/** The filters that are not sets: G-code present or absent, and date ranges. */
-function otherFilters<O>(qb: SelectQueryBuilder<Database, 'models', O>, filters: ModelFilters) {
-  if (filters.hasGcode !== undefined) {
-    const hasGcode = filters.hasGcode
-    qb = qb.where(({ exists, not, selectFrom }) => {
-      const gcode = exists(
-        selectFrom('files')
-          .select(sql`1`.as('one'))
-          .whereRef('files.model_id', '=', 'models.id')
-          .where('files.format', '=', 'gcode'),
-      )
-      return hasGcode ? gcode : not(gcode)
-    })
-  }
-  if (filters.createdFrom) qb = qb.where('models.created_at', '>=', filters.createdFrom)
-  if (filters.createdTo) qb = qb.where('models.created_at', '<', filters.createdTo)
-  if (filters.updatedFrom) qb = qb.where('models.updated_at', '>=', filters.updatedFrom)
-  if (filters.updatedTo) qb = qb.where('models.updated_at', '<', filters.updatedTo)
-  return qb
+/** Whether the model has a G-code file: a test on each model (both answers are common). */
+function gcodeFilter<O>(qb: SelectQueryBuilder<Database, 'models', O>, filters: ModelFilters) {
+  if (filters.hasGcode === undefined) return qb
+  const hasGcode = filters.hasGcode
+  return qb.where(({ exists, not, selectFrom }) => {
+    const gcode = exists(
+      selectFrom('files')
+        .select(sql`1`.as('one'))
+        .whereRef('files.model_id', '=', 'models.id')
+        .where('files.format', '=', 'gcode'),
+    )
+    return hasGcode ? gcode : not(gcode)
+  })
+}
+
+type DateColumn = 'created_at' | 'updated_at'
+/** A date filter: `from` inclusive, `to` exclusive, at least one of them. */
+interface DateRange {
+  column: DateColumn
+  from: string | undefined
+  to: string | undefined
+}
+
+/** The date column each sort walks, where a range on it bounds the walk itself. */
+const sortColumns: Record<SortKey, DateColumn | undefined> = {
+  name: undefined,
+  created: 'created_at',
+  updated: 'updated_at',
+  size: undefined,
+}
+
+function dateRanges(filters: ModelFilters): DateRange[] {
+  const ranges: DateRange[] = [
+    { column: 'created_at', from: filters.createdFrom, to: filters.createdTo },
+    { column: 'updated_at', from: filters.updatedFrom, to: filters.updatedTo },
+  ]
+  return ranges.filter((range) => range.from !== undefined || range.to !== undefined)
+}
+
+function inRange(column: RawBuilder<string> | ReturnType<typeof sql.ref>, range: DateRange) {
+  const conditions = [
+    ...(range.from === undefined ? [] : [sql<SqlBool>`${column} >= ${range.from}`]),
+    ...(range.to === undefined ? [] : [sql<SqlBool>`${column} < ${range.to}`]),
+  ]
+  return sql<SqlBool>`${sql.join(conditions, sql` and `)}`
+}
+
+/** Models in the range, counted through its index up to `cap`. */
+async function modelsInRange(database: VaultDatabase, range: DateRange, cap: number): Promise<number> {
+  const within = database.db
+    .selectFrom('models')
+    .select(sql`1`.as('one'))
+    .where(inRange(sql.ref(`models.${range.column}`), range))
+    .limit(cap)
+  const counted = await database.db
+    .selectFrom(within.as('within'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(counted.n)
 }
