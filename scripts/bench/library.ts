@@ -1,6 +1,6 @@
 /**
  * Library benchmark (issues 5 and 18): `npx tsx scripts/bench/library.ts [--database sqlite|postgres|both] [--models 100000]`
- * (`--requests N` per measured route, `--data DIR` keeps the generated data in DIR and measures it again on
+ * (`--requests N` per measured route, `--exports N` full CSV exports (3), `--data DIR` keeps the generated data in DIR and measures it again on
  * later runs instead of generating it anew, `--skip-docs` for trial runs).
  *
  * For each database: a fresh data directory (SQLite: the default file; PostgreSQL: a throwaway
@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     database: { type: 'string', default: 'both' },
     models: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '200' },
+    /** Full CSV exports timed (each reads the whole library: about 5 minutes at a million models on a loaded machine). */
+    exports: { type: 'string', default: '3' },
     /** Where the generated data (and the PostgreSQL cluster) live across runs: generated once, then reused. */
     data: { type: 'string' },
     /** Prints the section without writing docs/benchmarks.md (trial runs). */
@@ -422,7 +424,7 @@ async function benchDatabase(work: string, kind: DatabaseKind): Promise<Database
       await run('Stats (`GET /models/stats`)', `${api}/stats`)
       token = await login(vault.url)
       const exports: ExportRun[] = []
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < Number(args.exports); i++) {
         const result = await measureExport(vault.url, token, vault.pid)
         console.log(
           `  [${kind}] CSV export: ${result.seconds.toFixed(1)} s, ${result.mib.toFixed(1)} MiB, ${result.rows} rows, RSS ${result.rssBefore.toFixed(0)} → peak ${result.rssPeak.toFixed(0)} MiB (quarters ${result.rssQuarters.map((q) => q.toFixed(0)).join('/')})`,
@@ -582,7 +584,7 @@ function writeSection(section: string): void {
 async function main(): Promise<void> {
   if (!existsSync('dist/src/adapters/node/main.js')) throw new Error('Build the service first: npm run build')
   const work = args.data ?? mkdtempSync(join(tmpdir(), 'vault-library-bench-'))
-  const command = `npx tsx scripts/bench/library.ts --database ${args.database} --models ${modelCount}`
+  const command = `npx tsx scripts/bench/library.ts --database ${args.database} --models ${modelCount}${args.exports === '3' ? '' : ` --exports ${args.exports}`}${args.data ? ' --data DIR' : ''}`
   try {
     const results: DatabaseResult[] = []
     for (const kind of kinds) results.push(await benchDatabase(work, kind))
