@@ -1,6 +1,5 @@
-import { type Kysely, sql } from 'kysely'
+import { sql } from 'kysely'
 import type { SearchIndex, SqlDialect } from '../../core/db/dialect.js'
-import type { Database } from '../../core/db/schema.js'
 
 // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
 const ftsQuery = (terms: string[]) => terms.map((term) => `"${term}"*`).join(' ')
@@ -35,7 +34,7 @@ const sqliteSearchIndex: SearchIndex = {
       terms.map((term) => sql`instr(' ' || s.body, ${` ${term}`}) > 0`),
       sql` and `,
     )})`,
-  estimate: async () => undefined,
+  countUpTo: async () => undefined,
 }
 
 /** The library's SQLite spellings: FTS5 search, `lower()` over the default binary collation. */
@@ -58,27 +57,19 @@ export const sqliteDialect: SqlDialect = {
 export const searchVocabularyTable =
   'create virtual table if not exists temp.model_search_vocab using fts5vocab(main, model_search, instance)'
 
-/**
- * Occurrences of words starting with `term`, counted up to `cap`: no fewer than the models
- * whose document has such a word. Counting stops at the cap, so a common word costs no more
- * than a rare one (the per-word document counts of `fts5vocab`'s other mode read every entry).
- */
-async function occurrencesStartingWith(db: Kysely<Database>, term: string, cap: number): Promise<number> {
-  // The highest code point: every word longer than the term that starts with it sorts before it.
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from temp.model_search_vocab
-    where term >= ${term} and term < ${`${term}\u{10FFFF}`} limit ${cap})`.execute(db)
-  return Number(rows[0]?.n ?? 0)
-}
-
-/** SQLite on a file: the dialect with estimates from the connection's vocabulary table (`searchVocabularyTable`). */
+/** SQLite on a file: the dialect with counts from the connection's vocabulary table (`searchVocabularyTable`). */
 export const sqliteFileDialect: SqlDialect = {
   ...sqliteDialect,
   search: {
     ...sqliteSearchIndex,
-    async estimate(db, terms, bound) {
-      let fewest = bound + 1
-      for (const term of terms) fewest = Math.min(fewest, await occurrencesStartingWith(db, term, fewest))
-      return fewest
+    // Occurrences, not documents: no fewer. Counting stops at the cap, so a common word costs no
+    // more than a rare one (fts5vocab's per-word document counts read every posting: 35 ms for a
+    // word in a third of a million models).
+    async countUpTo(db, term, cap) {
+      // The highest code point: every word longer than the term that starts with it sorts before it.
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from temp.model_search_vocab
+        where term >= ${term} and term < ${`${term}\u{10FFFF}`} limit ${cap})`.execute(db)
+      return Number(rows[0]?.n ?? 0)
     },
   },
 }

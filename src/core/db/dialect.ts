@@ -22,11 +22,11 @@ export interface SearchIndex {
    */
   holds(terms: string[]): RawBuilder<SqlBool>
   /**
-   * No fewer than the models matching every term, when that is at most `bound`; `bound + 1`
-   * when more may match. Reads at most about `bound` index entries per term. Undefined when the
-   * index cannot tell cheaply, and the database's planner decides alone.
+   * No fewer than the models with a word starting with `term`, counted up to `cap` (`cap` means
+   * "that many or more"), reading about `cap` index entries at most. Undefined when the index
+   * cannot tell cheaply.
    */
-  estimate(db: Kysely<Database>, terms: string[], bound: number): Promise<number | undefined>
+  countUpTo(db: Kysely<Database>, term: string, cap: number): Promise<number | undefined>
 }
 
 /**
