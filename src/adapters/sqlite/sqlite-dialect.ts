@@ -34,6 +34,9 @@ const sqliteSearchIndex: SearchIndex = {
 export const sqliteDialect: SqlDialect = {
   search: sqliteSearchIndex,
   nameSortKey: sql`lower(name)`,
+  // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 bundles a newer one, and so does workerd's D1).
+  jsonArrayOf: (value, orderBy, options) =>
+    sql<string>`json_group_array(${options?.distinct ? sql`distinct ` : sql``}${value} order by ${orderBy})`,
   // Any write takes SQLite's one database write lock, which holds off every other writer.
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)

@@ -85,11 +85,20 @@ export async function fetchModelPage(
   limit: number,
   after?: CursorPosition,
 ): Promise<{ rows: ModelRow[]; more: boolean }> {
+  const rows = (await modelPageQuery(database, query, limit + 1, after).execute()) as ModelRow[]
+  return { rows: rows.slice(0, limit), more: rows.length > limit }
+}
+
+/**
+ * The statement of `fetchModelPage`: at most `limit` models after `after`, every column and
+ * `sort_value`, for callers that select more around it.
+ */
+export function modelPageQuery(database: VaultDatabase, query: ModelQuery, limit: number, after?: CursorPosition) {
   const { db, dialect } = database
   const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
     throw invalidCursor('The cursor does not fit this sort.')
-  const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
+  const direction = sortDirection(query.order)
   const all = filtered(db, dialect, query.filters).selectAll('models').select(sortValue.as('sort_value'))
   const rest =
     after === undefined
@@ -97,13 +106,10 @@ export async function fetchModelPage(
       : all.where(
           sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after.value}, ${after.id})`,
         )
-  const rows = await rest
-    .orderBy(sql`${sortValue} ${direction}`)
-    .orderBy(sql`models.id ${direction}`)
-    .limit(limit + 1)
-    .execute()
-  return { rows: rows.slice(0, limit) as ModelRow[], more: rows.length > limit }
+  return rest.orderBy(sql`${sortValue} ${direction}`).orderBy(sql`models.id ${direction}`).limit(limit)
 }
+
+export const sortDirection = (order: SortOrder) => (order === 'asc' ? sql.raw('asc') : sql.raw('desc'))
 
 function filtered(db: Kysely<Database>, dialect: SqlDialect, filters: ModelFilters) {
   const terms = searchTerms(filters.q ?? '')
