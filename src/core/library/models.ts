@@ -6,7 +6,7 @@ import { releaseContent } from './content-release.js'
 import { chooseCover } from './cover.js'
 import { countsOf } from './library-counts.js'
 import { tagKey } from './model-query.js'
-import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from './records.js'
+import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord, toModelRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 
 export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
@@ -68,11 +68,7 @@ export async function summarizeModels(
 }
 
 /** A model's row with its tags and distinct file formats (each sorted) as lists show it. */
-export const toModelSummary = (
-  row: Selectable<ModelsTable>,
-  tags: string[],
-  formats: string[],
-): ModelSummaryRecord => ({
+export const toModelSummary = (row: SummaryColumns, tags: string[], formats: string[]): ModelSummaryRecord => ({
   ...toModelRecord(row),
   tags,
   file_summary: { count: Number(row.file_count), formats, total_size: Number(row.total_size) },
