@@ -194,6 +194,24 @@ describe('list items', () => {
     const [notes] = (await listModels(vault.baseUrl, token, 'q=notes&file_format=document&tag=boat')).items
     expect(notes).toMatchObject({ has_thumbnail: false, thumbnail_url: null })
   })
+
+  // The list reads tags and formats in the page's one statement, the model's own page separately.
+  it("say exactly what each model's own page says: tags (none, two, many) and formats, in the same order", async () => {
+    const many = ['zebra', 'Été', 'alpha', 'Beta', 'ete', 'ALPHA2', 'x', 'Y', '10mm', '9mm', 'Ωmega', 'mid']
+    await patch(ids['Élan Bracket']!, { tags: many })
+    const { items } = await listModels(vault.baseUrl, token, 'limit=200')
+    for (const item of items) {
+      const detail = await call(vault.baseUrl, 'GET', `/api/v1/models/${item.id}`, { token })
+      const { cover_file_id, collections, files, ...summary } = detail.body as Record<string, unknown>
+      expect(JSON.stringify(item)).toBe(JSON.stringify(summary))
+    }
+    const byName = new Map(items.map((item) => [item.name, item]))
+    expect(byName.get('plate 7')!.tags).toEqual([])
+    expect(byName.get('Benchy Hull')!.tags).toEqual(['boat', 'Functional'])
+    expect(byName.get('Élan Bracket')!.tags).toHaveLength(many.length)
+    expect(byName.get('Élan Bracket')!.tags.slice(0, 4)).toEqual(['10mm', '9mm', 'alpha', 'ALPHA2'])
+    expect(byName.get('Calibration Cube')!.file_summary.formats).toEqual(['gcode', 'stl'])
+  })
 })
 
 const lowerAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())

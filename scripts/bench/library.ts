@@ -18,8 +18,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual, parseArgs } from 'node:util'
-import { serve } from '@hono/node-server'
-import { Hono } from 'hono'
 import { sql } from 'kysely'
 import { openPostgresDatabase } from '../../src/adapters/postgres/postgres-database.js'
 import { openSqliteDatabase } from '../../src/adapters/sqlite/sqlite-database.js'
@@ -27,6 +25,7 @@ import type { DatabaseKind, VaultDatabase } from '../../src/core/db/database.js'
 import { libraryStats } from '../../src/core/library/stats.js'
 import { recountLibrary } from '../../test/support/library-recount.js'
 import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
+import { startBareRoutes } from './bare-route.js'
 import {
   collectionCount,
   commonWord,
@@ -38,6 +37,7 @@ import {
   vocabulary,
   writeLibrary,
 } from './library-generator.js'
+import { stopChild } from './stop-child.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -50,7 +50,6 @@ const { values: args } = parseArgs({
     data: { type: 'string' },
     /** Prints the section without writing docs/benchmarks.md (trial runs). */
     'skip-docs': { type: 'boolean', default: false },
-    'bare-route': { type: 'boolean', default: false },
   },
 })
 const kinds: DatabaseKind[] = args.database === 'both' ? ['sqlite', 'postgres'] : [args.database as DatabaseKind]
@@ -102,41 +101,6 @@ async function startVault(
   })
   const url = await waitForListening(child, /"msg":"listening","url":"([^"]+)"/)
   return { url, pid: child.pid!, stop: () => stopChild(child) }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit')
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
-}
-
-/** The baseline: @hono/node-server in its own process, one route returning a fixed page of 50 items. */
-async function startBareRoute(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/library.ts', '--bare-route'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await waitForListening(child, /^listening (\S+)$/m)
-  return { url, stop: () => stopChild(child) }
-}
-
-function serveBareRoute(): void {
-  const items = Array.from({ length: 50 }, (_, i) => ({
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-    name: `Model ${i}`,
-    description: 'A fixed item of the baseline page, about as long as a generated description is.',
-    has_thumbnail: true,
-    thumbnail_url: `/api/v1/models/00000000-0000-4000-8000-${String(i).padStart(12, '0')}/thumbnail`,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-02T00:00:00.000Z',
-    tags: ['functional', 'calibration'],
-    file_summary: { count: 3, formats: ['3mf', 'gcode', 'stl'], total_size: 12_345_678 },
-  }))
-  const app = new Hono().get('/page', (c) => c.json({ items, next_cursor: null }))
-  serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-    console.log(`listening http://127.0.0.1:${info.port}`),
-  )
 }
 
 // ---------------------------------------------------------------- measuring
@@ -372,7 +336,7 @@ async function benchDatabase(work: string, kind: DatabaseKind): Promise<Database
     }
 
     const vault = await startVault(dataDir, postgres?.url)
-    const bare = await startBareRoute()
+    const bare = await startBareRoutes()
     try {
       let token = await login(vault.url)
       const api = `${vault.url}/api/v1/models`
@@ -604,5 +568,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (args['bare-route']) serveBareRoute()
-else await main()
+await main()

@@ -3,22 +3,24 @@
  * [--seconds 10] [--connections 16] [--models 1000]` (after `npm run build`; DIR: another build,
  * `tsc -p tsconfig.build.json --outDir DIR`, to compare source states in one run).
  *
- * Throughput on loopback with autocannon, each target alone for `--seconds`: a bare Hono route
- * on @hono/node-server answering a JSON body like `/me`'s (the baseline, in its own process as
- * the vault is), then per build, on an SQLite library of `--models` generated models: `GET
+ * Throughput on loopback with autocannon, each target alone for `--seconds`: the baselines first
+ * and again at the end (scripts/bench/bare-route.ts: bare Hono routes on @hono/node-server, in a
+ * process of their own as the vault is, answering a fixed body like `/me`'s and a fixed page of 50
+ * model summaries), then per build, on an SQLite library of `--models` generated models: `GET
  * /api/v1/me` with a bearer token (authentication and one session check: the cheapest
  * authenticated request) and `GET /api/v1/models?limit=50` (a page of the library). Prints a
- * Markdown table with requests/s, p50/p99 latency, errors and the ratio to the bare route, and the
- * serving process's CPU time per request (user + system, from /proc) with its ratio to the bare
- * route's: on a shared machine throughput follows the neighbours' load, CPU per request much less.
+ * Markdown table with requests/s, p50/p99 latency, errors, bytes per response, the serving
+ * process's CPU time per request (user + system, from /proc), and each target's ratio to both
+ * baselines by throughput and by CPU: on a shared machine throughput follows the neighbours' load,
+ * CPU per request much less. `/me` is judged against the bare `/me`, the page against the bare page.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { startBareRoutes } from './bare-route.js'
 import { type BuiltService, startBuiltService } from './built-service.js'
 import { openDatabaseUrl, writeLibrary } from './library-generator.js'
 
@@ -39,6 +41,8 @@ interface Measured {
   p50: number
   p99: number
   errors: number
+  /** Response size with headers, in bytes. */
+  bytes: number
   /** CPU time of the serving process per request, in microseconds. */
   cpuMicros: number
 }
@@ -61,28 +65,9 @@ async function load(target: string, pid: number, url: string, headers: Record<st
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    bytes: result.throughput.total / result.requests.total,
     cpuMicros,
   }
-}
-
-/** The baseline: a bare Hono app on @hono/node-server, in a process of its own. */
-async function startBareRoute(): Promise<{ url: string; child: ChildProcess }> {
-  const program = `
-    import { serve } from '@hono/node-server'
-    import { Hono } from 'hono'
-    const app = new Hono().get('/me', (c) => c.json({ id: '0b9f7c2e-5d1a-4c55-9a43-8f1d2e3c4b5a', username: 'bench', role: 'superuser', created_at: new Date().toISOString(), scopes: null }))
-    serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log('listening ' + info.port))`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const port = await new Promise<string>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`the bare route exited (${code})`)))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString())
-      if (match) resolve(match[1]!)
-    })
-  })
-  return { url: `http://127.0.0.1:${port}/me`, child }
 }
 
 async function measureBuild(buildDir: string): Promise<Measured[]> {
@@ -111,22 +96,37 @@ async function measureBuild(buildDir: string): Promise<Measured[]> {
   }
 }
 
-const bare = await startBareRoute()
+const bare = await startBareRoutes()
 const rows: Measured[] = []
-try {
-  rows.push(await load('bare Hono route (baseline)', bare.child.pid!, bare.url))
-  for (const build of args.builds.split(',')) rows.push(...(await measureBuild(build)))
-  rows.push(await load('bare Hono route (again, after)', bare.child.pid!, bare.url))
-} finally {
-  bare.child.kill()
+const bareRows: Record<'me' | 'page', Measured[]> = { me: [], page: [] }
+const measureBare = async (when: string) => {
+  for (const route of ['me', 'page'] as const) {
+    const row = await load(`bare Hono route \`/${route}\` (${when})`, bare.pid, `${bare.url}/${route}`)
+    bareRows[route].push(row)
+    rows.push(row)
+  }
 }
-const baseline = (rows[0]!.requestsPerSecond + rows.at(-1)!.requestsPerSecond) / 2
-const baselineCpu = (rows[0]!.cpuMicros + rows.at(-1)!.cpuMicros) / 2
+try {
+  await measureBare('before')
+  for (const build of args.builds.split(',')) rows.push(...(await measureBuild(build)))
+  await measureBare('after')
+} finally {
+  await bare.stop()
+}
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+const baselines = (['me', 'page'] as const).map((route) => ({
+  requestsPerSecond: mean(bareRows[route].map((row) => row.requestsPerSecond)),
+  cpuMicros: mean(bareRows[route].map((row) => row.cpuMicros)),
+}))
 console.log(`\n${connections} connections, ${seconds} s each, ${args.models} models, Node ${process.version}\n`)
-console.log('| target | requests/s | p50 ms | p99 ms | errors | × bare | CPU µs/request | × bare by CPU |')
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
+console.log(
+  '| target | requests/s | p50 ms | p99 ms | errors | bytes | CPU µs/request | × bare `/me` | × bare page | × bare `/me` by CPU | × bare page by CPU |',
+)
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 for (const row of rows) {
+  const throughput = baselines.map((base) => (row.requestsPerSecond / base.requestsPerSecond).toFixed(2))
+  const cpu = baselines.map((base) => (base.cpuMicros / row.cpuMicros).toFixed(2))
   console.log(
-    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.requestsPerSecond / baseline).toFixed(2)} | ${Math.round(row.cpuMicros)} | ${(baselineCpu / row.cpuMicros).toFixed(2)} |`,
+    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${Math.round(row.bytes)} | ${Math.round(row.cpuMicros)} | ${throughput.join(' | ')} | ${cpu.join(' | ')} |`,
   )
 }

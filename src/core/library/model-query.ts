@@ -121,6 +121,21 @@ export async function fetchModelPage(
   limit: number,
   after?: CursorPosition,
 ): Promise<{ rows: ModelRow[]; more: boolean }> {
+  const rows = await (await modelPageQuery(database, query, limit + 1, after)).execute()
+  return { rows: rows.slice(0, limit), more: rows.length > limit }
+}
+
+/**
+ * The statement of `fetchModelPage`: at most `limit` models after `after`, every column and
+ * `sort_value`, for callers that select more around it. Built after reading the sizes of the
+ * filters that are sets, which decide its plan.
+ */
+export async function modelPageQuery(
+  database: VaultDatabase,
+  query: ModelQuery,
+  limit: number,
+  after?: CursorPosition,
+): Promise<SelectQueryBuilder<Database, 'models', ModelRow>> {
   const { db, dialect } = database
   const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
@@ -128,17 +143,17 @@ export async function fetchModelPage(
   const ranges = dateRanges(query.filters)
   // A range of the date the sort walks bounds the walk itself; another date's range may be read first.
   const offSort = (range: DateRange) => range.column !== sortColumns[query.sort]
-  const bound =
-    hasMemberSets(query.filters) || ranges.some(offSort) ? driveBound(limit + 1, await modelCount(database)) : 0
+  const bound = hasMemberSets(query.filters) || ranges.some(offSort) ? driveBound(limit, await modelCount(database)) : 0
   const sets = await memberSets(database, query.filters, bound)
-  if (sets === 'none') return { rows: [], more: false }
+  let qb = db.selectFrom('models')
+  // A tag that does not exist: no model has it.
+  if (sets === 'none') qb = qb.where(sql<SqlBool>`1 = 0`)
   let driver: MemberSet | undefined
-  for (const set of sets) {
+  for (const set of sets === 'none' ? [] : sets) {
     if (set.size === undefined || set.size >= bound) continue
     if (driver === undefined || set.size < (driver.size ?? Number.POSITIVE_INFINITY)) driver = set
   }
-  let qb = db.selectFrom('models')
-  for (const set of sets) {
+  for (const set of sets === 'none' ? [] : sets) {
     // A set whose size nobody knows is left to the database's planner to drive or test.
     qb = set === driver || set.size === undefined ? qb.where(set.listed) : qb.where(set.holds)
   }
@@ -147,7 +162,7 @@ export async function fetchModelPage(
     const tested = offSort(range) && (await modelsInRange(database, range, bound)) >= bound
     qb = qb.where(inRange(tested ? dialect.unindexed(range.column) : sql.ref(`models.${range.column}`), range))
   }
-  const direction = query.order === 'asc' ? sql.raw('asc') : sql.raw('desc')
+  const direction = sortDirection(query.order)
   const all = gcodeFilter(qb, query.filters).selectAll('models').select(sortValue.as('sort_value'))
   const rest =
     after === undefined
@@ -155,27 +170,24 @@ export async function fetchModelPage(
       : all.where(
           sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after.value}, ${after.id})`,
         )
-  const rows = driver
-    ? // Every candidate first, then the page of them: a planner told only "the first rows in this
-      // order" may still walk the sort index (PostgreSQL did, 0.9 s for a rare word at a million models).
-      await db
-        .with(
-          (cte) => cte('candidates').materialized(),
-          () => rest,
-        )
-        .selectFrom('candidates')
-        .selectAll()
-        .orderBy(sql`sort_value ${direction}`)
-        .orderBy(sql`id ${direction}`)
-        .limit(limit + 1)
-        .execute()
-    : await rest
-        .orderBy(sql`${sortValue} ${direction}`)
-        .orderBy(sql`models.id ${direction}`)
-        .limit(limit + 1)
-        .execute()
-  return { rows: rows.slice(0, limit) as ModelRow[], more: rows.length > limit }
+  if (!driver) return rest.orderBy(sql`${sortValue} ${direction}`).orderBy(sql`models.id ${direction}`).limit(limit)
+  // Every candidate first, then the page of them: a planner told only "the first rows in this
+  // order" may still walk the sort index (PostgreSQL did, 0.9 s for a rare word at a million models).
+  const fromCandidates = db
+    .with(
+      (cte) => cte('candidates').materialized(),
+      () => rest,
+    )
+    .selectFrom('candidates')
+    .selectAll()
+    .orderBy(sql`sort_value ${direction}`)
+    .orderBy(sql`id ${direction}`)
+    .limit(limit)
+  // The same rows as the walk's statement; only where they are read from differs.
+  return fromCandidates as unknown as SelectQueryBuilder<Database, 'models', ModelRow>
 }
+
+export const sortDirection = (order: SortOrder) => (order === 'asc' ? sql.raw('asc') : sql.raw('desc'))
 
 /**
  * No fewer than the models matching every term when that is under `bound`, else `bound`; undefined

@@ -4,10 +4,9 @@ import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
 import { releaseContent } from './content-release.js'
 import { chooseCover } from './cover.js'
-import { decodeCursor, encodeCursor } from './cursor.js'
 import { countsOf } from './library-counts.js'
-import { fetchModelPage, type ModelQuery, queryScope, tagKey } from './model-query.js'
-import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from './records.js'
+import { tagKey } from './model-query.js'
+import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord, toModelRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 
 export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
@@ -65,16 +64,15 @@ export async function summarizeModels(
     (file) => file.model_id,
     (file) => file.format,
   )
-  return rows.map((row) => ({
-    ...toModelRecord(row),
-    tags: tagsOf.get(row.id) ?? [],
-    file_summary: {
-      count: Number(row.file_count),
-      formats: formatsOf.get(row.id) ?? [],
-      total_size: Number(row.total_size),
-    },
-  }))
+  return rows.map((row) => toModelSummary(row, tagsOf.get(row.id) ?? [], formatsOf.get(row.id) ?? []))
 }
+
+/** A model's row with its tags and distinct file formats (each sorted) as lists show it. */
+export const toModelSummary = (row: SummaryColumns, tags: string[], formats: string[]): ModelSummaryRecord => ({
+  ...toModelRecord(row),
+  tags,
+  file_summary: { count: Number(row.file_count), formats, total_size: Number(row.total_size) },
+})
 
 /** `items` by key, each list in the order of `items`. */
 function groupBy<T, V>(items: T[], keyOf: (item: T) => string, pick: (item: T) => V): Map<string, V[]> {
@@ -112,34 +110,6 @@ export async function detailModels(
     collections: collections.filter((c) => c.model_id === summary.id).map(({ id, name }) => ({ id, name })),
     files: files.filter((file) => file.model_id === summary.id).map(toFileRecord),
   }))
-}
-
-/** One page of a model listing. */
-export interface ModelPage {
-  items: ModelSummaryRecord[]
-  /** Where the next page starts; null on the last page. */
-  next_cursor: string | null
-}
-
-/**
- * The page of models matching `query` that follows `page.cursor` (the first page without
- * one). Cursors are signed with the current token signing secret and bound to the query,
- * so one made for other filters or order is refused (see `encodeCursor`).
- */
-export async function listModels(
-  deps: Pick<Deps, 'database' | 'keys'>,
-  query: ModelQuery,
-  page: { limit: number; cursor?: string | undefined },
-): Promise<ModelPage> {
-  const cursorKey = deps.keys.current().signingKeys.current.secret
-  const scope = queryScope(query)
-  const after = page.cursor === undefined ? undefined : decodeCursor(cursorKey, scope, page.cursor)
-  const { rows, more } = await fetchModelPage(deps.database, query, page.limit, after)
-  const last = rows.at(-1)
-  return {
-    items: await summarizeModels(deps.database.db, rows),
-    next_cursor: more && last ? encodeCursor(cursorKey, scope, { value: last.sort_value, id: last.id }) : null,
-  }
 }
 
 /** A model's row, or 404. */

@@ -44,7 +44,20 @@ export const toFileRecord = (row: FilesTable): FileRecord => ({
   created_at: row.created_at,
 })
 
-export const toModelRecord = (row: Selectable<ModelsTable>): ModelRecord => ({
+/** The columns of `models` that `toModelRecord` and the list's summaries read. */
+export const summaryColumns = [
+  'id',
+  'name',
+  'description',
+  'thumbnail_sha256',
+  'created_at',
+  'updated_at',
+  'file_count',
+  'total_size',
+] as const
+export type SummaryColumns = Pick<Selectable<ModelsTable>, (typeof summaryColumns)[number]>
+
+export const toModelRecord = (row: SummaryColumns): ModelRecord => ({
   id: row.id,
   name: row.name,
   description: row.description,

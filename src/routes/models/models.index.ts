@@ -1,13 +1,7 @@
 import { notFound } from '../../core/errors.js'
 import { exportModels } from '../../core/library/export.js'
-import {
-  chooseModelCover,
-  deleteModel,
-  getModelDetail,
-  getModelRow,
-  listModels,
-  updateModel,
-} from '../../core/library/models.js'
+import { listModels } from '../../core/library/model-page.js'
+import { chooseModelCover, deleteModel, getModelDetail, getModelRow, updateModel } from '../../core/library/models.js'
 import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
