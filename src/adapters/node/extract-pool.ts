@@ -27,6 +27,15 @@ export interface WorkerExtractor {
   close(): Promise<void>
 }
 
+/**
+ * Young generation of each worker (`resourceLimits.maxYoungGenerationSizeMb`: two 2 MiB
+ * semi-spaces). The readers' garbage is mostly typed arrays behind small objects, so V8's
+ * default (16 MiB semi-spaces) only kept up to 32 MiB of young space resident per worker:
+ * over the upload burst's files the worker's heap peaked at 50 MiB with the default and
+ * 19 MiB with this, its ArrayBuffers unchanged (docs/reliability.md, finding 12, session 11).
+ */
+const workerYoungGenerationMb = 6
+
 interface Job extends ExtractJob {
   resolve(extracted: Extracted): void
   reject(error: unknown): void
@@ -77,7 +86,7 @@ export function createWorkerExtractor(options: WorkerExtractorOptions): WorkerEx
     const worker = new Worker(entry.source, {
       eval: entry.eval,
       workerData: data,
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: workerYoungGenerationMb },
     })
     const slot: Slot = { worker, ready: false }
     slots.add(slot)
