@@ -13,13 +13,13 @@
  * route's: on a shared machine throughput follows the neighbours' load, CPU per request much less.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { type BuiltService, startBuiltService } from './built-service.js'
+import { startBareRoute } from './bare-route.js'
+import { type BuiltService, cpuSeconds, startBuiltService } from './built-service.js'
 import { openDatabaseUrl, writeLibrary } from './library-generator.js'
 
 const { values: args } = parseArgs({
@@ -43,12 +43,6 @@ interface Measured {
   cpuMicros: number
 }
 
-/** User + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
 async function load(target: string, pid: number, url: string, headers: Record<string, string> = {}): Promise<Measured> {
   // A short warm-up first: JIT, statement caches and connection set-up are not what is measured.
   await autocannon({ url, connections, duration: 2, headers })
@@ -63,26 +57,6 @@ async function load(target: string, pid: number, url: string, headers: Record<st
     errors: result.errors + result.timeouts + result.non2xx,
     cpuMicros,
   }
-}
-
-/** The baseline: a bare Hono app on @hono/node-server, in a process of its own. */
-async function startBareRoute(): Promise<{ url: string; child: ChildProcess }> {
-  const program = `
-    import { serve } from '@hono/node-server'
-    import { Hono } from 'hono'
-    const app = new Hono().get('/me', (c) => c.json({ id: '0b9f7c2e-5d1a-4c55-9a43-8f1d2e3c4b5a', username: 'bench', role: 'superuser', created_at: new Date().toISOString(), scopes: null }))
-    serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => console.log('listening ' + info.port))`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const port = await new Promise<string>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`the bare route exited (${code})`)))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /listening (\d+)/.exec(chunk.toString())
-      if (match) resolve(match[1]!)
-    })
-  })
-  return { url: `http://127.0.0.1:${port}/me`, child }
 }
 
 async function measureBuild(buildDir: string): Promise<Measured[]> {
@@ -106,7 +80,7 @@ async function measureBuild(buildDir: string): Promise<Measured[]> {
       ),
     ]
   } finally {
-    service?.stop()
+    await service?.stop()
     rmSync(work, { recursive: true, force: true })
   }
 }
@@ -114,11 +88,11 @@ async function measureBuild(buildDir: string): Promise<Measured[]> {
 const bare = await startBareRoute()
 const rows: Measured[] = []
 try {
-  rows.push(await load('bare Hono route (baseline)', bare.child.pid!, bare.url))
+  rows.push(await load('bare Hono route (baseline)', bare.pid, bare.url))
   for (const build of args.builds.split(',')) rows.push(...(await measureBuild(build)))
-  rows.push(await load('bare Hono route (again, after)', bare.child.pid!, bare.url))
+  rows.push(await load('bare Hono route (again, after)', bare.pid, bare.url))
 } finally {
-  bare.child.kill()
+  bare.stop()
 }
 const baseline = (rows[0]!.requestsPerSecond + rows.at(-1)!.requestsPerSecond) / 2
 const baselineCpu = (rows[0]!.cpuMicros + rows.at(-1)!.cpuMicros) / 2
