@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { signInAdmin } from '../campaigns/service-process.js'
 
 export interface BuiltService {
   url: string
@@ -16,16 +17,7 @@ export interface BuiltService {
 const benchAdmin = { username: 'bench', password: 'bench-password-123' }
 
 /** Signs in as the bench's superuser: the `Authorization` header value (an access token lasts 15 minutes). */
-export async function signInBench(url: string): Promise<string> {
-  const login = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(benchAdmin),
-  })
-  if (login.status !== 200) throw new Error(`sign-in answered ${login.status}: ${await login.text()}`)
-  const { access_token } = (await login.json()) as { access_token: string }
-  return `Bearer ${access_token}`
-}
+export const signInBench = (url: string): Promise<string> => signInAdmin(url, benchAdmin)
 
 /** User + system CPU seconds a process has used so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
 export function cpuSeconds(pid: number): number {

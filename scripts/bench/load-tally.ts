@@ -98,11 +98,15 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 export function routeTable(tallies: Tallies, seconds: number, order: string[]): string[] {
   const routes = [...order.filter((route) => tallies[route]), ...Object.keys(tallies).filter((r) => !order.includes(r))]
   return [
-    '| Route | requests | requests/s | p50 ms | p99 ms | max ms | errors |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| Route | requests | requests/s | p50 ms | p99 ms | max ms | answers | errors |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
     ...routes.map((route) => {
       const row = summariseTally(route, tallies[route]!, seconds)
-      return `| ${route} | ${row.requests.toLocaleString('en')} | ${row.perSecond.toFixed(1)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.max)} | ${row.errors}${row.errors ? ` (${row.errorDetail})` : ''} |`
+      return `| ${route} | ${row.requests.toLocaleString('en')} | ${row.perSecond.toFixed(1)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.max)} | ${Object.entries(
+        tallies[route]!.statuses,
+      )
+        .map(([status, n]) => `${status} × ${n}`)
+        .join(', ')} | ${row.errors}${row.errors ? ` (${row.errorDetail})` : ''} |`
     }),
   ]
 }
