@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { signInAdmin } from '../campaigns/service-process.js'
 
 export interface BuiltService {
   url: string
@@ -8,7 +9,20 @@ export interface BuiltService {
   authorization: string
   /** The service's resident memory now, in MiB (VmRSS). */
   rssMiB(): number
-  stop(): void
+  /** Sends SIGTERM; resolves once the process is gone. */
+  stop(): Promise<void>
+}
+
+/** The first superuser every bench service is started with. */
+const benchAdmin = { username: 'bench', password: 'bench-password-123' }
+
+/** Signs in as the bench's superuser: the `Authorization` header value (an access token lasts 15 minutes). */
+export const signInBench = (url: string): Promise<string> => signInAdmin(url, benchAdmin)
+
+/** User + system CPU seconds a process has used so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /**
@@ -17,13 +31,12 @@ export interface BuiltService {
  * another build (`tsc -p tsconfig.build.json --outDir DIR`), to measure two source states in one run.
  */
 export async function startBuiltService(env: Record<string, string>, buildDir = 'dist'): Promise<BuiltService> {
-  const admin = { username: 'bench', password: 'bench-password-123' }
   const child = spawn(process.execPath, [`${buildDir}/src/adapters/node/main.js`], {
     env: {
       ...process.env,
       VAULT_PORT: '0',
-      VAULT_ADMIN_USERNAME: admin.username,
-      VAULT_ADMIN_PASSWORD: admin.password,
+      VAULT_ADMIN_USERNAME: benchAdmin.username,
+      VAULT_ADMIN_PASSWORD: benchAdmin.password,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -41,19 +54,17 @@ export async function startBuiltService(env: Record<string, string>, buildDir = 
       }
     })
   })
-  const login = await fetch(`${url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(admin),
-  })
-  const { access_token } = (await login.json()) as { access_token: string }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const pid = child.pid!
   return {
     url,
     pid,
-    authorization: `Bearer ${access_token}`,
+    authorization: await signInBench(url),
     rssMiB: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
-    stop: () => void child.kill('SIGTERM'),
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      return exited
+    },
   }
 }
 

@@ -15,13 +15,13 @@
  * CPU per request much less. `/me` is judged against the bare `/me`, the page against the bare page.
  */
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { startBareRoutes } from './bare-route.js'
-import { type BuiltService, startBuiltService } from './built-service.js'
+import { type BuiltService, cpuSeconds, startBuiltService } from './built-service.js'
 import { openDatabaseUrl, writeLibrary } from './library-generator.js'
 
 const { values: args } = parseArgs({
@@ -45,12 +45,6 @@ interface Measured {
   bytes: number
   /** CPU time of the serving process per request, in microseconds. */
   cpuMicros: number
-}
-
-/** User + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 async function load(target: string, pid: number, url: string, headers: Record<string, string> = {}): Promise<Measured> {
@@ -91,7 +85,7 @@ async function measureBuild(buildDir: string): Promise<Measured[]> {
       ),
     ]
   } finally {
-    service?.stop()
+    await service?.stop()
     rmSync(work, { recursive: true, force: true })
   }
 }

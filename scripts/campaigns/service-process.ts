@@ -72,12 +72,15 @@ async function stopChild(child: ChildProcess, exited: Promise<void>, signal: Nod
   await exited
 }
 
-/** Signs in as `campaignAdmin`: the `Authorization` header value. */
-export async function signInAdmin(url: string): Promise<string> {
+/** Signs in as `account` (`campaignAdmin` unless told): the `Authorization` header value. */
+export async function signInAdmin(
+  url: string,
+  account: { username: string; password: string } = campaignAdmin,
+): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(campaignAdmin),
+    body: JSON.stringify(account),
   })
   if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`)
   const { access_token } = (await res.json()) as { access_token: string }
