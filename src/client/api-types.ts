@@ -570,7 +570,7 @@ export interface paths {
          *     signing secret changes.
          *
          *     A rare filter (a search word, tag, collection or format on few models) is read from its own index and sorted; common
-         *     ones are tested model by model along the sort order, so a page of either costs milliseconds even at a million models.
+         *     ones are tested model by model along the sort order, so a page of either costs tens of milliseconds at a million models.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */

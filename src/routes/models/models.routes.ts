@@ -30,7 +30,7 @@ export const listModelsRoute = defineRoute(allow('user', 'read'), {
     'signing secret changes.',
     '',
     'A rare filter (a search word, tag, collection or format on few models) is read from its own index and sorted; common',
-    'ones are tested model by model along the sort order, so a page of either costs milliseconds even at a million models.',
+    'ones are tested model by model along the sort order, so a page of either costs tens of milliseconds at a million models.',
   ].join('\n'),
   request: {
     query: z.object({
