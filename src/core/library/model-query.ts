@@ -89,7 +89,10 @@ function sortExpression(dialect: SqlDialect, sort: SortKey): RawBuilder<string |
  * small enough to drive the page instead.
  */
 interface MemberSet {
-  /** No fewer models than it holds, when that is cheap to know. */
+  /**
+   * No fewer models than it holds (a search word's, only counted up to the drive bound: the bound
+   * then means "that many or more"); undefined when the database cannot count cheaply (D1's search).
+   */
   size: number | undefined
   /** `models.id in (its members)`: the database may read the members and look the models up. */
   listed: Condition
