@@ -149,14 +149,12 @@ export async function modelPageQuery(
   const bound = hasMemberSets(query.filters) || ranges.some(offSort) ? driveBound(limit, await modelCount(database)) : 0
   const sets = await memberSets(database, query.filters, bound)
   let qb = db.selectFrom('models')
-  // A tag that does not exist: no model has it.
-  if (sets === 'none') qb = qb.where(sql<SqlBool>`1 = 0`)
   let driver: MemberSet | undefined
-  for (const set of sets === 'none' ? [] : sets) {
+  for (const set of sets) {
     if (set.size === undefined || set.size >= bound) continue
     if (driver === undefined || set.size < (driver.size ?? Number.POSITIVE_INFINITY)) driver = set
   }
-  for (const set of sets === 'none' ? [] : sets) {
+  for (const set of sets) {
     // A set whose size nobody knows is left to the database's planner to drive or test.
     qb = set === driver || set.size === undefined ? qb.where(set.listed) : qb.where(set.holds)
   }
@@ -207,6 +205,8 @@ async function searchSize(database: VaultDatabase, terms: string[], bound: numbe
   return fewest
 }
 
+const nothing = sql<SqlBool>`1 = 0`
+
 const hasMemberSets = (filters: ModelFilters) =>
   searchTerms(filters.q ?? '').length > 0 ||
   (filters.tags ?? []).length > 0 ||
@@ -215,14 +215,9 @@ const hasMemberSets = (filters: ModelFilters) =>
 
 /**
  * The filters that are sets of models, with their sizes from the counters kept on write
- * (library_counts) and the search index's counts up to `bound`; 'none' when a tag named
- * does not exist.
+ * (library_counts) and the search index's counts up to `bound`.
  */
-async function memberSets(
-  database: VaultDatabase,
-  filters: ModelFilters,
-  bound: number,
-): Promise<MemberSet[] | 'none'> {
+async function memberSets(database: VaultDatabase, filters: ModelFilters, bound: number): Promise<MemberSet[]> {
   const { db, dialect } = database
   const sets: MemberSet[] = []
   const terms = searchTerms(filters.q ?? '')
@@ -240,7 +235,8 @@ async function memberSets(
       .select(['tags.id', 'counts.models'])
       .where('tags.name_key', 'in', tagKeys)
       .execute()
-    if (tags.length < tagKeys.length) return 'none'
+    // A tag nobody has: the empty set, which drives the page to nothing.
+    if (tags.length < tagKeys.length) sets.push({ size: 0, listed: nothing, holds: nothing })
     for (const tag of tags)
       sets.push({
         size: Number(tag.models ?? 0),
