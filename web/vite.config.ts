@@ -30,7 +30,15 @@ export default defineConfig({
       ],
     },
   },
-  build: { outDir: '../dist/web', emptyOutDir: true },
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    // Everything the first page needs in one chunk: split into the two dozen shared chunks the
+    // bundler makes by default, it queued on the browser's six HTTP/1.1 connections, and the session
+    // refresh and the first list call waited behind it (docs/benchmarks.md, first model cards).
+    // The other pages, three.js and the charts still load on demand.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] } } },
+  },
   server: {
     proxy: Object.fromEntries(
       ['/api', '/docs', '/redoc', '/openapi.json'].map((path) => [

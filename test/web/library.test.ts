@@ -11,6 +11,15 @@ const cards = (page: Page) => page.getByRole('main').getByRole('link', { name: /
 /** The last card the grid has drawn, as an item of the list of models. */
 const lastCardItem = (page: Page) =>
   page.getByRole('main').getByRole('list', { name: 'Models' }).getByRole('listitem').last()
+/** Page script: every distinct top of the grid while the page is drawn, in `window.gridTops`. */
+const recordGridTops = `
+  const tops = (window.gridTops = [])
+  new MutationObserver(() => {
+    const grid = document.querySelector('[role="list"][aria-label="Models"]')
+    const top = grid && Math.round(grid.getBoundingClientRect().top + window.scrollY)
+    if (grid && tops.at(-1) !== top) tops.push(top)
+  }).observe(document, { subtree: true, childList: true, attributes: true })
+`
 
 describe('the library page', () => {
   it('an empty library says how to add files', async () => {
@@ -141,6 +150,19 @@ describe('the library page', () => {
       expect(await page.getByRole('textbox', { name: 'Tags' }).isVisible()).toBe(true)
       await screenshot(page, 'library-filtered-by-tag')
       await expectAccessible(page)
+
+      // The first drawing has disabled stand-ins for the toolbar's comboboxes; the comboboxes replace
+      // them without moving the grid, at a desktop's width and a phone's (the toolbar wraps onto many lines).
+      await page.addInitScript({ content: recordGridTops })
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.reload()
+        await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Tagged part')])
+        await expect.poll(() => page.getByRole('textbox', { name: 'Tags' }).isEnabled(), { timeout: 10_000 }).toBe(true)
+        await page.getByRole('textbox', { name: 'Sort by' }).click()
+        await page.keyboard.press('Escape')
+        expect(await page.evaluate(() => (window as unknown as { gridTops: number[] }).gridTops)).toHaveLength(1)
+      }
 
       await page.goto(new URL(`library?collection=${collection.id}`, `${suite.vault.baseUrl}/`).href)
       await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Grouped part')])

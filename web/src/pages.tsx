@@ -69,8 +69,8 @@ type Role = components['schemas']['User']['role']
 export interface Page {
   path: string
   element: ReactNode
-  /** Starts the page's first data call when the app opens on this page, while its code is drawn. */
-  prefetch?: (search: URLSearchParams) => void
+  /** Starts the page's first data call when the app opens on this page; settles when its answer is in. */
+  prefetch?: (search: URLSearchParams) => Promise<void>
   label?: string
   icon?: Icon
   group?: 'Settings'
@@ -84,7 +84,7 @@ export const pages: Page[] = [
     label: 'Library',
     icon: IconBooks,
     element: <LibraryPage />,
-    prefetch: (search) => void queryClient.prefetchInfiniteQuery(modelsQuery(parseLibraryQuery(search))),
+    prefetch: (search) => queryClient.prefetchInfiniteQuery(modelsQuery(parseLibraryQuery(search))),
   },
   {
     path: '/models/:id',
@@ -126,10 +126,11 @@ export const pages: Page[] = [
 /**
  * Render-as-you-fetch for the page the app opens on (a bookmark, a reload): its first call goes out
  * as soon as the session allows, not after the shell and the page have been drawn. `pathname` is
- * the router's (without the mount prefix).
+ * the router's (without the mount prefix). Settles when the answer is in (at once for a page
+ * without a first call); a failed call settles it too (the page shows the error).
  */
-export function prefetchPage(pathname: string, search: URLSearchParams): void {
-  pages.find((page) => matchPath(page.path, pathname))?.prefetch?.(search)
+export function prefetchPage(pathname: string, search: URLSearchParams): Promise<void> {
+  return pages.find((page) => matchPath(page.path, pathname))?.prefetch?.(search) ?? Promise.resolve()
 }
 
 const groupIcons: Record<NonNullable<Page['group']>, Icon> = { Settings: IconSettings }

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Center, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core'
 import { useIntersection } from '@mantine/hooks'
 import { IconUpload } from '@tabler/icons-react'
-import { useEffect } from 'react'
+import { useDeferredValue, useEffect } from 'react'
 import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
 import { useLibraryQuery } from './library-query'
@@ -16,6 +16,9 @@ const skeletonKeys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
 /** The library: model cards (or rows) with search, filters and sort in the URL, loading more on scroll. */
 export function LibraryPage() {
   const { query, view, update } = useLibraryQuery()
+  // The first drawing shows the models with stand-ins for the toolbar's comboboxes; React draws the
+  // comboboxes right after it (a deferred value's initial value comes first), in slices.
+  const comboboxes = useDeferredValue(true, false)
   const models = useModels(query)
   const items = models.data?.pages.flatMap((page) => page.items) ?? []
   const filtered =
@@ -37,7 +40,7 @@ export function LibraryPage() {
   return (
     <Stack>
       <Title order={1}>Library</Title>
-      <LibraryToolbar query={query} view={view} onChange={update} />
+      <LibraryToolbar query={query} view={view} onChange={update} comboboxes={comboboxes} />
       {models.isError ? (
         <Alert color="red" role="alert" title="The library could not be loaded">
           <Stack gap="xs" align="flex-start">

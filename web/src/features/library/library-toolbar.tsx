@@ -10,16 +10,27 @@ import {
   type SortKey,
   sortLabels,
 } from './library-query'
+import { StandInInput } from './stand-in-input'
 import { useFilterChoices } from './use-filter-choices'
 
 interface ToolbarProps {
   query: LibraryQuery
   view: LibraryView
   onChange: (change: Partial<LibraryQuery> & { view?: LibraryView }) => void
+  /**
+   * False for the page's first drawing: the comboboxes are stand-ins of the same size (see
+   * `StandInInput`), except a multi-select holding choices, whose pills can make it taller.
+   */
+  comboboxes: boolean
 }
 
+const formatsStyle = { flex: '0 1 14rem' }
+const tagsStyle = { flex: '0 1 14rem' }
+const collectionStyle = { flex: '0 1 12rem' }
+const sortStyle = { flex: '0 1 12rem' }
+
 /** Search (sent as the user pauses typing); format, G-code, tag, collection and date filters; sort; grid or list. */
-export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
+export function LibraryToolbar({ query, view, onChange, comboboxes }: ToolbarProps) {
   const [text, setText] = useState(query.q)
   const choices = useFilterChoices()
   const sendSearch = useDebouncedCallback((q: string) => onChange({ q }), 300)
@@ -33,6 +44,8 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
       label: `${name} (${counts.get(name) ?? 0})`,
     }))
   }, [choices.tags, query.tags])
+
+  const collectionName = choices.collections.find((collection) => collection.id === query.collection)?.name ?? ''
 
   return (
     <Group align="flex-end" gap="sm">
@@ -48,38 +61,54 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
         }}
         style={{ flex: '1 1 16rem' }}
       />
-      <MultiSelect
-        label="Formats"
-        placeholder={query.formats.length > 0 ? undefined : 'Any'}
-        data={fileFormats.map((format) => ({ value: format, label: format.toUpperCase() }))}
-        value={query.formats}
-        onChange={(formats) => onChange({ formats: formats as FileFormat[] })}
-        clearable
-        style={{ flex: '0 1 14rem' }}
-      />
-      <MultiSelect
-        label="Tags"
-        placeholder={query.tags.length > 0 ? undefined : 'Any'}
-        data={tagOptions}
-        value={query.tags}
-        onChange={(tags) => onChange({ tags })}
-        searchable
-        clearable
-        style={{ flex: '0 1 14rem' }}
-      />
-      <Select
-        label="Collection"
-        placeholder="Any"
-        data={choices.collections.map((collection) => ({
-          value: collection.id,
-          label: `${collection.name} (${collection.model_count})`,
-        }))}
-        value={query.collection || null}
-        onChange={(collection) => onChange({ collection: collection ?? '' })}
-        searchable
-        clearable
-        style={{ flex: '0 1 12rem' }}
-      />
+      {comboboxes || query.formats.length > 0 ? (
+        <MultiSelect
+          label="Formats"
+          placeholder={query.formats.length > 0 ? undefined : 'Any'}
+          data={fileFormats.map((format) => ({ value: format, label: format.toUpperCase() }))}
+          value={query.formats}
+          onChange={(formats) => onChange({ formats: formats as FileFormat[] })}
+          clearable
+          style={formatsStyle}
+        />
+      ) : (
+        <StandInInput
+          label="Formats"
+          value={query.formats.map((format) => format.toUpperCase()).join(', ')}
+          style={formatsStyle}
+        />
+      )}
+      {comboboxes || query.tags.length > 0 ? (
+        <MultiSelect
+          label="Tags"
+          placeholder={query.tags.length > 0 ? undefined : 'Any'}
+          data={tagOptions}
+          value={query.tags}
+          onChange={(tags) => onChange({ tags })}
+          searchable
+          clearable
+          style={tagsStyle}
+        />
+      ) : (
+        <StandInInput label="Tags" value="" style={tagsStyle} />
+      )}
+      {comboboxes ? (
+        <Select
+          label="Collection"
+          placeholder="Any"
+          data={choices.collections.map((collection) => ({
+            value: collection.id,
+            label: `${collection.name} (${collection.model_count})`,
+          }))}
+          value={query.collection || null}
+          onChange={(collection) => onChange({ collection: collection ?? '' })}
+          searchable
+          clearable
+          style={collectionStyle}
+        />
+      ) : (
+        <StandInInput label="Collection" value={collectionName} style={collectionStyle} />
+      )}
       <TextInput
         label="Added from"
         type="date"
@@ -94,14 +123,18 @@ export function LibraryToolbar({ query, view, onChange }: ToolbarProps) {
         onChange={(event) => onChange({ addedTo: event.currentTarget.value })}
         style={{ flex: '0 1 10rem' }}
       />
-      <Select
-        label="Sort by"
-        data={Object.entries(sortLabels).map(([value, label]) => ({ value, label }))}
-        value={query.sort}
-        onChange={(sort) => sort && onChange({ sort: sort as SortKey })}
-        allowDeselect={false}
-        style={{ flex: '0 1 12rem' }}
-      />
+      {comboboxes ? (
+        <Select
+          label="Sort by"
+          data={Object.entries(sortLabels).map(([value, label]) => ({ value, label }))}
+          value={query.sort}
+          onChange={(sort) => sort && onChange({ sort: sort as SortKey })}
+          allowDeselect={false}
+          style={sortStyle}
+        />
+      ) : (
+        <StandInInput label="Sort by" value={sortLabels[query.sort]} style={sortStyle} />
+      )}
       <Checkbox
         label="Has G-code"
         checked={query.hasGcode}
