@@ -1,12 +1,11 @@
 import { AspectRatio, Center, Image, Skeleton } from '@mantine/core'
-import { useIntersection } from '@mantine/hooks'
 import { IconBox } from '@tabler/icons-react'
-import { useEffect, useState } from 'react'
 import { useThumbnailUrl } from '../../api/thumbnails'
 
 /**
- * A model's server-made thumbnail, fetched once the card comes near the viewport (never rendered
- * here from the mesh). Decorative: the card's text names the model.
+ * A model's server-made thumbnail (never rendered here from the mesh). Decorative: the card's text
+ * names the model. Fetched as soon as it is drawn: the grid and the list that show it are
+ * virtualised, so it is drawn only near the viewport.
  */
 export function ModelThumbnail({
   id,
@@ -17,18 +16,13 @@ export function ModelThumbnail({
   hasThumbnail: boolean
   ratio?: number
 }) {
-  const { ref, entry } = useIntersection({ rootMargin: '300px' })
-  const [near, setNear] = useState(false)
-  useEffect(() => {
-    if (entry?.isIntersecting) setNear(true)
-  }, [entry?.isIntersecting])
-  const thumbnail = useThumbnailUrl('models', id, hasThumbnail && near)
+  const thumbnail = useThumbnailUrl('models', id, hasThumbnail)
   return (
-    <AspectRatio ratio={ratio} ref={ref} bg="var(--mantine-color-default-hover)">
+    <AspectRatio ratio={ratio} bg="var(--mantine-color-default-hover)">
       {thumbnail.url ? (
         <Image src={thumbnail.url} alt="" fit="contain" />
       ) : hasThumbnail && !thumbnail.error ? (
-        <Skeleton animate={near} />
+        <Skeleton />
       ) : (
         <Center c="dimmed">
           <IconBox size={40} stroke={1.2} aria-hidden />
