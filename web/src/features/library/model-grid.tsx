@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useRef } from 'react'
+import { useCallback, useDeferredValue, useEffect, useRef } from 'react'
 import { useElementWidth } from '../../ui/use-element-width'
 import { usePageTop } from '../../ui/use-page-top'
 import { ModelCard, type ModelSummary } from './model-card'
@@ -39,10 +39,13 @@ export function ModelGrid({
   const scrollMargin = usePageTop(listRef)
 
   const focusedRow = useRef<number | null>(null)
+  // The first drawing has only the rows in view (what a cold page waits for); the rows around
+  // them, ready for scrolling, follow in a deferred drawing straight after.
+  const overscan = useDeferredValue(2, 0)
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => estimatedRowHeight,
-    overscan: 2,
+    overscan,
     gap,
     scrollMargin,
     rangeExtractor: useCallback((range: Parameters<typeof defaultRangeExtractor>[0]) => {
