@@ -31,31 +31,28 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('synchronous = NORMAL')
   sqlite.exec(searchVocabularyTable)
   const cached = withStatementCache(sqlite)
-  return createVaultDatabase(
-    new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite, cached) }),
-    'sqlite',
-    {
-      dialect: sqliteFileDialect,
-      async snapshot() {
-        const path = await scratchPath(options.scratchDir, '.sqlite')
-        try {
-          await sqlite.backup(path)
-          return await snapshotFromFile(path, snapshotFileNames.sqlite, await countCopyRows(path))
-        } catch (error) {
-          await rm(path, { force: true })
-          throw error
-        }
-      },
-      restorableSnapshots: [snapshotFileNames.sqlite, snapshotFileNames.sqlDump],
-      async stageRestore(fileName, body) {
-        const staged =
-          fileName === snapshotFileNames.sqlDump
-            ? await loadSqlDump(options.scratchDir, body)
-            : await writeScratchFile(options.scratchDir, '.sqlite', body)
-        return stagedSqlite(staged, file, () => cached.schemaReplaced())
-      },
+  const db = new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite, cached) })
+  return createVaultDatabase(db, 'sqlite', {
+    dialect: sqliteFileDialect,
+    async snapshot() {
+      const path = await scratchPath(options.scratchDir, '.sqlite')
+      try {
+        await sqlite.backup(path)
+        return await snapshotFromFile(path, snapshotFileNames.sqlite, await countCopyRows(path))
+      } catch (error) {
+        await rm(path, { force: true })
+        throw error
+      }
     },
-  )
+    restorableSnapshots: [snapshotFileNames.sqlite, snapshotFileNames.sqlDump],
+    async stageRestore(fileName, body) {
+      const staged =
+        fileName === snapshotFileNames.sqlDump
+          ? await loadSqlDump(options.scratchDir, body)
+          : await writeScratchFile(options.scratchDir, '.sqlite', body)
+      return stagedSqlite(staged, file, () => cached.schemaReplaced())
+    },
+  })
 }
 
 /**
