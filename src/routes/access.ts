@@ -68,9 +68,11 @@ export async function authenticateRequest(c: Context<AppEnv>): Promise<Principal
       'This endpoint needs an `Authorization: Bearer <access token or API key>` header (or the API key in `X-Api-Key`); get a token from POST /api/v1/auth/login.',
     )
   }
+  // `c.get`, not `c.var`, on every request: Hono builds an object of all the variables on each `c.var` read.
+  const deps = c.get('deps')
   const principal = looksLikeApiKey(credential)
-    ? await authenticateApiKey(c.var.deps, credential)
-    : await authenticate(c.var.deps, credential)
+    ? await authenticateApiKey(deps, credential)
+    : await authenticate(deps, credential)
   c.set('principal', principal)
   return principal
 }

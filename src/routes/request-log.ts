@@ -11,10 +11,11 @@ import { withoutSignedToken } from './signed/signed-path.js'
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now()
   await next()
-  const { logger } = c.var.deps
+  // `c.get`, not `c.var`: Hono builds an object of all the variables on each `c.var` read.
+  const { logger } = c.get('deps')
   const log = c.req.path.endsWith('/api/v1/health') && c.res.status < 500 ? logger.debug : logger.info
   log('request', {
-    request_id: c.var.requestId,
+    request_id: c.get('requestId'),
     method: c.req.method,
     path: withoutSignedToken(c.req.path),
     status: c.res.status,

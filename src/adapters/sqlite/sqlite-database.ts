@@ -15,7 +15,7 @@ import type { Database } from '../../core/db/schema.js'
 import { insufficientStorage } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 import { searchVocabularyTable, sqliteFileDialect } from './sqlite-dialect.js'
-import { withStatementCache } from './statement-cache.js'
+import { type CachedSqliteDatabase, withStatementCache } from './statement-cache.js'
 
 /**
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
@@ -30,7 +30,9 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.exec(searchVocabularyTable)
-  return createVaultDatabase(new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite) }), 'sqlite', {
+  const cached = withStatementCache(sqlite)
+  const db = new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite, cached) })
+  return createVaultDatabase(db, 'sqlite', {
     dialect: sqliteFileDialect,
     async snapshot() {
       const path = await scratchPath(options.scratchDir, '.sqlite')
@@ -48,7 +50,7 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
         fileName === snapshotFileNames.sqlDump
           ? await loadSqlDump(options.scratchDir, body)
           : await writeScratchFile(options.scratchDir, '.sqlite', body)
-      return stagedSqlite(staged, file)
+      return stagedSqlite(staged, file, () => cached.schemaReplaced())
     },
   })
 }
@@ -60,8 +62,11 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
  * transaction is open, and a full disk becomes the domain's 507 `insufficient_storage`.
  */
 class FullDiskAwareSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqlite: SQLite.Database) {
-    super({ database: withStatementCache(sqlite) })
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    cached: CachedSqliteDatabase,
+  ) {
+    super({ database: cached })
   }
 
   override createDriver(): Driver {
@@ -137,9 +142,10 @@ async function loadSqlDump(scratchDir: string, body: ReadableStream<Uint8Array>)
  * connection of its own: one write transaction on the live database, so a killed process
  * leaves it untouched (uncommitted WAL frames are ignored), and every open connection,
  * ours and any other process's, reads the restored data afterwards. Renaming files instead
- * would leave open connections on the old file and race the WAL.
+ * would leave open connections on the old file and race the WAL. `swapped` tells this process's
+ * statement cache that the tables may have a new shape.
  */
-function stagedSqlite(stagedPath: string, liveFile: string): StagedDatabase {
+function stagedSqlite(stagedPath: string, liveFile: string, swapped: () => void): StagedDatabase {
   const removeStaged = () =>
     Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${stagedPath}${suffix}`, { force: true })))
   return {
@@ -151,6 +157,7 @@ function stagedSqlite(stagedPath: string, liveFile: string): StagedDatabase {
         const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: staged }) })
         for (const statement of statements(db)) await db.executeQuery(statement.compile())
         await copyInto(staged, liveFile)
+        swapped()
       } finally {
         staged.close()
         await removeStaged()

@@ -52,18 +52,28 @@ export function decodeCursor(key: Uint8Array, scope: string, cursor: string): Cu
   return { value: position[0] as string | number, id: position[1] }
 }
 
+/** The HMAC keyed with each signing secret, cloned per use: keying it hashes two blocks, a third of a cursor's cost. */
+const keyedMacs = new WeakMap<Uint8Array, ReturnType<typeof hmac.create>>()
+
 /**
  * Computed in JavaScript, synchronously: Web Crypto's HMAC on Node is a job on the libuv thread
  * pool, where a page of the library would wait behind every upload's file writes.
  */
 function mac(key: Uint8Array, scope: string, payload: string): Uint8Array {
-  return hmac(
-    sha256,
-    key,
-    new TextEncoder().encode(`model-vault cursor v1
+  let keyed = keyedMacs.get(key)
+  if (keyed === undefined) {
+    keyed = hmac.create(sha256, key)
+    keyedMacs.set(key, keyed)
+  }
+  return keyed
+    .clone()
+    .update(
+      new TextEncoder().encode(`model-vault cursor v1
 ${scope}
 ${payload}`),
-  ).slice(0, 16)
+    )
+    .digest()
+    .slice(0, 16)
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -30,7 +30,7 @@ export const authRouter = createRouter()
     return c.body(null, 204)
   })
   .openapi(getMeRoute, async (c) => {
-    const { principal } = c.var
+    const principal = c.get('principal')
     return c.json(
       {
         user: publicUserOf(principal),

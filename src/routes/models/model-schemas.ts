@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import type { ModelFilters, ModelQuery, SortKey } from '../../core/library/model-query.js'
 import { sortKeys } from '../../core/library/model-query.js'
 import type { ModelDetailRecord, ModelSummaryRecord } from '../../core/library/models.js'
-import { apiBase, FileSchema, ModelSchema, presentFile, presentModel } from '../library-schemas.js'
+import { apiBase, FileSchema, ModelSchema, presentFile } from '../library-schemas.js'
 
 const formats = ['stl', '3mf', 'obj', 'gcode', 'step', 'image', 'document', 'other'] as const
 
@@ -33,21 +33,39 @@ export const ModelDetailSchema = ModelSummarySchema.extend({
   files: z.array(FileSchema).openapi({ description: 'Oldest first.' }),
 }).openapi('ModelDetail')
 
-export function presentSummary(c: Context, model: ModelSummaryRecord): z.infer<typeof ModelSummarySchema> {
-  const { tags, file_summary, ...rest } = model
-  return { ...presentModel(c, rest), tags, file_summary: file_summary as z.infer<typeof FileSummarySchema> }
+/**
+ * Presents models as lists show them: made once per answer (the API base worked out once), each
+ * item one object literal in the schema's order. Spreading the record into a copy per layer and
+ * rest-destructuring it cost a 50-model page about 0.4 ms of CPU, several times its JSON.stringify.
+ */
+export function summaryPresenter(c: Context): (model: ModelSummaryRecord) => z.infer<typeof ModelSummarySchema> {
+  const models = `${apiBase(c)}/models/`
+  return (model) => {
+    const url = models + model.id
+    return {
+      id: model.id,
+      name: model.name,
+      description: model.description,
+      has_thumbnail: model.has_thumbnail,
+      created_at: model.created_at,
+      updated_at: model.updated_at,
+      url,
+      thumbnail_url: model.has_thumbnail ? `${url}/thumbnail` : null,
+      tags: model.tags,
+      file_summary: model.file_summary as z.infer<typeof FileSummarySchema>,
+    }
+  }
 }
 
 export function presentDetail(c: Context, model: ModelDetailRecord): z.infer<typeof ModelDetailSchema> {
-  const { collections, files, cover_file_id, ...rest } = model
   return {
-    ...presentSummary(c, rest),
-    cover_file_id,
-    collections: collections.map((collection) => ({
+    ...summaryPresenter(c)(model),
+    cover_file_id: model.cover_file_id,
+    collections: model.collections.map((collection) => ({
       ...collection,
       url: `${apiBase(c)}/collections/${collection.id}`,
     })),
-    files: files.map((file) => presentFile(c, file)),
+    files: model.files.map((file) => presentFile(c, file)),
   }
 }
 

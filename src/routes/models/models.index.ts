@@ -5,7 +5,7 @@ import { chooseModelCover, deleteModel, getModelDetail, getModelRow, updateModel
 import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
-import { presentDetail, presentSummary, toModelQuery } from './model-schemas.js'
+import { presentDetail, summaryPresenter, toModelQuery } from './model-schemas.js'
 import {
   chooseCoverRoute,
   deleteModelRoute,
@@ -38,7 +38,7 @@ export const modelsRouter = createRouter()
   .openapi(listModelsRoute, async (c) => {
     const { limit, cursor, ...params } = c.req.valid('query')
     const page = await listModels(c.var.deps, toModelQuery(params), { limit, cursor })
-    return c.json({ items: page.items.map((model) => presentSummary(c, model)), next_cursor: page.next_cursor }, 200)
+    return c.json({ items: page.items.map(summaryPresenter(c)), next_cursor: page.next_cursor }, 200)
   })
   .openapi(getModelRoute, async (c) =>
     c.json(presentDetail(c, await getModelDetail(c.var.deps.database.db, c.req.valid('param').id)), 200),
