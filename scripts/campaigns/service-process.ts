@@ -16,6 +16,9 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>
 }
 
+/** glibc's allocator settings `npm start` and the Docker image run the service with (README "Memory"); the environment may override them. */
+const shippedAllocatorEnv = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }
+
 /**
  * Starts the built service (`<buildDir>/src/adapters/node/main.js`, as `npm start` runs it) on a
  * free port with `env` (at least `VAULT_DATA_DIR` and `VAULT_DATABASE_URL`), and resolves once it
@@ -25,6 +28,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(buildDir: string, env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [join(buildDir, 'src/adapters/node/main.js')], {
     env: {
+      ...shippedAllocatorEnv,
       ...process.env,
       VAULT_PORT: '0',
       VAULT_ADMIN_USERNAME: campaignAdmin.username,

@@ -225,6 +225,7 @@ async function main(): Promise<void> {
     const burst = await runUploadBurst(url, authorization, files, startReaderProcess(url, authorization, readers))
     const seconds = (performance.now() - started) / 1000
     clearInterval(sampler)
+    if (service.rssMiB() === 0) throw new Error(`the service is gone before the end:\n${service.output().slice(-4000)}`)
     const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1]) / 1024
     const unreadable = await unreadableFiles(url, authorization, burst.stored)
     const leftovers = stagingLeftovers(dataDir)
@@ -244,7 +245,7 @@ async function main(): Promise<void> {
     )
     console.log(`| reader requests | ${lat.length}, answers ${JSON.stringify(burst.reads.statuses)} |`)
     console.log(
-      `| reader p50 / p99 / max | ${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))} / ${ms(Math.max(...lat))} |`,
+      `| reader p50 / p99 / max | ${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))} / ${ms(lat.reduce((a, b) => Math.max(a, b), 0))} |`,
     )
     console.log(`| stored / unreadable | ${burst.stored.length} / ${unreadable.length} |`)
     console.log(`| staging leftovers | ${leftovers.length} |`)

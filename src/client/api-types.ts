@@ -272,7 +272,9 @@ export interface paths {
          * Upload a file (multipart)
          * @description Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
-         *     twice does no harm, also when the uploads run concurrently.
+         *     twice does no harm, also when the uploads run concurrently. The vault reads four upload bodies at a time (each until
+         *     its file is stored, or for 10 seconds at most); a further upload waits, unread, until one is done, so a burst of many
+         *     uploads neither fills memory nor slows browsing. Send uploads a few at a time rather than hundreds at once.
          *
          *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
          *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
@@ -329,7 +331,9 @@ export interface paths {
          * Upload a file (raw body)
          * @description Streams the file into the vault: it is hashed (SHA-256) and stored as it arrives, so memory stays flat at any size.
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
-         *     twice does no harm, also when the uploads run concurrently.
+         *     twice does no harm, also when the uploads run concurrently. The vault reads four upload bodies at a time (each until
+         *     its file is stored, or for 10 seconds at most); a further upload waits, unread, until one is done, so a burst of many
+         *     uploads neither fills memory nor slows browsing. Send uploads a few at a time rather than hundreds at once.
          *
          *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
          *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the

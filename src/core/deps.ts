@@ -115,6 +115,15 @@ export interface Deps {
    * an upload burst's memory and lets list and search requests interleave with it.
    */
   registrations: Semaphore
+  /**
+   * How many upload bodies this app reads at once, from the first byte until the file is staged
+   * (hashed into the blob store, or copied to scratch for a zip). The others wait unread, their
+   * bytes in the kernel's socket buffers rather than in this process: each body being read holds
+   * a chunk in every stage from socket to disk, so 200 at once held ~150 MiB. A body holds its
+   * slot for a lease at most (then reads on outside the bound), so slow senders cannot hold up
+   * everyone else's uploads.
+   */
+  uploadBodies: Semaphore
   /** Streams multipart uploads (busboy on Node). */
   readMultipart: ReadMultipart
   /** Holds an uploaded zip on local scratch disk while it is unpacked (never in the blob store). */

@@ -113,6 +113,8 @@ export async function createNodeDeps(
       extractStoredFile: extractor.extract,
       // Two: measured with scripts/campaigns/upload-burst.ts (docs/reliability.md), half the peak memory of unbounded.
       registrations: createSemaphore(2),
+      // Four, each for 10 s at most: the 200-upload burst peaked at 271 MiB instead of 349 (docs/reliability.md).
+      uploadBodies: createSemaphore(4, { leaseMs: 10_000 }),
       readMultipart: readMultipartWithBusboy,
       writeScratchCopy: (body) => writeScratchCopy(scratch.path, body),
       maxUploadBytes: config.maxUploadBytes,

@@ -105,6 +105,8 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     getClientAddress: (c) => c.req.header('cf-connecting-ip'),
     extractStoredFile: createBoundedExtractor(blobs, readMaxBytes),
     registrations: createSemaphore(2),
+    // As on Node (node-deps.ts): an isolate has 128 MB, and bodies being read hold their chunks in it.
+    uploadBodies: createSemaphore(4, { leaseMs: 10_000 }),
     readMultipart: readMultipartWeb,
     writeScratchCopy: createMemoryScratchCopy(zipMaxBytes),
     maxUploadBytes: config.maxUploadBytes,

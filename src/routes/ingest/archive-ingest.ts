@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { CheckPackageMetadata } from '../../core/ingest/datapackage.js'
-import { receiveUpload } from '../../core/ingest/ingest.js'
 import { type ArchiveResult, ingestArchive } from '../../core/ingest/ingest-archive.js'
+import type { ScratchCopy } from '../../core/ingest/scratch-copy.js'
 import type { AppEnv } from '../app-env.js'
 import { collectionName } from '../collections/collections.routes.js'
 import { presentFile, presentModel } from '../library-schemas.js'
@@ -25,21 +25,20 @@ const checkPackageMetadata: CheckPackageMetadata = (descriptor, source) => {
 }
 
 /**
- * Unpacks an uploaded zip: held on scratch disk while it is read (bounded by
- * `VAULT_MAX_UPLOAD_BYTES`, removed afterwards, so its own bytes never stay in the vault), then
- * each entry ingested as a file. `modelId` is awaited once the body is in: a multipart form may
- * send the field after the file.
+ * Unpacks an uploaded zip, received onto scratch disk (`receiveUpload`, bounded by
+ * `VAULT_MAX_UPLOAD_BYTES`): each entry is ingested as a file, and the copy is removed
+ * afterwards, so the zip's own bytes never stay in the vault.
  */
-export async function ingestArchiveUpload(
+export async function ingestReceivedArchive(
   c: Context<AppEnv>,
-  upload: { body: ReadableStream<Uint8Array>; filename: string; modelId: () => Promise<string | undefined> },
+  copy: ScratchCopy,
+  upload: { filename: string; modelId: string | undefined },
 ) {
   const { deps, principal } = c.var
-  const copy = await receiveUpload(upload.body, deps.maxUploadBytes, c.req.raw.signal, deps.writeScratchCopy)
   try {
     const result = await ingestArchive(deps, copy.source, {
       filename: upload.filename,
-      modelId: await upload.modelId(),
+      modelId: upload.modelId,
       uploadedBy: principal.userId,
       checkMetadata: checkPackageMetadata,
       signal: c.req.raw.signal,

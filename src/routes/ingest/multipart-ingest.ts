@@ -1,7 +1,16 @@
 import type { Context } from 'hono'
+import type { StoredContent } from '../../core/blobs/put-content-addressed.js'
 import { unprocessable, VaultError } from '../../core/errors.js'
-import { assertModelExists, type IngestResult, registerUpload, storeUpload } from '../../core/ingest/ingest.js'
+import { isArchiveName } from '../../core/ingest/archive-entries.js'
+import {
+  assertModelExists,
+  type IngestResult,
+  receiveUpload,
+  registerUpload,
+  storeUpload,
+} from '../../core/ingest/ingest.js'
 import type { MultipartFile } from '../../core/ingest/multipart.js'
+import type { ScratchCopy } from '../../core/ingest/scratch-copy.js'
 import { storedForm } from '../../core/ingest/stored-form.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
 import type { AppEnv } from '../app-env.js'
@@ -15,19 +24,63 @@ export function refuseDeclaredOversize(c: Context<AppEnv>, overhead: number): vo
   if (declared > c.var.deps.maxUploadBytes + overhead) throw payloadTooLarge(c.var.deps.maxUploadBytes)
 }
 
-/** A multipart upload whose `file` part has begun to arrive, checked before any of it is stored. */
-export interface UploadForm {
-  file: MultipartFile
-  /** Every text field, once the whole body has been read. */
-  fields: Promise<Record<string, string>>
+/** An upload's bytes once received: staged in the blob store, or (a zip to unpack) copied to scratch disk. */
+export type ReceivedUpload = { kind: 'file'; stored: StoredContent } | { kind: 'archive'; copy: ScratchCopy }
+
+/**
+ * Runs `receive`, everything that reads the request's body, in one of the app's `uploadBodies`
+ * slots: the body is not touched before the slot is held, so a waiting upload stays in the
+ * kernel's socket buffers. The slot is freed once the bytes are staged, before they are read for
+ * their metadata (`registrations` bounds that).
+ */
+export function receiveInTurn<T>(c: Context<AppEnv>, receive: () => Promise<T>): Promise<T> {
+  return c.var.deps.uploadBodies.run(receive)
 }
 
 /**
- * Opens the multipart upload of the request: refuses a body that is not multipart (415), one
- * declared over `VAULT_MAX_UPLOAD_BYTES` (413), one without the field `file`, and a `model_id`
- * sent before the file that names no model (422).
+ * Stages `bytes`, an upload named `filename`, in the blob store as the vault stores it
+ * (`storedForm`: G-code redacted), hashed and bounded by `VAULT_MAX_UPLOAD_BYTES`.
  */
-export async function openUploadForm(c: Context<AppEnv>): Promise<UploadForm> {
+export function stageFile(c: Context<AppEnv>, bytes: ReadableStream<Uint8Array>, filename: string) {
+  const { deps } = c.var
+  return storeUpload(deps, storedForm(bytes, filename), deps.maxUploadBytes, c.req.raw.signal)
+}
+
+/** Receives an upload: a zip to scratch disk (its entries are ingested from there), anything else staged (`stageFile`). */
+export async function keepUpload(
+  c: Context<AppEnv>,
+  bytes: ReadableStream<Uint8Array>,
+  filename: string,
+): Promise<ReceivedUpload> {
+  const { deps } = c.var
+  if (!isArchiveName(filename)) return { kind: 'file', stored: await stageFile(c, bytes, filename) }
+  return {
+    kind: 'archive',
+    copy: await receiveUpload(bytes, deps.maxUploadBytes, c.req.raw.signal, deps.writeScratchCopy),
+  }
+}
+
+/**
+ * Receives the multipart upload of the request in turn (`receiveInTurn`), its file part handed to
+ * `keep`: refuses a body that is not multipart (415), one declared over `VAULT_MAX_UPLOAD_BYTES`
+ * (413), one without the field `file`, and a `model_id` sent before the file that names no model
+ * (422). Answers what `keep` made of the file, its name and every text field of the form.
+ */
+export function receiveUploadForm<T>(
+  c: Context<AppEnv>,
+  keep: (bytes: ReadableStream<Uint8Array>, filename: string) => Promise<T>,
+): Promise<{ kept: T; filename: string; fields: Record<string, string> }> {
+  return receiveInTurn(c, async () => {
+    const { file, fields } = await openUploadForm(c)
+    const kept = await keep(file.stream, file.filename)
+    // The file's stream ends only once the whole form is read, so the fields are in.
+    return { kept, filename: file.filename, fields: await fields }
+  })
+}
+
+async function openUploadForm(
+  c: Context<AppEnv>,
+): Promise<{ file: MultipartFile; fields: Promise<Record<string, string>> }> {
   const { deps } = c.var
   if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
     throw new VaultError(
@@ -51,24 +104,16 @@ export async function openUploadForm(c: Context<AppEnv>): Promise<UploadForm> {
 }
 
 /**
- * Streams the file of an upload form into the vault (hashed, deduplicated, bounded by
- * `VAULT_MAX_UPLOAD_BYTES`) for the signed-in caller, attached to the model named by a
- * `model_id` field when one is sent. Answers the stored file and every text field of the form.
+ * Makes staged bytes a file of the vault (read for metadata and thumbnail, deduplicated) for the
+ * signed-in caller, attached to `modelId` when given; at most `registrations` at once.
  */
-export async function ingestFormFile(
+export function registerStored(
   c: Context<AppEnv>,
-  form: UploadForm,
-): Promise<{ result: IngestResult; fields: Record<string, string> }> {
+  stored: StoredContent,
+  upload: { filename: string; modelId: string | undefined },
+): Promise<IngestResult> {
   const { deps, principal } = c.var
-  const { file } = form
-  const stored = await storeUpload(deps, storedForm(file.stream, file.filename), deps.maxUploadBytes, c.req.raw.signal)
-  const fields = await form.fields
-  const result = await deps.registrations.run(() =>
-    registerUpload(deps, stored, {
-      filename: file.filename,
-      modelId: fields.model_id || undefined,
-      uploadedBy: principal.userId,
-    }),
+  return deps.registrations.run(() =>
+    registerUpload(deps, stored, { filename: upload.filename, modelId: upload.modelId, uploadedBy: principal.userId }),
   )
-  return { result, fields }
 }

@@ -7,7 +7,7 @@ import { sendToPrinter } from '../../core/printers/dispatch.js'
 import { getPrinterRow, type PrinterRow } from '../../core/printers/printers.js'
 import { requireScope } from '../access.js'
 import type { AppEnv } from '../app-env.js'
-import { ingestFormFile, openUploadForm } from '../ingest/multipart-ingest.js'
+import { receiveUploadForm, registerStored, stageFile } from '../ingest/multipart-ingest.js'
 import { printerRoutes, vaultBase, vaultRoutes } from './octoprint.routes.js'
 import { answerOctoPrintError, octoPrintNotFound, octoPrintValidationHook } from './octoprint-errors.js'
 
@@ -98,7 +98,9 @@ const settings = async (c: Context<AppEnv>) => {
 
 const upload = async (c: Context<AppEnv>) => {
   const printer = await addressedPrinter(c)
-  const { result, fields } = await ingestFormFile(c, await openUploadForm(c))
+  // A slicer's upload is stored as sent, a zip included: it is a file to print, not a library to unpack.
+  const { kept, filename, fields } = await receiveUploadForm(c, (bytes, name) => stageFile(c, bytes, name))
+  const result = await registerStored(c, kept, { filename, modelId: fields.model_id || undefined })
   const dispatchId = isTrue(fields.print) ? await printStored(c, printer, result.file) : null
   const answer = uploadAnswer(c, result, dispatchId)
   return c.json(answer, 201, { Location: answer.files.local.refs.resource })
