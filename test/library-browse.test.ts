@@ -195,7 +195,7 @@ describe('list items', () => {
     expect(notes).toMatchObject({ has_thumbnail: false, thumbnail_url: null })
   })
 
-  // The list reads tags and formats in the page's one statement, the model's own page separately.
+  // Both read the lists kept on the model's row (test/model-lists.test.ts holds those to the links and files).
   it("say exactly what each model's own page says: tags (none, two, many) and formats, in the same order", async () => {
     const many = ['zebra', 'Été', 'alpha', 'Beta', 'ete', 'ALPHA2', 'x', 'Y', '10mm', '9mm', 'Ωmega', 'mid']
     await patch(ids['Élan Bracket']!, { tags: many })

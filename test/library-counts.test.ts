@@ -8,6 +8,7 @@ import { libraryStats } from '../src/core/library/stats.js'
 import { openEmptyDatabase } from './support/empty-database.js'
 import { bareFileRow } from './support/file-rows.js'
 import { recountLibrary } from './support/library-recount.js'
+import { inOwnTransactions } from './support/own-transactions.js'
 
 let database: VaultDatabase
 let dispose: () => Promise<void>
@@ -38,15 +39,6 @@ const insertModel = (db: Kysely<Database>, id: string) =>
     .insertInto('models')
     .values({ id, name: id, created_at: at, updated_at: at, thumbnail_sha256: null, thumbnail_content_type: null })
     .execute()
-
-/** Runs each write in its own transaction, eight at a time (the pool has ten connections), in the order given. */
-async function inOwnTransactions(db: Kysely<Database>, writes: ((trx: Kysely<Database>) => Promise<unknown>)[]) {
-  const queue = [...writes]
-  const worker = async () => {
-    for (let write = queue.shift(); write; write = queue.shift()) await db.transaction().execute(write)
-  }
-  await Promise.all(Array.from({ length: 8 }, worker))
-}
 
 /**
  * Writers at once, each in its own transaction touching one model, as uploads and deletes do:

@@ -34,9 +34,6 @@ export const postgresDialect: SqlDialect = {
   nameSortKey: sql`lower(name collate "C")`,
   // The planner weighs a range against the sort index from its histograms.
   unindexed: (column) => sql`${sql.ref(`models.${column}`)}`,
-  // json_agg is null over no rows; the cast to text keeps the driver from parsing it (the core parses).
-  jsonArrayOf: (value, orderBy, options) =>
-    sql<string>`coalesce(json_agg(${options?.distinct ? sql`distinct ` : sql``}${value} order by ${orderBy})::text, '[]')`,
   // SHARE mode conflicts with inserts, updates and deletes, not with reads.
   blockNewFileRows: async (trx) => {
     await sql`lock table files in share mode`.execute(trx)

@@ -43,9 +43,6 @@ export const sqliteDialect: SqlDialect = {
   nameSortKey: sql`lower(name)`,
   // A unary + makes the term an expression, which SQLite never answers from an index.
   unindexed: (column) => sql`+${sql.ref(`models.${column}`)}`,
-  // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 bundles a newer one, and so does workerd's D1).
-  jsonArrayOf: (value, orderBy, options) =>
-    sql<string>`json_group_array(${options?.distinct ? sql`distinct ` : sql``}${value} order by ${orderBy})`,
   // Any write takes SQLite's one database write lock, which holds off every other writer.
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)

@@ -1,4 +1,4 @@
-import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely'
+import type { Kysely, RawBuilder, SqlBool } from 'kysely'
 import type { Database } from './schema.js'
 
 /**
@@ -47,16 +47,6 @@ export interface SqlDialect {
    * may still choose; that one gets the plain column.
    */
   unindexed(column: 'created_at' | 'updated_at'): RawBuilder<string>
-  /**
-   * An aggregate: the group's `value`s as the text of a JSON array in `orderBy` order, `[]` for
-   * no rows; with `distinct`, each value once (`orderBy` must then be `value` itself). Callers
-   * parse the text, so the spacing each database puts in it does not matter.
-   */
-  jsonArrayOf(
-    value: Expression<string>,
-    orderBy: Expression<string>,
-    options?: { distinct?: boolean },
-  ): RawBuilder<string>
   /**
    * Makes the transaction `trx` block inserts into `files` (not reads) until it ends, so a
    * clean-up can decide that no row references some bytes before deleting them.

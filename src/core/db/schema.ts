@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely'
 import { libraryCountFunctions } from './migrations/0013-library-counts.js'
+import { modelListFunctions } from './migrations/0014-model-lists.js'
 
 /**
  * Table types for Kysely. One schema serves SQLite and PostgreSQL, so columns keep to types
@@ -92,6 +93,10 @@ export interface ModelsTable {
   indexed_at: Generated<string | null>
   /** The image of the model shown as its thumbnail (see library/cover); null when it has none. */
   cover_file_id: Generated<string | null>
+  /** Its tag names ordered by `name_key`, as the text of a JSON array; kept by triggers (migration 0014). */
+  tag_names: Generated<string>
+  /** Its files' formats, each once and ordered, as the text of a JSON array; kept by triggers (migration 0014). */
+  file_formats: Generated<string>
 }
 
 export interface FilesTable {
@@ -359,5 +364,5 @@ export const vaultTables: readonly string[] = [
   'kysely_migration_lock',
 ]
 
-/** The PostgreSQL functions the migrations create (the library counters' triggers): a restore drops them with the tables. */
-export const vaultFunctions: readonly string[] = libraryCountFunctions
+/** The PostgreSQL functions the migrations create (the triggers of the library counters and the models' lists): a restore drops them with the tables. */
+export const vaultFunctions: readonly string[] = [...libraryCountFunctions, ...modelListFunctions]

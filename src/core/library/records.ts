@@ -54,6 +54,8 @@ export const summaryColumns = [
   'updated_at',
   'file_count',
   'total_size',
+  'tag_names',
+  'file_formats',
 ] as const
 export type SummaryColumns = Pick<Selectable<ModelsTable>, (typeof summaryColumns)[number]>
 
