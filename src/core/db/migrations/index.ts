@@ -12,6 +12,7 @@ import * as m0010 from './0010-api-key-scopes.js'
 import * as m0011 from './0011-model-media.js'
 import * as m0012 from './0012-lock-progress.js'
 import * as m0013 from './0013-library-counts.js'
+import * as m0015 from './0015-covering-sort-indexes.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0011-model-media': m0011,
   '0012-lock-progress': m0012,
   '0013-library-counts': m0013,
+  '0015-covering-sort-indexes': m0015,
 }
