@@ -15,7 +15,7 @@ const types = {
 }
 
 /**
- * Connects a pool to PostgreSQL. Connection errors surface on first use (health, migrations);
+ * Connects a pool to PostgreSQL, its sessions without parallel query. Connection errors surface on first use (health, migrations);
  * an idle client's error goes to `onIdleError` instead of crashing the process. Snapshots
  * are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in one transaction.
  */
@@ -23,7 +23,16 @@ export function openPostgresDatabase(
   url: string,
   options: { scratchDir: string; onIdleError: (error: Error) => void },
 ): VaultDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000, types })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    types,
+    // No parallel workers: the service's statements are pages walked until full, which workers
+    // only split (each walks its own share for a whole page) after a start-up that cost a page
+    // of models with a tag 70 of its 83 ms at a million models on 2 busy cores (docs/benchmarks.md).
+    options: '-c max_parallel_workers_per_gather=0',
+  })
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return createVaultDatabase(db, 'postgres', {

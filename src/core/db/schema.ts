@@ -89,6 +89,8 @@ export interface ModelsTable {
   /** Number and total bytes of its files, kept by `refreshModel` (list sorting by size). */
   file_count: Generated<number>
   total_size: Generated<number>
+  /** Its G-code files, kept by `refreshModel` (the `has_gcode` filter, tested inside the sort indexes). */
+  gcode_file_count: Generated<number>
   /** When the search index last saw the model; null means "index me" (see library/refresh-model). */
   indexed_at: Generated<string | null>
   /** The image of the model shown as its thumbnail (see library/cover); null when it has none. */

@@ -6,7 +6,7 @@ import { settleCover } from './cover.js'
 import { normalizeSearchText } from './search-text.js'
 
 /**
- * Recomputes what the library derives from a model's rows: its file count and total size,
+ * Recomputes what the library derives from a model's rows: its file count, G-code file count and total size,
  * each G-code file's `slicer`, its cover (see `settleCover`) and its search document. Run it inside the transaction that
  * changed the model, after that transaction updated the model's row: on PostgreSQL the row
  * lock serialises concurrent refreshes of one model, so the last one sees every file.
@@ -47,6 +47,7 @@ export async function refreshModel(
     .updateTable('models')
     .set({
       file_count: files.length,
+      gcode_file_count: files.filter((file) => file.format === 'gcode').length,
       total_size: files.reduce((sum, file) => sum + Number(file.size), 0),
       indexed_at: now,
     })
