@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { seededRandom } from '../scripts/seeded-random.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrate.js'
@@ -276,6 +276,24 @@ describe('a walk along the sort index tests the filters kept on the model inside
     expect(plan).toMatch(indexOnly('models_by_updated'))
     expect(plan).not.toMatch(/models_by_created/)
   })
+
+  it.runIf(inject('databaseKind') === 'postgres')(
+    'PostgreSQL sessions of the pool start no parallel workers',
+    async () => {
+      // Several sessions: the setting is made on each new connection, not once.
+      const settings = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          database.db.connection().execute(async (session) => {
+            const { rows } = await session.executeQuery<{ max_parallel_workers_per_gather: string }>(
+              CompiledQuery.raw('show max_parallel_workers_per_gather'),
+            )
+            return rows[0]?.max_parallel_workers_per_gather
+          }),
+        ),
+      )
+      expect(settings).toEqual(['0', '0', '0'])
+    },
+  )
 
   it('a common tag with G-code, oldest first: the creation index walked, each model looked up in the tag links only', async () => {
     const plan = await planOf({ filters: { tags: ['tagcommon'], hasGcode: true }, sort: 'created', order: 'asc' })

@@ -15,9 +15,10 @@ const types = {
 }
 
 /**
- * Connects a pool to PostgreSQL, its sessions without parallel query. Connection errors surface on first use (health, migrations);
- * an idle client's error goes to `onIdleError` instead of crashing the process. Snapshots
- * are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in one transaction.
+ * Connects a pool to PostgreSQL, its sessions without parallel query. Connection errors surface on
+ * first use (health, migrations); an idle client's error goes to `onIdleError` instead of crashing
+ * the process. Snapshots are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in
+ * one transaction.
  */
 export function openPostgresDatabase(
   url: string,
@@ -28,11 +29,13 @@ export function openPostgresDatabase(
     max: 10,
     connectionTimeoutMillis: 5000,
     types,
-    // No parallel workers: the service's statements are pages walked until full, which workers
-    // only split (each walks its own share for a whole page) after a start-up that cost a page
-    // of models with a tag 70 of its 83 ms at a million models on 2 busy cores (docs/benchmarks.md).
-    options: '-c max_parallel_workers_per_gather=0',
   })
+  // No parallel workers: the service's statements are pages walked until full, which workers
+  // only split (each walks its own share for a whole page) after a start-up that cost a page
+  // of models with a tag 70 of its 83 ms at a million models on 2 busy cores (docs/benchmarks.md).
+  // Set on each new session rather than as a startup option, which PgBouncer refuses; the client
+  // runs it before any query of the pool's (if it fails, the connection is broken and its next query says so).
+  pool.on('connect', (client) => void client.query('set max_parallel_workers_per_gather = 0').catch(() => {}))
   pool.on('error', options.onIdleError)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return createVaultDatabase(db, 'postgres', {
