@@ -81,6 +81,16 @@ describe('upload bodies are read a few at a time', () => {
     // Ample time for the vault to start reading it, were it not waiting for a slot.
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(waiting.isPulled()).toBe(false)
+    // What the headers refuse is answered at once, without waiting for a turn.
+    const refused = await Promise.race([
+      vault.app.request('/api/v1/ingest', {
+        method: 'POST',
+        headers: { ...authHeaders(token), 'Content-Type': 'text/plain' },
+        body: 'not a form',
+      }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+    ])
+    expect(refused?.status).toBe(415)
 
     receiving[0]!.finish()
     await waiting.pulled

@@ -25,6 +25,9 @@ function answer(c: Context<AppEnv>, result: IngestResult) {
   return result.duplicate ? c.json(body, 200) : c.json(body, 201)
 }
 
+const lengthRequired = () =>
+  new VaultError(411, 'length_required', 'Length Required', 'Send the file as the request body, with Content-Length.')
+
 /** Ingests a received upload: a zip's entries, or the file itself. */
 async function ingestReceived(
   c: Context<AppEnv>,
@@ -43,18 +46,14 @@ export const ingestRouter = createRouter()
   .openapi(ingestRawRoute, async (c) => {
     const { model_id: modelId } = c.req.valid('query')
     const { filename } = c.req.valid('param')
+    // What the headers and the query already refuse is refused without waiting for a turn.
+    if (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined)
+      throw lengthRequired()
+    refuseDeclaredOversize(c, 0)
+    if (modelId) await assertModelExists(c.var.deps, modelId)
     const upload = await receiveInTurn(c, async () => {
       const body = c.req.raw.body
-      if (!body || (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined)) {
-        throw new VaultError(
-          411,
-          'length_required',
-          'Length Required',
-          'Send the file as the request body, with Content-Length.',
-        )
-      }
-      refuseDeclaredOversize(c, 0)
-      if (modelId) await assertModelExists(c.var.deps, modelId)
+      if (!body) throw lengthRequired()
       return keepUpload(c, body, filename)
     })
     return ingestReceived(c, upload, { filename, modelId })

@@ -66,10 +66,20 @@ export async function keepUpload(
  * (413), one without the field `file`, and a `model_id` sent before the file that names no model
  * (422). Answers what `keep` made of the file, its name and every text field of the form.
  */
-export function receiveUploadForm<T>(
+export async function receiveUploadForm<T>(
   c: Context<AppEnv>,
   keep: (bytes: ReadableStream<Uint8Array>, filename: string) => Promise<T>,
 ): Promise<{ kept: T; filename: string; fields: Record<string, string> }> {
+  // What the headers already refuse is refused without waiting for a turn.
+  if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
+    throw new VaultError(
+      415,
+      'unsupported_media_type',
+      'Unsupported Media Type',
+      'Send the file as multipart/form-data in the field "file" (or PUT the raw bytes to /api/v1/ingest/{filename}).',
+    )
+  }
+  refuseDeclaredOversize(c, multipartOverheadBytes)
   return receiveInTurn(c, async () => {
     const { file, fields } = await openUploadForm(c)
     const kept = await keep(file.stream, file.filename)
@@ -82,15 +92,6 @@ async function openUploadForm(
   c: Context<AppEnv>,
 ): Promise<{ file: MultipartFile; fields: Promise<Record<string, string>> }> {
   const { deps } = c.var
-  if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
-    throw new VaultError(
-      415,
-      'unsupported_media_type',
-      'Unsupported Media Type',
-      'Send the file as multipart/form-data in the field "file" (or PUT the raw bytes to /api/v1/ingest/{filename}).',
-    )
-  }
-  refuseDeclaredOversize(c, multipartOverheadBytes)
   const upload = deps.readMultipart(c.req.raw, { maxFileBytes: deps.maxUploadBytes })
   const file = await upload.file
   if (!file) {
