@@ -274,7 +274,8 @@ export interface paths {
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently. The vault reads four upload bodies at a time (each until
          *     its file is stored, or for 10 seconds at most); a further upload waits, unread, until one is done, so a burst of many
-         *     uploads neither fills memory nor slows browsing. Send uploads a few at a time rather than hundreds at once.
+         *     uploads neither fills memory nor slows browsing (what its headers already refuse, such as 413 or 415, is answered at
+         *     once). Send uploads a few at a time rather than hundreds at once.
          *
          *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
          *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
@@ -333,7 +334,8 @@ export interface paths {
          *     Identical bytes uploaded again are a no-op answering 200 with the existing file and model, so a slicer hook that fires
          *     twice does no harm, also when the uploads run concurrently. The vault reads four upload bodies at a time (each until
          *     its file is stored, or for 10 seconds at most); a further upload waits, unread, until one is done, so a burst of many
-         *     uploads neither fills memory nor slows browsing. Send uploads a few at a time rather than hundreds at once.
+         *     uploads neither fills memory nor slows browsing (what its headers already refuse, such as 413 or 415, is answered at
+         *     once). Send uploads a few at a time rather than hundreds at once.
          *
          *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
          *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
