@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seededRandom } from '../scripts/seeded-random.js'
 import type { VaultDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrate.js'
@@ -277,23 +277,27 @@ describe('a walk along the sort index tests the filters kept on the model inside
     expect(plan).not.toMatch(/models_by_created/)
   })
 
-  it.runIf(inject('databaseKind') === 'postgres')(
-    'PostgreSQL sessions of the pool start no parallel workers',
-    async () => {
-      // Several sessions: the setting is made on each new connection, not once.
-      const settings = await Promise.all(
-        Array.from({ length: 3 }, () =>
-          database.db.connection().execute(async (session) => {
-            const { rows } = await session.executeQuery<{ max_parallel_workers_per_gather: string }>(
-              CompiledQuery.raw('show max_parallel_workers_per_gather'),
-            )
-            return rows[0]?.max_parallel_workers_per_gather
-          }),
-        ),
-      )
-      expect(settings).toEqual(['0', '0', '0'])
-    },
-  )
+  it('every session starts with the settings the adapter makes (PostgreSQL: no parallel workers)', async () => {
+    // Several sessions on PostgreSQL: the settings are made on each new connection of the pool, not once.
+    const settingsOf = (names: readonly string[]) =>
+      database.db.connection().execute(async (session) => {
+        const values: Record<string, string> = {}
+        for (const name of names) {
+          const sqlText = database.kind === 'sqlite' ? `pragma ${name}` : `show ${name}`
+          const { rows } = await session.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sqlText))
+          values[name] = String(Object.values(rows[0] ?? {})[0])
+        }
+        return values
+      })
+    if (database.kind === 'sqlite') {
+      // One connection, set up when it opens: references checked, writers wait for the lock.
+      expect(await settingsOf(['foreign_keys', 'busy_timeout'])).toEqual({ foreign_keys: '1', busy_timeout: '5000' })
+    } else {
+      const names = ['max_parallel_workers_per_gather']
+      const sessions = await Promise.all(Array.from({ length: 3 }, () => settingsOf(names)))
+      expect(sessions).toEqual(Array.from({ length: 3 }, () => ({ max_parallel_workers_per_gather: '0' })))
+    }
+  })
 
   it('a common tag with G-code, oldest first: the creation index walked, each model looked up in the tag links only', async () => {
     const plan = await planOf({ filters: { tags: ['tagcommon'], hasGcode: true }, sort: 'created', order: 'asc' })
