@@ -392,10 +392,8 @@ async function generate(database: VaultDatabase, modelCount: number): Promise<{ 
 }
 
 /**
- * Migrates a fresh database and writes `modelCount` generated models into it. PostgreSQL is
- * `VACUUM ANALYZE`d after the load, which autovacuum would otherwise do in the middle of the
- * measurements, and then checkpointed, so the load's dirty pages are not being written out while
- * the first requests are timed.
+ * Migrates a fresh database and writes `modelCount` generated models into it, then lets it settle
+ * (`settleWrites`).
  */
 export async function writeLibrary(
   database: VaultDatabase,
@@ -403,11 +401,20 @@ export async function writeLibrary(
 ): Promise<{ files: number; seconds: number }> {
   await migrateToLatest(database.db)
   const generated = await generate(database, modelCount)
-  if (database.kind === 'postgres') {
-    await sql`vacuum analyze`.execute(database.db)
-    await sql`checkpoint`.execute(database.db)
-  }
+  await settleWrites(database)
   return generated
+}
+
+/**
+ * PostgreSQL is `VACUUM ANALYZE`d after a load or a migration that rewrote rows, which autovacuum
+ * would otherwise do in the middle of the measurements (until then an index-only walk fetches
+ * every walked row from the heap), and then checkpointed, so the dirty pages are not being written
+ * out while the first requests are timed. SQLite needs neither.
+ */
+export async function settleWrites(database: VaultDatabase): Promise<void> {
+  if (database.kind !== 'postgres') return
+  await sql`vacuum analyze`.execute(database.db)
+  await sql`checkpoint`.execute(database.db)
 }
 
 /** Opens the database a `VAULT_DATABASE_URL` names: `sqlite:<file>` (its folder is made) or a PostgreSQL URL. */
