@@ -108,13 +108,38 @@ describe('the shared validation and error path', () => {
 })
 
 describe('request ids and logs', () => {
-  it('every answer carries a request id, and a sane incoming one is kept', async () => {
-    const generated = await fetch(`${vault.baseUrl}/api/v1/health`)
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
-    const kept = await fetch(`${vault.baseUrl}/api/v1/health`, { headers: { 'X-Request-Id': 'hook-42' } })
-    expect(kept.headers.get('x-request-id')).toBe('hook-42')
-    const replaced = await fetch(`${vault.baseUrl}/api/v1/health`, { headers: { 'X-Request-Id': 'bad id<script>' } })
-    expect(replaced.headers.get('x-request-id')).not.toContain('<')
+  // Over a real socket, and by the app alone (`app.request()`, as Workers or a parent app mounting the vault call it).
+  const servers = {
+    'the Node server': (path: string, init?: RequestInit) => fetch(`${vault.baseUrl}${path}`, init),
+    'the app alone': (path: string, init?: RequestInit) => vault.app.request(path, init),
+  }
+  describe.each(Object.entries(servers))('served by %s', (server, request) => {
+    const tag = server.replaceAll(' ', '-')
+    it('every answer carries one request id, and a sane incoming one is kept', async () => {
+      const generated = await request('/api/v1/health')
+      expect(generated.headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      )
+      const kept = await request('/api/v1/health', { headers: { 'X-Request-Id': 'hook-42' } })
+      // Exactly once: a header set twice would read "hook-42, hook-42".
+      expect(kept.headers.get('x-request-id')).toBe('hook-42')
+      for (const hostile of ['bad id<script>', 'a\u00e9b', 'x'.repeat(256), 'one,two']) {
+        const replaced = await request('/api/v1/health', { headers: { 'X-Request-Id': hostile } })
+        expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+      }
+      expect(
+        (await request('/api/v1/health', { headers: { 'X-Request-Id': 'x'.repeat(255) } })).headers.get('x-request-id'),
+      ).toBe('x'.repeat(255))
+    })
+
+    it('the id is the same in the header, the problem and the log line', async () => {
+      const res = await request('/api/v1/no-such-path', { headers: { 'X-Request-Id': `problem-${tag}` } })
+      const body = await expectProblem(res, 404, 'not_found')
+      expect(body.request_id).toBe(`problem-${tag}`)
+      expect(vault.logs).toContainEqual(
+        expect.objectContaining({ msg: 'request', request_id: `problem-${tag}`, status: 404 }),
+      )
+    })
   })
 
   it('writes one JSON log line per request with method, path, status and duration, but not the query', async () => {
