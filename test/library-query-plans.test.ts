@@ -11,6 +11,7 @@ import {
   type ModelQuery,
   modelPageQuery,
 } from '../src/core/library/model-query.js'
+import { summaryColumns } from '../src/core/library/records.js'
 import { refreshModel } from '../src/core/library/refresh-model.js'
 import { openEmptyDatabase } from './support/empty-database.js'
 import { bareFileRow } from './support/file-rows.js'
@@ -236,11 +237,13 @@ describe('a page of models, driven by a small set or walked along the sort index
  * asserted is that an index can serve the walk without reading the models' rows.
  */
 async function planOf(query: ModelQuery): Promise<string> {
-  const compiled = (await modelPageQuery(database, query, pageSize + 1)).compile()
+  const compiled = (await modelPageQuery(database, query, pageSize + 1, summaryColumns)).compile()
   if (database.kind === 'sqlite') {
-    const explained = CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters])
-    const { rows } = await database.db.executeQuery<{ detail: string }>(explained)
-    return rows.map((row) => row.detail).join('\n')
+    const explain = (prefix: string) => CompiledQuery.raw(`${prefix} ${compiled.sql}`, [...compiled.parameters])
+    const plan = await database.db.executeQuery<{ detail: string }>(explain('explain query plan'))
+    // The program too: whether a walked model's row is read before or after the index's tests is in its opcodes.
+    const program = await database.db.executeQuery<{ opcode: string }>(explain('explain'))
+    return `${plan.rows.map((row) => row.detail).join('\n')}\nprogram: ${program.rows.map((row) => row.opcode).join(' ')}`
   }
   return database.db.transaction().execute(async (trx) => {
     for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort'])
@@ -251,10 +254,13 @@ async function planOf(query: ModelQuery): Promise<string> {
   })
 }
 
-/** The sort index read alone, without the models' rows: SQLite's covering index, PostgreSQL's index-only scan. */
+/**
+ * The sort index walked and tested without reading the rows of the models that fail: SQLite's
+ * deferred seek (a row is read once the tests on the index have passed), PostgreSQL's index-only scan.
+ */
 const indexOnly = (index: string) =>
   database.kind === 'sqlite'
-    ? `USING COVERING INDEX ${index}`
+    ? new RegExp(`USING (COVERING )?INDEX ${index}\\b[\\s\\S]*program: .*\\bDeferredSeek\\b`)
     : new RegExp(`Index Only Scan (Backward )?using ${index}`)
 
 describe('a walk along the sort index tests the filters kept on the model inside the index', () => {

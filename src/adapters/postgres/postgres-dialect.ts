@@ -34,6 +34,8 @@ export const postgresDialect: SqlDialect = {
   nameSortKey: sql`lower(name collate "C")`,
   // The planner weighs a range against the sort index from its histograms.
   unindexed: (column) => sql`${sql.ref(`models.${column}`)}`,
+  // An index scan that selects any column outside the index fetches every walked row from the heap.
+  defersRowReads: false,
   // SHARE mode conflicts with inserts, updates and deletes, not with reads.
   blockNewFileRows: async (trx) => {
     await sql`lock table files in share mode`.execute(trx)

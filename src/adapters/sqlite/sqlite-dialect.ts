@@ -43,6 +43,8 @@ export const sqliteDialect: SqlDialect = {
   nameSortKey: sql`lower(name)`,
   // A unary + makes the term an expression, which SQLite never answers from an index.
   unindexed: (column) => sql`+${sql.ref(`models.${column}`)}`,
+  // A walk reads the row of a model that passed the tests in the index (OP_DeferredSeek), no other.
+  defersRowReads: true,
   // Any write takes SQLite's one database write lock, which holds off every other writer.
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)

@@ -48,6 +48,13 @@ export interface SqlDialect {
    */
   unindexed(column: 'created_at' | 'updated_at'): RawBuilder<string>
   /**
+   * Whether a walk of a sort index reads a model's row only once the conditions the index can
+   * answer have passed (SQLite's deferred seek), so the walking statement may select the page's
+   * columns itself. Where it does not (PostgreSQL fetches each walked row from the heap unless the
+   * statement selects indexed columns only), a walk selects ids and the rows are read by id after it.
+   */
+  readonly defersRowReads: boolean
+  /**
    * Makes the transaction `trx` block inserts into `files` (not reads) until it ends, so a
    * clean-up can decide that no row references some bytes before deleting them.
    */

@@ -1,11 +1,8 @@
-import { sql } from 'kysely'
 import type { Deps } from '../deps.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
-import { type ModelQuery, modelPageQuery, queryScope, sortDirection } from './model-query.js'
+import { type ModelQuery, modelPageQuery, queryScope } from './model-query.js'
 import { type ModelSummaryRecord, toModelSummary } from './models.js'
 import { summaryColumns } from './records.js'
-
-const pageColumns = [...summaryColumns.map((column) => `page.${column}` as const), 'page.sort_value' as const]
 
 /** One page of a model listing. */
 export interface ModelPage {
@@ -21,9 +18,8 @@ export interface ModelPage {
  *
  * One statement reading the page's rows and nothing else: each model's tag names and file
  * formats are kept on its row (migration 0014), where aggregating them per model cost a 50-model
- * page most of its SQLite time. Only the columns a summary shows are read (the page is a subquery
- * with its LIMIT, the outer query narrows it): building JavaScript rows of every column cost a
- * page a tenth to a sixth of its SQLite time.
+ * page most of its SQLite time. Only the columns a summary shows are read: building JavaScript
+ * rows of every column cost a page a tenth to a sixth of its SQLite time.
  */
 export async function listModels(
   deps: Pick<Deps, 'database' | 'keys'>,
@@ -33,13 +29,7 @@ export async function listModels(
   const cursorKey = deps.keys.current().signingKeys.current.secret
   const scope = queryScope(query)
   const after = page.cursor === undefined ? undefined : decodeCursor(cursorKey, scope, page.cursor)
-  const direction = sortDirection(query.order)
-  const rows = await deps.database.db
-    .selectFrom((await modelPageQuery(deps.database, query, page.limit + 1, after)).as('page'))
-    .select(pageColumns)
-    .orderBy(sql`page.sort_value ${direction}`)
-    .orderBy(sql`page.id ${direction}`)
-    .execute()
+  const rows = await (await modelPageQuery(deps.database, query, page.limit + 1, summaryColumns, after)).execute()
   const items = rows.slice(0, page.limit).map(toModelSummary)
   const last = rows.length > page.limit ? rows[page.limit - 1] : undefined
   return {

@@ -124,21 +124,27 @@ export async function fetchModelPage(
   limit: number,
   after?: CursorPosition,
 ): Promise<{ rows: ModelRow[]; more: boolean }> {
-  const rows = await (await modelPageQuery(database, query, limit + 1, after)).execute()
+  const rows = await (await modelPageQuery(database, query, limit + 1, 'all', after)).execute()
   return { rows: rows.slice(0, limit), more: rows.length > limit }
 }
 
+/** A column of `models`, which a page statement selects by name. */
+export type ModelColumn = keyof Selectable<ModelsTable>
+/** A page statement's row: the columns asked for and the sort key's value (a cursor's position). */
+export type PageRow<C extends ModelColumn> = Pick<Selectable<ModelsTable>, C> & { sort_value: string | number }
+
 /**
- * The statement of `fetchModelPage`: at most `limit` models after `after`, every column and
- * `sort_value`, for callers that select more around it. Built after reading the sizes of the
- * filters that are sets, which decide its plan.
+ * The statement of a page: at most `limit` models after `after`, in order, with `columns` (or
+ * every column) and `sort_value`. Built after reading the sizes of the filters that are sets,
+ * which decide its plan.
  */
-export async function modelPageQuery(
+export async function modelPageQuery<C extends ModelColumn>(
   database: VaultDatabase,
   query: ModelQuery,
   limit: number,
+  columns: readonly C[] | 'all',
   after?: CursorPosition,
-): Promise<SelectQueryBuilder<Database, 'models', ModelRow>> {
+): Promise<SelectQueryBuilder<Database, 'models', PageRow<C>>> {
   const { db, dialect } = database
   const sortValue = sortExpression(dialect, query.sort)
   if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
@@ -171,38 +177,51 @@ export async function modelPageQuery(
       : filtered.where(
           sql<boolean>`(${sortValue}, models.id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${after.value}, ${after.id})`,
         )
+  type Page = SelectQueryBuilder<Database, 'models', PageRow<C>>
+  // Typed loosely here and as a page at the end: `select` cannot type a column list chosen by the caller.
+  const withColumns = (from: SelectQueryBuilder<Database, 'models', object>) =>
+    (columns === 'all'
+      ? from.selectAll('models')
+      : from.select(columns.map((column) => `models.${column}` as const))) as SelectQueryBuilder<
+      Database,
+      'models',
+      object
+    >
+  if (!driver && dialect.defersRowReads) {
+    // SQLite tests what the sort index holds (the dates, the G-code count: migration 0015) before it
+    // reads a walked model's row, so one statement walks and reads the page.
+    return withColumns(rest)
+      .select(sortValue.as('sort_value'))
+      .orderBy(sql`${sortValue} ${direction}`)
+      .orderBy(sql`models.id ${direction}`)
+      .limit(limit) as unknown as Page
+  }
   if (!driver) {
-    // The walk reads only what the sort index holds (id, sort key, the dates, the G-code count:
-    // migration 0015) and the set filters' indexes; the page's rows are read after it, by id. A
-    // walk through thousands of models then reads no row of theirs (on PostgreSQL an index-only
-    // scan; SQLite reads a row only for a model that passed the tests in the index anyway).
+    // The walk reads only what the sort index holds and the set filters' indexes (on PostgreSQL an
+    // index-only scan); the page's rows are read after it, by id.
     const walked = rest
       .select(['models.id', sortValue.as('sort_value')])
       .orderBy(sql`${sortValue} ${direction}`)
       .orderBy(sql`models.id ${direction}`)
       .limit(limit)
-    return db
-      .selectFrom(walked.as('walked'))
-      .innerJoin('models', 'models.id', 'walked.id')
-      .selectAll('models')
-      .select('walked.sort_value')
+    const joined = db.selectFrom(walked.as('walked')).innerJoin('models', 'models.id', 'walked.id')
+    return withColumns(joined as unknown as SelectQueryBuilder<Database, 'models', object>)
+      .select(sql.ref('walked.sort_value').as('sort_value'))
       .orderBy(sql`walked.sort_value ${direction}`)
-      .orderBy(sql`walked.id ${direction}`) as unknown as SelectQueryBuilder<Database, 'models', ModelRow>
+      .orderBy(sql`walked.id ${direction}`) as unknown as Page
   }
   // Every candidate first, then the page of them: a planner told only "the first rows in this
   // order" may still walk the sort index (PostgreSQL did, 0.9 s for a rare word at a million models).
-  const fromCandidates = db
+  return db
     .with(
       (cte) => cte('candidates').materialized(),
-      () => rest.selectAll('models').select(sortValue.as('sort_value')),
+      () => withColumns(rest).select(sortValue.as('sort_value')),
     )
     .selectFrom('candidates')
     .selectAll()
     .orderBy(sql`sort_value ${direction}`)
     .orderBy(sql`id ${direction}`)
-    .limit(limit)
-  // The same rows as the walk's statement; only where they are read from differs.
-  return fromCandidates as unknown as SelectQueryBuilder<Database, 'models', ModelRow>
+    .limit(limit) as unknown as Page
 }
 
 export const sortDirection = (order: SortOrder) => (order === 'asc' ? sql.raw('asc') : sql.raw('desc'))
