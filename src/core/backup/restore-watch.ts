@@ -12,11 +12,13 @@ import type { RestoreProgress } from './restore-progress.js'
  */
 export interface RestoreWatch {
   /**
-   * The running restore's progress, or null. Looks in the database at most every `maxAgeMs`;
-   * while a restore was last seen running, answers that at once and looks again meanwhile, so a
-   * request never waits on a database a restore is swapping.
+   * The running restore's progress, or null. Looks in the database at most every `maxAgeMs`, and
+   * answers what it saw at once (not as a promise) in between: every API request asks, and a
+   * promise to await is a noticeable part of a cheap request's cost. While a restore was last seen
+   * running it answers that at once and looks again meanwhile, so a request never waits on a
+   * database a restore is swapping.
    */
-  running(): Promise<RestoreProgress | null>
+  running(): RestoreProgress | null | Promise<RestoreProgress | null>
   /** Forgets what was seen, so the next call looks again (after this process's own restore). */
   forget(): void
 }
@@ -79,9 +81,8 @@ export function createRestoreWatch(
   }
 
   return {
-    async running() {
-      const fresh = seen && deps.clock.now().getTime() - seen.at < maxAgeMs
-      if (fresh) return seen?.running ?? null
+    running() {
+      if (seen && deps.clock.now().getTime() - seen.at < maxAgeMs) return seen.running
       if (seen?.running) {
         void lookOnce()
         return seen.running

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { RestoreProgress } from '../../core/backup/restore-progress.js'
 import type { RestoreWatch } from '../../core/backup/restore-watch.js'
 import { problem } from '../problem.js'
@@ -30,20 +30,34 @@ export function createRestoreGate(watch: RestoreWatch): RestoreGate {
         watch.forget()
       }
     },
-    async middleware(c, next) {
-      const restore = running ?? (await watch.running())
-      if (!restore) return next()
-      return problem(
-        c,
-        {
-          status: 503,
-          code: 'restore_in_progress',
-          title: 'Service Unavailable',
-          detail: 'The install is being restored from a backup; try again when the restore has finished.',
-          extensions: { restore },
-        },
-        { 'Retry-After': String(retryAfterSeconds) },
-      )
+    // Not async: the common answer, no restore seen lately, passes without a promise of its own.
+    middleware(c, next) {
+      const seen = running ?? watch.running()
+      return seen === null ? next() : refuseDuringRestore(c, next, seen)
     },
   }
+}
+
+/** Answers 503 while a restore runs (once what was seen is known), else lets the request through. */
+async function refuseDuringRestore(
+  c: Context,
+  next: Next,
+  seen: RestoreProgress | Promise<RestoreProgress | null>,
+): Promise<Response | undefined> {
+  const restore = await seen
+  if (!restore) {
+    await next()
+    return undefined
+  }
+  return problem(
+    c,
+    {
+      status: 503,
+      code: 'restore_in_progress',
+      title: 'Service Unavailable',
+      detail: 'The install is being restored from a backup; try again when the restore has finished.',
+      extensions: { restore },
+    },
+    { 'Retry-After': String(retryAfterSeconds) },
+  )
 }
