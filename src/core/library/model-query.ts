@@ -43,7 +43,12 @@ export interface ModelQuery {
   order: SortOrder
 }
 
-export type ModelRow = Selectable<ModelsTable> & { sort_value: string | number }
+/** A column of `models`, which a page statement selects by name. */
+export type ModelColumn = keyof Selectable<ModelsTable>
+/** A page statement's row: the columns asked for and the sort key's value (a cursor's position). */
+export type PageRow<C extends ModelColumn> = Pick<Selectable<ModelsTable>, C> & { sort_value: string | number }
+/** A page statement's row with every column (the export's). */
+export type ModelRow = PageRow<ModelColumn>
 
 /** The query in canonical form: what a cursor is bound to. */
 export function queryScope(query: ModelQuery): string {
@@ -127,11 +132,6 @@ export async function fetchModelPage(
   const rows = await (await modelPageQuery(database, query, limit + 1, 'all', after)).execute()
   return { rows: rows.slice(0, limit), more: rows.length > limit }
 }
-
-/** A column of `models`, which a page statement selects by name. */
-export type ModelColumn = keyof Selectable<ModelsTable>
-/** A page statement's row: the columns asked for and the sort key's value (a cursor's position). */
-export type PageRow<C extends ModelColumn> = Pick<Selectable<ModelsTable>, C> & { sort_value: string | number }
 
 /**
  * The statement of a page: at most `limit` models after `after`, in order, with `columns` (or
