@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { methodNotAllowed } from 'hono/method-not-allowed'
-import { requestId } from 'hono/request-id'
 import { createRestoreWatch } from './core/backup/restore-watch.js'
 import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
@@ -20,6 +19,7 @@ import { packagesRouter } from './routes/packages/packages.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
+import { requestId } from './routes/request-id.js'
 import { requestLog } from './routes/request-log.js'
 import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
@@ -35,12 +35,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   const restoreGate = createRestoreGate(createRestoreWatch(deps))
 
-  app.use(requestId())
   app.use(async (c, next) => {
     c.set('deps', deps)
     c.set('restoreGate', restoreGate)
     await next()
   })
+  app.use(requestId)
   app.use(requestLog)
   // Only the API (and its OctoPrint-compatible shim) reads and writes data: the web UI and the API reference keep loading during a
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.

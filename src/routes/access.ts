@@ -52,8 +52,9 @@ export const credentialSchemes = securityRequirements('any')
  * `X-Api-Key` (as OctoPrint clients and slicers send it).
  */
 function presentedCredential(c: Context<AppEnv>): string | undefined {
-  const bearer = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(c.req.header('authorization') ?? '')?.[1]
-  return bearer ?? (c.req.header('x-api-key')?.trim() || undefined)
+  const { headerAccess } = c.get('deps')
+  const bearer = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(headerAccess.read(c, 'authorization') ?? '')?.[1]
+  return bearer ?? (headerAccess.read(c, 'x-api-key')?.trim() || undefined)
 }
 
 /**

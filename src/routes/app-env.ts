@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import type { Principal } from '../core/accounts/principal.js'
 import type { Deps } from '../core/deps.js'
 import type { RestoreGate } from './backups/restore-gate.js'
+import type { HeaderAccess } from './header-access.js'
 import { validationHook } from './problem.js'
 import type { UnsupportedOperation } from './unsupported.js'
 
@@ -18,6 +19,8 @@ export type GetClientAddress = (c: Context) => string | undefined
  */
 export interface AppDeps extends Deps {
   getClientAddress: GetClientAddress
+  /** How request headers are read and answer headers set: `fetchHeaderAccess`, or the runtime's cheaper way. */
+  headerAccess: HeaderAccess
   /**
    * What this runtime cannot do (Cloudflare Workers: printers, backups): each answers 501 with its
    * reason and shows in health. Absent on Node, which does everything.

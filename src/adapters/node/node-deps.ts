@@ -32,6 +32,7 @@ import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createWorkerExtractor } from './extract-pool.js'
 import { createNativeSha256 } from './native-sha256.js'
+import { nodeHeaderAccess } from './node-header-access.js'
 import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { createNodeUiAssets } from './ui-assets.js'
@@ -110,6 +111,7 @@ export async function createNodeDeps(
         decoyPasswordHash: await passwordHasher.hash(randomToken(18)),
       },
       getClientAddress: createClientAddress(config.trustProxy),
+      headerAccess: nodeHeaderAccess,
       extractStoredFile: extractor.extract,
       // Two: measured with scripts/campaigns/upload-burst.ts (docs/reliability.md), half the peak memory of unbounded.
       registrations: createSemaphore(2),

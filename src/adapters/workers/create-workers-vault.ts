@@ -16,6 +16,7 @@ import { systemClock } from '../../core/runtime/clock.js'
 import { createJsonLogger, type Logger } from '../../core/runtime/logger.js'
 import { createSemaphore } from '../../core/runtime/semaphore.js'
 import type { AppDeps, AppEnv } from '../../routes/app-env.js'
+import { fetchHeaderAccess } from '../../routes/header-access.js'
 import { createBoundedExtractor } from './bounded-extractor.js'
 import { openD1Database } from './d1-database.js'
 import { createMemoryScratchCopy } from './memory-scratch-copy.js'
@@ -103,6 +104,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     auth: { passwordHasher, decoyPasswordHash: await passwordHasher.hash(randomToken(18)) },
     // Cloudflare sets the caller's address; nobody in front of the Worker can forge it.
     getClientAddress: (c) => c.req.header('cf-connecting-ip'),
+    headerAccess: fetchHeaderAccess,
     extractStoredFile: createBoundedExtractor(blobs, readMaxBytes),
     registrations: createSemaphore(2),
     // As on Node (node-deps.ts): an isolate has 128 MB, and bodies being read hold their chunks in it.
