@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
 import { releaseContent } from './content-release.js'
 import { chooseCover } from './cover.js'
+import { keptList } from './kept-lists.js'
 import { countsOf } from './library-counts.js'
 import { tagKey } from './model-query.js'
 import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord } from './records.js'
@@ -43,10 +44,10 @@ export const toModelSummary = (row: SummaryColumns): ModelSummaryRecord => ({
   has_thumbnail: row.thumbnail_sha256 !== null,
   created_at: row.created_at,
   updated_at: row.updated_at,
-  tags: JSON.parse(row.tag_names) as string[],
+  tags: keptList(row.tag_names),
   file_summary: {
     count: Number(row.file_count),
-    formats: JSON.parse(row.file_formats) as string[],
+    formats: keptList(row.file_formats),
     total_size: Number(row.total_size),
   },
 })
