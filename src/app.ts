@@ -35,10 +35,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   const restoreGate = createRestoreGate(createRestoreWatch(deps))
 
-  app.use(async (c, next) => {
+  app.use((c, next) => {
     c.set('deps', deps)
     c.set('restoreGate', restoreGate)
-    await next()
+    return next()
   })
   app.use(requestId)
   app.use(requestLog)
@@ -46,7 +46,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)
   app.use('/octoprint/*', restoreGate.middleware)
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem }))
   // Before the routes, so an operation this runtime cannot do answers 501 before its handler reads anything.
   for (const operation of deps.unsupported ?? [])
     app.on(operation.methods, operation.path, refuseUnsupported(operation))
@@ -69,11 +68,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', octoPrintRouter)
   registerDocs(app)
 
-  // Unknown API paths answer here rather than in a parent app's notFound, so a mounted
-  // vault still speaks problem+json (and the middleware above can turn it into a 405).
-  app.all('/api/*', routeNotFound)
+  // What no route answered: a 405 naming the methods the path has, else a 404 problem. Not a
+  // middleware around every request (an async layer each request paid for): only requests no route
+  // answers reach the 405 lookup. Unknown API paths answer here rather than in a parent app's
+  // notFound, so a mounted vault still speaks problem+json; other paths after the UI, which answers
+  // the GETs that reach it, and in `notFound`, so routes added to the app later are still reached.
+  const notAllowed = methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedProblem })
+  app.all('/api/*', notAllowed, routeNotFound)
   registerUi(app)
-  app.notFound(routeNotFound)
+  app.notFound(async (c) => {
+    await notAllowed(c, async () => {
+      c.res = routeNotFound(c)
+    })
+    return c.res
+  })
   app.onError(handleError)
   return app
 }

@@ -38,6 +38,16 @@ describe('errors are problem+json', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD')
   })
 
+  it('a known path outside the API with the wrong method is a 405 too, an unknown one a 404', async () => {
+    for (const path of ['/openapi.json', '/redoc']) {
+      const res = await fetch(`${vault.baseUrl}${path}`, { method: 'PUT' })
+      await expectProblem(res, 405, 'method_not_allowed')
+      expect(res.headers.get('allow')).toBe('GET, HEAD')
+      expect(res.headers.get('x-request-id')).toMatch(/^[\w-]+$/)
+    }
+    await expectProblem(await fetch(`${vault.baseUrl}/nope`, { method: 'DELETE' }), 404, 'not_found')
+  })
+
   it('HEAD on a GET route works', async () => {
     const res = await fetch(`${vault.baseUrl}/api/v1/health`, { method: 'HEAD' })
     expect(res.status).toBe(200)

@@ -89,7 +89,7 @@ function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<
       throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
     }
     if (scopes !== 'any') requireScope(principal, scopes)
-    await next()
+    return next()
   }
 }
 
