@@ -1,29 +1,34 @@
-/** Lines kept before a write even within one turn of the event loop, so a burst of logging stays bounded. */
-const maxPendingLines = 512
+/** Text kept before a write even within the delay, so a burst of logging stays bounded. */
+const maxPendingChars = 64 * 1024
+
+/** How long a line may wait for others before it is written. */
+export const maxLineDelayMs = 50
 
 /**
- * A line writer for the log that writes together the lines of one turn of the event loop (one
- * system call instead of one per request line), at the end of that turn. Nothing is lost on exit:
- * what is pending is written synchronously when the process exits (`process.exit`, an uncaught
- * exception, the loop running dry). Only a SIGKILL can lose lines, those of the current turn.
+ * A line writer for the log that writes the lines of up to `maxLineDelayMs` together (one system
+ * call instead of one per request line). Writing at the end of each turn of the event loop was
+ * still a write, and a wake-up of whatever reads the log, every request or two under load: about a
+ * tenth of a cheap request's CPU (docs/benchmarks.md, session 16). Nothing is lost on exit: what is
+ * pending is written synchronously when the process exits (`process.exit`, an uncaught exception,
+ * the loop running dry). Only a SIGKILL or a crash of the machine can lose lines, those of the last
+ * `maxLineDelayMs`.
  */
 export function batchedLines(write: (text: string) => void): (line: string) => void {
-  let pending: string[] = []
-  let scheduled = false
+  let pending = ''
+  let timer: ReturnType<typeof setTimeout> | undefined
   const flush = () => {
-    scheduled = false
-    if (pending.length === 0) return
-    const text = pending.join('')
-    pending = []
+    clearTimeout(timer)
+    timer = undefined
+    if (pending === '') return
+    const text = pending
+    pending = ''
     write(text)
   }
   process.on('exit', flush)
   return (line) => {
-    pending.push(line)
-    if (pending.length >= maxPendingLines) flush()
-    else if (!scheduled) {
-      scheduled = true
-      setImmediate(flush)
-    }
+    pending += line
+    if (pending.length >= maxPendingChars) flush()
+    // Unreferenced: a pending line never keeps the process alive; the exit handler writes it.
+    else timer ??= setTimeout(flush, maxLineDelayMs).unref()
   }
 }
