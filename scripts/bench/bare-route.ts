@@ -1,7 +1,7 @@
 /**
  * The benchmarks' baseline: a bare Hono app on @hono/node-server, in a process of its own as the
- * vault is, answering fixed JSON bodies shaped like the vault's: `/me` (one account, like
- * `GET /api/v1/me`) and `/page` (50 model summaries with every field `GET /api/v1/models` gives,
+ * vault is, answering fixed JSON bodies shaped like the vault's: `/me` (the fields and nesting of
+ * `GET /api/v1/me`'s answer, about as long) and `/page` (50 model summaries with every field `GET /api/v1/models` gives,
  * about as long). No database, authentication, validation or logging: what is left of a request
  * is the HTTP server, Hono's routing and the JSON. `npx tsx scripts/bench/bare-route.ts` serves
  * it on a free port and prints `listening <url>`.
@@ -56,11 +56,18 @@ function serveBareRoutes(): void {
   const app = new Hono()
     .get('/me', (c) =>
       c.json({
-        id: '0b9f7c2e-5d1a-4c55-9a43-8f1d2e3c4b5a',
-        username: 'bench',
-        role: 'superuser',
-        created_at: new Date().toISOString(),
-        scopes: null,
+        user: {
+          id: '0b9f7c2e-5d1a-4c55-9a43-8f1d2e3c4b5a',
+          username: 'bench',
+          role: 'superuser',
+          disabled: false,
+          created_at: new Date().toISOString(),
+          updated_at: '2026-01-02T00:00:00.000Z',
+        },
+        session_id: '5d0c1a7e-8f3b-4e2a-9c6d-1b2a3c4d5e6f',
+        api_key_id: null,
+        scopes: ['full'],
+        password_generated: false,
       }),
     )
     .get('/page', (c) => c.json({ items: page, next_cursor: null }))
