@@ -11,6 +11,7 @@ import {
   type ModelQuery,
   modelPageQuery,
 } from '../src/core/library/model-query.js'
+import { summaryPage } from '../src/core/library/page-statements.js'
 import { summaryColumns } from '../src/core/library/records.js'
 import { refreshModel } from '../src/core/library/refresh-model.js'
 import { openEmptyDatabase } from './support/empty-database.js'
@@ -228,6 +229,53 @@ describe('a page of models, driven by a small set or walked along the sort index
 
   it('a tag that does not exist matches nothing', async () => {
     expect(await pageThrough({ filters: { tags: ['tagrare', 'nosuchtag'] }, sort: 'name', order: 'asc' })).toEqual([])
+  })
+})
+
+describe('the summary pages of the listing, whose unfiltered statements are compiled once', () => {
+  /** Every page through `summaryPage`, `size` rows each: the request's values bound into kept statements. */
+  async function summariesThrough(query: ModelQuery, size: number): Promise<string[]> {
+    const ids: string[] = []
+    let after: CursorPosition | undefined
+    for (let pages = 0; pages < modelCount; pages++) {
+      const rows = await summaryPage(database, query, size + 1, after)
+      ids.push(...rows.slice(0, size).map((row) => row.id))
+      if (rows.length <= size) return ids
+      const last = rows[size - 1]!
+      after = { value: last.sort_value, id: last.id }
+    }
+    throw new Error('the pages never ended')
+  }
+
+  for (const sort of ['updated', 'name', 'size', 'created'] as const) {
+    it(`pages as a statement built for each page would, sorted by ${sort}, in each order and page size`, async () => {
+      for (const order of ['asc', 'desc'] as const) {
+        const query = { filters: {}, sort, order }
+        // Twice each: the second pass runs the kept statements.
+        for (const size of [pageSize, 7, pageSize, 7, modelCount + 1])
+          expect(await summariesThrough(query, size), `${order} by ${size}`).toEqual(expected(query))
+        // A filtered listing is built per page, and pages the same.
+        const filtered = { filters: { tags: ['tagcommon'] }, sort, order }
+        expect(await summariesThrough(filtered, 7)).toEqual(expected(filtered))
+      }
+    })
+  }
+
+  it('a cursor of another kind of sort is refused, by the kept statement as by a built one', async () => {
+    const dateCursor = { value: '2026-02-01T00:00:00.000Z', id: library[0]!.id }
+    const sizeCursor = { value: 1200, id: library[0]!.id }
+    const bySize = { filters: {}, sort: 'size', order: 'asc' } as const
+    const byName = { filters: {}, sort: 'name', order: 'asc' } as const
+    for (let pass = 0; pass < 2; pass++) {
+      await expect(summaryPage(database, bySize, 4, dateCursor)).rejects.toMatchObject({
+        status: 400,
+        code: 'invalid_cursor',
+      })
+      await expect(summaryPage(database, byName, 4, sizeCursor)).rejects.toMatchObject({
+        status: 400,
+        code: 'invalid_cursor',
+      })
+    }
   })
 })
 

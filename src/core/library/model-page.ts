@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
-import { type ModelQuery, modelPageQuery, queryScope } from './model-query.js'
+import { type ModelQuery, queryScope } from './model-query.js'
 import { type ModelSummaryRecord, toModelSummary } from './models.js'
-import { summaryColumns } from './records.js'
+import { summaryPage } from './page-statements.js'
 
 /** One page of a model listing. */
 export interface ModelPage {
@@ -29,7 +29,7 @@ export async function listModels(
   const cursorKey = deps.keys.current().signingKeys.current.secret
   const scope = queryScope(query)
   const after = page.cursor === undefined ? undefined : decodeCursor(cursorKey, scope, page.cursor)
-  const rows = await (await modelPageQuery(deps.database, query, page.limit + 1, summaryColumns, after)).execute()
+  const rows = await summaryPage(deps.database, query, page.limit + 1, after)
   const items = rows.slice(0, page.limit).map(toModelSummary)
   const last = rows.length > page.limit ? rows[page.limit - 1] : undefined
   return {

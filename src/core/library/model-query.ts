@@ -147,8 +147,7 @@ export async function modelPageQuery<C extends ModelColumn>(
 ): Promise<SelectQueryBuilder<Database, 'models', PageRow<C>>> {
   const { db, dialect } = database
   const sortValue = sortExpression(dialect, query.sort)
-  if (after && (typeof after.value === 'number') !== (query.sort === 'size'))
-    throw invalidCursor('The cursor does not fit this sort.')
+  checkCursorFits(query.sort, after)
   const ranges = dateRanges(query.filters)
   // A range of the date the sort walks bounds the walk itself; another date's range may be read first.
   const offSort = (range: DateRange) => range.column !== sortColumns[query.sort]
@@ -224,6 +223,12 @@ export async function modelPageQuery<C extends ModelColumn>(
     .limit(limit) as unknown as Page
 }
 
+/** A cursor of a name or date sort does not page a size sort, nor the reverse: 400 `invalid_cursor`. */
+export function checkCursorFits(sort: SortKey, after: CursorPosition | undefined): void {
+  if (after && (typeof after.value === 'number') !== (sort === 'size'))
+    throw invalidCursor('The cursor does not fit this sort.')
+}
+
 export const sortDirection = (order: SortOrder) => (order === 'asc' ? sql.raw('asc') : sql.raw('desc'))
 
 /**
@@ -242,6 +247,10 @@ async function searchSize(database: VaultDatabase, terms: string[], bound: numbe
 }
 
 const nothing = sql<SqlBool>`1 = 0`
+
+/** No filter narrows the listing: its page statement then depends on the sort, order and cursor alone. */
+export const isUnfiltered = (filters: ModelFilters) =>
+  !hasMemberSets(filters) && dateRanges(filters).length === 0 && filters.hasGcode === undefined
 
 const hasMemberSets = (filters: ModelFilters) =>
   searchTerms(filters.q ?? '').length > 0 ||

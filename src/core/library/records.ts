@@ -57,7 +57,8 @@ export const summaryColumns = [
   'tag_names',
   'file_formats',
 ] as const
-export type SummaryColumns = Pick<Selectable<ModelsTable>, (typeof summaryColumns)[number]>
+export type SummaryColumn = (typeof summaryColumns)[number]
+export type SummaryColumns = Pick<Selectable<ModelsTable>, SummaryColumn>
 
 export const toModelRecord = (row: SummaryColumns): ModelRecord => ({
   id: row.id,
