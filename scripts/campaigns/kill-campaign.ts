@@ -28,6 +28,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import pg from 'pg'
+import { lockLeaseMs } from '../../src/core/runtime/db-lock.js'
 import { ensureBuilt } from '../../test/support/built-vault.js'
 import { filesUnder } from '../../test/support/leftovers.js'
 import { startThrowawayPostgres } from '../../test/support/throwaway-postgres.js'
@@ -168,6 +169,29 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
     if (!ok) violation(kind, detail())
   }
 
+  /**
+   * Signs in once the restarted service lets API requests through. A restore killed right after its
+   * swap committed leaves the maintenance lock the swap wrote, which names no process (the swap
+   * writes only the first lock table's columns): every process honours it until its lease lapses,
+   * answering 503 `restore_in_progress` meanwhile (README, "Backups"). Still 503 after the lease
+   * and a margin is a violation.
+   */
+  const signInAfterStart = async (service: ServiceProcess) => {
+    const until = Date.now() + lockLeaseMs + 5000
+    for (;;) {
+      try {
+        return await signInAdmin(service.url)
+      } catch (error) {
+        if (!String(error).includes('"code":"restore_in_progress"')) throw error
+        if (Date.now() > until) {
+          violation('restore_gate_stuck', `503 restore_in_progress ${(lockLeaseMs + 5000) / 1000} s after the restart`)
+          throw error
+        }
+        await pause(500)
+      }
+    }
+  }
+
   const checkAfterStart = async (service: ServiceProcess, authorization: string) => {
     const leftovers = await settle(
       () => filesUnder(dataDir, scratchFolders),
@@ -261,7 +285,7 @@ export async function runKillCampaign(options: KillCampaignOptions): Promise<Kil
   let service = await startServiceProcess(buildDir, env)
   try {
     for (round = 1; round <= options.kills + 1; round++) {
-      const authorization = await signInAdmin(service.url)
+      const authorization = await signInAfterStart(service)
       const backupId = await checkAfterStart(service, authorization)
       if (round > options.kills) break
       // Some content first, so backups and restores have bytes to work through.
