@@ -70,31 +70,36 @@ export async function startS3Server(): Promise<S3TestServer> {
 }
 
 /**
- * s3rver writes an object's files in place, so two writes of one key at once (replicas storing the
- * same blob, each copying its staging object to the content key) can fail with InternalError,
- * while S3 replaces an object atomically. Writes of one key (put, copy onto it, delete) take
- * turns here, which makes the fake behave as S3 does.
+ * s3rver keeps objects as files in folders named after their keys, and S3 has no folders. Two
+ * writes of one key at once (replicas storing the same blob, each copying its staging object to
+ * the content key) can fail with InternalError, where S3 replaces an object atomically; and a
+ * delete removes the folders it leaves empty, so a write into one of them meanwhile (an upload's
+ * staging object while another's is deleted) fails to open its file, an error s3rver leaves
+ * unhandled. Writes (put, copy onto, delete) of keys under one top folder take turns here, which
+ * makes the fake behave as S3 does.
  */
 function writeEachKeyAtomically(server: S3rver): void {
   const turns = new Map<string, Promise<unknown>>()
-  const inTurns = (method: string, keyOf: (args: unknown[]) => string) => {
+  const inTurns = (method: string, keyOf: (args: unknown[]) => [bucket: string, key: string]) => {
     const original = server.store[method]?.bind(server.store) as (...args: unknown[]) => Promise<unknown>
     server.store[method] = (...args: unknown[]) => {
-      const key = keyOf(args)
-      const run = (turns.get(key) ?? Promise.resolve()).then(
+      const [bucket, key] = keyOf(args)
+      // The folder a delete prunes up to: the key's first segment (the whole key when it has none).
+      const tree = `${bucket}/${key.split('/')[0]}`
+      const run = (turns.get(tree) ?? Promise.resolve()).then(
         () => original(...args),
         () => original(...args),
       )
-      turns.set(key, run)
+      turns.set(tree, run)
       return run
     }
   }
   inTurns('putObject', ([object]) => {
     const { bucket, key } = object as { bucket: string; key: string }
-    return `${bucket}/${key}`
+    return [bucket, key]
   })
-  inTurns('copyObject', (args) => `${args[2]}/${args[3]}`)
-  inTurns('deleteObject', (args) => `${args[0]}/${args[1]}`)
+  inTurns('copyObject', (args) => [String(args[2]), String(args[3])])
+  inTurns('deleteObject', (args) => [String(args[0]), String(args[1])])
 }
 
 /** Every object key under `prefix`, whatever it is: blobs, staging leftovers, strays. */
