@@ -39,10 +39,11 @@ export interface OfflinePage {
 /**
  * Opens a page in a fresh context whose only reachable origin is `origin` (for example
  * `http://127.0.0.1:40123`): every other request is aborted and recorded in `blocked`.
- * Close it with `context.close()`.
+ * The context asks for reduced motion, so dialogs and menus are drawn settled at once: axe then
+ * checks their colours as people see them, not half faded in. Close it with `context.close()`.
  */
 export async function openOfflinePage(browser: Browser, origin: string): Promise<OfflinePage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })
   const blocked: BlockedRequest[] = []
   await context.route('**/*', (route, request) => {
     if (new URL(request.url()).origin === origin) return route.continue()

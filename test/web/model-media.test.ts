@@ -52,6 +52,9 @@ describe('the pictures and documents of a model', () => {
       await gallery.getByRole('button', { name: 'View side.png' }).click()
       const dialog = page.getByRole('dialog', { name: 'side.png' })
       await dialog.getByRole('img', { name: 'side.png' }).waitFor()
+      // The browser asks for reduced motion, so the dialog is not faded in: whole as soon as it is there.
+      const { opacity, transitionDuration } = await dialog.evaluate((element) => getComputedStyle(element))
+      expect({ opacity, transitionDuration }).toEqual({ opacity: '1', transitionDuration: '0s' })
       await expectAccessible(page, '[role="dialog"]')
       await screenshot(page, 'model-page-image-large')
       await page.keyboard.press('Escape')
