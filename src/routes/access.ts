@@ -6,6 +6,7 @@ import type { Principal } from '../core/accounts/principal.js'
 import { hasRole, type Role } from '../core/accounts/roles.js'
 import { authenticate } from '../core/accounts/sessions.js'
 import { forbidden, unauthorized, VaultError } from '../core/errors.js'
+import { andThen, type MaybePromise } from '../core/runtime/maybe-async.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
 import { inputResponses, refuseNul } from './input-responses.js'
@@ -59,9 +60,10 @@ function presentedCredential(c: Context<AppEnv>): string | undefined {
 
 /**
  * Establishes the caller from an access token (with its live session) or an API key, and puts
- * the caller on `c.var.principal`. Missing or invalid credentials are 401.
+ * the caller on `c.var.principal`. Missing or invalid credentials are 401. A credential confirmed
+ * within the recheck window is answered at once (see `andThen`).
  */
-export async function authenticateRequest(c: Context<AppEnv>): Promise<Principal> {
+function authenticateRequest(c: Context<AppEnv>): MaybePromise<Principal> {
   const credential = presentedCredential(c)
   if (!credential) {
     throw unauthorized(
@@ -71,26 +73,32 @@ export async function authenticateRequest(c: Context<AppEnv>): Promise<Principal
   }
   // `c.get`, not `c.var`, on every request: Hono builds an object of all the variables on each `c.var` read.
   const deps = c.get('deps')
-  const principal = looksLikeApiKey(credential)
-    ? await authenticateApiKey(deps, credential)
-    : await authenticate(deps, credential)
-  c.set('principal', principal)
-  return principal
+  const principal = looksLikeApiKey(credential) ? authenticateApiKey(deps, credential) : authenticate(deps, credential)
+  return andThen(principal, (known) => {
+    c.set('principal', known)
+    return known
+  })
 }
 
 /**
  * `authenticateRequest`, then the caller's role, then the credential's scopes: a valid credential
- * without the role or the scope is 403, so a key acts with the intersection of both.
+ * without the role or the scope is 403, so a key acts with the intersection of both. (Hono
+ * answers a throw here, at once or later, with the error's problem.)
  */
 function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const principal = await authenticateRequest(c)
+  const admit = (principal: Principal) => {
     if (!hasRole(principal.role, role)) {
       throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
     }
     if (scopes !== 'any') requireScope(principal, scopes)
-    return next()
   }
+  return (c, next) =>
+    Promise.resolve(
+      andThen(authenticateRequest(c), (principal) => {
+        admit(principal)
+        return next()
+      }),
+    )
 }
 
 /** Refuses (403 `insufficient_scope`) a caller whose credential holds none of `scopes`, for checks a route makes itself. */

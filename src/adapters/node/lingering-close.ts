@@ -18,14 +18,21 @@ export const lingerBounds = { maxBytes: 512 * 1024 * 1024, maxMs: 15_000 }
  * or `lingerBounds` are reached; then it closes as before.
  */
 export function lingerOnEarlyAnswers(fetch: FetchHandler): FetchHandler {
-  return async (request, env) => {
-    const response = await fetch(request, env)
-    // HTTP/1 only: HTTP/2 ends a stream on its own, and the adaptor does so.
-    if (env.incoming instanceof IncomingMessage && !env.incoming.complete && !env.incoming.destroyed) {
-      lingerBeforeClosing(env.incoming)
-    }
-    return response
+  return (request, env) => {
+    // The adaptor gives GET and HEAD no body, so their answers never close early: they pass
+    // straight through, without another async step on the cheapest requests.
+    if (request.method === 'GET' || request.method === 'HEAD') return fetch(request, env)
+    return answerThenLinger(fetch, request, env)
   }
+}
+
+async function answerThenLinger(fetch: FetchHandler, ...[request, env]: Parameters<FetchHandler>): Promise<Response> {
+  const response = await fetch(request, env)
+  // HTTP/1 only: HTTP/2 ends a stream on its own, and the adaptor does so.
+  if (env.incoming instanceof IncomingMessage && !env.incoming.complete && !env.incoming.destroyed) {
+    lingerBeforeClosing(env.incoming)
+  }
+  return response
 }
 
 function lingerBeforeClosing(incoming: IncomingMessage): void {

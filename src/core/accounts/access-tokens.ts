@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose'
+import type { MaybePromise } from '../runtime/maybe-async.js'
 import { type SigningKeys, verificationKeyFor } from './signing-keys.js'
 
 export const accessTokenIssuer = 'model-vault'
@@ -46,8 +47,9 @@ const verifiedTokens = new WeakMap<SigningKeys, Map<string, AccessClaims & { exp
  * Verifies signature, algorithm, issuer, audience and lifetime. The algorithm is pinned (no
  * `none`, no key confusion) and `exp` is required: jose accepts a token without `exp` unless
  * told otherwise. Returns null for any invalid token; the reason is not the caller's business.
+ * A token verified before is answered at once.
  */
-export async function verifyAccessToken(keys: SigningKeys, token: string, now: Date): Promise<AccessClaims | null> {
+export function verifyAccessToken(keys: SigningKeys, token: string, now: Date): MaybePromise<AccessClaims | null> {
   const verified = verifiedTokens.get(keys) ?? new Map()
   verifiedTokens.set(keys, verified)
   const known = verified.get(token)
@@ -56,6 +58,15 @@ export async function verifyAccessToken(keys: SigningKeys, token: string, now: D
     verified.delete(token)
     return null
   }
+  return verifyAndRemember(verified, keys, token, now)
+}
+
+async function verifyAndRemember(
+  verified: Map<string, AccessClaims & { expiresAtMs: number }>,
+  keys: SigningKeys,
+  token: string,
+  now: Date,
+): Promise<AccessClaims | null> {
   const claims = await verifyWithJose(keys, token, now)
   if (claims) {
     verified.set(token, claims)

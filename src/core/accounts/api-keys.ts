@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { ApiKeysTable, Database } from '../db/schema.js'
 import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
+import type { MaybePromise } from '../runtime/maybe-async.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { type ApiKeyScope, formatScopes, parseScopes } from './api-key-scopes.js'
 import type { ConfirmedCredential } from './confirmed-credentials.js'
@@ -130,7 +131,7 @@ const lastUsedResolutionMs = 60_000
  * The key and its owner are as last read within `VAULT_SESSION_RECHECK_MS` (`confirmedCredentials`,
  * which keeps the key's hash, not the key).
  */
-export async function authenticateApiKey(deps: AccountsDeps, key: string): Promise<Principal> {
+export function authenticateApiKey(deps: AccountsDeps, key: string): MaybePromise<Principal> {
   return deps.confirmedCredentials.confirm(`key ${sha256Hex(deps.createSha256, key)}`, () => checkApiKey(deps, key))
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../runtime/clock.js'
+import type { MaybePromise } from '../runtime/maybe-async.js'
 import type { Principal } from './principal.js'
 
 /** What a credential check found in the database: the caller, and when the credential ends by itself. */
@@ -19,11 +20,11 @@ export interface ConfirmedCredential {
  */
 export interface ConfirmedCredentials {
   /**
-   * The principal `credential` was last confirmed as, if within the window; else runs `check`
-   * (which reads the database and throws for a dead credential) and remembers its answer. An
-   * answer whose check overlapped a `forget()` is used once but not remembered.
+   * The principal `credential` was last confirmed as, at once, if within the window; else runs
+   * `check` (which reads the database and throws for a dead credential) and remembers its answer.
+   * An answer whose check overlapped a `forget()` is used once but not remembered.
    */
-  confirm(credential: string, check: () => Promise<ConfirmedCredential>): Promise<Principal>
+  confirm(credential: string, check: () => Promise<ConfirmedCredential>): MaybePromise<Principal>
   /** Drops every remembered answer: call after committing a change to sessions, users or keys. */
   forget(): void
 }
@@ -34,8 +35,22 @@ const confirmationsKept = 10_000
 export function createConfirmedCredentials(clock: Clock, recheckMs: number): ConfirmedCredentials {
   const confirmed = new Map<string, ConfirmedCredential & { checkedAtMs: number }>()
   let generation = 0
+  const checkAndRemember = async (
+    credential: string,
+    check: () => Promise<ConfirmedCredential>,
+    startedAtMs: number,
+  ) => {
+    const checkedIn = generation
+    const found = await check()
+    if (recheckMs > 0 && checkedIn === generation) {
+      confirmed.set(credential, { ...found, checkedAtMs: startedAtMs })
+      // Map order is insertion order: the oldest goes first.
+      if (confirmed.size > confirmationsKept) confirmed.delete(confirmed.keys().next().value as string)
+    }
+    return found.principal
+  }
   return {
-    async confirm(credential, check) {
+    confirm(credential, check) {
       const startedAtMs = clock.now().getTime()
       const known = confirmed.get(credential)
       if (known) {
@@ -44,14 +59,7 @@ export function createConfirmedCredentials(clock: Clock, recheckMs: number): Con
         if (fresh && (known.expiresAtMs === null || startedAtMs < known.expiresAtMs)) return known.principal
         confirmed.delete(credential)
       }
-      const checkedIn = generation
-      const found = await check()
-      if (recheckMs > 0 && checkedIn === generation) {
-        confirmed.set(credential, { ...found, checkedAtMs: startedAtMs })
-        // Map order is insertion order: the oldest goes first.
-        if (confirmed.size > confirmationsKept) confirmed.delete(confirmed.keys().next().value as string)
-      }
-      return found.principal
+      return checkAndRemember(credential, check, startedAtMs)
     },
     forget() {
       generation += 1

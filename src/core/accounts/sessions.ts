@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { unauthorized } from '../errors.js'
+import { andThen, type MaybePromise } from '../runtime/maybe-async.js'
 import { signAccessToken, verifyAccessToken } from './access-tokens.js'
 import { type AccountsDeps, accessTokenTtlSeconds, sessionIdleSeconds } from './accounts-deps.js'
 import { everyScope, parseScopes } from './api-key-scopes.js'
+import type { ConfirmedCredential } from './confirmed-credentials.js'
 import { accountOf, type Principal } from './principal.js'
 import { randomToken, sha256Hex } from './secrets.js'
 
@@ -124,30 +126,40 @@ export async function revokeSessionsWhere(
  * within `VAULT_SESSION_RECHECK_MS` (`confirmedCredentials`), so logout, revocation and
  * disabling take effect on this process's next request and on other processes' within that bound.
  */
-export async function authenticate(deps: AccountsDeps, token: string): Promise<Principal> {
+export function authenticate(deps: AccountsDeps, token: string): MaybePromise<Principal> {
   const now = deps.clock.now()
-  const claims = await verifyAccessToken(deps.keys.current().signingKeys, token, now)
-  if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
-  const ended = () => unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
-  const principal = await deps.confirmedCredentials.confirm(`session ${claims.sid}`, async () => {
-    const row = await liveSession(deps.database.db, claims.sid, now)
-    if (!row) throw ended()
-    return {
-      principal: {
-        userId: row.user_id,
-        username: row.username,
-        role: row.role,
-        sessionId: claims.sid,
-        apiKeyId: row.api_key_id,
-        scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
-        account: accountOf(row),
-      },
-      expiresAtMs: Math.min(Date.parse(row.expires_at), row.key_expires_at ? Date.parse(row.key_expires_at) : Infinity),
-    }
+  return andThen(verifyAccessToken(deps.keys.current().signingKeys, token, now), (claims) => {
+    if (!claims) throw unauthorized('invalid_token', 'The access token is invalid or expired.')
+    const confirmed = deps.confirmedCredentials.confirm(`session ${claims.sid}`, () =>
+      checkSession(deps.database.db, claims.sid, now),
+    )
+    return andThen(confirmed, (principal) => {
+      if (principal.userId !== claims.sub) throw sessionEnded()
+      return principal
+    })
   })
-  if (principal.userId !== claims.sub) throw ended()
-  return principal
 }
+
+/** Reads the session, its user and its key (if any) from the database; throws if any is not live. */
+async function checkSession(db: Kysely<Database>, sessionId: string, now: Date): Promise<ConfirmedCredential> {
+  const row = await liveSession(db, sessionId, now)
+  if (!row) throw sessionEnded()
+  const keyExpiresAtMs = row.key_expires_at ? Date.parse(row.key_expires_at) : Infinity
+  return {
+    principal: {
+      userId: row.user_id,
+      username: row.username,
+      role: row.role,
+      sessionId,
+      apiKeyId: row.api_key_id,
+      scopes: row.scopes === null ? everyScope : parseScopes(row.scopes),
+      account: accountOf(row),
+    },
+    expiresAtMs: Math.min(Date.parse(row.expires_at), keyExpiresAtMs),
+  }
+}
+
+const sessionEnded = () => unauthorized('invalid_token', 'The session of this access token has ended; sign in again.')
 
 function liveSession(db: Kysely<Database> | Transaction<Database>, sessionId: string, now: Date) {
   return (
