@@ -19,6 +19,7 @@ import { packagesRouter } from './routes/packages/packages.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
+import { rememberedTrieRouter } from './routes/remembered-router.js'
 import { requestId } from './routes/request-id.js'
 import { requestLog } from './routes/request-log.js'
 import { signedRouter } from './routes/signed/signed.index.js'
@@ -32,7 +33,7 @@ import { refuseUnsupported } from './routes/unsupported.js'
  * `parent.route('/vault', createApp(deps))`.
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: rememberedTrieRouter() })
   const restoreGate = createRestoreGate(createRestoreWatch(deps))
 
   app.use((c, next) => {
