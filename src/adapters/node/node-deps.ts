@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createConfirmedCredentials } from '../../core/accounts/confirmed-credentials.js'
+import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import type { Leftovers } from '../../core/blobs/blob-store.js'
@@ -42,6 +43,8 @@ export interface NodeDepsOptions {
   logger: Logger
   service: ServiceIdentity
   clock?: Clock
+  /** Defaults to scrypt at OWASP's cost; test vaults pass a cheaper one. */
+  passwordHasher?: PasswordHasher
 }
 
 /**
@@ -71,7 +74,7 @@ export async function createNodeDeps(
     })
     const indexed = await indexPendingModels(database, () => clock.now().toISOString())
     if (indexed > 0) options.logger.info('search index caught up', { models: indexed })
-    const passwordHasher = createScryptPasswordHasher()
+    const passwordHasher = options.passwordHasher ?? createScryptPasswordHasher()
     const configuredKeys = {
       jwtSecrets: await configuredJwtSecrets(config),
       printerCredentialsKey: config.printers.credentialsKey,

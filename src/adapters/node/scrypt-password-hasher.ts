@@ -10,12 +10,19 @@ import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
  * PBKDF2 hashes of the Workers build (`$pbkdf2-sha256$i=…`, arriving with a backup restored from
  * there) verify too, and are replaced with scrypt at that sign-in (`needsRehash`).
  */
-const current = { ln: 15, r: 8, p: 3 }
+/** scrypt's cost: N = 2^ln, block size r, parallelism p. */
+export interface ScryptCost {
+  ln: number
+  r: number
+  p: number
+}
+
+export const owaspScryptCost: ScryptCost = { ln: 15, r: 8, p: 3 }
 const keyLength = 32
 const pbkdf2Pattern = /^\$pbkdf2-sha256\$i=(\d{1,7})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/
 const phcPattern = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/
 
-const derive = (password: string, salt: Buffer, length: number, { ln, r, p }: typeof current) =>
+const derive = (password: string, salt: Buffer, length: number, { ln, r, p }: ScryptCost) =>
   new Promise<Buffer>((resolve, reject) => {
     const options: ScryptOptions = { N: 2 ** ln, r, p, maxmem: 2 * 128 * 2 ** ln * r }
     scrypt(password.normalize('NFKC'), salt, length, options, (error, key) => (error ? reject(error) : resolve(key)))
@@ -41,7 +48,12 @@ async function verifyPbkdf2(password: string, [, roundsText, salt, hash]: RegExp
 
 const b64 = (buffer: Buffer) => buffer.toString('base64').replace(/=+$/, '')
 
-export function createScryptPasswordHasher(): PasswordHasher {
+/**
+ * `current` is the cost new hashes get and older ones are raised to. Only `owaspScryptCost` is for
+ * real installs; a lower one is for test vaults, where every start and sign-in would otherwise
+ * spend 0.4 s of CPU (Django's test settings swap in a fast hasher for the same reason).
+ */
+export function createScryptPasswordHasher(current: ScryptCost = owaspScryptCost): PasswordHasher {
   return {
     async hash(password) {
       const salt = randomBytes(16)
