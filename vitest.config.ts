@@ -1,12 +1,43 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
- * The whole suite runs twice: once on SQLite files, once on a real PostgreSQL server that
- * the `postgres` project's global setup starts. Tests get the kind through `inject`.
+ * Every test runs on SQLite, the embedded default. Tests whose subject is database behaviour
+ * (queries and their plans, migrations, locks and concurrency, dumps and restores, sessions and
+ * their rotation) run a second time on a real PostgreSQL server that the `postgres` project's
+ * global setup starts; the rest (format readers, the HTTP layer, printers, the browser, the CLI,
+ * the Workers runtime) behave the same on either and run once. Tests get the kind through `inject`.
  */
+const databaseBehaviour = [
+  'test/auth-api-keys.test.ts',
+  'test/auth-revocation-bound.test.ts',
+  'test/auth-throttle.test.ts',
+  'test/auth-tokens.test.ts',
+  'test/backup.test.ts',
+  'test/backup-manual-restore.test.ts',
+  'test/backup-restore.test.ts',
+  'test/backup-restore-cli.test.ts',
+  'test/backup-restore-refusals.test.ts',
+  'test/backup-verify.test.ts',
+  'test/blobs-gc.test.ts',
+  'test/health.test.ts',
+  'test/ingest.test.ts',
+  'test/ingest-concurrency.test.ts',
+  'test/interrupted-work.test.ts',
+  'test/kill-campaign.test.ts',
+  'test/library-browse.test.ts',
+  'test/library-counts.test.ts',
+  'test/library-export.test.ts',
+  'test/library-organise.test.ts',
+  'test/library-query-plans.test.ts',
+  'test/migrations.test.ts',
+  'test/model-lists.test.ts',
+  // Replicas share one server database; an SQLite file belongs to one process's install.
+  'test/replicas.test.ts',
+  'test/workers-backup.test.ts',
+]
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
@@ -14,8 +45,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           provide: { databaseKind: 'sqlite', postgresAdminUrl: '' },
-          // Replicas share one server database; an SQLite file belongs to one process's install.
           exclude: [...configDefaults.exclude, 'test/replicas.test.ts'],
         },
       },
@@ -23,6 +54,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
+          include: databaseBehaviour,
           provide: { databaseKind: 'postgres' },
           globalSetup: ['test/support/postgres-global-setup.ts'],
         },
