@@ -90,7 +90,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)dist/' },
+    // Tests are entry points like the Node and Workers mains: they assemble the app from adapters
+    // (test/support), so the layer rules, which are about shipped code, do not apply to them.
+    exclude: { path: ['(^|/)dist/', '\\.test\\.tsx?$', '^test/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -19,7 +19,7 @@ const databaseBehaviour = [
   'test/backup-restore-refusals.test.ts',
   'test/backup-verify.test.ts',
   'test/blobs-gc.test.ts',
-  'test/health.test.ts',
+  'src/routes/health/health.test.ts',
   'test/ingest.test.ts',
   'test/ingest-concurrency.test.ts',
   'test/interrupted-work.test.ts',

@@ -9,13 +9,12 @@ import { createScryptPasswordHasher } from '../../src/adapters/node/scrypt-passw
 import { createApp } from '../../src/app.js'
 import { ensureFirstSuperuser } from '../../src/core/accounts/first-superuser.js'
 import { parseConfig } from '../../src/core/config/config.js'
+import type { Clock } from '../../src/core/runtime/clock.js'
 import { createJsonLogger, type Logger } from '../../src/core/runtime/logger.js'
 import type { AppDeps } from '../../src/routes/app-env.js'
 import { createTestDatabase } from './test-database.js'
 
-export interface TestVault {
-  /** `http://127.0.0.1:<port>`: the vault over a real loopback socket. */
-  baseUrl: string
+export interface InProcessVault {
   app: ReturnType<typeof createApp>
   deps: AppDeps
   dataDir: string
@@ -25,19 +24,30 @@ export interface TestVault {
   close(): Promise<void>
 }
 
+export interface TestVault extends InProcessVault {
+  /** `http://127.0.0.1:<port>`: the vault over a real loopback socket. */
+  baseUrl: string
+}
+
+export interface TestVaultOptions {
+  /** Another instance of an existing test vault (same data directory and database), as a second process would be. */
+  shareWith?: InProcessVault
+  /** The vault's clock; the system clock by default. */
+  clock?: Clock
+}
+
 /**
- * Starts a complete vault the way `npm start` does (same config parsing, same adapters),
- * on a temporary data directory and a fresh database of this test project's kind.
- * `env` adds or overrides `VAULT_*` variables; `shareWith` starts another instance of an
- * existing test vault (same data directory and database), as a second process would be.
+ * A complete vault built the way `npm start` builds it (same config parsing, same adapters), on a
+ * temporary data directory and a fresh database of this test project's kind, with no socket:
+ * requests go through `vault.app.request()`, as in Hono's own tests. `env` adds or overrides
+ * `VAULT_*` variables.
  */
-export async function startTestVault(
+export async function createTestVault(
   env: Record<string, string> = {},
-  options: { shareWith?: TestVault } = {},
-): Promise<TestVault> {
+  options: TestVaultOptions = {},
+): Promise<InProcessVault> {
   const shared = options.shareWith
   const dataDir = shared?.dataDir ?? (await mkdtemp(join(tmpdir(), 'vault-test-')))
-  // A second vault on the same data directory and database: another process of one install.
   const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await createTestDatabase(dataDir)
   const logs: Record<string, unknown>[] = []
   const logger: Logger = createJsonLogger((line) => void logs.push(JSON.parse(line)), { level: 'debug' })
@@ -48,26 +58,47 @@ export async function startTestVault(
     instanceId: crypto.randomUUID(),
     startedAt: new Date().toISOString(),
   }
-  const { deps, close } = await createNodeDeps(config, { logger, service, passwordHasher: testPasswordHasher })
+  const { deps, close } = await createNodeDeps(config, {
+    logger,
+    service,
+    passwordHasher: testPasswordHasher,
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
   await ensureFirstSuperuser(deps, logger, config.admin)
-  const app = createApp(deps)
-  const { server, port } = await listen(app.fetch)
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    app,
+    app: createApp(deps),
     deps,
     dataDir,
     databaseUrl: database.url,
     logs,
+    async close() {
+      await close()
+      await database.drop()
+      if (!shared) await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * A test vault (`createTestVault`) served over a real loopback socket, for tests whose subject is
+ * the HTTP server: sockets, streamed and cut bodies, clients that are separate processes.
+ */
+export async function startTestVault(
+  env: Record<string, string> = {},
+  options: TestVaultOptions = {},
+): Promise<TestVault> {
+  const vault = await createTestVault(env, options)
+  const { server, port } = await listen(vault.app.fetch)
+  return {
+    ...vault,
+    baseUrl: `http://127.0.0.1:${port}`,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // The test is over: connections fetch keeps alive (up to 60 s, below) must not hold the close.
         ;(server as Server).closeAllConnections()
       })
-      await close()
-      await database.drop()
-      if (!shared) await rm(dataDir, { recursive: true, force: true })
+      await vault.close()
     },
   }
 }

@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, inject, it } from 'vitest'
-import { latestSchemaVersion } from '../src/core/db/migrate.js'
-import { startTestVault, type TestVault } from './support/test-vault.js'
+import { createTestVault, type InProcessVault } from '../../../test/support/test-vault.js'
+import { latestSchemaVersion } from '../../core/db/migrate.js'
 
-let vault: TestVault
+let vault: InProcessVault
 afterEach(async () => vault?.close())
 
 describe('GET /api/v1/health', () => {
   it('needs no token and reports identity and all four components as passing', async () => {
-    vault = await startTestVault()
-    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    vault = await createTestVault()
+    const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
     const body = await res.json()
@@ -43,9 +43,9 @@ describe('GET /api/v1/health', () => {
   })
 
   it('answers 503 and names the database when the database is gone', async () => {
-    vault = await startTestVault()
+    vault = await createTestVault()
     await vault.deps.database.close()
-    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(503)
     const body = await res.json()
     expect(body.status).toBe('fail')
@@ -55,9 +55,9 @@ describe('GET /api/v1/health', () => {
   })
 
   it('answers 503 and names storage when the blob volume is gone, without revealing its path', async () => {
-    vault = await startTestVault()
+    vault = await createTestVault()
     await rm(join(vault.dataDir, 'blobs'), { recursive: true, force: true })
-    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(503)
     const body = await res.json()
     expect(body.components.storage).toMatchObject({
@@ -68,9 +68,9 @@ describe('GET /api/v1/health', () => {
   })
 
   it('stays 200 but warns when only the backup directory is unusable', async () => {
-    vault = await startTestVault()
+    vault = await createTestVault()
     await rm(join(vault.dataDir, 'backups'), { recursive: true, force: true })
-    const res = await fetch(`${vault.baseUrl}/api/v1/health`)
+    const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(200)
     const body = await res.json()
     expect(body.status).toBe('warn')
@@ -79,8 +79,8 @@ describe('GET /api/v1/health', () => {
   })
 
   it('reveals no secrets or paths from the configuration', async () => {
-    vault = await startTestVault({ VAULT_JWT_SECRET: 'a-very-long-secret-value-for-tokens-123456' })
-    const text = await (await fetch(`${vault.baseUrl}/api/v1/health`)).text()
+    vault = await createTestVault({ VAULT_JWT_SECRET: 'a-very-long-secret-value-for-tokens-123456' })
+    const text = await (await vault.app.request('/api/v1/health')).text()
     expect(text).not.toContain('a-very-long-secret')
     expect(text).not.toContain(vault.dataDir)
     expect(text).not.toContain(new URL(vault.databaseUrl.replace(/^sqlite:/, 'file:')).pathname)
