@@ -38,6 +38,7 @@ const databaseBehaviour = [
 
 export default defineConfig({
   test: {
+    reporters: ['default', './test/support/file-time-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
