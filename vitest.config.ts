@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          provide: { databaseKind: 'sqlite', postgresAdminUrl: '' },
+          provide: { databaseKind: 'sqlite', postgresAdminUrl: '', postgresMigratedTemplate: '' },
           exclude: [...configDefaults.exclude, 'test/replicas.test.ts'],
         },
       },

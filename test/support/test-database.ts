@@ -2,19 +2,22 @@ import pg from 'pg'
 import { inject } from 'vitest'
 
 /**
- * A fresh, empty database for one test vault: a new SQLite file in the project `sqlite`, a
- * new database on the suite's PostgreSQL server in the project `postgres`.
+ * A fresh database for one test vault: a new SQLite file in the project `sqlite`, a new database
+ * on the suite's PostgreSQL server in the project `postgres`, empty, or with `migrated` already on
+ * the latest schema (as a vault's start would leave it, with no rows).
  * Returns the `VAULT_DATABASE_URL` to use and a function that drops it.
  */
 export async function createTestDatabase(
   dataDir: string,
+  { migrated = false } = {},
 ): Promise<{ url: string; kind: 'sqlite' | 'postgres'; drop: () => Promise<void> }> {
   if (inject('databaseKind') === 'sqlite') {
     return { url: `sqlite:${dataDir}/db/vault.sqlite`, kind: 'sqlite', drop: async () => {} }
   }
   const adminUrl = inject('postgresAdminUrl')
   const name = `vault_${crypto.randomUUID().replaceAll('-', '')}`
-  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`))
+  const template = migrated ? ` template ${inject('postgresMigratedTemplate')}` : ''
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}${template}`))
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return {

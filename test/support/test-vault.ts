@@ -48,7 +48,9 @@ export async function createTestVault(
 ): Promise<InProcessVault> {
   const shared = options.shareWith
   const dataDir = shared?.dataDir ?? (await mkdtemp(join(tmpdir(), 'vault-test-')))
-  const database = shared ? { url: shared.databaseUrl, drop: async () => {} } : await createTestDatabase(dataDir)
+  const database = shared
+    ? { url: shared.databaseUrl, drop: async () => {} }
+    : await createTestDatabase(dataDir, { migrated: true })
   const logs: Record<string, unknown>[] = []
   const logger: Logger = createJsonLogger((line) => void logs.push(JSON.parse(line)), { level: 'debug' })
   const config = parseConfig({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
