@@ -16,28 +16,44 @@ import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
  * The file part as a web stream with backpressure. It closes only once the whole form has been
  * read (`formRead`), and fails with the form's 4xx error (or the 413 of the size limit) rather
  * than busboy's bare "Unexpected end of form".
+ *
+ * Once the web stream is closed, errored or cancelled, busboy may still hand over data it had
+ * buffered, its end or an error (a body cut mid-way does all three): the controller is not
+ * touched again, since a throw from an event handler is uncaught and ends the process.
  */
 function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint8Array> {
+  let finished = false
+  const finish = (end: () => void) => {
+    if (finished) return
+    finished = true
+    end()
+  }
   return new ReadableStream<Uint8Array>({
     start(controller) {
       file.on('data', (chunk: Buffer) => {
+        if (finished) return
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
         if ((controller.desiredSize ?? 0) <= 0) file.pause()
       })
       file.on('end', () =>
         formRead.then(
-          () => controller.close(),
-          (error: unknown) => controller.error(error),
+          () => finish(() => controller.close()),
+          (error: unknown) => finish(() => controller.error(error)),
         ),
       )
       file.on('error', (error) =>
-        controller.error(error instanceof VaultError ? error : malformed(`The upload was cut off: ${error.message}.`)),
+        finish(() =>
+          controller.error(
+            error instanceof VaultError ? error : malformed(`The upload was cut off: ${error.message}.`),
+          ),
+        ),
       )
     },
     pull() {
       file.resume()
     },
     cancel() {
+      finished = true
       file.destroy()
     },
   })
@@ -67,10 +83,14 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
   const upload: MultipartUpload = {
     file,
     fields: new Promise((resolveFields, rejectFields) => {
+      // The file part being read, if any: a form that fails fails its file too, so a reader of
+      // a body cut mid-way gets the 400 rather than waiting for bytes that will never come.
+      let filePart: Readable | undefined
       const fail = (error: unknown) => {
         rejectFile(error)
         rejectFields(error)
         rejectForm(error)
+        filePart?.destroy(error instanceof Error ? error : undefined)
       }
       let parser: busboy.Busboy
       try {
@@ -91,6 +111,7 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
           return fail(badField(`Unexpected file field "${name}": send exactly one file, in the field "file".`))
         }
         sawFile = true
+        filePart = stream
         stream.on('limit', () => stream.destroy(payloadTooLarge(maxFileBytes)))
         resolveFile({
           filename: info.filename === undefined ? 'upload' : unescapeFormFileName(info.filename),
