@@ -41,6 +41,15 @@ export const unauthorized = (code: string, detail: string) =>
       code === 'invalid_token' ? 'Bearer realm="model-vault", error="invalid_token"' : 'Bearer realm="model-vault"',
   })
 
+/** 400: the client closed the connection before its request body was complete; nothing was kept. */
+export const uploadAborted = () =>
+  new VaultError(
+    400,
+    'upload_aborted',
+    'Bad Request',
+    'The client closed the connection before the request body was complete.',
+  )
+
 export const forbidden = (code: string, detail: string) => new VaultError(403, code, 'Forbidden', detail)
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type FieldError, unprocessable, VaultError } from '../core/errors.js'
+import { type FieldError, unprocessable, uploadAborted, VaultError } from '../core/errors.js'
 import { requestIdHeader } from './response-docs.js'
 
 /** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
@@ -102,6 +102,9 @@ export function closeIfBodyUnread(c: Context, response: Response): Response {
 
 function answerError(error: Error, c: Context): Response {
   if (error instanceof VaultError) return vaultProblem(c, error)
+  // The client went away while its body was being read (the read fails with whatever the runtime
+  // says, Node's "aborted"): a client's doing, logged as its 400, not as a server error.
+  if (c.req.raw.bodyUsed && c.req.raw.signal.aborted) return vaultProblem(c, uploadAborted())
   if (error instanceof HTTPException && error.status < 500) {
     const [code, title] = httpExceptionCodes[error.status] ?? ['client_error', 'Client Error']
     return error.message === malformedJsonMessage

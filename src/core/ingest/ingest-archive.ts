@@ -1,6 +1,6 @@
 import { hashing, putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
 import type { Deps } from '../deps.js'
-import { unprocessable, VaultError } from '../errors.js'
+import { unprocessable, uploadAborted, VaultError } from '../errors.js'
 import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
 import { addToCollection, ensureCollection } from '../library/collections.js'
@@ -15,7 +15,7 @@ import {
   planArchiveModels,
 } from './datapackage.js'
 import { formatOf } from './file-formats.js'
-import { assertModelExists, type IngestDeps, registerUpload, uploadAborted } from './ingest.js'
+import { assertModelExists, type IngestDeps, registerUpload } from './ingest.js'
 import { storedForm } from './stored-form.js'
 
 export type ArchiveDeps = IngestDeps & Pick<Deps, 'registrations' | 'maxUploadBytes'>

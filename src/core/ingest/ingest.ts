@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { unprocessable, VaultError } from '../errors.js'
+import { unprocessable, uploadAborted, VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
 import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
 import { mediaFormats, roleOf } from '../library/file-roles.js'
@@ -59,14 +59,6 @@ export async function receiveUpload<T>(
     throw error
   }
 }
-
-export const uploadAborted = () =>
-  new VaultError(
-    400,
-    'upload_aborted',
-    'Bad Request',
-    'The client closed the connection before the upload was complete.',
-  )
 
 /**
  * Turns stored bytes into a file of a model. Known content is a no-op that answers with the
