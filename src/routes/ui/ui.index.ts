@@ -1,8 +1,15 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
+import { sameOriginFramesOnly } from '../frame-policy.js'
 import { problem } from '../problem.js'
 import { acceptedEncodings } from './accepted-encodings.js'
+
+/**
+ * The body is already encoded as its `Content-Encoding` says. Workers (workerd) would otherwise
+ * encode it again, sending gzip around the Brotli file; other runtimes ignore the field.
+ */
+const alreadyEncoded = { encodeBody: 'manual' } as ResponseInit
 
 /** Paths the UI never answers, whatever the `Accept` header says. */
 const reservedPath = /^\/(api|docs|redoc|openapi\.json)(\/|$)/
@@ -53,8 +60,9 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
         'Cache-Control': cacheControl,
         Vary: 'Accept-Encoding',
       })
-      if (asset.encoding) headers.set('Content-Encoding', asset.encoding)
-      return new Response(asset.body, { headers })
+      if (!asset.encoding) return new Response(asset.body, { headers })
+      headers.set('Content-Encoding', asset.encoding)
+      return new Response(asset.body, { headers, ...alreadyEncoded })
     }
     if (file.startsWith('assets/') || !c.req.header('accept')?.includes('text/html')) return undefined
   }
@@ -70,5 +78,7 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
   }
   const base = `${publicUrl?.replace(/\/$/, '') ?? ''}${prefix}/`
   const html = new TextDecoder().decode(index.body).replace(basePlaceholder, `<base href="${escapeAttribute(base)}" />`)
-  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' } })
+  return new Response(html, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...sameOriginFramesOnly },
+  })
 }
