@@ -94,6 +94,17 @@ describe('the web UI is served at /', () => {
     expect(await res.text()).toContain('<base href="/" />')
   })
 
+  it('the page and the API reference may be framed by their own origin only', async () => {
+    const origin = await serveVault()
+    for (const path of ['/', '/library/some-model', '/docs', '/redoc']) {
+      const res = await page(`${origin}${path}`)
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get('x-frame-options'), path).toBe('SAMEORIGIN')
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'self'")
+    }
+    expect((await page(`${origin}/redoc`)).headers.get('content-security-policy')).toContain("img-src 'self' data:")
+  })
+
   it('hashed assets are cached for a year as immutable; other files are revalidated', async () => {
     const origin = await serveVault()
     const asset = await fetch(`${origin}/assets/app-1a2b3c.js`)

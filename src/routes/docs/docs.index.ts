@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { DocsAssetName } from '../../core/deps.js'
 import { apiKeySchemeName, bearerSchemeName } from '../access.js'
 import type { AppEnv } from '../app-env.js'
+import { sameOriginFramesOnly } from '../frame-policy.js'
 import { routeNotFound } from '../problem.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 
@@ -44,6 +45,10 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
     return c.json(buildOpenApiDocument(app, { version: service.version, serverUrl }))
   })
 
+  app.use('/docs', async (c, next) => {
+    await next()
+    for (const [name, value] of Object.entries(sameOriginFramesOnly)) c.header(name, value)
+  })
   app.get(
     '/docs',
     swaggerUI({
@@ -72,7 +77,10 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   </body>
 </html>`,
       200,
-      { 'Content-Security-Policy': "img-src 'self' data:" },
+      {
+        ...sameOriginFramesOnly,
+        'Content-Security-Policy': `img-src 'self' data:; ${sameOriginFramesOnly['Content-Security-Policy']}`,
+      },
     ),
   )
 
