@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { connect } from 'node:net'
+import { type AddressInfo, connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -107,14 +107,18 @@ describe('starting and stopping the service', () => {
   it('says which variable to fix when the data directory cannot be used', async () => {
     const file = join(dataDir, 'not-a-directory')
     await writeFile(file, '')
-    const r = run({ VAULT_DATA_DIR: join(file, 'data') })
+    const r = run({ VAULT_DATA_DIR: join(file, 'data'), VAULT_PORT: '0' })
     expect(await r.exit).toBe(1)
     expect(r.stderr).toMatch(/^model-vault: Start-up failed: .*VAULT_DATA_DIR/)
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('says which variable to fix when the database cannot be reached', async () => {
-    const r = run({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/vault' })
+    const r = run({
+      VAULT_DATA_DIR: dataDir,
+      VAULT_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/vault',
+      VAULT_PORT: '0',
+    })
     expect(await r.exit).toBe(1)
     expect(r.stderr).toContain('check VAULT_DATABASE_URL')
     expect(r.stderr).not.toMatch(/\n\s+at /)
@@ -129,6 +133,33 @@ describe('starting and stopping the service', () => {
     expect(second.stderr).toContain(`Cannot listen on 127.0.0.1:${port} (EADDRINUSE); set VAULT_HOST / VAULT_PORT.`)
     first.child.kill('SIGTERM')
     await first.exit
+    await database.drop()
+  })
+
+  it('a first start that cannot listen creates nothing, so the next start still prints the one-time password', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    const database = await createTestDatabase(dataDir)
+    const env = { VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url }
+    const failed = run({ ...env, VAULT_PORT: String(port) })
+    expect(await failed.exit).toBe(1)
+    taken.close()
+    expect(failed.stderr).toContain(`Cannot listen on 127.0.0.1:${port} (EADDRINUSE)`)
+    expect(failed.stdout.join('\n')).not.toContain('first superuser')
+
+    const next = run({ ...env, VAULT_PORT: '0' })
+    const url = await listeningUrl(next)
+    const created = next.stdout.map((line) => JSON.parse(line)).find((line) => line.msg.includes('first superuser'))
+    expect(created?.password).toEqual(expect.any(String))
+    const signIn = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: created.username, password: created.password }),
+    })
+    expect(signIn.status).toBe(200)
+    next.child.kill('SIGTERM')
+    expect(await next.exit).toBe(0)
     await database.drop()
   })
 })

@@ -2,7 +2,7 @@ import { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 
-type FetchHandler = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>
+export type FetchHandler = (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>
 
 /** How long, and how much of the unread request body, the connection lingers for after such an answer. */
 export const lingerBounds = { maxBytes: 512 * 1024 * 1024, maxMs: 15_000 }

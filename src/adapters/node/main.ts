@@ -1,9 +1,24 @@
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { batchedLines } from './batched-lines.js'
 import { createNodeVault, type NodeVault } from './create-node-vault.js'
-import { lingerOnEarlyAnswers } from './lingering-close.js'
+import { type FetchHandler, lingerOnEarlyAnswers } from './lingering-close.js'
 import { describeStartupError, exitWith, readNodeConfigOrExit } from './node-config.js'
+
+/** What a request gets while the database is opened and migrated, before the app exists. */
+const startingAnswer = () =>
+  Response.json(
+    {
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      code: 'starting',
+      detail: 'The vault is starting; try again in a moment.',
+    },
+    { status: 503, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } },
+  )
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
 const shutdownGraceMs = 10_000
@@ -18,24 +33,32 @@ async function main(): Promise<void> {
   const logger = createJsonLogger(batchedLines((text) => process.stdout.write(text)))
   const config = readNodeConfigOrExit(process.env)
 
+  // The port is taken before anything is created: a start that cannot listen must not make the
+  // first superuser and print its one-time password after the error, leaving the next start none.
+  let answer: FetchHandler = () => startingAnswer()
+  const server = serve({
+    fetch: lingerOnEarlyAnswers((request, env) => answer(request, env)),
+    hostname: config.host,
+    port: config.port,
+  })
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    exitWith(
+      `Cannot listen on ${config.host}:${config.port} (${error.code ?? error.message}); set VAULT_HOST / VAULT_PORT.`,
+    )
+  })
+  await once(server, 'listening')
+
   let vault: NodeVault
   try {
     vault = await createNodeVault({ config, logger })
   } catch (error) {
     exitWith(`Start-up failed: ${describeStartupError(error, config)}`)
   }
-
-  const fetch = lingerOnEarlyAnswers(vault.app.fetch)
-  const server = serve({ fetch, hostname: config.host, port: config.port }, (info) => {
-    logger.info('listening', {
-      url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`,
-      version: vault.deps.service.version,
-    })
-  })
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    exitWith(
-      `Cannot listen on ${config.host}:${config.port} (${error.code ?? error.message}); set VAULT_HOST / VAULT_PORT.`,
-    )
+  answer = vault.app.fetch
+  const address = server.address() as AddressInfo
+  logger.info('listening', {
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    version: vault.deps.service.version,
   })
 
   let stopping = false
