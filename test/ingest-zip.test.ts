@@ -204,6 +204,19 @@ describe('uploading a zip', () => {
     expect(await countRows(vault, 'models')).toBe(before + 1)
     expect(await scratchFiles()).toEqual([])
   })
+
+  it('keeps the names Windows writes in CP437 (no UTF-8 flag) as they were, umlauts and all', async () => {
+    const zip = zipSync({ 'Halter/Gr##e Halter.stl': uniqueCube() })
+    // fflate writes an ASCII name without the UTF-8 flag; "Größe" in CP437 is as long as "Gr##e".
+    const placeholder = encode('Gr##e')
+    for (let at = zip.indexOf(placeholder[0] as number); at >= 0; at = zip.indexOf(placeholder[0] as number, at + 1))
+      if (placeholder.every((byte, i) => zip[at + i] === byte)) zip.set([0x47, 0x72, 0x94, 0xe1, 0x65], at)
+    const res = await upload(vault.baseUrl, token, 'halter.zip', zip)
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(entry(res.body, 'Halter/Größe Halter.stl')).toMatchObject({ outcome: 'stored' })
+    const model = await call(vault.baseUrl, 'GET', `/api/v1/models/${res.body.models[0].model.id}`, { token })
+    expect(model.body.files.map((file: { name: string }) => file.name)).toEqual(['Größe Halter.stl'])
+  })
 })
 
 describe('a zip refused as a whole stores nothing', () => {

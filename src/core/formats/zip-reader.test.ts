@@ -1,6 +1,7 @@
 import { Deflate, type Zippable, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { byteSourceFromBytes } from './byte-source.js'
+import { crc32 } from './crc32.js'
 import { type ByteSource, FormatError } from './types.js'
 import { openZip, type ZipLimits } from './zip-reader.js'
 
@@ -342,5 +343,110 @@ describe('zip reading', () => {
     if (!cube) throw new Error('no cube')
     const text = await new Response(await archive.openEntry(cube)).text()
     expect(text).toBe('solid cube')
+  })
+})
+
+/** A stored (uncompressed) zip whose entries carry exactly these name bytes, flags and extra fields. */
+function zipWithRawNames(entries: { name: Uint8Array; flags: number; extra?: Uint8Array; data: Uint8Array }[]) {
+  const parts: Uint8Array[] = []
+  const central: Uint8Array[] = []
+  let offset = 0
+  for (const { name, flags, extra = new Uint8Array(0), data } of entries) {
+    const local = new DataView(new ArrayBuffer(30))
+    local.setUint32(0, 0x04034b50, true)
+    local.setUint16(4, 20, true)
+    local.setUint16(6, flags, true)
+    local.setUint32(14, crc32(data), true)
+    local.setUint32(18, data.length, true)
+    local.setUint32(22, data.length, true)
+    local.setUint16(26, name.length, true)
+    const record = new DataView(new ArrayBuffer(46))
+    record.setUint32(0, 0x02014b50, true)
+    record.setUint16(4, 20, true)
+    record.setUint16(6, 20, true)
+    record.setUint16(8, flags, true)
+    record.setUint32(16, crc32(data), true)
+    record.setUint32(20, data.length, true)
+    record.setUint32(24, data.length, true)
+    record.setUint16(28, name.length, true)
+    record.setUint16(30, extra.length, true)
+    record.setUint32(42, offset, true)
+    parts.push(new Uint8Array(local.buffer), name, data)
+    central.push(new Uint8Array(record.buffer), name, extra)
+    offset += 30 + name.length + data.length
+  }
+  const directorySize = central.reduce((sum, part) => sum + part.length, 0)
+  const end = new DataView(new ArrayBuffer(22))
+  end.setUint32(0, 0x06054b50, true)
+  end.setUint16(8, entries.length, true)
+  end.setUint16(10, entries.length, true)
+  end.setUint32(12, directorySize, true)
+  end.setUint32(16, offset, true)
+  const bytes = [...parts, ...central, new Uint8Array(end.buffer)]
+  const out = new Uint8Array(bytes.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of bytes) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/** The Info-ZIP Unicode Path extra field (0x7075) naming `name`, written for the raw name `forRaw`. */
+function unicodePathField(name: string, forRaw: Uint8Array): Uint8Array {
+  const utf8Name = encode(name)
+  const field = new DataView(new ArrayBuffer(9 + utf8Name.length))
+  field.setUint16(0, 0x7075, true)
+  field.setUint16(2, 5 + utf8Name.length, true)
+  field.setUint8(4, 1)
+  field.setUint32(5, crc32(forRaw), true)
+  const bytes = new Uint8Array(field.buffer)
+  bytes.set(utf8Name, 9)
+  return bytes
+}
+
+describe('zip entry names', () => {
+  // "Größe Halter.stl" as Windows' "Compressed folder" writes it: CP437, no UTF-8 flag.
+  const cp437Name = new Uint8Array([0x47, 0x72, 0x94, 0xe1, 0x65, ...encode(' Halter.stl')])
+  const names = async (bytes: Uint8Array) =>
+    (await openZip(byteSourceFromBytes(bytes), LIMITS)).entries.map((entry) => entry.name)
+
+  it('reads names without the UTF-8 flag as CP437, as Windows writes them', async () => {
+    expect(crc32(encode('123456789'))).toBe(0xcbf43926)
+    expect(await names(zipWithRawNames([{ name: cp437Name, flags: 0, data: encode('solid') }]))).toEqual([
+      'Größe Halter.stl',
+    ])
+  })
+
+  it('reads names with the UTF-8 flag, and UTF-8 names without it (macOS), as UTF-8', async () => {
+    const flagged = { name: encode('Größe/Halter.stl'), flags: 0x0800, data: encode('a') }
+    const unflagged = { name: encode('Ständer.stl'), flags: 0, data: encode('b') }
+    expect(await names(zipWithRawNames([flagged, unflagged]))).toEqual(['Größe/Halter.stl', 'Ständer.stl'])
+  })
+
+  it('takes the Unicode Path extra field written for the name, and ignores one left from another name', async () => {
+    const fitting = {
+      name: cp437Name,
+      flags: 0,
+      extra: unicodePathField('Größe Halter ✓.stl', cp437Name),
+      data: encode('a'),
+    }
+    const stale = {
+      name: encode('renamed.stl'),
+      flags: 0,
+      extra: unicodePathField('old name.stl', encode('old name.stl')),
+      data: encode('b'),
+    }
+    expect(await names(zipWithRawNames([fitting, stale]))).toEqual(['Größe Halter ✓.stl', 'renamed.stl'])
+  })
+
+  it('checks a name from the Unicode Path field like any other: one that escapes the archive is refused', async () => {
+    const escaping = {
+      name: encode('harmless.stl'),
+      flags: 0,
+      extra: unicodePathField('../evil.stl', encode('harmless.stl')),
+      data: encode('x'),
+    }
+    expect((await refusal(zipWithRawNames([escaping]))).message).toContain('escapes the package')
   })
 })

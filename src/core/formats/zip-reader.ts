@@ -1,5 +1,7 @@
 import { Inflate } from 'fflate'
 import { forEachChunk } from './byte-source.js'
+import { decodeCp437 } from './cp437.js'
+import { crc32 } from './crc32.js'
 import { type ByteSource, FormatError } from './types.js'
 
 /** How much of an untrusted zip the reader is willing to take on. */
@@ -162,7 +164,6 @@ async function readCentralDirectory(
 
 function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits: ZipLimits): StoredEntry[] {
   const dir = view(directory)
-  const decoder = new TextDecoder()
   const entries: StoredEntry[] = []
   const names = new Set<string>()
   let at = 0
@@ -174,21 +175,23 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
     const next = at + 46 + nameLength + extraLength + dir.getUint16(at + 32, true)
     if (next > directory.length) throw malformed(`Zip central directory entry ${index + 1} runs past the directory.`)
     const rawName = directory.slice(at + 46, at + 46 + nameLength)
-    const name = decoder.decode(rawName)
+    const flags = dir.getUint16(at + 8, true)
+    const extra = directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength)
+    const name = entryName(rawName, flags, extra)
     const madeOnUnix = dir.getUint8(at + 5) === 3
     const entry: StoredEntry = {
       name,
       rawName,
       isDirectory: name.endsWith('/'),
       isSymlink: madeOnUnix && ((dir.getUint32(at + 38, true) >>> 16) & 0o170000) === 0o120000,
-      flags: dir.getUint16(at + 8, true),
+      flags,
       method: dir.getUint16(at + 10, true),
       compressedSize: dir.getUint32(at + 20, true),
       size: dir.getUint32(at + 24, true),
       headerOffset: dir.getUint32(at + 42, true),
       end: 0,
     }
-    readZip64Extra(directory.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength), entry)
+    readZip64Extra(extra, entry)
     checkEntryName(name, rawName)
     if (names.has(name.toLowerCase()))
       throw unsafe(`The package has two entries named "${name}" (names are case-insensitive).`)
@@ -204,6 +207,33 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
     at = next
   }
   return entries
+}
+
+const utf8 = new TextDecoder()
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * An entry's name: UTF-8 when the entry says so (general purpose bit 11), else the Info-ZIP
+ * Unicode Path extra field (0x7075) when it is there and was written for this very name (its
+ * CRC-32 matches the name's bytes: a tool that renamed the entry and left the field would
+ * otherwise win), else UTF-8 if the bytes are valid UTF-8 (macOS's Archive Utility writes UTF-8
+ * without the flag; CP437 names almost never form valid UTF-8), else CP437, the zip format's
+ * original character set, which Windows' "Compressed folder" writes.
+ */
+function entryName(raw: Uint8Array, flags: number, extra: Uint8Array): string {
+  if (flags & 0x0800) return utf8.decode(raw)
+  const fields = view(extra)
+  for (let at = 0; at + 4 <= extra.length; at += 4 + fields.getUint16(at + 2, true)) {
+    const size = fields.getUint16(at + 2, true)
+    if (fields.getUint16(at, true) !== 0x7075 || size < 5 || at + 4 + size > extra.length) continue
+    if (fields.getUint8(at + 4) === 1 && fields.getUint32(at + 5, true) === crc32(raw))
+      return utf8.decode(extra.subarray(at + 9, at + 4 + size))
+  }
+  try {
+    return strictUtf8.decode(raw)
+  } catch {
+    return decodeCp437(raw)
+  }
 }
 
 /** Applies the zip64 extended information extra field to the 32-bit fields saturated at 0xFFFFFFFF. */
