@@ -198,7 +198,12 @@ async function swapIn(
           manifestJson: JSON.stringify(staged.manifest),
           archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
         },
-        { token: lock.token, expiresAt: new Date(deps.clock.now().getTime() + lockLeaseMs) },
+        {
+          token: lock.token,
+          expiresAt: new Date(deps.clock.now().getTime() + lockLeaseMs),
+          holder: { instanceId: deps.service.instanceId, liveness: deps.liveness },
+          schemaVersion: staged.manifest.schema_version,
+        },
       ),
     )
     // The swap may have outlasted the lease the row was written with; renew before anyone looks.
