@@ -4,7 +4,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createFsBlobStore } from '../src/adapters/fs/fs-blob-store.js'
 import { createNativeSha256 } from '../src/adapters/node/native-sha256.js'
@@ -298,8 +298,8 @@ describe('S3 adapters', () => {
     }
   }
 
-  test('a 20 MiB blob is uploaded in 8 MiB parts, then copied into place', async () => {
-    const client = createS3Client(server.configFor(bucket))
+  /** The names of the commands `client` sends from now on, in order. */
+  function recordCommands(client: S3Client): string[] {
     const commands: string[] = []
     client.middlewareStack.add(
       (next, context) => (args) => {
@@ -308,6 +308,12 @@ describe('S3 adapters', () => {
       },
       { step: 'initialize' },
     )
+    return commands
+  }
+
+  test('a 20 MiB blob is uploaded in 8 MiB parts, then copied into place', async () => {
+    const client = createS3Client(server.configFor(bucket))
+    const commands = recordCommands(client)
     const bytes = randomBytes(20 * MiB)
     const store = createS3BlobStore({ client, bucket, prefix: 'parts/' })
     const { sha256 } = await put(store, bytes)
@@ -318,6 +324,22 @@ describe('S3 adapters', () => {
     )
     client.destroy()
   }, 60_000)
+
+  test('bytes committed under a key already stored are not copied over it: the stored object stays as it was', async () => {
+    const client = createS3Client(server.configFor(bucket))
+    const prefix = `${crypto.randomUUID()}/`
+    const store = createS3BlobStore({ client, bucket, prefix })
+    const bytes = randomBytes(5000)
+    const key = sha256Of(bytes)
+    await (await store.stage(streamOf(bytes))).commit(key)
+    const commands = recordCommands(client)
+    // What a second replica storing the same new bytes does after its own look found the key missing.
+    await (await store.stage(streamOf(bytes))).commit(key)
+    expect(commands).not.toContain('CopyObjectCommand')
+    expect(await listObjectKeys(client, bucket, prefix)).toEqual([`${prefix}${key.slice(0, 2)}/${key}`])
+    await expectStored(store, key, bytes)
+    client.destroy()
+  })
 
   test('staging objects a crash left are removed once an hour old, not before', async () => {
     const client = createS3Client(server.configFor(bucket))

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
+import { type AddressInfo, createServer, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { interruptedBackupError } from '../src/core/backup/interrupted-work.js'
 import { acquireLock } from '../src/core/runtime/db-lock.js'
 import { maintenanceLockName, takeMaintenanceLock } from '../src/core/runtime/maintenance-lock.js'
-import { admin, adminEnv, call, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, login, signIn } from './support/accounts.js'
 import { backUp, waitForBackup } from './support/backups.js'
 import { untilListening } from './support/built-vault.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
@@ -17,23 +18,39 @@ import { bulkyGcode, upload } from './support/uploads.js'
 interface Service {
   baseUrl: string
   pid: number
+  /** Resolves once the process has written `text` to stdout. */
+  logged(text: string): Promise<void>
+  /** Everything the process wrote to stdout (JSON log lines). */
+  output(): string
   kill(): Promise<void>
 }
 
-async function startService(vault: TestVault): Promise<Service> {
+async function startService(vault: TestVault, env: Record<string, string> = {}): Promise<Service> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       VAULT_DATA_DIR: vault.dataDir,
       VAULT_DATABASE_URL: vault.databaseUrl,
       VAULT_PORT: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const { baseUrl, exited } = await untilListening(child)
+  const { baseUrl, exited, output } = await untilListening(child)
   return {
     baseUrl,
     pid: child.pid ?? 0,
+    output,
+    logged: (text) =>
+      new Promise((resolve) => {
+        const look = () => {
+          if (!output().includes(text)) return
+          child.stdout.off('data', look)
+          resolve()
+        }
+        child.stdout.on('data', look)
+        look()
+      }),
     async kill() {
       child.kill('SIGKILL')
       await exited
@@ -258,5 +275,60 @@ describe('a restore whose process was killed', () => {
         msg: 'a restore was interrupted before it swapped the backup in: the install is as it was before it',
       }),
     )
+  }, 120_000)
+
+  it("after its swap leaves the backup's data in place, and every process serves at once", async () => {
+    const backup = await backUp(vault.baseUrl, token)
+    const late = await upload(vault.baseUrl, token, 'after-the-backup.gcode', 'G28\nG1 X2 Y2\n')
+    expect(late.status).toBe(201)
+
+    // A backup bucket that never answers holds the restore in its steps after the swap (listing the
+    // bucket for the catalogue) until it is killed there.
+    const sockets = new Set<Socket>()
+    const silent = createServer((socket) => sockets.add(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const service = await startService(vault, {
+      VAULT_BACKUP_S3_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      VAULT_BACKUP_S3_BUCKET: 'silent',
+      VAULT_BACKUP_S3_ACCESS_KEY_ID: 'silent',
+      VAULT_BACKUP_S3_SECRET_ACCESS_KEY: 'silent',
+      VAULT_BACKUP_S3_FORCE_PATH_STYLE: 'true',
+    })
+    try {
+      const serviceToken = (await signIn(service.baseUrl, admin)).access_token
+      const swapped = service.logged('"msg":"backup restored"')
+      const restoring = call(service.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, {
+        token: serviceToken,
+      }).catch((error: Error) => error)
+      await swapped
+      await service.kill()
+      expect(await restoring).toBeInstanceOf(Error)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      silent.close()
+    }
+    // The lock the swap wrote names the process it was written for, so everyone can tell it is gone.
+    expect(await maintenanceLock()).toMatchObject({ purpose: 'restore', pid: service.pid })
+    // This process, the other replica on the same host, serves at once (it looks every half second).
+    const answered = Date.now()
+    let signedIn = await login(vault.baseUrl, admin)
+    while (signedIn.status === 503 && Date.now() - answered < 2000) signedIn = await login(vault.baseUrl, admin)
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200)
+    token = signedIn.body.access_token
+
+    const restarted = await startService(vault)
+    try {
+      // Its first answers, not after the 15 s lease: the lock went at start-up.
+      expect((await call(restarted.baseUrl, 'GET', '/api/v1/health')).status).toBe(200)
+      const restartedToken = (await signIn(restarted.baseUrl, admin)).access_token
+      const models = await call(restarted.baseUrl, 'GET', '/api/v1/models?limit=100', { token: restartedToken })
+      expect(models.body.items.map((model: { id: string }) => model.id)).not.toContain(late.body.model.id)
+      expect(restarted.output()).toContain(
+        `"msg":"a restore was interrupted after it swapped the backup in: the backup's data is in place"`,
+      )
+      expect(await maintenanceLock()).toBeUndefined()
+    } finally {
+      await restarted.kill()
+    }
   }, 120_000)
 })

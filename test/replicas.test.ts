@@ -245,4 +245,45 @@ describe('replicas on one PostgreSQL and one S3 bucket', () => {
       expect(ids).not.toContain(later.body.model.id)
     }
   })
+
+  it('lose no upload another replica acknowledged while one restores: each is kept or answered 503', async () => {
+    const session = (await afterRestore(() => login(proxy.url, admin))).body.access_token as string
+    const backup = await call(proxy.url, 'POST', '/api/v1/backups', { token: session })
+    expect(backup.status, JSON.stringify(backup.body)).toBe(202)
+    expect((await waitForBackup(proxy.url, session, backup.body.id)).status).toBe('complete')
+    const [restorer, writer] = replicas as [BuiltService, BuiltService]
+    // The writer has just looked for a restore, so its gate answers "none" for the next half second.
+    expect((await call(writer.baseUrl, 'GET', '/api/v1/models', { token: session })).status).toBe(200)
+    const restoring = call(restorer.baseUrl, 'POST', `/api/v1/backups/${backup.body.id}/restore`, { token: session })
+    let done = false
+    void restoring.finally(() => (done = true))
+    while ((await query(`select 1 from locks where name = 'backup-restore' and purpose = 'restore'`)).length === 0)
+      expect(done, 'the restore ended before its lock was seen').toBe(false)
+    // Every upload from here on begins after the restore's lock row exists.
+    const acknowledged: string[] = []
+    let refused = 0
+    const uploader = async (lane: number) => {
+      for (let i = 0; !done; i++) {
+        const reply = await upload(
+          writer.baseUrl,
+          session,
+          `during-${lane}-${i}.gcode`,
+          `; ${crypto.randomUUID()}\nG28\n`,
+        )
+        if (reply.status === 201) acknowledged.push(reply.body.file.id)
+        else {
+          expectProblem(reply, 503, 'restore_in_progress')
+          refused++
+        }
+      }
+    }
+    await Promise.all([0, 1, 2, 3].map(uploader))
+    const restored = await restoring
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200)
+    expect(refused).toBeGreaterThan(0)
+    const kept = await query<{ id: string }>('select id from files where id = any($1)', [acknowledged])
+    expect(kept.map((row) => row.id).sort(), 'uploads answered 201 and then dropped by the swap').toEqual(
+      [...acknowledged].sort(),
+    )
+  })
 })

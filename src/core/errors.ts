@@ -18,6 +18,8 @@ export class VaultError extends Error {
     readonly fieldErrors?: FieldError[],
     /** Extra response headers (e.g. `Retry-After`, `Allow`). */
     readonly headers?: Record<string, string>,
+    /** RFC 9457 extension members of the answer, e.g. a running restore's progress. */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail)
     this.name = 'VaultError'

@@ -81,7 +81,14 @@ const malformedJsonMessage = 'Malformed JSON in request body'
 const vaultProblem = (c: Context, error: VaultError) =>
   problem(
     c,
-    { status: error.status, code: error.code, title: error.title, detail: error.message, errors: error.fieldErrors },
+    {
+      status: error.status,
+      code: error.code,
+      title: error.title,
+      detail: error.message,
+      errors: error.fieldErrors,
+      extensions: error.extensions,
+    },
     error.headers,
   )
 

@@ -5,9 +5,11 @@ import { createConfirmedCredentials } from '../../core/accounts/confirmed-creden
 import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
+import { createRestoreFence } from '../../core/backup/restore-fence.js'
 import type { Leftovers } from '../../core/blobs/blob-store.js'
 import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
+import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
 import type { Deps, ServiceIdentity } from '../../core/deps.js'
 import { ensureInstallation } from '../../core/installation.js'
@@ -58,12 +60,16 @@ export async function createNodeDeps(
   // Database snapshots and staged restores: each process in its own directory, so one that
   // was killed leaves nothing behind for long, whatever the others are doing.
   const scratch = await claimProcessDir(join(config.backup.dir, '.scratch'), leftoversLogger(options.logger, 'scratch'))
-  const database = await openDatabase(config, scratch.path, options.logger)
+  const clock = options.clock ?? systemClock
+  const liveness = createNodeProcessLiveness()
+  const database = await openDatabase(config, {
+    scratchDir: scratch.path,
+    logger: options.logger,
+    writeGuard: createRestoreFence({ clock, liveness }),
+  })
   try {
-    const clock = options.clock ?? systemClock
     const schemaVersion = await migrateToLatest(database.db)
     const installationId = await ensureInstallation(database.db, clock)
-    const liveness = createNodeProcessLiveness()
     // Before anything reads the maintenance lock: a backup or restore whose process stopped
     // leaves its lock behind and its record running; both are settled here.
     await recoverInterruptedWork({ database, clock, service: options.service, liveness, logger: options.logger })
@@ -176,16 +182,20 @@ const leftoversLogger =
  * Like the S3 client below, the PostgreSQL driver is loaded only when configured: a home install
  * on SQLite and local storage keeps ~20 MiB less resident (docs/reliability.md).
  */
-async function openDatabase(config: Config, scratchDir: string, logger: Logger): Promise<VaultDatabase> {
+async function openDatabase(
+  config: Config,
+  { scratchDir, logger, writeGuard }: { scratchDir: string; logger: Logger; writeGuard: WriteGuard },
+): Promise<VaultDatabase> {
   if (config.database.kind === 'postgres') {
     const { openPostgresDatabase } = await import('../postgres/postgres-database.js')
     return openPostgresDatabase(config.database.url, {
       scratchDir,
+      writeGuard,
       onIdleError: (error) => logger.warn('idle database connection failed', { error: error.message }),
     })
   }
   await mkdir(dirname(config.database.file), { recursive: true })
-  return openSqliteDatabase(config.database.file, { scratchDir })
+  return openSqliteDatabase(config.database.file, { scratchDir, writeGuard })
 }
 
 async function openStorage(config: Config, logger: Logger): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {

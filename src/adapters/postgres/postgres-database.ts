@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { createVaultDatabase, snapshotFileNames, type VaultDatabase } from '../../core/db/database.js'
+import { guardWrites, type WriteGuard } from '../../core/db/guarded-writes.js'
 import type { Database } from '../../core/db/schema.js'
 import { pgDumpSnapshot } from './pg-dump.js'
 import { stagePgRestore } from './pg-restore.js'
@@ -18,11 +19,11 @@ const types = {
  * Connects a pool to PostgreSQL, its sessions without parallel query. Connection errors surface on
  * first use (health, migrations); an idle client's error goes to `onIdleError` instead of crashing
  * the process. Snapshots are `pg_dump` runs; restores replay one with `pg_restore` and `psql` in
- * one transaction.
+ * one transaction. Every write commits only past `writeGuard`, when given (core/db/guarded-writes.ts).
  */
 export function openPostgresDatabase(
   url: string,
-  options: { scratchDir: string; onIdleError: (error: Error) => void },
+  options: { scratchDir: string; onIdleError: (error: Error) => void; writeGuard?: WriteGuard },
 ): VaultDatabase {
   const pool = new pg.Pool({
     connectionString: url,
@@ -37,7 +38,10 @@ export function openPostgresDatabase(
   // runs it before any query of the pool's (if it fails, the connection is broken and its next query says so).
   pool.on('connect', (client) => void client.query('set max_parallel_workers_per_gather = 0').catch(() => {}))
   pool.on('error', options.onIdleError)
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const dialect = new PostgresDialect({ pool })
+  const db = new Kysely<Database>({
+    dialect: options.writeGuard ? guardWrites(dialect, postgresDialect, options.writeGuard) : dialect,
+  })
   return createVaultDatabase(db, 'postgres', {
     dialect: postgresDialect,
     snapshot: () => pgDumpSnapshot(url, db, options.scratchDir),

@@ -28,6 +28,9 @@ const postgresSearchIndex: SearchIndex = {
   },
 }
 
+/** The advisory lock a restore takes exclusively and every write transaction shares ("vault-rs" in ASCII). */
+const restoreAdvisoryLock = sql.lit(0x7661_756c_742d_7273n)
+
 /** The library's PostgreSQL spellings: `tsvector` search, byte-wise (`C`) name order. */
 export const postgresDialect: SqlDialect = {
   search: postgresSearchIndex,
@@ -39,5 +42,12 @@ export const postgresDialect: SqlDialect = {
   // SHARE mode conflicts with inserts, updates and deletes, not with reads.
   blockNewFileRows: async (trx) => {
     await sql`lock table files in share mode`.execute(trx)
+  },
+  // Transaction-level: released by the commit or rollback, and by PostgreSQL if the client dies.
+  holdOffRestores: async (trx) => {
+    await sql`select pg_advisory_xact_lock_shared(${restoreAdvisoryLock})`.execute(trx)
+  },
+  waitForWrites: async (trx) => {
+    await sql`select pg_advisory_xact_lock(${restoreAdvisoryLock})`.execute(trx)
   },
 }

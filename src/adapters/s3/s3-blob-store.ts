@@ -21,7 +21,7 @@ import { nullWhenMissing, probeBucket } from './s3-client.js'
 const stagingDirName = '.staging'
 /**
  * A staging object exists only between its multipart upload completing and `commit` copying
- * it (one HEAD in between), so one an hour old is a leftover; the hour covers clock skew.
+ * it (a HEAD or two in between), so one an hour old is a leftover; the hour covers clock skew.
  */
 const staleStagingMs = 60 * 60_000
 
@@ -37,9 +37,15 @@ export interface S3BlobStoreOptions {
 /**
  * A blob store in an S3-compatible bucket: `<prefix><first two key chars>/<key>`.
  * `stage` streams a multipart upload of unknown length to `<prefix>.staging/<uuid>` with
- * flat memory; `commit` copies it under its key and deletes the staging object, so a blob
- * is either absent or whole. A failed upload is aborted and its staging object deleted
- * before the original error is rethrown.
+ * flat memory; `commit` copies it under its key, unless an object is there already, and deletes
+ * the staging object, so a blob is either absent or whole. A failed upload is aborted and its
+ * staging object deleted before the original error is rethrown.
+ *
+ * Relies on S3's guarantee that writing an object replaces it atomically: a reader gets the old
+ * object or the new one whole, never a mix. Two processes committing the same new key at the same
+ * instant both find it missing and both copy (a conditional copy is not portable across
+ * S3-compatible stores); with the same bytes either way, only a store that rewrites objects in
+ * place can show a reader a partial blob then, and only in that race.
  *
  * Limits: CopyObject copies at most 5 GiB, so `commit` fails for larger blobs. Staging
  * objects left by a crash are removed by `removeLeftovers` once an hour old; multipart
@@ -66,14 +72,16 @@ export function createS3BlobStore({ client, bucket, prefix, clock = systemClock 
       return {
         size,
         async commit(key) {
-          // Same content under the same key: replacing it is harmless. One CopyObject copies at most 5 GiB.
-          await client.send(
-            new CopyObjectCommand({
-              Bucket: bucket,
-              Key: objectKeyOf(key),
-              CopySource: copySource(bucket, stagingKey),
-            }),
-          )
+          const objectKey = objectKeyOf(key)
+          // A key already stored holds these very bytes: not copying over it spares a copy per duplicate,
+          // and a reader of it on a store whose overwrite is not atomic (s3rver rewrites in place).
+          const stored = await nullWhenMissing(client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey })))
+          if (!stored) {
+            // One CopyObject copies at most 5 GiB.
+            await client.send(
+              new CopyObjectCommand({ Bucket: bucket, Key: objectKey, CopySource: copySource(bucket, stagingKey) }),
+            )
+          }
           await deleteObject(stagingKey)
         },
         discard: () => deleteObject(stagingKey),

@@ -11,6 +11,7 @@ import {
   snapshotFileNames,
   type VaultDatabase,
 } from '../../core/db/database.js'
+import { guardWrites, type WriteGuard } from '../../core/db/guarded-writes.js'
 import type { Database } from '../../core/db/schema.js'
 import { insufficientStorage } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
@@ -21,9 +22,13 @@ import { type CachedSqliteDatabase, withStatementCache } from './statement-cache
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
  * run beside the one writer; foreign keys are off by default in SQLite and we want them on;
  * the busy timeout makes a second process wait for the write lock instead of failing.
- * Snapshots use SQLite's online backup API: a consistent copy while writes go on.
+ * Snapshots use SQLite's online backup API: a consistent copy while writes go on. Every write
+ * commits only past `writeGuard`, when given (core/db/guarded-writes.ts).
  */
-export function openSqliteDatabase(file: string, options: { scratchDir: string }): VaultDatabase {
+export function openSqliteDatabase(
+  file: string,
+  options: { scratchDir: string; writeGuard?: WriteGuard },
+): VaultDatabase {
   const sqlite = new SQLite(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('foreign_keys = ON')
@@ -31,7 +36,10 @@ export function openSqliteDatabase(file: string, options: { scratchDir: string }
   sqlite.pragma('synchronous = NORMAL')
   sqlite.exec(searchVocabularyTable)
   const cached = withStatementCache(sqlite)
-  const db = new Kysely<Database>({ dialect: new FullDiskAwareSqliteDialect(sqlite, cached) })
+  const dialect = new FullDiskAwareSqliteDialect(sqlite, cached)
+  const db = new Kysely<Database>({
+    dialect: options.writeGuard ? guardWrites(dialect, sqliteFileDialect, options.writeGuard) : dialect,
+  })
   return createVaultDatabase(db, 'sqlite', {
     dialect: sqliteFileDialect,
     async snapshot() {

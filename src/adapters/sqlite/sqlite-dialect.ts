@@ -49,6 +49,9 @@ export const sqliteDialect: SqlDialect = {
   blockNewFileRows: async (trx) => {
     await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
   },
+  // One writer at a time already: a restore's lock row and another write never commit side by side.
+  holdOffRestores: async () => {},
+  waitForWrites: async () => {},
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js'
 import { type HeldLock, holderIsGone, type LockRow } from '../runtime/db-lock.js'
 import {
+  lastRestoreMarkName,
   type MaintenanceLockDeps,
   maintenanceLockName,
   releaseAbandonedMaintenanceLock,
@@ -35,9 +36,11 @@ async function failInterrupted(deps: WorkDeps, gone: LockRow | null): Promise<vo
   const failed = await failInterruptedBackups(deps)
   if (!gone && failed === 0) return
   deps.logger.warn(
-    gone?.purpose === 'restore'
-      ? 'a restore was interrupted before it swapped the backup in: the install is as it was before it'
-      : 'a backup was interrupted: its process stopped',
+    gone?.purpose !== 'restore'
+      ? 'a backup was interrupted: its process stopped'
+      : (await hasSwapped(deps, gone.owner))
+        ? "a restore was interrupted after it swapped the backup in: the backup's data is in place"
+        : 'a restore was interrupted before it swapped the backup in: the install is as it was before it',
     {
       purpose: gone?.purpose ?? 'backup',
       instance_id: gone?.instance_id ?? null,
@@ -45,6 +48,16 @@ async function failInterrupted(deps: WorkDeps, gone: LockRow | null): Promise<vo
       backups_failed: failed,
     },
   )
+}
+
+/** Whether the restore holding the lock under `token` swapped its data in: the restore mark carries its token. */
+async function hasSwapped(deps: Pick<MaintenanceLockDeps, 'database'>, token: string): Promise<boolean> {
+  const mark = await deps.database.db
+    .selectFrom('locks')
+    .select('owner')
+    .where('name', '=', lastRestoreMarkName)
+    .executeTakeFirst()
+  return mark?.owner === token
 }
 
 /**

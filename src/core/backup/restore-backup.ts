@@ -75,8 +75,9 @@ export async function restoreArchive(
     report({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
     const staged = await stageArchive(deps, source, report)
     // Other processes on the database see the restore within `restoreSeenWithinMs` of its lock and
-    // then answer 503; swapping only after that (and a margin for their look) means none of them
-    // accepts a write the swap would drop, however short the restore.
+    // then answer 503; swapping only after that (and a margin for their look) means every one of
+    // them answers 503 before the data changes, however short the restore. No write commits between
+    // the lock and the swap whatever they saw: the database refuses it (restore-fence.ts).
     const seenByAll = lockedAt + restoreSeenWithinMs + 250 - performance.now()
     if (seenByAll > 0) await new Promise((resolve) => setTimeout(resolve, seenByAll))
     const restoredAt = deps.clock.now()
@@ -197,7 +198,12 @@ async function swapIn(
           manifestJson: JSON.stringify(staged.manifest),
           archivedBytes: staged.manifest.entries.reduce((total, entry) => total + entry.size, 0),
         },
-        { token: lock.token, expiresAt: new Date(deps.clock.now().getTime() + lockLeaseMs) },
+        {
+          token: lock.token,
+          expiresAt: new Date(deps.clock.now().getTime() + lockLeaseMs),
+          holder: { instanceId: deps.service.instanceId, liveness: deps.liveness },
+          schemaVersion: staged.manifest.schema_version,
+        },
       ),
     )
     // The swap may have outlasted the lease the row was written with; renew before anyone looks.

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js'
+import { VaultError } from '../errors.js'
 import type { HeldLock } from '../runtime/db-lock.js'
 import { maintenanceLockName } from '../runtime/maintenance-lock.js'
 
@@ -10,6 +11,21 @@ export interface RestoreProgress {
   /** Bytes of the archive, when known. */
   bytes_total: number | null
 }
+
+/**
+ * 503 `restore_in_progress`: a restore is replacing the data, so the request was not served (or its
+ * write not committed); `Retry-After` says when to ask again and `restore` carries the progress.
+ */
+export const restoreInProgress = (restore: RestoreProgress) =>
+  new VaultError(
+    503,
+    'restore_in_progress',
+    'Service Unavailable',
+    'The install is being restored from a backup; try again when the restore has finished.',
+    undefined,
+    { 'Retry-After': '10' },
+    { restore },
+  )
 
 /**
  * Passes each progress report on to `onProgress` and writes the first report of the phases that

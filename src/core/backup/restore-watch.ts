@@ -1,6 +1,9 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { holderIsGone } from '../runtime/db-lock.js'
 import { lastRestoreMarkName, maintenanceLockName } from '../runtime/maintenance-lock.js'
+import type { ProcessLiveness } from '../runtime/process-liveness.js'
 import type { RestoreProgress } from './restore-progress.js'
 
 /**
@@ -28,6 +31,33 @@ export const restoreSeenWithinMs = 500
 
 const notYetReported: RestoreProgress = { phase: 'verifying', bytes_done: 0, bytes_total: null }
 
+/** What the lock table says of restores, as read through `db` (a transaction's connection, or any). */
+export interface RestoreLocks {
+  /** The progress of the restore whose holder lives, or null when none runs. */
+  running: RestoreProgress | null
+  /** Whether that restore has swapped its data in: the last restore's mark carries its token. */
+  swapped: boolean
+  /** The token of the last restore that swapped its data in, or null. */
+  mark: string | null
+}
+
+export async function readRestoreLocks(
+  db: Kysely<Database>,
+  now: Date,
+  liveness: ProcessLiveness | null,
+): Promise<RestoreLocks> {
+  const rows = await db
+    .selectFrom('locks')
+    .selectAll()
+    .where('name', 'in', [maintenanceLockName, lastRestoreMarkName])
+    .execute()
+  const lock = rows.find((row) => row.name === maintenanceLockName)
+  const mark = rows.find((row) => row.name === lastRestoreMarkName)?.owner ?? null
+  if (lock?.purpose !== 'restore' || holderIsGone(lock, now, liveness)) return { running: null, swapped: false, mark }
+  const running = lock.progress ? (JSON.parse(lock.progress) as RestoreProgress) : notYetReported
+  return { running, swapped: mark === lock.owner, mark }
+}
+
 export function createRestoreWatch(
   deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness' | 'confirmedCredentials'>,
   maxAgeMs = restoreSeenWithinMs,
@@ -39,19 +69,7 @@ export function createRestoreWatch(
 
   async function look(): Promise<RestoreProgress | null> {
     const now = deps.clock.now()
-    const rows = await deps.database.db
-      .selectFrom('locks')
-      .selectAll()
-      .where('name', 'in', [maintenanceLockName, lastRestoreMarkName])
-      .execute()
-    const lock = rows.find((row) => row.name === maintenanceLockName)
-    const running =
-      lock?.purpose === 'restore' && !holderIsGone(lock, now, deps.liveness)
-        ? lock.progress
-          ? (JSON.parse(lock.progress) as RestoreProgress)
-          : notYetReported
-        : null
-    const latestMark = rows.find((row) => row.name === lastRestoreMarkName)?.owner ?? null
+    const { running, mark: latestMark } = await readRestoreLocks(deps.database.db, now, deps.liveness)
     if (running) {
       // First seen mid-restore: the mark it will leave is unknown, so reload once it has ended.
       mark ??= ''

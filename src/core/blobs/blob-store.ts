@@ -47,8 +47,8 @@ export interface Leftovers {
 export interface StagedBlob {
   readonly size: number
   /**
-   * Makes the staged bytes readable under `key` in one step. An existing blob under the key
-   * is replaced; callers use content hashes as keys, so a replacement has the same bytes.
+   * Makes the staged bytes readable under `key` in one step. An existing blob under the key is
+   * kept or replaced whole; callers use content hashes as keys, so it has the same bytes.
    */
   commit(key: string): Promise<void>
   /** Throws the staged bytes away. */

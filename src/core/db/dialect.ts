@@ -59,4 +59,15 @@ export interface SqlDialect {
    * clean-up can decide that no row references some bytes before deleting them.
    */
   blockNewFileRows(trx: Kysely<Database>): Promise<void>
+  /**
+   * Makes the transaction `trx` keep a restore from taking its lock until `trx` ends: every write
+   * transaction does this before it looks for a restore (core/backup/restore-fence.ts).
+   */
+  holdOffRestores(trx: Kysely<Database>): Promise<void>
+  /**
+   * Makes the transaction `trx` wait for every transaction inside `holdOffRestores` to end, and
+   * keeps new ones waiting until `trx` ends: a restore writes its lock row in such a transaction,
+   * so no write that looked for a restore before the row existed commits after it.
+   */
+  waitForWrites(trx: Kysely<Database>): Promise<void>
 }

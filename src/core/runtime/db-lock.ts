@@ -46,7 +46,9 @@ export function holderIsGone(row: LockRow, now: Date, liveness: ProcessLiveness 
  * Takes the named lock in the database, or returns the purpose of whoever holds it and when its
  * lease lapses. A lock whose holder is gone (`holderIsGone`) is taken over with one conditional
  * update on the old holder's token, so of several processes racing for it exactly one wins, on
- * SQLite and PostgreSQL alike; `replaced` is then the row of the holder that was gone.
+ * SQLite and PostgreSQL alike; `replaced` is then the row of the holder that was gone. With
+ * `first`, the row is written in a transaction that runs `first` before it (a restore waits there
+ * for the writes under way, `SqlDialect.waitForWrites`).
  */
 export async function acquireLock(
   db: Kysely<Database>,
@@ -54,8 +56,24 @@ export async function acquireLock(
   name: string,
   purpose: string,
   holder: LockHolder = anonymous,
+  first?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<{ held: HeldLock; replaced: LockRow | null } | { heldBy: string; expiresAt: string }> {
   const token = crypto.randomUUID()
+  const claim = (handle: Kysely<Database>) => claimLock(handle, clock, { name, purpose, holder, token })
+  const claimed = first
+    ? await db.transaction().execute(async (trx) => {
+        await first(trx)
+        return claim(trx)
+      })
+    : await claim(db)
+  return 'replaced' in claimed ? { held: hold(db, clock, name, token), replaced: claimed.replaced } : claimed
+}
+
+async function claimLock(
+  db: Kysely<Database>,
+  clock: Clock,
+  { name, purpose, holder, token }: { name: string; purpose: string; holder: LockHolder; token: string },
+): Promise<{ replaced: LockRow | null } | { heldBy: string; expiresAt: string }> {
   const expiry = () => new Date(clock.now().getTime() + lockLeaseMs).toISOString()
   const row = () => ({
     owner: token,
@@ -72,8 +90,7 @@ export async function acquireLock(
       .values({ name, ...row() })
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst()
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0)
-      return { held: hold(db, clock, name, token), replaced: null }
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { replaced: null }
     current = await db.selectFrom('locks').selectAll().where('name', '=', name).executeTakeFirst()
     if (!current) continue
     if (!holderIsGone(current, clock.now(), holder.liveness)) break
@@ -83,7 +100,7 @@ export async function acquireLock(
       .where('name', '=', name)
       .where('owner', '=', current.owner)
       .executeTakeFirst()
-    if (Number(taken.numUpdatedRows) > 0) return { held: hold(db, clock, name, token), replaced: current }
+    if (Number(taken.numUpdatedRows) > 0) return { replaced: current }
   }
   return { heldBy: current?.purpose ?? 'another operation', expiresAt: current?.expires_at ?? expiry() }
 }

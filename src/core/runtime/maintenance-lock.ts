@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { VaultDatabase } from '../db/database.js'
 import type { Database } from '../db/schema.js'
 import { conflict } from '../errors.js'
 import type { Clock } from './clock.js'
@@ -17,7 +18,7 @@ export const lastRestoreMarkName = 'last-restore'
 
 /** The part of `Deps` the lock reads. */
 export interface MaintenanceLockDeps {
-  database: { db: Kysely<Database> }
+  database: Pick<VaultDatabase, 'db' | 'dialect'>
   clock: Clock
   service: { instanceId: string }
   liveness: ProcessLiveness | null
@@ -43,12 +44,22 @@ const holderOf = (deps: MaintenanceLockDeps): LockHolder => ({
  * Takes the maintenance lock for a backup or restore, or refuses with 409. A lock left by a
  * stopped process is taken over at once when that process ran on this host, otherwise once
  * its lease lapses (at most 15 s after it stopped); `replaced` is then the stopped holder's row.
+ * A restore takes it once the writes under way have committed, and no write commits after it
+ * (core/backup/restore-fence.ts).
  */
 export async function takeMaintenanceLock(
   deps: MaintenanceLockDeps,
   purpose: 'backup' | 'restore',
 ): Promise<{ held: HeldLock; replaced: LockRow | null }> {
-  const lock = await acquireLock(deps.database.db, deps.clock, maintenanceLockName, purpose, holderOf(deps))
+  const { db, dialect } = deps.database
+  const lock = await acquireLock(
+    db,
+    deps.clock,
+    maintenanceLockName,
+    purpose,
+    holderOf(deps),
+    purpose === 'restore' ? (trx) => dialect.waitForWrites(trx) : undefined,
+  )
   if ('held' in lock) return lock
   throw conflict(
     'maintenance_in_progress',

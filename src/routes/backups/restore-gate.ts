@@ -1,14 +1,12 @@
-import type { Context, MiddlewareHandler, Next } from 'hono'
-import type { RestoreProgress } from '../../core/backup/restore-progress.js'
+import type { MiddlewareHandler, Next } from 'hono'
+import { type RestoreProgress, restoreInProgress } from '../../core/backup/restore-progress.js'
 import type { RestoreWatch } from '../../core/backup/restore-watch.js'
-import { problem } from '../problem.js'
-
-const retryAfterSeconds = 10
 
 /**
  * Holds an app's other API requests off while a restore runs in it or in any other process
  * sharing its database: they answer 503 with `Retry-After` and the restore's progress, so
- * nothing reads data that is being replaced or writes data the restore would drop. In this
+ * nothing reads data that is being replaced. (A write that passed the gate before it closed is
+ * refused at its commit instead: core/backup/restore-fence.ts.) In this
  * process the gate closes at the restore's first progress report (once it holds the lock and has
  * found its archive), so a restore refused with 404 or 409 never closes it; the restore's own
  * request passed it before. Other processes see the restore through `watch` (within half a second).
@@ -31,33 +29,16 @@ export function createRestoreGate(watch: RestoreWatch): RestoreGate {
       }
     },
     // Not async: the common answer, no restore seen lately, passes without a promise of its own.
-    middleware(c, next) {
+    middleware(_c, next) {
       const seen = running ?? watch.running()
-      return seen === null ? next() : refuseDuringRestore(c, next, seen)
+      return seen === null ? next() : refuseDuringRestore(next, seen)
     },
   }
 }
 
 /** Answers 503 while a restore runs (once what was seen is known), else lets the request through. */
-async function refuseDuringRestore(
-  c: Context,
-  next: Next,
-  seen: RestoreProgress | Promise<RestoreProgress | null>,
-): Promise<Response | undefined> {
+async function refuseDuringRestore(next: Next, seen: RestoreProgress | Promise<RestoreProgress | null>): Promise<void> {
   const restore = await seen
-  if (!restore) {
-    await next()
-    return undefined
-  }
-  return problem(
-    c,
-    {
-      status: 503,
-      code: 'restore_in_progress',
-      title: 'Service Unavailable',
-      detail: 'The install is being restored from a backup; try again when the restore has finished.',
-      extensions: { restore },
-    },
-    { 'Retry-After': String(retryAfterSeconds) },
-  )
+  if (restore) throw restoreInProgress(restore)
+  await next()
 }

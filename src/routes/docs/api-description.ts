@@ -83,6 +83,6 @@ Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.o
 | 500 | \`internal_error\` | A fault on the server. The answer contains only the request id; details go to the server log. |
 | 502 | \`backup_location_unreachable\` | A backup archive is only to be found in a bucket that cannot be reached. |
 | 503 | (health) | A required component is down. |
-| 503 | \`restore_in_progress\` | A restore is replacing the data; \`Retry-After\` says when to ask again, \`restore\` shows its progress. |
+| 503 | \`restore_in_progress\` | A restore is replacing the data; \`Retry-After\` says when to ask again, \`restore\` shows its progress. Nothing of the request was stored. |
 | 507 | \`insufficient_storage\` | The disk is full; nothing was stored. |
 `.trim()
