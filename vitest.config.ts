@@ -33,6 +33,7 @@ const databaseBehaviour = [
   'test/model-lists.test.ts',
   // Replicas share one server database; an SQLite file belongs to one process's install.
   'test/replicas.test.ts',
+  'test/restore-write-fence.test.ts',
   'test/workers-backup.test.ts',
 ]
 
