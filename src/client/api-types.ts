@@ -1330,7 +1330,7 @@ export interface paths {
         put?: never;
         /**
          * Import filament profiles
-         * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced.
+         * @description A PrusaSlicer `.ini` bundle (its `[filament:…]` sections, `inherits` resolved, `*abstract*` ones skipped) or a Cura `.xml.fdm_material` file. The body is the file itself (any content type). Profiles with the same name are replaced. A profile whose values break the limits of creating one by hand (a name over 200 characters, a bed at 5000 °C, a negative nozzle temperature) is not imported and is listed under `skipped` with the reasons; nothing is clamped. A file whose every profile is refused answers 422 `preset_out_of_range` and stores nothing.
          *
          *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * Import printer profiles
-         * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced.
+         * @description A PrusaSlicer `.ini` bundle (its `[printer:…]` sections, `inherits` resolved, `*abstract*` ones skipped). The body is the file itself (any content type). Profiles with the same name are replaced. A profile whose values break the limits of creating one by hand (a name over 200 characters, a bed at 5000 °C, a negative nozzle temperature) is not imported and is listed under `skipped` with the reasons; nothing is clamped. A file whose every profile is refused answers 422 `preset_out_of_range` and stores nothing.
          *
          *     Requires an access token or API key of a user with the `admin` role or higher; an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -2595,6 +2595,11 @@ export interface components {
                 id: string;
                 name: string;
                 created: boolean;
+            }[];
+            /** @description Profiles of the file that were not imported, each with what is out of range (the same limits as creating one by hand). */
+            skipped: {
+                name: string;
+                reasons: string[];
             }[];
         };
         FilamentProfile: {
@@ -7216,7 +7221,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
+            /** @description Not a bundle of this kind (`unsupported_preset_file`), it holds no profile, or every profile is out of range (`preset_out_of_range`). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -7285,7 +7290,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile. */
+            /** @description Not a bundle of this kind (`unsupported_preset_file`), it holds no profile, or every profile is out of range (`preset_out_of_range`). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -9,6 +9,7 @@ import {
   readCuraMaterial,
   readPrusaSlicerBundle,
 } from './preset-import.js'
+import { filamentLimits, limitViolations, printerLimits } from './preset-limits.js'
 
 /**
  * Filament and printer profiles. Names are unique per kind; an import replaces the profile
@@ -154,7 +155,9 @@ const unsupported = (detail: string) => new VaultError(422, 'unsupported_preset_
  * Imports the profiles of one kind from an uploaded preset file: a Cura material file or a
  * PrusaSlicer bundle. `declaredBytes` (the request's length) is checked before the body is
  * read. Throws 413 above 32 MiB and 422 `unsupported_preset_file` for a file that is neither
- * format, holds no profile of this kind, or is a Cura material imported as a printer.
+ * format, holds no profile of this kind, or is a Cura material imported as a printer. A profile
+ * out of the limits of `preset-limits.ts` is not imported but reported under `skipped`; a file
+ * with none within them throws 422 `preset_out_of_range`.
  */
 export async function importPresetFile(
   deps: Pick<Deps, 'database' | 'clock'>,
@@ -177,7 +180,22 @@ export async function importPresetFile(
     throw error
   }
   if (presets.length === 0) throw unsupported(`The file holds no ${kind} profile.`)
-  return savePresets(deps, kind, presets, cura ? 'cura' : 'prusaslicer')
+  const limits = kind === 'filament' ? filamentLimits : printerLimits
+  const checked = presets.map((preset) => ({ preset, reasons: limitViolations(limits, preset) }))
+  const skipped = checked
+    .filter(({ reasons }) => reasons.length > 0)
+    .map(({ preset, reasons }) => ({ name: preset.name, reasons }))
+  const fitting = checked.filter(({ reasons }) => reasons.length === 0).map(({ preset }) => preset)
+  if (fitting.length === 0) {
+    const detail = skipped.map(({ name, reasons }) => `"${name.slice(0, 80)}": ${reasons.join('; ')}`).join('. ')
+    throw new VaultError(
+      422,
+      'preset_out_of_range',
+      'Unprocessable Content',
+      `No profile of the file is within the limits: ${detail}.`,
+    )
+  }
+  return { ...(await savePresets(deps, kind, fitting, cura ? 'cura' : 'prusaslicer')), skipped }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { filamentLimits, type NumberLimit, printerLimits, type TextLimit } from '../../core/presets/preset-limits.js'
 import { maxImportBytes } from '../../core/presets/presets.js'
 import { allow, defineRoute } from '../access.js'
 import { IdParamSchema } from '../common-schemas.js'
@@ -12,7 +13,6 @@ const json = <T extends z.ZodType>(description: string, schema: T) => ({
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { 'application/json': { schema } } },
 })
-const nullableNumber = z.number().positive().max(100_000).nullable()
 const common = {
   id: z.string(),
   source: z.string().openapi({ description: '`manual`, `prusaslicer` or `cura`.' }),
@@ -21,30 +21,34 @@ const common = {
   updated_at: z.string(),
 }
 
+/** A field's schema from its limit in core (`preset-limits.ts`), which the import keeps too. */
+const nullableText = (limit: TextLimit) => z.string().max(limit.maxLength).nullable()
+const nullableNumber = ({ min, minIncluded, max }: NumberLimit) =>
+  (minIncluded ? z.number().min(min) : z.number().gt(min)).max(max).nullable()
+const nameField = (limit: TextLimit) => z.string().trim().min(1).max(limit.maxLength)
+
 const filamentFields = {
-  name: z.string().trim().min(1).max(200),
-  material: z.string().max(50).nullable().openapi({ example: 'PLA' }),
-  vendor: z.string().max(100).nullable(),
-  color: z.string().max(100).nullable().openapi({ description: 'A colour name or `#rrggbb`.' }),
-  diameter_mm: nullableNumber,
-  density_g_cm3: nullableNumber,
-  nozzle_temperature_c: nullableNumber,
-  bed_temperature_c: z.number().min(0).max(200).nullable(),
-  cost_per_kg: z.number().min(0).max(100_000).nullable(),
+  name: nameField(filamentLimits.name),
+  material: nullableText(filamentLimits.material).openapi({ example: 'PLA' }),
+  vendor: nullableText(filamentLimits.vendor),
+  color: nullableText(filamentLimits.color).openapi({ description: 'A colour name or `#rrggbb`.' }),
+  diameter_mm: nullableNumber(filamentLimits.diameter_mm),
+  density_g_cm3: nullableNumber(filamentLimits.density_g_cm3),
+  nozzle_temperature_c: nullableNumber(filamentLimits.nozzle_temperature_c),
+  bed_temperature_c: nullableNumber(filamentLimits.bed_temperature_c),
+  cost_per_kg: nullableNumber(filamentLimits.cost_per_kg),
 }
 const printerFields = {
-  name: z.string().trim().min(1).max(200),
-  vendor: z.string().max(100).nullable(),
-  bed_x_mm: nullableNumber,
-  bed_y_mm: nullableNumber,
-  max_height_mm: nullableNumber,
-  nozzle_diameter_mm: nullableNumber,
-  gcode_flavor: z.string().max(50).nullable().openapi({ example: 'marlin2' }),
-  firmware_provider: z
-    .string()
-    .max(50)
-    .nullable()
-    .openapi({ description: 'Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).' }),
+  name: nameField(printerLimits.name),
+  vendor: nullableText(printerLimits.vendor),
+  bed_x_mm: nullableNumber(printerLimits.bed_x_mm),
+  bed_y_mm: nullableNumber(printerLimits.bed_y_mm),
+  max_height_mm: nullableNumber(printerLimits.max_height_mm),
+  nozzle_diameter_mm: nullableNumber(printerLimits.nozzle_diameter_mm),
+  gcode_flavor: nullableText(printerLimits.gcode_flavor).openapi({ example: 'marlin2' }),
+  firmware_provider: nullableText(printerLimits.firmware_provider).openapi({
+    description: 'Which printer provider drives it (`moonraker`, `octoprint`, `prusalink`…).',
+  }),
 }
 
 export const FilamentProfileSchema = z.object({ ...common, ...filamentFields }).openapi('FilamentProfile')
@@ -55,6 +59,10 @@ const ImportResultSchema = z
     created: z.number().int(),
     updated: z.number().int(),
     items: z.array(z.object({ id: z.string(), name: z.string(), created: z.boolean() })),
+    skipped: z.array(z.object({ name: z.string(), reasons: z.array(z.string()) })).openapi({
+      description:
+        'Profiles of the file that were not imported, each with what is out of range (the same limits as creating one by hand).',
+    }),
   })
   .openapi('PresetImportResult')
 
@@ -149,7 +157,7 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
         operationId: `import${opName}s`,
         tags,
         summary: `Import ${title.toLowerCase()}s`,
-        description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced.`,
+        description: `${importNote} The body is the file itself (any content type). Profiles with the same name are replaced. A profile whose values break the limits of creating one by hand (a name over 200 characters, a bed at 5000 °C, a negative nozzle temperature) is not imported and is listed under \`skipped\` with the reasons; nothing is clamped. A file whose every profile is refused answers 422 \`preset_out_of_range\` and stores nothing.`,
         request: {
           body: {
             required: true,
@@ -159,7 +167,9 @@ function crud<const P extends string, F extends Record<string, z.ZodType>>(
         responses: {
           200: json('What was created and updated.', ImportResultSchema),
           413: problemResponse('Larger than 32 MiB (`payload_too_large`); a chunked body is cut off there.'),
-          422: problemResponse('Not a bundle of this kind (`unsupported_preset_file`), or it holds no profile.'),
+          422: problemResponse(
+            'Not a bundle of this kind (`unsupported_preset_file`), it holds no profile, or every profile is out of range (`preset_out_of_range`).',
+          ),
         },
       },
       { maxBodyBytes: maxImportBytes },
