@@ -6,7 +6,16 @@ import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, call, expectInvalidToken, expectProblem, getMe, signIn } from './support/accounts.js'
+import {
+  admin,
+  adminEnv,
+  call,
+  expectInvalidToken,
+  expectProblem,
+  getMe,
+  newAccount,
+  signIn,
+} from './support/accounts.js'
 import { gridThreeMf } from './support/hostile-files.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
@@ -165,6 +174,26 @@ describe('GET and HEAD /api/v1/signed/files/{id}/{token}/{name}', () => {
     await expectRefused(vault, onOther, 403, 'download_link_other_file')
     // The same answer whether or not the other file exists.
     await expectRefused(vault, pathOf(link.url).replace(cube.id, 'no-such-file'), 403, 'download_link_other_file')
+  })
+
+  it("ends a user's file and package links while the user is disabled", async () => {
+    const maker = await newAccount(vault.baseUrl, token)
+    const fileLink = await downloadLink(vault, maker.token, cube.id)
+    const { model_id } = (await call(vault.baseUrl, 'GET', `/api/v1/files/${cube.id}`, { token })).body
+    const packageLink = await call(vault.baseUrl, 'POST', `/api/v1/models/${model_id}/package-link`, {
+      token: maker.token,
+    })
+    expect(packageLink.status).toBe(200)
+    const links = [pathOf(fileLink.url), pathOf(packageLink.body.url)]
+    for (const path of links) expect((await fetchPlain(vault, path)).res.status).toBe(200)
+
+    const disable = (disabled: boolean) =>
+      call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${maker.user.id}`, { token, json: { disabled } })
+    expect((await disable(true)).status).toBe(200)
+    for (const path of links) await expectRefused(vault, path, 403, 'download_link_revoked')
+    // As with API keys, the links of a user enabled again work again until they expire.
+    expect((await disable(false)).status).toBe(200)
+    for (const path of links) expect((await fetchPlain(vault, path)).res.status).toBe(200)
   })
 
   it('ignores the name segment, which only tells slicers what to call the file', async () => {

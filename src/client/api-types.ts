@@ -476,7 +476,7 @@ export interface paths {
         };
         /**
          * Download a file through a signed link (open in slicer)
-         * @description The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise); every refusal is decided from the token alone, so it says nothing about other files. An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads (altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`; a valid token used on another file id 403 `download_link_other_file`. `HEAD` answers the same headers. Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`; for images and documents the extension's (`image/png`, `image/jpeg`, `image/webp`, `image/gif`, `application/pdf`, `text/plain; charset=utf-8`, `text/markdown; charset=utf-8`; other documents `text/plain`), else `application/octet-stream`. Never HTML or SVG, and always with `X-Content-Type-Options: nosniff`, so nothing stored runs as a page of the vault. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
+         * @description The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise); every refusal is decided from the token and its maker alone, so it says nothing about other files. An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads (altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`; a valid token used on another file id 403 `download_link_other_file`; a link made by a user who has since been disabled or deleted 403 `download_link_revoked` (for as long as they stay disabled). `HEAD` answers the same headers. Streams the bytes with `Content-Disposition: attachment` and the original file name. The `ETag` is the content hash: `If-None-Match` answers 304. A single `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-512`) answers 206, honouring `If-Range`; a range wholly past the end answers 416. A `Range` that is not valid (`bytes=5-2`, another unit) is ignored, as RFC 9110 asks, and so are several ranges: the whole file, 200. The `Content-Type` is the stored format's: `model/stl`, `model/3mf`, `model/obj`, `text/x.gcode`, `model/step`; for images and documents the extension's (`image/png`, `image/jpeg`, `image/webp`, `image/gif`, `application/pdf`, `text/plain; charset=utf-8`, `text/markdown; charset=utf-8`; other documents `text/plain`), else `application/octet-stream`. Never HTML or SVG, and always with `X-Content-Type-Options: nosniff`, so nothing stored runs as a page of the vault. The bytes are those stored: G-code with the values of secret-bearing slicer settings (`printhost_apikey`, `printhost_password`, …) replaced by `[redacted]` on upload; every other format as it was uploaded, so a 3MF project carries whatever its settings hold.
          */
         get: operations["downloadSignedFile"];
         put?: never;
@@ -878,7 +878,8 @@ export interface paths {
          * @description The URL POST /api/v1/models/{id}/package-link gives: no bearer token, the signed token in the path. It serves the
          *     model's package, made when the link is followed, until the token expires. Refusals are decided from the token
          *     alone: an expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads
-         *     403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`.
+         *     403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`;
+         *     a link made by a user who has since been disabled or deleted 403 `download_link_revoked`.
          *
          *     The zip holds `datapackage.json` first, then the parts (meshes, G-code, CAD and other files) at the root under their
          *     original names, images under `images/` and documents under `documents/`. A name used twice in a folder (compared
@@ -4467,7 +4468,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is for another file (`download_link_other_file`). */
+            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`), is for another file (`download_link_other_file`) or its maker is disabled or deleted (`download_link_revoked`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5419,7 +5420,7 @@ export interface operations {
                     "application/zip": Blob;
                 };
             };
-            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is not for this package (`download_link_other_model`). */
+            /** @description The link has expired (`download_link_expired`), is not valid (`download_link_invalid`), is not for this package (`download_link_other_model`) or its maker is disabled or deleted (`download_link_revoked`). */
             403: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -17,16 +17,21 @@ export interface IssuedDownloadLink {
   expiresAt: Date
 }
 
-/** Signs a link to one stored file (404 if there is none), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
-export async function issueDownloadLink(deps: DownloadDeps, fileId: string): Promise<IssuedDownloadLink> {
+/** Signs a link to one stored file (404 if there is none) for `userId`, valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
+export async function issueDownloadLink(
+  deps: DownloadDeps,
+  fileId: string,
+  userId: string,
+): Promise<IssuedDownloadLink> {
   const file = await getFileRow(deps.database.db, fileId)
-  const { token, expiresAt } = await signDownloadLink(deps, file.id)
+  const { token, expiresAt } = await signDownloadLink(deps, file.id, userId)
   return { fileId: file.id, token, fileName: linkFileName(file.original_name), format: file.format, expiresAt }
 }
 
 /**
- * The file a link serves, once its token checks out for exactly that file. Refusals are decided
- * from the token alone, before the database is asked, so they say nothing about other files.
+ * The file a link serves, once its token checks out for exactly that file and its maker is still
+ * an active user. Refusals are decided from the token (and its maker) before the file is looked
+ * up, so they say nothing about other files.
  */
 export async function redeemDownloadLink(
   deps: Pick<DownloadDeps, 'database' | 'keys' | 'clock'>,
@@ -38,21 +43,43 @@ export async function redeemDownloadLink(
   return getFileRow(deps.database.db, fileId)
 }
 
-/** A token for `subject` (what the link serves), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
+/** A token for `subject` (what the link serves) made for `userId`, valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
 export function signDownloadLink(
   deps: Pick<DownloadDeps, 'keys' | 'clock' | 'downloadLinkTtlSeconds'>,
   subject: string,
+  userId: string,
 ): Promise<{ token: string; expiresAt: Date }> {
-  return signDownloadToken(deps.keys.current().signingKeys, subject, deps.clock.now(), deps.downloadLinkTtlSeconds)
+  const keys = deps.keys.current().signingKeys
+  return signDownloadToken(keys, subject, userId, deps.clock.now(), deps.downloadLinkTtlSeconds)
 }
 
-/** What a link's token was signed for, or 403 when it has expired or is not one the vault signed for downloads. */
-export async function verifiedSubject(deps: Pick<DownloadDeps, 'keys' | 'clock'>, token: string): Promise<string> {
+/**
+ * What a link's token was signed for. 403 when it has expired, is not one the vault signed for
+ * downloads, or was made by a user who has since been disabled or deleted: disabling a user ends
+ * their links as it ends their sessions (for as long as they stay disabled).
+ */
+export async function verifiedSubject(
+  deps: Pick<DownloadDeps, 'database' | 'keys' | 'clock'>,
+  token: string,
+): Promise<string> {
   const check = await verifyDownloadToken(deps.keys.current().signingKeys, token, deps.clock.now())
   if (!check.valid && check.reason === 'expired') {
     throw forbidden('download_link_expired', 'This download link has expired; ask the vault for a new one.')
   }
   if (!check.valid) throw forbidden('download_link_invalid', 'This download link is not valid.')
+  if (check.issuedBy !== null) {
+    const maker = await deps.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', check.issuedBy)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst()
+    if (!maker)
+      throw forbidden(
+        'download_link_revoked',
+        'The user who made this download link is disabled or deleted; ask for a new one.',
+      )
+  }
   return check.subject
 }
 

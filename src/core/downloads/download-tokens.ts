@@ -11,19 +11,28 @@ export const downloadTokenAudience = 'model-vault-download'
 const downloadTokenType = 'vault-download+jwt'
 const algorithm = 'HS256'
 
-/** What a download token says when it checks out, or why it does not. */
-export type DownloadTokenCheck = { valid: true; subject: string } | { valid: false; reason: 'expired' | 'invalid' }
+/**
+ * What a download token says when it checks out, or why it does not. `issuedBy` is the user who
+ * asked for the link (null in tokens signed before links named their maker).
+ */
+export type DownloadTokenCheck =
+  | { valid: true; subject: string; issuedBy: string | null }
+  | { valid: false; reason: 'expired' | 'invalid' }
 
-/** A token that lets whoever holds it read one thing (`sub`: a file id, or a model's package) until `exp`. */
+/**
+ * A token that lets whoever holds it read one thing (`sub`: a file id, or a model's package) until
+ * `exp`, naming the user who asked for it (`uid`), whose disabling ends it.
+ */
 export async function signDownloadToken(
   keys: SigningKeys,
   subject: string,
+  issuedBy: string,
   now: Date,
   ttlSeconds: number,
 ): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(now.getTime() / 1000)
   const expiresAt = issuedAt + ttlSeconds
-  const token = await new SignJWT({})
+  const token = await new SignJWT({ uid: issuedBy })
     .setProtectedHeader({ alg: algorithm, kid: keys.current.kid, typ: downloadTokenType })
     .setIssuer(accessTokenIssuer)
     .setAudience(downloadTokenAudience)
@@ -49,7 +58,8 @@ export async function verifyDownloadToken(keys: SigningKeys, token: string, now:
       requiredClaims: ['exp', 'iat', 'sub', 'jti'],
       currentDate: now,
     })
-    return typeof payload.sub === 'string' ? { valid: true, subject: payload.sub } : { valid: false, reason: 'invalid' }
+    if (typeof payload.sub !== 'string') return { valid: false, reason: 'invalid' }
+    return { valid: true, subject: payload.sub, issuedBy: typeof payload.uid === 'string' ? payload.uid : null }
   } catch (error) {
     return { valid: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

@@ -21,15 +21,23 @@ export interface IssuedPackageLink {
  */
 const packageSubject = (modelId: string) => `model-package:${modelId}`
 
-/** Signs a link to one model's package (404 if there is no such model), valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
-export async function issuePackageLink(deps: PackageLinkDeps, modelId: string): Promise<IssuedPackageLink> {
+/** Signs a link to one model's package (404 if there is no such model) for `userId`, valid for `VAULT_DOWNLOAD_LINK_TTL_S`. */
+export async function issuePackageLink(
+  deps: PackageLinkDeps,
+  modelId: string,
+  userId: string,
+): Promise<IssuedPackageLink> {
   const model = await getModelRow(deps.database.db, modelId)
-  const { token, expiresAt } = await signDownloadLink(deps, packageSubject(model.id))
+  const { token, expiresAt } = await signDownloadLink(deps, packageSubject(model.id), userId)
   return { modelId: model.id, token, fileName: `${slugify(model.name, 'model')}.zip`, expiresAt }
 }
 
-/** Refuses (403) a package link whose token is not valid for exactly this model's package; decided from the token alone. */
-export async function checkPackageLink(deps: Pick<Deps, 'keys' | 'clock'>, modelId: string, token: string) {
+/** Refuses (403) a package link whose token is not valid for exactly this model's package, or whose maker is disabled. */
+export async function checkPackageLink(
+  deps: Pick<Deps, 'database' | 'keys' | 'clock'>,
+  modelId: string,
+  token: string,
+) {
   if ((await verifiedSubject(deps, token)) !== packageSubject(modelId)) {
     throw forbidden('download_link_other_model', "This download link is not for this model's package.")
   }

@@ -20,7 +20,7 @@ export const filesRouter = createRouter()
     fileContentResponse(c, await getFileRow(c.var.deps.database.db, c.req.valid('param').id)),
   )
   .openapi(createDownloadLinkRoute, async (c) => {
-    const link = await issueDownloadLink(c.var.deps, c.req.valid('param').id)
+    const link = await issueDownloadLink(c.var.deps, c.req.valid('param').id, c.var.principal.userId)
     const url = `${vaultBaseUrl(c)}${signedFilePath(link.fileId, link.token, link.fileName)}`
     return c.json(
       {

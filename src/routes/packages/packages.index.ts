@@ -16,7 +16,7 @@ export const packagesRouter = createRouter()
   .openapi(getModelPackageRoute, async (c) => zipResponse(c, await packageModel(c.var.deps, c.req.valid('param').id)))
   .openapi(packageModelsRoute, async (c) => zipResponse(c, await packageModels(c.var.deps, c.req.valid('json').ids)))
   .openapi(createPackageLinkRoute, async (c) => {
-    const link = await issuePackageLink(c.var.deps, c.req.valid('param').id)
+    const link = await issuePackageLink(c.var.deps, c.req.valid('param').id, c.var.principal.userId)
     return c.json(
       {
         url: `${vaultBaseUrl(c)}${signedPackagePath(link.modelId, link.token, link.fileName)}`,

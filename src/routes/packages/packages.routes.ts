@@ -191,7 +191,8 @@ export const downloadSignedPackageRoute = defineRoute('public', {
     'The URL POST /api/v1/models/{id}/package-link gives: no bearer token, the signed token in the path. It serves the',
     "model's package, made when the link is followed, until the token expires. Refusals are decided from the token",
     'alone: an expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads',
-    '403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`.',
+    '403 `download_link_invalid`; a valid token for a file or for another model 403 `download_link_other_model`;',
+    'a link made by a user who has since been disabled or deleted 403 `download_link_revoked`.',
     '',
     layout,
   ].join('\n'),
@@ -199,7 +200,7 @@ export const downloadSignedPackageRoute = defineRoute('public', {
   responses: {
     200: { description: 'The package.', headers: packageHeaders, content: binaryContent('application/zip') },
     403: problemResponse(
-      'The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is not for this package (`download_link_other_model`).',
+      'The link has expired (`download_link_expired`), is not valid (`download_link_invalid`), is not for this package (`download_link_other_model`) or its maker is disabled or deleted (`download_link_revoked`).',
     ),
     404: problemResponse('The model of this link was deleted since the link was made.'),
   },

@@ -30,17 +30,18 @@ export const downloadSignedFileRoute = defineRoute('public', {
   description: [
     'The URL a slicer is given: no bearer token, the signed token in the path. It serves the one file the token',
     'was signed for, until the token expires (15 minutes unless `VAULT_DOWNLOAD_LINK_TTL_S` says otherwise);',
-    'every refusal is decided from the token alone, so it says nothing about other files.',
+    'every refusal is decided from the token and its maker alone, so it says nothing about other files.',
     'An expired link answers 403 `download_link_expired`; a token that is not one the vault signed for downloads',
     '(altered, truncated, an access token, signed with a key no longer configured) 403 `download_link_invalid`;',
-    'a valid token used on another file id 403 `download_link_other_file`. `HEAD` answers the same headers.',
+    'a valid token used on another file id 403 `download_link_other_file`; a link made by a user who has since been',
+    'disabled or deleted 403 `download_link_revoked` (for as long as they stay disabled). `HEAD` answers the same headers.',
     fileBytesDescription,
   ].join(' '),
   request: { params: SignedFileParamsSchema },
   responses: {
     ...fileBytesResponses,
     403: problemResponse(
-      'The link has expired (`download_link_expired`), is not valid (`download_link_invalid`) or is for another file (`download_link_other_file`).',
+      'The link has expired (`download_link_expired`), is not valid (`download_link_invalid`), is for another file (`download_link_other_file`) or its maker is disabled or deleted (`download_link_revoked`).',
     ),
     404: problemResponse('The file of this link was deleted since the link was made.'),
   },
