@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
@@ -103,7 +103,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true })
 })
 
-/** Two thousand uploads on a shared 2-core machine take minutes, not seconds. */
+/** Hundreds of uploads on a shared 2-core machine take a minute or more; the throughput itself is benchmarked in scripts/bench/folder-import.ts. */
 const slow = { timeout: 900_000 }
 
 /** A loopback port nothing listens on (fetch refuses the well-known "discard" port 9 outright). */
@@ -115,14 +115,14 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-describe('model-vault import of a 2,000-file tree with {collection}/{creator}/{model}', slow, () => {
+describe('model-vault import of a 500-file tree with {collection}/{creator}/{model}', slow, () => {
   let target: Vault
   let tree: string
   const template = ['--template', '{collection}/{creator}/{model}']
   beforeAll(async () => {
     target = await newVault()
     tree = writeTree(join(work, 'library'), {
-      ...libraryTree(4, 5, 20),
+      ...libraryTree(4, 5, 5),
       'Collection 1/loose-bracket.stl': distinctCube(),
       'Collection 1/loose-bracket.jpg': 'not really a picture',
       'Collection 1/notes.txt': 'belongs to no model',
@@ -141,10 +141,10 @@ describe('model-vault import of a 2,000-file tree with {collection}/{creator}/{m
     expect(run.stdout).toContain('  collections: Collection 1; tags: creator:Maker 2')
     expect(run.stdout).toContain('  Collection 1/Maker 2/Model 1-2-3/extras/spare.stl')
     expect(run.stdout).toContain('loose-bracket  (Collection 1/loose-bracket.stl)')
-    expect(run.stdout).toMatch(/Collection 1\/notes\.txt: a picture or document outside any model folder/)
+    expect(run.stdout).toMatch(/Collection 1\/notes\.txt: a picture, document or other file outside any model folder/)
     expect(run.stdout).toContain('Collection 3/link-to-1: a symbolic link: links are not followed')
     expect(run.stdout).not.toMatch(/secret\.stl|__MACOSX|DS_Store/)
-    expect(run.stdout).toMatch(/Plan: 401 models, 2002 files \(.+\), 2 skipped\. --dry-run: nothing was uploaded\./)
+    expect(run.stdout).toMatch(/Plan: 101 models, 502 files \(.+\), 2 skipped\. --dry-run: nothing was uploaded\./)
     expect(requestsTo(target.vault)).toBe(before)
     expect((await totals(target)).totals.models).toBe(0)
   })
@@ -152,17 +152,17 @@ describe('model-vault import of a 2,000-file tree with {collection}/{creator}/{m
   it('stores one model per model folder, named after it, with its collection and creator tag', async () => {
     const run = await importCli([...template, tree], target.env)
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout).toMatch(/Models: 401 created, 0 joined, 0 from an earlier run\. Files: 2002 uploaded/)
+    expect(run.stdout).toMatch(/Models: 101 created, 0 joined, 0 from an earlier run\. Files: 502 uploaded/)
     const stats = await totals(target)
-    expect(stats.totals).toMatchObject({ models: 401, files: 2002 })
+    expect(stats.totals).toMatchObject({ models: 101, files: 502 })
     expect(stats.by_collection.map(({ name, models }) => [name, models]).sort()).toEqual([
-      ['Collection 1', 101],
-      ['Collection 2', 100],
-      ['Collection 3', 100],
-      ['Collection 4', 100],
+      ['Collection 1', 26],
+      ['Collection 2', 25],
+      ['Collection 3', 25],
+      ['Collection 4', 25],
     ])
-    expect(stats.by_tag.find((tag) => tag.tag === 'creator:Maker 5')?.models).toBe(80)
-    const model = await modelNamed(target, 'Model 4-5-20')
+    expect(stats.by_tag.find((tag) => tag.tag === 'creator:Maker 5')?.models).toBe(20)
+    const model = await modelNamed(target, 'Model 4-5-5')
     expect(model.tags).toEqual(['creator:Maker 5'])
     expect(model.collections.map((collection: { name: string }) => collection.name)).toEqual(['Collection 4'])
     expect(model.files.map((file: { name: string }) => file.name).sort()).toEqual([
@@ -184,7 +184,7 @@ describe('model-vault import of a 2,000-file tree with {collection}/{creator}/{m
     const run = await importCli([...template, tree], target.env)
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toMatch(
-      /Models: 0 created, 0 joined, 401 from an earlier run\. Files: 0 uploaded, 0 already in the vault, 2002 unchanged since the last run/,
+      /Models: 0 created, 0 joined, 101 from an earlier run\. Files: 0 uploaded, 0 already in the vault, 502 unchanged since the last run/,
     )
     expect(requestsTo(target.vault)).toBe(before)
   })
@@ -297,10 +297,46 @@ describe('model-vault import, interrupted and refused', slow, () => {
       'a  (Prints/a.stl)\n  collections: -; tags: Prints\n  Prints/a.stl  684 B\n  Prints/A.png',
     )
     expect(perFile.stdout).toContain('b  (Prints/b.stl)')
-    expect(perFile.stdout).toMatch(/Prints\/c\.pdf: a picture or document outside any model folder, with no part file/)
+    expect(perFile.stdout).toMatch(
+      /Prints\/c\.pdf: a picture, document or other file outside any model folder, with no mesh, G-code or CAD file/,
+    )
     const missing = await importCli([join(work, 'no-such-folder')], target.env)
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('no folder to import')
     expect((await totals(target)).totals.files).toBe(0)
+  })
+})
+
+describe('model-vault import of model folders that share a file', () => {
+  it('makes one model per folder from its mesh, whatever other files they share; skips a folder with no mesh and a named pipe', async () => {
+    const target = await newVault()
+    const sharedConfig = '[print:shared]\nlayer_height = 0.2\n'
+    const files: Record<string, Uint8Array | string> = { 'Notes only/PrusaSlicer_config.ini': sharedConfig }
+    for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) {
+      files[`${name}/${name.toLowerCase()}.stl`] = distinctCube()
+      // Sorts before the mesh and is the same bytes in every folder.
+      files[`${name}/PrusaSlicer_config.ini`] = sharedConfig
+    }
+    files['Notes only/README.md'] = '# no mesh here\n'
+    const tree = writeTree(join(work, 'shared-config'), files)
+    execFileSync('mkfifo', [join(tree, 'Alpha', 'pipe.stl')])
+
+    const first = await importCli([tree, '--template', '{model}'], target.env)
+    expect(first.code, first.stderr).toBe(0)
+    expect(first.stdout).toContain('Models: 5 created, 0 joined')
+    // The same bytes are stored once: the config belongs to the first model that sent it (a file in
+    // several models is the models issue's), and every model is its own folder's.
+    expect((await totals(target)).totals).toMatchObject({ models: 5, files: 6 })
+    for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) {
+      const model = await modelNamed(target, name)
+      expect(model.files.map((file: { name: string }) => file.name)).toContain(`${name.toLowerCase()}.stl`)
+    }
+    expect(first.stdout).toMatch(/Notes only\/README\.md.*no mesh, G-code or CAD file/)
+    expect(first.stdout).toMatch(/Alpha\/pipe\.stl.*a named pipe \(FIFO\): only regular files are imported/)
+
+    const before = requestsTo(target.vault)
+    const again = await importCli([tree, '--template', '{model}'], target.env)
+    expect(again.code, again.stderr).toBe(0)
+    expect(requestsTo(target.vault)).toBe(before)
   })
 })

@@ -3,7 +3,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
-import { isPictureOrDocument, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
+import { makesModel, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
 import { type ImportProgress, startProgress } from './import-progress.js'
 import { describePlan, describeTally, emptyTally, type ImportTally, writeFailures } from './import-report.js'
 import type { FoundFile } from './import-tree.js'
@@ -114,7 +114,7 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   return tally.failed.length > 0 ? 1 : 0
 }
 
-/** Sends the model's changed files (its first part alone, to make or find the model), then sets it up. */
+/** Sends the model's changed files (its first mesh, G-code or CAD file alone, to make or find the model), then sets it up. */
 async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   const { journal, tally } = run
   const pending = model.files.filter((file) => !journal.unchanged(file))
@@ -124,7 +124,7 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   let rest = pending
   if (modelId) tally.modelsResumed++
   else {
-    for (const part of pending.filter((file) => !isPictureOrDocument(file.path))) {
+    for (const part of pending.filter((file) => makesModel(file.path))) {
       rest = rest.filter((file) => file !== part)
       const answer = await send(part, undefined, run)
       if (!answer) continue
@@ -137,7 +137,7 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   }
   if (!modelId) {
     for (const file of rest)
-      failed(run, file.path, new Error('no part file of its model could be stored to make the model'))
+      failed(run, file.path, new Error('no mesh, G-code or CAD file of its model could be stored to make the model'))
     return
   }
   const into = modelId

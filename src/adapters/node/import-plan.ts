@@ -1,4 +1,4 @@
-import { formatOf } from '../../core/ingest/file-formats.js'
+import { formatOf, isMeshFormat } from '../../core/ingest/file-formats.js'
 import { roleOf } from '../../core/library/file-roles.js'
 import type { FoundFile, SkippedFile } from './import-tree.js'
 
@@ -9,10 +9,11 @@ import type { FoundFile, SkippedFile } from './import-tree.js'
  * The template names the folders from the imported folder down, one segment per level:
  * `{collection}`, `{creator}` (the tag `creator:<name>`), `{tag}`, `{ignore}` or `*`, and
  * `{model}`, which must come last. The folder at the `{model}` level is one model, holding every
- * file beneath it, in subfolders too. A mesh, G-code or CAD file above that level is a model of
- * its own, named after the file. With `--model-per-file` every part file is a model of its own.
- * A picture or document outside a model folder joins the part file beside it with the same base
- * name (`Benchy.stl` and `Benchy.jpg`), else it is skipped.
+ * file beneath it, in subfolders too; a folder with no mesh, G-code or CAD file is no model, and
+ * its files are skipped. A mesh, G-code or CAD file above that level is a model of its own, named
+ * after the file. With `--model-per-file` every such file is a model of its own. Any other file
+ * outside a model folder (a picture, a document, a slicer config) joins the mesh, G-code or CAD
+ * file beside it with the same base name (`Benchy.stl` and `Benchy.jpg`), else it is skipped.
  */
 export type TemplateSegment = 'collection' | 'creator' | 'tag' | 'model' | 'ignore'
 
@@ -22,7 +23,7 @@ export interface PlannedModel {
   name: string
   collections: string[]
   tags: string[]
-  /** Part files first: the first one the vault takes makes (or finds) the model. */
+  /** In sending order (`sendingRank`): the first mesh (else G-code or CAD file) the vault takes makes or finds the model. */
   files: FoundFile[]
 }
 
@@ -65,8 +66,20 @@ export function parseTemplate(text: string, modelPerFile: boolean): TemplateSegm
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 const stemOf = (name: string) => name.replace(/\.[^.]*$/, '') || name
 
-/** Whether the vault takes the file as a picture or document of a model (its role by name), not a part. */
-export const isPictureOrDocument = (path: string): boolean => roleOf(formatOf(baseName(path))) !== 'part'
+/**
+ * The order a model's files are sent in, which decides the model: meshes first, then G-code and
+ * CAD files, then other parts (slicer configs, scripts: files many models may share, which must
+ * never make or find a model), then pictures and documents.
+ */
+function sendingRank(path: string): number {
+  const format = formatOf(baseName(path))
+  if (isMeshFormat(format)) return 0
+  if (format === 'gcode' || format === 'step') return 1
+  return roleOf(format) === 'part' ? 2 : 3
+}
+
+/** Whether the file can make (or find) a model: a mesh, G-code or CAD file. */
+export const makesModel = (path: string): boolean => sendingRank(path) < 2
 
 /** A folder name as a label, as the vault takes it: trimmed, without `forbidden`, at most `max` characters. */
 const cleanLabel = (text: string, forbidden: RegExp, max: number) =>
@@ -109,7 +122,7 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
     if (modelLevel >= 0 && folders.length > modelLevel) {
       const modelFolders = folders.slice(0, modelLevel + 1)
       modelFor(modelFolders.join('/'), folders[modelLevel] ?? '', folders.slice(0, modelLevel)).files.push(file)
-    } else if (isPictureOrDocument(file.path)) extras.push(file)
+    } else if (!makesModel(file.path)) extras.push(file)
     else {
       const model = modelFor(file.path, stemOf(baseName(file.path)), folders)
       model.files.push(file)
@@ -122,13 +135,13 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
     else
       skipped.push({
         path: extra.path,
-        reason: 'a picture or document outside any model folder, with no part file of its name beside it',
+        reason:
+          'a picture, document or other file outside any model folder, with no mesh, G-code or CAD file of its name beside it',
       })
   }
   const planned: PlannedModel[] = []
   for (const model of models.values()) {
-    const parts = model.files.filter((file) => !isPictureOrDocument(file.path))
-    if (parts.length === 0) {
+    if (!model.files.some((file) => makesModel(file.path))) {
       for (const file of model.files)
         skipped.push({
           path: file.path,
@@ -136,7 +149,8 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
         })
       continue
     }
-    planned.push({ ...model, files: [...parts, ...model.files.filter((file) => isPictureOrDocument(file.path))] })
+    // Stable: within a rank, the tree's order.
+    planned.push({ ...model, files: [...model.files].sort((a, b) => sendingRank(a.path) - sendingRank(b.path)) })
   }
   return { models: planned, skipped }
 }

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs'
 import { opendir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
@@ -49,6 +50,7 @@ export async function walkTree(root: string, options: { includeHidden: boolean }
       if (entry.isSymbolicLink()) tree.skipped.push({ path, reason: 'a symbolic link: links are not followed' })
       else if (entry.isDirectory()) await visit(path)
       else if (entry.isFile()) tree.files.push(await found(root, path))
+      else tree.skipped.push({ path, reason: `${specialKind(entry)}: only regular files are imported` })
     }
   }
   await visit('')
@@ -59,4 +61,12 @@ async function found(root: string, path: string): Promise<FoundFile> {
   const absolutePath = join(root, path)
   const stats = await stat(absolutePath)
   return { path, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs }
+}
+
+/** What a directory entry that is neither a file, a folder nor a link is, in words. */
+function specialKind(entry: Dirent): string {
+  if (entry.isFIFO()) return 'a named pipe (FIFO)'
+  if (entry.isSocket()) return 'a socket'
+  if (entry.isBlockDevice() || entry.isCharacterDevice()) return 'a device'
+  return 'a special file'
 }
