@@ -29,6 +29,8 @@ export interface BambuBehaviour {
   unansweredStart?: boolean
   /** Developer Mode off on recent firmware: `fun` says so, and print commands are dropped with an HMS error. */
   developerModeOff?: boolean
+  /** Send `fun` inside `print` instead of beside it, as some firmware does. */
+  funInPrint?: boolean
   /** Answer `pushall` this late. */
   slowPushallMs?: number
   /** How long a started job stays in PREPARE. Default 30 ms. */
@@ -187,16 +189,19 @@ export async function fakeBambu(
     handle(message)
   })
 
+  /** The `fun` bits beside `print`, or inside it as some firmware sends them. */
+  const withFun = (print: Record<string, unknown>) => {
+    const fun = fake.behaviour.developerModeOff ? '2000C1FF' : '0000C1FF'
+    return fake.behaviour.funInPrint ? { print: { ...print, fun } } : { print, fun }
+  }
+
   const handle = (message: Record<string, Record<string, unknown>>) => {
     const { behaviour } = fake
     const command = message.pushing ?? message.info ?? message.print ?? {}
     const sequenceId = command.sequence_id
     if (command.command === 'pushall')
       return later(behaviour.slowPushallMs ?? 0, () =>
-        publish({
-          print: { ...fake.state, command: 'push_status', msg: 0, sequence_id: sequenceId },
-          ...(behaviour.developerModeOff ? { fun: '2000C1FF' } : { fun: '0000C1FF' }),
-        }),
+        publish(withFun({ ...fake.state, command: 'push_status', msg: 0, sequence_id: sequenceId })),
       )
     if (command.command === 'get_version')
       return publish({

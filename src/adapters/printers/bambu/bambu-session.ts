@@ -29,7 +29,7 @@ export interface BambuSession {
   readonly connected: boolean
   /** The merged `print` report. */
   readonly report: Record<string, unknown>
-  /** The top-level `fun` field some firmware sends beside `print` (Developer Mode is one of its bits). */
+  /** The `fun` field firmware sends beside `print` or inside it (Developer Mode is one of its bits). */
   readonly fun: unknown
   readonly certificate: PeerCertificate | null
   /** Why the session failed, for a status that cannot be read. */
@@ -112,8 +112,10 @@ export function openBambuSession(target: BambuTarget): BambuSession {
       } catch {
         return
       }
-      if ('fun' in message) fun = message.fun
       const print = obj(message.print)
+      // Firmware sends `fun` beside `print` or, in others, inside it.
+      if ('fun' in message) fun = message.fun
+      else if ('fun' in print) fun = print.fun
       // Command answers come under `print` too (`{command: "project_file", result}`): not state.
       if (print.command === 'push_status') {
         report = { ...report, ...print }
