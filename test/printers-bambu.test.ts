@@ -343,6 +343,20 @@ describe('a Bambu Lab printer in LAN mode', () => {
     expect(gone.state).toBe('offline')
   }, 30_000)
 
+  it('marks the status stale once a connected printer misses a few reports, though the connection stays open', async () => {
+    const fake = await started({}, { reportEveryMs: 100 })
+    const printer = await register(fake)
+    expect(await statusWhen(printer.id, (s) => s.state === 'idle')).toMatchObject({ stale: false, ready: true })
+    fake.behaviour.silent = true
+    const silent = await statusWhen(printer.id, (s) => (s as { stale?: boolean }).stale === true)
+    expect(silent).toMatchObject({ state: 'idle', stale: true, ready: false })
+    expectProblem(await send(printer.id), 409, 'printer_not_ready')
+    fake.behaviour.silent = false
+    expect(await statusWhen(printer.id, (s) => (s as { stale?: boolean }).stale === false)).toMatchObject({
+      ready: true,
+    })
+  })
+
   it('checks the storage port even when the MQTT port does not answer', async () => {
     const fake = await started()
     const printer = await register({ ...fake, address: fake.address.replace(/mqtt_port=\d+/, 'mqtt_port=9') })
