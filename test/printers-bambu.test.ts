@@ -232,6 +232,20 @@ describe('a Bambu Lab printer in LAN mode', () => {
     })
   })
 
+  it("keeps the failed job's error in the reason while a fatal HMS error holds the printer", async () => {
+    const fake = await started()
+    const printer = await register(fake)
+    fake.report({
+      gcode_state: 'FAILED',
+      print_error: 0x0300_8010,
+      hms: [{ attr: 0x0300_0100, code: 0x0001_8010 }],
+    })
+    const held = await statusWhen(printer.id, (s) => s.state === 'error')
+    expect(held.reason).toBe(
+      'the last job failed or was stopped (error 0300_8010); make sure the bed is clear; the printer reports HMS_0300_0100_0001_8010 (fatal); see its screen',
+    )
+  })
+
   it('refuses a send while the printer prints, without uploading anything', async () => {
     const fake = await started()
     fake.state.gcode_state = 'RUNNING'
@@ -282,6 +296,12 @@ describe('a Bambu Lab printer in LAN mode', () => {
     expect(reply.body.detail).toContain('turn on LAN Only and Developer Mode')
   })
 
+  it('reads the Developer Mode bit inside print as firmware that sends it there does', async () => {
+    const fake = await started({}, { developerModeOff: true, funInPrint: true })
+    const printer = await register(fake)
+    expect(check(await diagnose(printer.id), 'developer mode')).toMatchObject({ result: 'warn' })
+  })
+
   it('shows a wrong access code as an authentication problem in the status and in diagnostics', async () => {
     const fake = await started()
     const printer = await register(fake, { access_code: '87654321' })
@@ -322,6 +342,20 @@ describe('a Bambu Lab printer in LAN mode', () => {
     const gone = await statusWhen(printer.id, (s) => s.state === 'offline')
     expect(gone.state).toBe('offline')
   }, 30_000)
+
+  it('marks the status stale once a connected printer misses a few reports, though the connection stays open', async () => {
+    const fake = await started({}, { reportEveryMs: 100 })
+    const printer = await register(fake)
+    expect(await statusWhen(printer.id, (s) => s.state === 'idle')).toMatchObject({ stale: false, ready: true })
+    fake.behaviour.silent = true
+    const silent = await statusWhen(printer.id, (s) => (s as { stale?: boolean }).stale === true)
+    expect(silent).toMatchObject({ state: 'idle', stale: true, ready: false })
+    expectProblem(await send(printer.id), 409, 'printer_not_ready')
+    fake.behaviour.silent = false
+    expect(await statusWhen(printer.id, (s) => (s as { stale?: boolean }).stale === false)).toMatchObject({
+      ready: true,
+    })
+  })
 
   it('checks the storage port even when the MQTT port does not answer', async () => {
     const fake = await started()

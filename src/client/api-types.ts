@@ -2462,7 +2462,7 @@ export interface components {
             ready: boolean;
             /** Format: date-time */
             observed_at: string;
-            /** @description Older than the cache lifetime; a refresh is under way. */
+            /** @description Older than the cache lifetime (a refresh is under way), or from a printer that stopped sending its regular reports (Bambu: three of its usual gaps, at least 3 s, without one). */
             stale: boolean;
             /** @description °C */
             temperatures: {

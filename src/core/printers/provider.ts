@@ -31,6 +31,8 @@ export interface PrinterStatus {
   job: PrinterJob | null
   /** The provider's own state words, for debugging (never credentials). */
   raw: Record<string, unknown>
+  /** Set when the provider's own picture is old: a pushing printer stopped reporting. */
+  stale?: boolean
 }
 
 export type CheckResult = 'pass' | 'warn' | 'fail'

@@ -284,7 +284,7 @@ const hmsMeaning = (error: BambuHmsError) =>
 /**
  * A Bambu printer's state from its `gcode_state`, HMS errors and `print_error`. A fatal or serious
  * HMS error holds a printer that would otherwise take work in `error` (it waits for someone at its
- * screen); while a job is on, the state stays and the reason names the errors, as do lesser ones.
+ * screen), keeping a failed job's error in the reason; while a job is on, the state stays and the reason names the errors, as do lesser ones.
  */
 export function mapBambu(gcodeState: unknown, hms: BambuHmsError[], printError: unknown): MappedState {
   const mapped = lookUp(bambuStates, gcodeState) ?? unknownState(gcodeState)
@@ -298,7 +298,10 @@ export function mapBambu(gcodeState: unknown, hms: BambuHmsError[], printError: 
   const holding = hms.some(
     (error) => (error.severity === 'fatal' || error.severity === 'serious') && error.code !== bambuCommandNotVerified,
   )
-  if (holding && failure.state === 'idle')
-    return { state: 'error', reason: `the printer reports ${listed}; see its screen` }
+  if (holding && failure.state === 'idle') {
+    // A failed job's own error stays in front: the HMS entry often only echoes it.
+    const held = `the printer reports ${listed}; see its screen`
+    return { state: 'error', reason: failure === mapped ? held : `${failure.reason}; ${held}` }
+  }
   return withMessage(failure, `the printer reports ${listed}`)
 }

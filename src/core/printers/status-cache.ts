@@ -4,7 +4,7 @@ import { isReady, offlineStatus, type PrinterStatus } from './provider.js'
 export interface ObservedStatus extends PrinterStatus {
   ready: boolean
   observed_at: string
-  /** True when the status is older than the cache lifetime (a fresh poll is under way). */
+  /** True when the status is older than the cache lifetime (a fresh poll is under way), or the provider says its picture is old. */
   stale: boolean
 }
 
@@ -93,7 +93,8 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
   }
 }
 
-function present(entry: CacheEntry, stale: boolean): ObservedStatus {
+function present(entry: CacheEntry, outlived: boolean): ObservedStatus {
+  const stale = outlived || entry.status.stale === true
   return {
     ...entry.status,
     ready: isReady(entry.status) && !stale,

@@ -26,7 +26,10 @@ export const PrinterStatusSchema = z
         'Idle, freshly observed and, for a printer with `require_bed_clear`, its bed confirmed clear since the last job: the only state a job is sent to.',
     }),
     observed_at: z.string().openapi({ format: 'date-time' }),
-    stale: z.boolean().openapi({ description: 'Older than the cache lifetime; a refresh is under way.' }),
+    stale: z.boolean().openapi({
+      description:
+        'Older than the cache lifetime (a refresh is under way), or from a printer that stopped sending its regular reports (Bambu: three of its usual gaps, at least 3 s, without one).',
+    }),
     temperatures: z.object({ nozzle: TemperatureSchema, bed: TemperatureSchema }).openapi({ description: '°C' }),
     job: z
       .object({

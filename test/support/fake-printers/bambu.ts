@@ -18,7 +18,8 @@ import { FtpSrv } from 'ftp-srv'
  * storage is an FTPS server (ftp-srv, implicit TLS) that answers a wrong access code with 530.
  *
  * States are `state.gcode_state` (IDLE, PREPARE, RUNNING, PAUSE, FINISH, FAILED, or any word a
- * test sets) and `state.hms`; a started job goes PREPARE, then RUNNING after `prepareMs`.
+ * test sets) and `state.hms`; a started job goes PREPARE, then RUNNING after `prepareMs`. Between
+ * changes it sends a small report every `reportEveryMs`, as the printer does.
  */
 export interface BambuBehaviour {
   /** Answer the start with success, and never run it. */
@@ -29,10 +30,16 @@ export interface BambuBehaviour {
   unansweredStart?: boolean
   /** Developer Mode off on recent firmware: `fun` says so, and print commands are dropped with an HMS error. */
   developerModeOff?: boolean
+  /** Send `fun` inside `print` instead of beside it, as some firmware does. */
+  funInPrint?: boolean
   /** Answer `pushall` this late. */
   slowPushallMs?: number
   /** How long a started job stays in PREPARE. Default 30 ms. */
   prepareMs?: number
+  /** The period of the small reports the printer sends while nothing changes (a P1 sends one every 1–2 s). Default 1000 ms. */
+  reportEveryMs?: number
+  /** Publish nothing more and answer nothing, the connection left open: a printer gone without FIN or RST. */
+  silent?: boolean
 }
 
 export interface FakeBambu {
@@ -155,6 +162,7 @@ export async function fakeBambu(
     close: async () => {},
   }
   const publish = (message: Record<string, unknown>) =>
+    fake.behaviour.silent ||
     broker.publish(
       {
         cmd: 'publish',
@@ -187,16 +195,19 @@ export async function fakeBambu(
     handle(message)
   })
 
+  /** The `fun` bits beside `print`, or inside it as some firmware sends them. */
+  const withFun = (print: Record<string, unknown>) => {
+    const fun = fake.behaviour.developerModeOff ? '2000C1FF' : '0000C1FF'
+    return fake.behaviour.funInPrint ? { print: { ...print, fun } } : { print, fun }
+  }
+
   const handle = (message: Record<string, Record<string, unknown>>) => {
     const { behaviour } = fake
     const command = message.pushing ?? message.info ?? message.print ?? {}
     const sequenceId = command.sequence_id
     if (command.command === 'pushall')
       return later(behaviour.slowPushallMs ?? 0, () =>
-        publish({
-          print: { ...fake.state, command: 'push_status', msg: 0, sequence_id: sequenceId },
-          ...(behaviour.developerModeOff ? { fun: '2000C1FF' } : { fun: '0000C1FF' }),
-        }),
+        publish(withFun({ ...fake.state, command: 'push_status', msg: 0, sequence_id: sequenceId })),
       )
     if (command.command === 'get_version')
       return publish({
@@ -250,6 +261,13 @@ export async function fakeBambu(
       }),
     )
   }
+
+  const heartbeat = () =>
+    later(fake.behaviour.reportEveryMs ?? 1000, () => {
+      publish({ print: { command: 'push_status', msg: 1, sequence_id: '0', wifi_signal: fake.state.wifi_signal } })
+      heartbeat()
+    })
+  heartbeat()
 
   const mqtt: Server = createServer(tls, broker.handle)
   await new Promise<void>((resolve) => mqtt.listen(0, '127.0.0.1', resolve))

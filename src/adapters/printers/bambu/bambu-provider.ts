@@ -169,7 +169,8 @@ function bambuPrinter(
   const readStatus = async () => {
     const current = session()
     await current.ready(timeoutMs)
-    return bambuStatus(current.report)
+    const status = bambuStatus(current.report)
+    return current.silent ? { ...status, stale: true } : status
   }
 
   return {

@@ -29,7 +29,12 @@ export interface BambuSession {
   readonly connected: boolean
   /** The merged `print` report. */
   readonly report: Record<string, unknown>
-  /** The top-level `fun` field some firmware sends beside `print` (Developer Mode is one of its bits). */
+  /**
+   * True when the printer, connected, has missed a few of its reports (see `missedReports`): a
+   * connection gone silent without FIN or RST, which MQTT's keepalive notices only after ~45 s.
+   */
+  readonly silent: boolean
+  /** The `fun` field firmware sends beside `print` or inside it (Developer Mode is one of its bits). */
   readonly fun: unknown
   readonly certificate: PeerCertificate | null
   /** Why the session failed, for a status that cannot be read. */
@@ -51,6 +56,24 @@ export interface BambuSession {
 
 const mqttAuthCodes = new Set([4, 5])
 
+/**
+ * A printer reports every 1–2 s (temperatures, Wi-Fi signal) even when nothing else changes. The
+ * session is silent after this many of its usual gaps (the longest of the last few, at least 1 s)
+ * pass without a report.
+ */
+const missedReports = 3
+const reportGapFloorMs = 1000
+const arrivalsKept = 8
+
+/** Whether reports arriving at `arrivals` (ms, oldest first) have stopped by `now`. */
+function missedFewReports(arrivals: number[], now: number): boolean {
+  const last = arrivals.at(-1)
+  if (last === undefined) return false
+  const gaps = arrivals.slice(1).map((arrival, index) => arrival - (arrivals[index] ?? arrival))
+  const usualGap = Math.max(reportGapFloorMs, ...gaps)
+  return now - last > missedReports * usualGap
+}
+
 /** The MQTT client library, loaded when the first Bambu session opens: most installs have no Bambu printer. */
 let mqttLibrary: Promise<typeof import('mqtt')> | undefined
 const loadMqtt = () => (mqttLibrary ??= import('mqtt'))
@@ -66,6 +89,7 @@ export function openBambuSession(target: BambuTarget): BambuSession {
   let failure: PrinterError | null = null
   let certificate: PeerCertificate | null = null
   let sequence = 0
+  let arrivals: number[] = []
 
   const client = loadMqtt().then(({ connect }) => {
     const client: MqttClient = connect({
@@ -112,8 +136,11 @@ export function openBambuSession(target: BambuTarget): BambuSession {
       } catch {
         return
       }
-      if ('fun' in message) fun = message.fun
+      arrivals = [...arrivals.slice(1 - arrivalsKept), Date.now()]
       const print = obj(message.print)
+      // Firmware sends `fun` beside `print` or, in others, inside it.
+      if ('fun' in message) fun = message.fun
+      else if ('fun' in print) fun = print.fun
       // Command answers come under `print` too (`{command: "project_file", result}`): not state.
       if (print.command === 'push_status') {
         report = { ...report, ...print }
@@ -136,6 +163,7 @@ export function openBambuSession(target: BambuTarget): BambuSession {
     client.on('close', () => {
       connected = false
       stateKnown = false
+      arrivals = []
     })
     return client
   })
@@ -146,6 +174,9 @@ export function openBambuSession(target: BambuTarget): BambuSession {
     },
     get report() {
       return report
+    },
+    get silent() {
+      return connected && missedFewReports(arrivals, Date.now())
     },
     get fun() {
       return fun
