@@ -57,4 +57,12 @@ describe('busboy multipart reader, with a body cut mid-way', () => {
     // An enqueue after the cancel throws from an event handler: vitest fails the run on such an uncaught error.
     expect(true).toBe(true)
   })
+
+  it('ends the form when the reader gives up on the file, instead of leaving it waiting', async () => {
+    const upload = readMultipartWithBusboy(cutForm(40, 'silence'), { maxFileBytes: 1 << 30 })
+    const reader = (await upload.file)!.stream.getReader()
+    await reader.read()
+    await reader.cancel(new Error('the ingest gave up'))
+    await expect(upload.fields).rejects.toMatchObject({ status: 400, code: 'malformed_multipart' })
+  })
 })

@@ -21,7 +21,7 @@ import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
  * buffered, its end or an error (a body cut mid-way does all three): the controller is not
  * touched again, since a throw from an event handler is uncaught and ends the process.
  */
-function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint8Array> {
+function fileBytes(file: Readable, formRead: Promise<void>, abandonForm: () => void): ReadableStream<Uint8Array> {
   let finished = false
   const finish = (end: () => void) => {
     if (finished) return
@@ -54,7 +54,8 @@ function fileBytes(file: Readable, formRead: Promise<void>): ReadableStream<Uint
     },
     cancel() {
       finished = true
-      file.destroy()
+      // The rest of the form is not wanted either: stop parsing, or busboy waits on the file forever.
+      abandonForm()
     },
   })
 }
@@ -116,7 +117,11 @@ export const readMultipartWithBusboy: ReadMultipart = (request, { maxFileBytes }
         resolveFile({
           filename: info.filename === undefined ? 'upload' : unescapeFormFileName(info.filename),
           contentType: info.mimeType,
-          stream: fileBytes(stream, formRead),
+          stream: fileBytes(stream, formRead, () => {
+            const abandoned = malformed('The upload was abandoned before its end.')
+            fail(abandoned)
+            parser.destroy(abandoned)
+          }),
           fieldsBefore: { ...fields },
         })
       })
