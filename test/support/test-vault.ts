@@ -81,6 +81,10 @@ export async function createTestVault(
   }
 }
 
+/** Removes one of the vault's data folders, as a lost or unmounted volume leaves it. */
+export const removeDataFolder = (vault: InProcessVault, folder: 'blobs' | 'thumbs' | 'backups') =>
+  rm(join(vault.dataDir, folder), { recursive: true, force: true })
+
 /**
  * A test vault (`createTestVault`) served over a real loopback socket, for tests whose subject is
  * the HTTP server: sockets, streamed and cut bodies, clients that are separate processes.

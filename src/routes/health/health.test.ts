@@ -1,7 +1,5 @@
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterEach, describe, expect, inject, it } from 'vitest'
-import { createTestVault, type InProcessVault } from '../../../test/support/test-vault.js'
+import { createTestVault, type InProcessVault, removeDataFolder } from '../../../test/support/test-vault.js'
 import { latestSchemaVersion } from '../../core/db/migrate.js'
 
 let vault: InProcessVault
@@ -56,7 +54,7 @@ describe('GET /api/v1/health', () => {
 
   it('answers 503 and names storage when the blob volume is gone, without revealing its path', async () => {
     vault = await createTestVault()
-    await rm(join(vault.dataDir, 'blobs'), { recursive: true, force: true })
+    await removeDataFolder(vault, 'blobs')
     const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(503)
     const body = await res.json()
@@ -69,7 +67,7 @@ describe('GET /api/v1/health', () => {
 
   it('stays 200 but warns when only the backup directory is unusable', async () => {
     vault = await createTestVault()
-    await rm(join(vault.dataDir, 'backups'), { recursive: true, force: true })
+    await removeDataFolder(vault, 'backups')
     const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(200)
     const body = await res.json()
