@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -181,6 +181,20 @@ describe('the vault alone as an OctoPrint host (<vault>/octoprint)', () => {
     expect(again.status).toBe(201)
     expect(again.body.vault).toMatchObject({ duplicate: true, file_id: first.body.vault.file_id })
     expect(await filesNamed('Shape-Box_0.2mm_PLA.gcode')).toHaveLength(1)
+  })
+
+  it('puts a file into the model named by the documented model_id field', async () => {
+    const document = (await call(vault.baseUrl, 'GET', '/openapi.json')).body
+    const form = document.paths['/octoprint/api/files/local'].post.requestBody.content['multipart/form-data'].schema
+    expect(form.properties.model_id.description).toContain('the model the file joins')
+    const first = await slicerUpload(host(), gcodeFile('model-id-first'), 'first-of-model.gcode')
+    const modelId = first.body.vault.model_id
+    const body = new FormData()
+    body.set('model_id', modelId)
+    body.set('file', new Blob([readFileSync(gcodeFile('model-id-second'))]), 'second-of-model.gcode')
+    const res = await fetch(`${host()}/api/files/local`, { method: 'POST', headers: { 'X-Api-Key': apiKey }, body })
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as { vault: { model_id: string } }).vault.model_id).toBe(modelId)
   })
 
   it('takes the key as Authorization: Bearer too', async () => {

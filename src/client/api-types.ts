@@ -8449,6 +8449,8 @@ export interface operations {
                     select?: string;
                     /** @description Accepted; no effect (the vault keeps no folders). */
                     path?: string;
+                    /** @description A vault extension: the model the file joins, as with `POST /api/v1/ingest`; an id that names no model is refused (422). */
+                    model_id?: string;
                 };
             };
         };
@@ -8563,6 +8565,8 @@ export interface operations {
                     select?: string;
                     /** @description Accepted; no effect (the vault keeps no folders). */
                     path?: string;
+                    /** @description A vault extension: the model the file joins, as with `POST /api/v1/ingest`; an id that names no model is refused (422). */
+                    model_id?: string;
                 };
             };
         };

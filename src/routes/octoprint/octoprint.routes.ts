@@ -187,6 +187,11 @@ function shimRoutes(base: ShimBase) {
           print: { type: 'string', description: '`true` (or `yes`, `y`, `1`) to print it: on a printer base only.' },
           select: { type: 'string', description: 'Accepted; no effect.' },
           path: { type: 'string', description: 'Accepted; no effect (the vault keeps no folders).' },
+          model_id: {
+            type: 'string',
+            description:
+              'A vault extension: the model the file joins, as with `POST /api/v1/ingest`; an id that names no model is refused (422).',
+          },
         }),
       },
     ),
