@@ -287,6 +287,29 @@ describe('a Bambu Lab printer in LAN mode', () => {
     expect(reply.body).toMatchObject({ outcome: 'confirmed', started: true })
   })
 
+  it('records a send the printer still prepares as preparing, then settles it once it prints or fails', async () => {
+    const dispatchesOf = async (id: string) =>
+      (await call(vault.baseUrl, 'GET', `/api/v1/printers/${id}/dispatches`, { token: userToken })).body.items
+
+    const slow = await started({}, { prepareMs: 3600 })
+    const printer = await register(slow)
+    const reply = await send(printer.id)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(202)
+    expect(reply.body).toMatchObject({ outcome: 'preparing', started: true, confirmed: false })
+    await statusWhen(printer.id, (seen) => seen.state === 'printing')
+    expect(await dispatchesOf(printer.id)).toMatchObject([{ id: reply.body.id, outcome: 'confirmed', confirmed: true }])
+
+    const failing = await started({}, { prepareMs: 3600, failWhilePreparing: 0x0500_4003 })
+    const other = await register(failing)
+    expect((await send(other.id)).body.outcome).toBe('preparing')
+    await statusWhen(other.id, (seen) => seen.raw.gcode_state === 'FAILED')
+    const [settled] = await dispatchesOf(other.id)
+    expect(settled).toMatchObject({ outcome: 'not_confirmed', started: true, confirmed: false })
+    expect(settled.detail).toContain('did not print it')
+    expect(settled.detail).toContain('error 0500_4003')
+    expect(settled.steps.at(-1)).toMatchObject({ step: 'confirm', ok: false })
+  })
+
   it('says to turn on Developer Mode when the printer drops the start it could not verify', async () => {
     const fake = await started({}, { developerModeOff: true })
     const printer = await register(fake)

@@ -128,6 +128,31 @@ describe.each([
     expect(reply.body).toMatchObject({ outcome: 'not_confirmed', uploaded: true, started: true, confirmed: false })
   })
 
+  it('confirms a job that ended before the first look, and never an earlier run of the same file', async () => {
+    const fake = await start()
+    fakes.push(fake)
+    fake.behaviour.finishAtOnce = true
+    const printer = await register(provider, fake, credentials)
+    const first = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(first.status, JSON.stringify(first.body)).toBe(201)
+    expect(first.body).toMatchObject({ outcome: 'confirmed', started: true, confirmed: true })
+    expect(first.body.detail).toContain('completed before the printer was first looked at')
+    expect((await status(printer.id)).job).toMatchObject({ file_name: 'box.gcode', ended: 'completed' })
+
+    // The printer now shows that completed run of box.gcode: a start it ignores must not pass for a new one.
+    fake.behaviour.silentStart = true
+    const ignored = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(ignored.status, JSON.stringify(ignored.body)).toBe(502)
+    expect(ignored.body).toMatchObject({ outcome: 'not_confirmed', confirmed: false })
+
+    // A second short run of the same file: hosts that number their runs tell it from the first.
+    fake.behaviour.silentStart = false
+    const second = await send(printer.id, { file_id: gcodeId, start: true })
+    const numbered = provider !== 'octoprint'
+    expect(second.status, JSON.stringify(second.body)).toBe(numbered ? 201 : 502)
+    expect(second.body.outcome).toBe(numbered ? 'confirmed' : 'not_confirmed')
+  })
+
   it('records a refused start after a successful upload', async () => {
     const fake = await start()
     fakes.push(fake)
@@ -308,8 +333,8 @@ describe('Moonraker against what a real Klipper does', () => {
   it('gives elapsed time and time left from the start of a job, heat-up included', async () => {
     // Heating and homing: Klipper's print_duration and progress are still 0.
     expect(await jobThroughHeatUp(await registeredMoonraker({ heating: true }))).toEqual([
-      { file_name: 'box.gcode', progress: 0, elapsed_s: 75, time_left_s: 3600 },
-      { file_name: 'box.gcode', progress: 0.25, elapsed_s: 75, time_left_s: 3540 },
+      { file_name: 'box.gcode', progress: 0, elapsed_s: 75, time_left_s: 3600, ended: null, run_id: null },
+      { file_name: 'box.gcode', progress: 0.25, elapsed_s: 75, time_left_s: 3540, ended: null, run_id: null },
     ])
   })
 
@@ -536,8 +561,8 @@ describe('OctoPrint against what a real OctoPrint does', () => {
 
   it('shows progress and times as OctoPrint gives them, time left unknown while it still estimates', async () => {
     expect(await jobThroughHeatUp(await registeredOctoPrint({ heating: true }))).toEqual([
-      { file_name: 'box.gcode', progress: 0, elapsed_s: 35, time_left_s: null },
-      { file_name: 'box.gcode', progress: 0.425, elapsed_s: 510, time_left_s: 690 },
+      { file_name: 'box.gcode', progress: 0, elapsed_s: 35, time_left_s: null, ended: null, run_id: null },
+      { file_name: 'box.gcode', progress: 0.425, elapsed_s: 510, time_left_s: 690, ended: null, run_id: null },
     ])
   })
 
@@ -585,6 +610,8 @@ describe('PrusaLink against what a real PrusaLink does', () => {
       progress: 0.12,
       elapsed_s: 400,
       time_left_s: 3000,
+      ended: null,
+      run_id: '8',
     })
   })
 
@@ -661,6 +688,8 @@ describe('PrusaLink against what a real PrusaLink does', () => {
       progress: 0,
       elapsed_s: 35,
       time_left_s: null,
+      ended: null,
+      run_id: '8',
     })
     fake.behaviour.noTelemetry = false
     expect((await status(printer.id)).temperatures).toEqual({

@@ -2481,6 +2481,13 @@ export interface components {
                 progress: number | null;
                 time_left_s: number | null;
                 elapsed_s: number | null;
+                /**
+                 * @description Null while the job runs or is being set up; how it ended once it is over (the printer keeps showing its last job until the next one).
+                 * @enum {string|null}
+                 */
+                ended: "completed" | "cancelled" | "failed" | null;
+                /** @description The host's own id of this run (PrusaLink's job id; Moonraker's job history, once the job ended), which tells two runs of the same file apart; null when the host numbers none (OctoPrint, Bambu Lab over LAN). */
+                run_id: string | null;
             } | null;
             /** @description The provider's own state words, for debugging. */
             raw: {
@@ -2566,12 +2573,15 @@ export interface components {
             file_name: string;
             user_id: string | null;
             start_requested: boolean;
-            /** @enum {string} */
-            outcome: "refused" | "upload_failed" | "uploaded" | "not_ready_after_upload" | "start_refused" | "not_confirmed" | "confirmed";
+            /**
+             * @description `preparing`: started, and the printer still sets the job up (a Bambu Lab printer unzips and checks it); status reads of the printer then settle it as `confirmed` once it prints, or `not_confirmed` if it stops or fails first. `confirmed`: the printer was seen printing the file, or done with a run of it that began after the start (a short job can end before the first look).
+             * @enum {string}
+             */
+            outcome: "refused" | "upload_failed" | "uploaded" | "not_ready_after_upload" | "start_refused" | "not_confirmed" | "preparing" | "confirmed";
             uploaded: boolean;
             /** @description The printer accepted the start command, or was seen printing the file after a start command that got no answer in time. */
             started: boolean;
-            /** @description We then saw the printer printing this file. */
+            /** @description We then saw the printer printing this file, or done with a run of it that began after the start. */
             confirmed: boolean;
             remote_name: string | null;
             detail: string;
@@ -2582,6 +2592,7 @@ export interface components {
                 at: string;
             }[];
             created_at: string;
+            /** @description When the outcome was recorded; for a settled `preparing` send, when it was settled. */
             finished_at: string;
         };
         SendToPrinterRequest: {
@@ -6930,6 +6941,15 @@ export interface operations {
         responses: {
             /** @description Done as asked: `uploaded` (start false) or `confirmed`. */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispatch"];
+                };
+            };
+            /** @description Started, and the printer still prepares the job after `VAULT_PRINTER_CONFIRM_MS`: outcome `preparing`, which later status reads settle (poll `GET /api/v1/printers/{id}/dispatches`). */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

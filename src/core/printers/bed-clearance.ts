@@ -24,6 +24,14 @@ export async function noteJobSeen<Row extends BedRow>(
   status: ObservedStatus,
 ): Promise<Row> {
   if (row.bed_occupied_since !== null || !jobOnBed(status.state)) return row
+  return markBedOccupied(deps, row)
+}
+
+/** Records that a job ran on the printer (seen printing, or seen done with a run the vault started). */
+export async function markBedOccupied<Row extends BedRow>(
+  deps: Pick<Deps, 'database' | 'clock'>,
+  row: Row,
+): Promise<Row> {
   const since = deps.clock.now().toISOString()
   await deps.database.db
     .updateTable('printers')

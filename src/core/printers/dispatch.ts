@@ -4,55 +4,12 @@ import type { DispatchesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound, unprocessable, VaultError } from '../errors.js'
 import { acquireLock } from '../runtime/db-lock.js'
+import { markBedOccupied } from './bed-clearance.js'
+import { type DispatchOutcome, type DispatchRecord, type DispatchStep, toDispatchRecord } from './dispatch-record.js'
+import { sightOf } from './job-sight.js'
 import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
 import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
-
-/**
- * What became of one send. `refused`: the printer was not ready, nothing was sent.
- * `upload_failed`: the file did not arrive. `uploaded`: stored, not started (as asked, or
- * because the printer stopped being ready). `start_refused`: stored, the printer refused to
- * start. `not_confirmed`: stored and the start was accepted, but the printer never showed
- * that it prints. `confirmed`: printing, seen with our own eyes.
- */
-export type DispatchOutcome =
-  | 'refused'
-  | 'upload_failed'
-  | 'uploaded'
-  | 'not_ready_after_upload'
-  | 'start_refused'
-  | 'not_confirmed'
-  | 'confirmed'
-
-export interface DispatchStep {
-  step: 'check' | 'upload' | 'recheck' | 'start' | 'confirm'
-  ok: boolean
-  detail: string
-  at: string
-}
-
-/** A dispatch as the API shows it: the row, with booleans, its outcome and its steps decoded. */
-export type DispatchRecord = Omit<
-  Selectable<DispatchesTable>,
-  'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps'
-> & {
-  outcome: DispatchOutcome
-  start_requested: boolean
-  uploaded: boolean
-  started: boolean
-  confirmed: boolean
-  steps: DispatchStep[]
-}
-
-export const toDispatchRecord = (row: Selectable<DispatchesTable>): DispatchRecord => ({
-  ...row,
-  outcome: row.outcome as DispatchOutcome,
-  start_requested: row.start_requested === 1,
-  uploaded: row.uploaded === 1,
-  started: row.started === 1,
-  confirmed: row.confirmed === 1,
-  steps: JSON.parse(row.steps) as DispatchStep[],
-})
 
 /** A file name any of the providers stores as it is; a sliced package keeps its `.3mf`. */
 export function remoteFileName(name: string, slicedPackage = false): string {
@@ -72,8 +29,11 @@ const describe = (status: PrinterStatus) => `${status.state}${status.reason ? ` 
 
 export interface SendResult {
   dispatch: DispatchRecord
-  /** 201 for what was asked and done; 409 or 502 when the printer let us down midway. */
-  httpStatus: 201 | 409 | 502
+  /**
+   * 201 for what was asked and done; 202 when the printer still prepares the job; 409 or 502 when
+   * the printer let us down midway.
+   */
+  httpStatus: 201 | 202 | 409 | 502
 }
 
 type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'>
@@ -98,6 +58,8 @@ interface Attempt {
   started: boolean
   confirmed: boolean
   remoteName: string | null
+  /** The printer as the last ready check saw it, before the start: which run it showed then. */
+  before: PrinterStatus | null
 }
 
 /** How a send ended: the outcome recorded and the answer given. */
@@ -133,6 +95,7 @@ export async function sendToPrinter(
     started: false,
     confirmed: false,
     remoteName: null,
+    before: null,
   }
 
   // One send at a time per printer, across every process sharing the database: a second one would
@@ -249,6 +212,7 @@ function note(deps: Pick<Deps, 'clock'>, attempt: Attempt, step: DispatchStep['s
 async function checkReady(deps: DispatchDeps, attempt: Attempt, step: 'check' | 'recheck'): Promise<ObservedStatus> {
   const status = await printerStatus(deps, attempt.printer, { fresh: true })
   note(deps, attempt, step, status.ready, describe(status))
+  attempt.before = status
   return status
 }
 
@@ -323,7 +287,11 @@ async function start(
   return 'accepted'
 }
 
-/** Step confirm: polls until the printer shows that it prints the file, or `confirmMs` has passed. */
+/**
+ * Step confirm: polls until the printer shows that it prints the file, or that a run of it began
+ * and ended since the start, or `confirmMs` has passed. A printer still preparing the file then
+ * leaves the dispatch `preparing`, for later status reads to settle.
+ */
 async function confirm(
   deps: DispatchDeps,
   attempt: Attempt,
@@ -331,22 +299,36 @@ async function confirm(
   start: 'accepted' | 'unanswered',
 ): Promise<Ending> {
   const deadline = deps.clock.now().getTime() + deps.printers.confirmMs
-  let seen = await printerStatus(deps, attempt.printer, { fresh: true })
-  while (!printsFile(seen, remoteName) && deps.clock.now().getTime() < deadline) {
+  const look = async () => {
+    const status = await printerStatus(deps, attempt.printer, { fresh: true })
+    return { status, sight: sightOf(status, remoteName, attempt.before) }
+  }
+  let seen = await look()
+  while (['not_seen', 'preparing'].includes(seen.sight) && deps.clock.now().getTime() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200))
-    seen = await printerStatus(deps, attempt.printer, { fresh: true })
+    seen = await look()
   }
-  if (!printsFile(seen, remoteName)) {
-    note(deps, attempt, 'confirm', false, describe(seen))
-    const asked = start === 'accepted' ? 'the start was accepted' : 'the start command got no answer in time'
-    const detail = `Stored as ${remoteName} and ${asked}, but the printer is ${describe(seen)}, not printing it.`
-    return { outcome: 'not_confirmed', detail, httpStatus: 502 }
+  const { status, sight } = seen
+  const asked = start === 'accepted' ? 'the start was accepted' : 'the start command got no answer in time'
+  if (sight === 'printing' || sight === 'completed') {
+    // Printing what was sent, or done with it: it was started, whether or not the start command answered in time.
+    attempt.started = true
+    attempt.confirmed = true
+    note(deps, attempt, 'confirm', true, describe(status))
+    if (sight === 'printing') return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, httpStatus: 201 }
+    await markBedOccupied(deps, attempt.printer)
+    const detail = `Printed ${remoteName}: the job completed before the printer was first looked at.`
+    return { outcome: 'confirmed', detail, httpStatus: 201 }
   }
-  // Printing what was sent: it was started, whether or not the start command answered in time.
-  attempt.started = true
-  attempt.confirmed = true
-  note(deps, attempt, 'confirm', true, describe(seen))
-  return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, httpStatus: 201 }
+  note(deps, attempt, 'confirm', false, describe(status))
+  if (sight === 'preparing') {
+    attempt.started = true
+    const detail = `Stored as ${remoteName} and ${asked}; the printer is preparing it (${describe(status)}). The dispatch is settled once it prints or fails.`
+    return { outcome: 'preparing', detail, httpStatus: 202 }
+  }
+  const ended = sight === 'ended' ? ` (the job ${status.job?.ended} at once)` : ''
+  const detail = `Stored as ${remoteName} and ${asked}, but the printer is ${describe(status)}, not printing it${ended}.`
+  return { outcome: 'not_confirmed', detail, httpStatus: 502 }
 }
 
 /** Writes the dispatch record and logs it. */
@@ -379,13 +361,6 @@ async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Pro
     outcome: ending.outcome,
   })
   return { dispatch: toDispatchRecord(row), httpStatus: ending.httpStatus }
-}
-
-/** Printing (or paused, or busy heating) this very file; an unnamed job counts only while printing. */
-function printsFile(status: PrinterStatus, remote: string): boolean {
-  if (!['printing', 'paused', 'busy'].includes(status.state)) return false
-  const name = status.job?.file_name?.replace(/^.*\//, '') ?? null
-  return name === null ? status.state === 'printing' : name === remote
 }
 
 export async function listDispatches(

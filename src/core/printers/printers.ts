@@ -7,6 +7,7 @@ import type { KeyRing } from '../key-ring.js'
 import { parseBambuAddress } from './bambu-address.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
+import { settlePreparing } from './settle-preparing.js'
 import type { ObservedStatus } from './status-cache.js'
 
 export type PrinterRow = Selectable<PrintersTable>
@@ -190,15 +191,16 @@ async function poll(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Pro
 
 /**
  * The printer's status from this app's cache (see `PrinterStatusCache.read`); `fresh` always polls.
- * A job seen on the printer is recorded for bed clearance, which can hold back `ready`; the row
- * comes back as it now is.
+ * A job seen on the printer is recorded for bed clearance, which can hold back `ready`, and settles
+ * the sends it was preparing; the row comes back as it now is.
  */
 export async function observePrinter(
-  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
   row: PrinterRow,
   options: { fresh?: boolean } = {},
 ): Promise<{ row: PrinterRow; status: ObservedStatus }> {
   const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
+  await settlePreparing(deps, row.id, status)
   const noted = await noteJobSeen(deps, row, status)
   return { row: noted, status: withBedClearance(noted, status) }
 }
@@ -230,7 +232,9 @@ export async function confirmBedClear(
  * Health of the printer fleet: how many are online, naming those that are not with the reason.
  * "Offline", not "unreachable": a host can answer while its printer is not connected to it.
  */
-export function printerFleetHealth(deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>): HealthCheckable {
+export function printerFleetHealth(
+  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+): HealthCheckable {
   return {
     async checkHealth() {
       const rows = await listPrinterRows(deps)

@@ -15,12 +15,22 @@ export interface Temperature {
   target: number | null
 }
 
+/** How a job that is over ended, as the host reports it: finished, stopped by someone, or failed. */
+export type JobEnding = 'completed' | 'cancelled' | 'failed'
+
 export interface PrinterJob {
   file_name: string | null
   /** Always 0..1, whatever the provider's unit. */
   progress: number | null
   time_left_s: number | null
   elapsed_s: number | null
+  /** Null while the job runs (or is being set up); how it ended once it is over. */
+  ended: JobEnding | null
+  /**
+   * The host's own id of this run (Moonraker's history `job_id`, PrusaLink's job `id`), which tells
+   * two runs of the same file apart; null when the host gives none (OctoPrint).
+   */
+  run_id: string | null
 }
 
 export interface PrinterStatus {

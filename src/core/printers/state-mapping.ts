@@ -1,4 +1,4 @@
-import type { PrinterState } from './provider.js'
+import type { JobEnding, PrinterState } from './provider.js'
 
 /**
  * How each provider's own state words map to our normalised states, as data so the tables
@@ -126,6 +126,22 @@ export const prusalinkStates: Record<string, MappedState> = {
   ATTENTION: { state: 'error', reason: 'the printer waits for someone to answer a question or warning on its screen' },
   ERROR: { state: 'error', reason: 'the printer reports an error' },
 }
+
+/**
+ * Each host's words for a job that is over, and how it ended: Klipper's `print_stats.state`,
+ * PrusaLink's end screens, Bambu's `gcode_state` (FAILED also after a stop at the printer).
+ */
+export const moonrakerJobEndings: Record<string, JobEnding> = {
+  complete: 'completed',
+  cancelled: 'cancelled',
+  error: 'failed',
+}
+export const prusalinkJobEndings: Record<string, JobEnding> = { FINISHED: 'completed', STOPPED: 'cancelled' }
+export const bambuJobEndings: Record<string, JobEnding> = { FINISH: 'completed', FAILED: 'failed' }
+
+/** How the job ended by a host's word from one of the tables above; null while it runs. */
+export const jobEnding = (table: Record<string, JobEnding>, word: unknown): JobEnding | null =>
+  lookUp(table, word) ?? null
 
 /** The entry of `table` for a provider's word, own keys only (a printer saying "constructor" is unknown). */
 const lookUp = <T>(table: Record<string, T>, word: unknown): T | undefined =>

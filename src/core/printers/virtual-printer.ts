@@ -47,7 +47,14 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           state: 'idle',
           reason: `the last job finished; ${clearBedAdvice}`,
           temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } },
-          job: { file_name: job.name, progress: 1, time_left_s: 0, elapsed_s: Math.round((heatMs + printMs) / 1000) },
+          job: {
+            file_name: job.name,
+            progress: 1,
+            time_left_s: 0,
+            elapsed_s: Math.round((heatMs + printMs) / 1000),
+            ended: 'completed',
+            run_id: String(job.startedAt),
+          },
           raw: { phase: 'finished' },
         }
       }
@@ -65,6 +72,8 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           progress: heating ? 0 : (elapsed - heatMs) / Math.max(printMs, 1),
           time_left_s: Math.round((heatMs + printMs - elapsed) / 1000),
           elapsed_s: Math.round(elapsed / 1000),
+          ended: null,
+          run_id: String(job.startedAt),
         },
         raw: { phase: heating ? 'heating' : 'printing' },
       }

@@ -54,7 +54,8 @@ async function printStored(c: Context<AppEnv>, printer: PrinterRow | null, file:
       ? new VaultError(error.status, error.code, error.title, `${saved}: ${error.message}`, error.fieldErrors)
       : error
   })
-  if (httpStatus === 201) return dispatch.id
+  // Started: printing, done, or (202) still being prepared by the printer.
+  if (httpStatus === 201 || httpStatus === 202) return dispatch.id
   throw new VaultError(
     httpStatus,
     dispatch.outcome,

@@ -37,6 +37,14 @@ export const PrinterStatusSchema = z
         progress: z.number().min(0).max(1).nullable().openapi({ description: '0..1 whatever the provider reports.' }),
         time_left_s: z.number().nullable(),
         elapsed_s: z.number().nullable(),
+        ended: z.enum(['completed', 'cancelled', 'failed']).nullable().openapi({
+          description:
+            'Null while the job runs or is being set up; how it ended once it is over (the printer keeps showing its last job until the next one).',
+        }),
+        run_id: z.string().nullable().openapi({
+          description:
+            "The host's own id of this run (PrusaLink's job id; Moonraker's job history, once the job ended), which tells two runs of the same file apart; null when the host numbers none (OctoPrint, Bambu Lab over LAN).",
+        }),
       })
       .nullable(),
     raw: z.record(z.string(), z.unknown()).openapi({ description: "The provider's own state words, for debugging." }),
@@ -270,26 +278,36 @@ export const DispatchSchema = z
     file_name: z.string(),
     user_id: z.string().nullable(),
     start_requested: z.boolean(),
-    outcome: z.enum([
-      'refused',
-      'upload_failed',
-      'uploaded',
-      'not_ready_after_upload',
-      'start_refused',
-      'not_confirmed',
-      'confirmed',
-    ]),
+    outcome: z
+      .enum([
+        'refused',
+        'upload_failed',
+        'uploaded',
+        'not_ready_after_upload',
+        'start_refused',
+        'not_confirmed',
+        'preparing',
+        'confirmed',
+      ])
+      .openapi({
+        description:
+          '`preparing`: started, and the printer still sets the job up (a Bambu Lab printer unzips and checks it); status reads of the printer then settle it as `confirmed` once it prints, or `not_confirmed` if it stops or fails first. `confirmed`: the printer was seen printing the file, or done with a run of it that began after the start (a short job can end before the first look).',
+      }),
     uploaded: z.boolean(),
     started: z.boolean().openapi({
       description:
         'The printer accepted the start command, or was seen printing the file after a start command that got no answer in time.',
     }),
-    confirmed: z.boolean().openapi({ description: 'We then saw the printer printing this file.' }),
+    confirmed: z.boolean().openapi({
+      description: 'We then saw the printer printing this file, or done with a run of it that began after the start.',
+    }),
     remote_name: z.string().nullable(),
     detail: z.string(),
     steps: z.array(z.object({ step: z.string(), ok: z.boolean(), detail: z.string(), at: z.string() })),
     created_at: z.string(),
-    finished_at: z.string(),
+    finished_at: z
+      .string()
+      .openapi({ description: 'When the outcome was recorded; for a settled `preparing` send, when it was settled.' }),
   })
   .openapi('Dispatch')
 
@@ -313,6 +331,10 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
   },
   responses: {
     201: json('Done as asked: `uploaded` (start false) or `confirmed`.', DispatchSchema),
+    202: json(
+      'Started, and the printer still prepares the job after `VAULT_PRINTER_CONFIRM_MS`: outcome `preparing`, which later status reads settle (poll `GET /api/v1/printers/{id}/dispatches`).',
+      DispatchSchema,
+    ),
     404: problemResponse('No such printer.'),
     409: {
       description:

@@ -36,6 +36,8 @@ export interface BambuBehaviour {
   slowPushallMs?: number
   /** How long a started job stays in PREPARE. Default 30 ms. */
   prepareMs?: number
+  /** The job fails while it is prepared (a bad plate, a filament check): FAILED with this `print_error`. */
+  failWhilePreparing?: number
   /** The period of the small reports the printer sends while nothing changes (a P1 sends one every 1–2 s). Default 1000 ms. */
   reportEveryMs?: number
   /** Publish nothing more and answer nothing, the connection left open: a printer gone without FIN or RST. */
@@ -248,17 +250,21 @@ export async function fakeBambu(
       print_error: 0,
     })
     later(behaviour.prepareMs ?? 30, () =>
-      fake.report({
-        gcode_state: 'RUNNING',
-        mc_percent: 3,
-        mc_remaining_time: 42,
-        layer_num: 1,
-        total_layer_num: 120,
-        nozzle_temper: 219.5,
-        nozzle_target_temper: 220,
-        bed_temper: 54.8,
-        bed_target_temper: 55,
-      }),
+      fake.report(
+        behaviour.failWhilePreparing !== undefined
+          ? { gcode_state: 'FAILED', print_error: behaviour.failWhilePreparing }
+          : {
+              gcode_state: 'RUNNING',
+              mc_percent: 3,
+              mc_remaining_time: 42,
+              layer_num: 1,
+              total_layer_num: 120,
+              nozzle_temper: 219.5,
+              nozzle_target_temper: 220,
+              bed_temper: 54.8,
+              bed_target_temper: 55,
+            },
+      ),
     )
   }
 

@@ -44,6 +44,11 @@ export interface CommonBehaviour {
    * OctoPrint's completion is 0 and its time left still null, PrusaLink sends no time_remaining.
    */
   heating?: boolean
+  /**
+   * A started job runs to its end at once (a job of a few moves): the printer shows it ended, on
+   * the host's end screen, before anyone looks.
+   */
+  finishAtOnce?: boolean
 }
 
 export type Answer = { status: number; json?: unknown; headers?: Record<string, string> }

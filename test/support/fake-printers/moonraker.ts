@@ -25,9 +25,12 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
  * cancelled, error); progress 0..1. As the real Klipper does: while it runs a command
  * `idle_timeout.state` is `Printing` with print_stats still `standby`, and a start waits behind the
  * command; `virtual_sdcard` opens only lower-case `.gcode`, `.g` and `.gco` files; a start while a
- * job prints or is paused answers 400 "SD busy".
+ * job prints or is paused answers 400 "SD busy"; every start gets an entry in the job history,
+ * whose newest entry names the run print_stats shows.
  */
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBehaviour>> {
+  // Moonraker's job history (a core component): one entry per start, its id six hex digits.
+  const history: { job_id: string; filename: string; status: string }[] = []
   return startFake<MoonrakerBehaviour>(
     async (req, url, body, fake) => {
       const path = url.pathname
@@ -91,6 +94,11 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
           },
         }
       }
+      if (path === '/server/history/list') {
+        const limit = Number(url.searchParams.get('limit') ?? 50)
+        const jobs = history.slice().reverse().slice(0, limit)
+        return { status: 200, json: { result: { count: history.length, jobs } } }
+      }
       if (path === '/server/files/metadata') {
         // Moonraker's metadata of a stored G-code file, with PrusaSlicer's estimate (1 h here).
         const name = url.searchParams.get('filename') ?? ''
@@ -125,8 +133,11 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
         if (fake.state.printing && !['complete', 'cancelled'].includes(fake.behaviour.jobState ?? ''))
           return { status: 400, json: { error: { code: 400, message: 'SD busy' } } }
         if (!fake.behaviour.silentStart) {
-          fake.behaviour.jobState = undefined
+          const finished = fake.behaviour.finishAtOnce
+          fake.behaviour.jobState = finished ? 'complete' : undefined
           fake.state.printing = filename
+          const job_id = (history.length + 1).toString(16).toUpperCase().padStart(6, '0')
+          history.push({ job_id, filename, status: finished ? 'completed' : 'in_progress' })
           // A new job resets print_stats, a failed last job included.
           fake.behaviour.jobError = undefined
         }

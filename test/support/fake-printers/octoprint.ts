@@ -50,6 +50,8 @@ const alreadyPrinting = {
  */
 export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBehaviour>> {
   let selected: string | null = null
+  // The selected file's last run completed: OctoPrint keeps its progress at 100 % until the next job.
+  let completed = false
   return startFake<OctoPrintBehaviour>(
     async (req, url, body, fake) => {
       const path = url.pathname
@@ -81,7 +83,11 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         const error = typeof link === 'object' ? { error: link.error } : {}
         return {
           status: 200,
-          json: { ...jobAnswer(printing ?? selected, !!printing, fake.behaviour), state: text, ...error },
+          json: {
+            ...jobAnswer(printing ?? selected, !!printing, completed && !printing, fake.behaviour),
+            state: text,
+            ...error,
+          },
         }
       }
       if (path === '/api/files/local' && req.method === 'POST') {
@@ -93,7 +99,11 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         const select =
           free && (file.fields.select === 'true' || file.fields.print === 'true') && !fake.behaviour.noSelect
         const print = free && file.fields.print === 'true'
-        if (select) selected = file.name
+        // Selecting again keeps the last run's progress (only the next start resets it).
+        if (select) {
+          if (file.name !== selected) completed = false
+          selected = file.name
+        }
         if (print && !fake.behaviour.silentStart) fake.state.printing = file.name
         return {
           status: 201,
@@ -109,7 +119,10 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         if (!operational) return notOperational
         // `refuseStart`: another client started a job between our last look and the start.
         if (printing || fake.behaviour.refuseStart) return alreadyPrinting
-        if (!fake.behaviour.silentStart) fake.state.printing = selected
+        if (!fake.behaviour.silentStart) {
+          completed = !!fake.behaviour.finishAtOnce
+          if (!completed) fake.state.printing = selected
+        }
         return { status: 204 }
       }
       return { status: 404, json: { error: 'Not found' } }
@@ -145,9 +158,17 @@ function flags(printing: string | null, phase: OctoPrintJobPhase | undefined, st
   }
 }
 
-/** `job` and `progress` of `GET /api/job`: the selected file, and progress only while it prints. */
-function jobAnswer(file: string | null, printing: boolean, behaviour: OctoPrintBehaviour) {
+/**
+ * `job` and `progress` of `GET /api/job`: the selected file, and progress while it prints or, at
+ * 100 %, once its run completed.
+ */
+function jobAnswer(file: string | null, printing: boolean, completed: boolean, behaviour: OctoPrintBehaviour) {
   const started = printing && behaviour.heating
+  if (completed)
+    return {
+      job: { file: { name: file, path: file, origin: 'local', size: 2048 }, estimatedPrintTime: 1200 },
+      progress: { completion: 100, printTime: 1190, printTimeLeft: 0, printTimeLeftOrigin: null },
+    }
   return {
     job: {
       file: file ? { name: file, path: file, origin: 'local', size: 2048 } : { name: null, path: null, origin: null },

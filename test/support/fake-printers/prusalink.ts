@@ -49,6 +49,8 @@ const shortName = (name: string) => {
  * over an existing file without `Overwrite: ?1`, or over the file being printed, is refused with 409.
  */
 export function fakePrusaLink(user?: { username: string; password: string }): Promise<FakePrinter<PrusaLinkBehaviour>> {
+  // Buddy numbers jobs: each start gets the next id.
+  let jobId = 7
   return startFake<PrusaLinkBehaviour>(async (req, url, body, fake) => {
     const path = decodeURIComponent(url.pathname)
     const printing = fake.state.printing
@@ -56,7 +58,8 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
     const startJob = (name: string) => {
       if (fake.behaviour.silentStart) return
       fake.state.printing = name
-      fake.behaviour.printer = undefined
+      fake.behaviour.printer = fake.behaviour.finishAtOnce ? 'FINISHED' : undefined
+      jobId += 1
     }
     if (path === '/api/version')
       return {
@@ -72,7 +75,7 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       }
     if (path === '/api/v1/status') {
       await sleep(fake.behaviour.slowStatusMs ?? 0)
-      return { status: 200, json: statusAnswer(state, printing, fake.behaviour) }
+      return { status: 200, json: statusAnswer(state, printing, jobId, fake.behaviour) }
     }
     if (path === '/api/v1/job') {
       await sleep(fake.behaviour.slowStatusMs ?? 0)
@@ -80,7 +83,7 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       return {
         status: 200,
         json: {
-          id: 7,
+          id: jobId,
           state: state === 'ATTENTION' ? 'PAUSED' : state,
           ...jobProgress(state, fake.behaviour),
           file: { name: shortName(printing), display_name: printing, path: '/usb' },
@@ -148,7 +151,7 @@ function digestCheck(user?: { username: string; password: string }): Authorize<P
 }
 
 /** `GET /api/v1/status`: the printer, and the job while there is one (through its end screen). */
-function statusAnswer(state: PrusaLinkState, printing: string | null, behaviour: PrusaLinkBehaviour) {
+function statusAnswer(state: PrusaLinkState, printing: string | null, jobId: number, behaviour: PrusaLinkBehaviour) {
   const active = state === 'PRINTING' || state === 'PAUSED' || state === 'ATTENTION'
   const telemetry = behaviour.noTelemetry
     ? {}
@@ -165,7 +168,7 @@ function statusAnswer(state: PrusaLinkState, printing: string | null, behaviour:
       ...telemetry,
       status_printer: problem ? { ok: false, message: problem } : { ok: true, message: 'OK' },
     },
-    ...(printing ? { job: { id: 7, ...jobProgress(state, behaviour) } } : {}),
+    ...(printing ? { job: { id: jobId, ...jobProgress(state, behaviour) } } : {}),
     storage: { path: '/usb/', name: 'usb', read_only: false },
   }
 }

@@ -1,5 +1,5 @@
 import { fraction, type PrinterStatus } from '../../../core/printers/provider.js'
-import { bambuHmsErrors, mapBambu } from '../../../core/printers/state-mapping.js'
+import { bambuHmsErrors, bambuJobEndings, jobEnding, mapBambu } from '../../../core/printers/state-mapping.js'
 import { finiteNumberOrNull, str } from '../http.js'
 
 /** The states in which `gcode_file` and `subtask_name` name a job (the current or the last one). */
@@ -41,6 +41,9 @@ export function bambuStatus(report: Record<string, unknown>): PrinterStatus {
           progress: fraction((finiteNumberOrNull(report.mc_percent) ?? Number.NaN) / 100),
           time_left_s: minutesLeft === null ? null : minutesLeft * 60,
           elapsed_s: null,
+          ended: jobEnding(bambuJobEndings, state),
+          // LAN jobs carry no id of their own (`job_id` and `task_id` read "0" or are absent).
+          run_id: null,
         }
       : null,
     raw: {

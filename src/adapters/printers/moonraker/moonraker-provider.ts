@@ -5,7 +5,7 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { mapMoonraker } from '../../../core/printers/state-mapping.js'
+import { jobEnding, mapMoonraker, moonrakerJobEndings } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
@@ -15,8 +15,8 @@ const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&v
 /**
  * Moonraker (Klipper's API server) over its HTTP API. Status from
  * `printer.objects.query` (webhooks, print_stats, idle_timeout, virtual_sdcard, extruder,
- * heater_bed); `idle_timeout` tells a printer running a command from an idle one, and
- * `virtual_sdcard.progress` is already 0..1. Uploads go to `server.files.upload` with
+ * heater_bed); `idle_timeout` tells a printer running a command from an idle one,
+ * `virtual_sdcard.progress` is already 0..1, and the job history names an ended job's run. Uploads go to `server.files.upload` with
  * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
  */
 /** A Klipper heater's temperatures; null for a heater the printer lacks (Klipper answers `{}` for it). */
@@ -42,6 +42,18 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const estimate = finiteNumberOrNull(metadata.estimated_time)
     if (estimate !== null) return Math.max(0, Math.round(estimate - (printed ?? 0)))
     return progress && progress > 0 && printed ? Math.round((printed / progress) * (1 - progress)) : null
+  }
+
+  /**
+   * The id Moonraker's job history gives the last run of `fileName` (its newest entry), which
+   * tells two runs of one file apart; null without the history component or another file's entry.
+   */
+  const lastRunId = async (fileName: string) => {
+    const history = await result('GET', '/server/history/list?limit=1&order=desc').catch(
+      () => ({}) as Record<string, unknown>,
+    )
+    const newest = obj(Array.isArray(history.jobs) ? history.jobs[0] : null)
+    return str(newest.filename) === fileName ? str(newest.job_id) : null
   }
 
   const readStatus = async (): Promise<PrinterStatus> => {
@@ -77,6 +89,7 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     const printed = finiteNumberOrNull(printStats.print_duration)
     const active = ['printing', 'paused'].includes(String(printStats.state))
     const fileName = str(printStats.filename)
+    const ended = jobEnding(moonrakerJobEndings, printStats.state)
     return {
       ...mapped,
       temperatures: { nozzle: heater(extruder), bed: heater(bed) },
@@ -86,6 +99,8 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
             progress: active || printStats.state === 'complete' ? progress : null,
             time_left_s: active ? await timeLeft(fileName, printed, progress) : null,
             elapsed_s: elapsed,
+            ended,
+            run_id: ended ? await lastRunId(fileName) : null,
           }
         : null,
       raw: {

@@ -2,6 +2,7 @@ import {
   fraction,
   type PrinterDiagnostics,
   PrinterError,
+  type PrinterJob,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
@@ -17,9 +18,10 @@ import { statusOrOffline } from '../status-or-offline.js'
 
 /**
  * The job of `GET /api/job`. OctoPrint keeps the selected file, ours included once uploaded, with
- * a null `completion` until it prints: an idle printer shows a job only when one ran to its end.
+ * a null `completion` until it prints: an idle printer shows a job only when one ran to its end,
+ * at 100 % when it completed (a cancel or failure stops short). OctoPrint numbers no runs.
  */
-function jobOf(answer: Record<string, unknown>, mapped: MappedState) {
+function jobOf(answer: Record<string, unknown>, mapped: MappedState): PrinterJob | null {
   const name = str(obj(obj(answer.job).file).name)
   const progress = obj(answer.progress)
   const completion = finiteNumberOrNull(progress.completion)
@@ -29,6 +31,8 @@ function jobOf(answer: Record<string, unknown>, mapped: MappedState) {
     progress: completion === null ? null : fraction(completion / 100),
     time_left_s: finiteNumberOrNull(progress.printTimeLeft),
     elapsed_s: finiteNumberOrNull(progress.printTime),
+    ended: mapped.state !== 'idle' ? null : completion === 100 ? 'completed' : 'cancelled',
+    run_id: null,
   }
 }
 

@@ -4,7 +4,7 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { mapPrusaLink } from '../../../core/printers/state-mapping.js'
+import { jobEnding, mapPrusaLink, prusalinkJobEndings } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, refusal, str, uploadTimeoutMs } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
@@ -67,6 +67,8 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
             progress: fraction((finiteNumberOrNull(jobSummary.progress) ?? Number.NaN) / 100),
             time_left_s: finiteNumberOrNull(jobSummary.time_remaining),
             elapsed_s: finiteNumberOrNull(jobSummary.time_printing),
+            ended: jobEnding(prusalinkJobEndings, printer.state),
+            run_id: jobSummary.id === undefined || jobSummary.id === null ? null : String(jobSummary.id),
           }
         : null,
       raw: { state: printer.state ?? null, job_id: jobSummary?.id ?? null },

@@ -11,6 +11,7 @@ const outcomeColors: Record<Dispatch['outcome'], string> = {
   upload_failed: 'red',
   start_refused: 'red',
   not_confirmed: 'orange',
+  preparing: 'blue',
 }
 
 /** What was sent to this printer, newest first, with each send's outcome as recorded. */
