@@ -12,6 +12,7 @@ import {
   refresh,
   signIn,
 } from './support/accounts.js'
+import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 /**
@@ -21,12 +22,14 @@ import { startTestVault, type TestVault } from './support/test-vault.js'
  * refused. Nothing asserts what happens inside the window, so a slow machine cannot fail this.
  */
 const recheckMs = 300
+// Both instances' clock: moved past the window instead of waiting it out.
+const clock = shiftedClock()
 let here: TestVault
 let elsewhere: TestVault
 let rootToken: string
 beforeAll(async () => {
-  here = await startTestVault({ ...adminEnv, VAULT_SESSION_RECHECK_MS: String(recheckMs) })
-  elsewhere = await startTestVault(adminEnv, { shareWith: here })
+  here = await startTestVault({ ...adminEnv, VAULT_SESSION_RECHECK_MS: String(recheckMs) }, { clock })
+  elsewhere = await startTestVault(adminEnv, { shareWith: here, clock })
   rootToken = (await signIn(elsewhere.baseUrl, admin)).access_token
 })
 afterAll(async () => {
@@ -34,7 +37,7 @@ afterAll(async () => {
   await here?.close()
 })
 
-const windowPassed = () => new Promise((resolve) => setTimeout(resolve, recheckMs + 50))
+const windowPassed = () => clock.advance(recheckMs + 50)
 const meWithKey = (baseUrl: string, key: string) =>
   call(baseUrl, 'GET', '/api/v1/me', { headers: { 'X-Api-Key': key } })
 
@@ -43,7 +46,7 @@ describe(`a revocation made through another instance takes effect here within VA
     const account = await newAccount(elsewhere.baseUrl, rootToken)
     expect((await getMe(here.baseUrl, account.token)).status).toBe(200)
     expect((await call(elsewhere.baseUrl, 'POST', '/api/v1/auth/logout', { token: account.token })).status).toBe(204)
-    await windowPassed()
+    windowPassed()
     expectInvalidToken(await getMe(here.baseUrl, account.token))
   })
 
@@ -52,7 +55,7 @@ describe(`a revocation made through another instance takes effect here within VA
     const rotated = await refresh(elsewhere.baseUrl, account.refreshToken)
     expect((await getMe(here.baseUrl, rotated.body.access_token)).status).toBe(200)
     expectProblem(await refresh(elsewhere.baseUrl, account.refreshToken), 401, 'refresh_token_reused')
-    await windowPassed()
+    windowPassed()
     expectInvalidToken(await getMe(here.baseUrl, rotated.body.access_token))
   })
 
@@ -69,7 +72,7 @@ describe(`a revocation made through another instance takes effect here within VA
       json: { disabled: true },
     })
     expect(disabled.status).toBe(200)
-    await windowPassed()
+    windowPassed()
     expectInvalidToken(await getMe(here.baseUrl, account.token))
     expectInvalidToken(await getMe(here.baseUrl, keyed.access_token))
     expectProblem(await meWithKey(here.baseUrl, key.key), 401, 'invalid_token')
@@ -81,7 +84,7 @@ describe(`a revocation made through another instance takes effect here within VA
     expect((await getMe(here.baseUrl, keyed.access_token)).status).toBe(200)
     const revoked = await call(elsewhere.baseUrl, 'DELETE', `/api/v1/api-keys/${key.id}`, { token: account.token })
     expect(revoked.status).toBe(200)
-    await windowPassed()
+    windowPassed()
     expectProblem(await meWithKey(here.baseUrl, key.key), 401, 'invalid_token')
     expectInvalidToken(await getMe(here.baseUrl, keyed.access_token))
     // The password session of the key's owner goes on.
@@ -97,7 +100,7 @@ describe(`a revocation made through another instance takes effect here within VA
       json: { role: 'user' },
     })
     expect(demoted.status).toBe(200)
-    await windowPassed()
+    windowPassed()
     expectProblem(await listUsers(), 403, 'insufficient_role')
   })
 })

@@ -20,16 +20,19 @@ import {
   sha256Hex,
   signIn,
 } from './support/accounts.js'
+import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 
 // The vault signs with a known secret, so the tests can build tokens that differ from a
 // genuine one in exactly one respect.
 const jwtSecret = 'auth-tokens-test-secret-0123456789abcdefghij'
+// Moved forward to let a token expire without waiting for it.
+const clock = shiftedClock()
 let vault: TestVault
 let rootKey: string
 let protectedOperations: Operation[]
 beforeAll(async () => {
-  vault = await startTestVault({ ...adminEnv, VAULT_JWT_SECRET: jwtSecret })
+  vault = await startTestVault({ ...adminEnv, VAULT_JWT_SECRET: jwtSecret }, { clock })
   rootKey = (await createApiKeyAs(vault.baseUrl, (await signIn(vault.baseUrl, admin)).access_token)).key
   protectedOperations = (await listOperations(vault.baseUrl)).filter((op) => op.security?.length !== 0)
 })
@@ -85,7 +88,7 @@ describe('refresh tokens rotate', () => {
   it('a session unused for 30 days has ended: its access token and its refresh token are refused', async () => {
     const session = await openSession()
     await sessions()
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ expires_at: new Date(clock.now().getTime() - 1000).toISOString() })
       .where('id', '=', sessionId(session))
       .execute()
     expectInvalidToken(await getMe(vault.baseUrl, session.access_token))
@@ -95,7 +98,7 @@ describe('refresh tokens rotate', () => {
   it('each refresh gives the session another 30 days', async () => {
     const session = await openSession()
     await sessions()
-      .set({ expires_at: new Date(Date.now() + 60_000).toISOString() })
+      .set({ expires_at: new Date(clock.now().getTime() + 60_000).toISOString() })
       .where('id', '=', sessionId(session))
       .execute()
     expect((await refresh(vault.baseUrl, session.refresh_token)).status).toBe(200)
@@ -105,8 +108,8 @@ describe('refresh tokens rotate', () => {
       .where('id', '=', sessionId(session))
       .executeTakeFirstOrThrow()
     const thirtyDays = 30 * 24 * 60 * 60 * 1000
-    expect(Date.parse(row.expires_at) - Date.now()).toBeGreaterThan(thirtyDays - 60_000)
-    expect(Date.parse(row.expires_at) - Date.now()).toBeLessThanOrEqual(thirtyDays)
+    expect(Date.parse(row.expires_at) - clock.now().getTime()).toBeGreaterThan(thirtyDays - 60_000)
+    expect(Date.parse(row.expires_at) - clock.now().getTime()).toBeLessThanOrEqual(thirtyDays)
   })
 
   it('refuses a refresh token the vault never issued', async () => {
@@ -200,7 +203,7 @@ describe('only genuine, current tokens of a live session are accepted', () => {
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: genuine.kid, ...options.header })
       .sign(new TextEncoder().encode(options.secret ?? jwtSecret))
   }
-  const now = () => Math.floor(Date.now() / 1000)
+  const now = () => Math.floor(clock.now().getTime() / 1000)
 
   it('a token built here with the right secret and genuine claims is accepted (so the refusals below are for their one flaw)', async () => {
     const reply = await getMe(vault.baseUrl, await forge({ jti: crypto.randomUUID() }))
@@ -213,7 +216,7 @@ describe('only genuine, current tokens of a live session are accepted', () => {
     const token = await forge({ jti: crypto.randomUUID(), exp: expiresAt })
     expect((await getMe(vault.baseUrl, token)).status).toBe(200)
     expect((await getMe(vault.baseUrl, token)).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, expiresAt * 1000 - Date.now() + 50))
+    clock.advance(expiresAt * 1000 - clock.now().getTime() + 50)
     const reply = await getMe(vault.baseUrl, token)
     expect(reply.status).toBe(401)
   })

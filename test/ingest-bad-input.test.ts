@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
 import { rawRequest } from './support/raw-http.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { binaryCube, putRaw, upload } from './support/uploads.js'
 
 const limit = 64 * 1024
@@ -157,10 +158,15 @@ describe('refused uploads leave the vault as it was', () => {
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${limit - 100}\r\n\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.stl"\r\n\r\n`,
     )
+    const answered = () => vault.logs.filter((line) => line.msg === 'request' && line.path === '/api/v1/ingest').length
+    const answeredBefore = answered()
     socket.write(new Uint8Array(20_000).fill(9))
+    // Time for the vault to begin on the file, so the cut comes inside it (earlier cuts are as safe).
     await new Promise((resolve) => setTimeout(resolve, 200))
     socket.destroy()
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await until(() => answered() > answeredBefore, 'the vault ends the cut request')
+    const staged = async () => (await vaultState()).staging.length
+    await until(async () => (await staged()) === before.staging.length, 'the staging file is removed')
     expect(await vaultState()).toEqual(before)
   })
 })
@@ -261,7 +267,8 @@ describe('a multipart body that ends early is 400 malformed_multipart and leaves
     const before = await vaultState()
     const reply = await rawRequest(vault.baseUrl, head, [body], { halfClose: true })
     expect(reply.status).toBe(400)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    const staged = async () => (await vaultState()).staging.length
+    await until(async () => (await staged()) === before.staging.length, 'the staging file is removed')
     expect(await vaultState()).toEqual(before)
   })
 })

@@ -17,6 +17,7 @@ import {
   signIn,
 } from './support/accounts.js'
 import { gridThreeMf } from './support/hostile-files.js'
+import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
 
@@ -250,14 +251,15 @@ describe('GET and HEAD /api/v1/signed/files/{id}/{token}/{name}', () => {
 
 describe('a link expires', () => {
   it('after VAULT_DOWNLOAD_LINK_TTL_S seconds: 403 download_link_expired', async () => {
-    const shortLived = await startTestVault({ ...adminEnv, VAULT_DOWNLOAD_LINK_TTL_S: '1' })
+    const clock = shiftedClock()
+    const shortLived = await startTestVault({ ...adminEnv, VAULT_DOWNLOAD_LINK_TTL_S: '1' }, { clock })
     try {
       const adminToken = (await signIn(shortLived.baseUrl, admin)).access_token
       const file = await uploadFile(shortLived, adminToken, 'brief.stl', binaryCube(3))
       const link = await downloadLink(shortLived, adminToken, file.id)
       expect(link.expires_in).toBe(1)
       expect((await fetchPlain(shortLived, pathOf(link.url))).res.status).toBe(200)
-      await new Promise((resolve) => setTimeout(resolve, Date.parse(link.expires_at) - Date.now() + 1100))
+      clock.advance(Date.parse(link.expires_at) - clock.now().getTime() + 1100)
       await expectRefused(shortLived, pathOf(link.url), 403, 'download_link_expired')
     } finally {
       await shortLived.close()

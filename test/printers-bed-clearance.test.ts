@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import type { FakePrinter } from './support/fake-printers/fake-server.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
+import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -9,6 +10,8 @@ import { sliceShape, upload } from './support/uploads.js'
  * Bed clearance: a printer with `require_bed_clear` is not ready after a job until someone
  * confirms the bed is clear, whoever started the job.
  */
+// The virtual printers' jobs run on the vault's clock: moved on to finish them without waiting.
+const clock = shiftedClock()
 let vault: TestVault
 let adminToken: string
 let userToken: string
@@ -16,7 +19,10 @@ let gcodeId: string
 let moonraker: FakePrinter<MoonrakerBehaviour>
 
 beforeAll(async () => {
-  vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' })
+  vault = await startTestVault(
+    { ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' },
+    { clock },
+  )
   adminToken = (await signIn(vault.baseUrl, admin)).access_token
   userToken = (await newAccount(vault.baseUrl, adminToken)).token
   gcodeId = (await upload(vault.baseUrl, adminToken, 'pyramid.gcode', sliceShape('pyramid').gcode)).body.file.id
@@ -44,7 +50,6 @@ const send = (id: string) =>
   })
 const confirmClear = (id: string, token = userToken) =>
   call(vault.baseUrl, 'POST', `/api/v1/printers/${id}/bed-cleared`, { token })
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('bed clearance', () => {
   it('holds a finished printer back until someone confirms its bed is clear, then sends again', async () => {
@@ -61,7 +66,7 @@ describe('bed clearance', () => {
     // Nothing to confirm while the job is on the bed.
     expectProblem(await confirmClear(bench.id), 409, 'job_on_bed')
 
-    await sleep(900)
+    clock.advance(900)
     const finished = await printer(bench.id)
     expect(finished.status).toMatchObject({
       state: 'idle',
@@ -107,7 +112,7 @@ describe('bed clearance', () => {
     const bench = await register({ address: 'virtual://bench?heat_seconds=0&print_seconds=0.3' })
     expect(bench.require_bed_clear).toBe(false)
     expect((await send(bench.id)).status).toBe(201)
-    await sleep(400)
+    clock.advance(400)
     const done = await printer(bench.id)
     expect(done).toMatchObject({ bed_occupied_since: expect.any(String), status: { state: 'idle', ready: true } })
 

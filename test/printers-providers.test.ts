@@ -5,6 +5,7 @@ import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/
 import { fakeOctoPrint, type OctoPrintBehaviour } from './support/fake-printers/octoprint.js'
 import { fakePrusaLink, type PrusaLinkBehaviour } from './support/fake-printers/prusalink.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { sliceShape, upload } from './support/uploads.js'
 
 let vault: TestVault
@@ -274,7 +275,8 @@ describe('Moonraker against what a real Klipper does', () => {
     const refused = expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
     expect(refused.errors).toContainEqual({ path: 'printer.state', message: 'busy' })
     expect(fake.files.size).toBe(0)
-    await new Promise((resolve) => setTimeout(resolve, 1_600))
+    // Klipper finishes the command.
+    fake.state.busyUntil = 0
     expect(await status(printer.id)).toMatchObject({ state: 'idle', ready: true })
   })
 
@@ -415,11 +417,10 @@ describe('Moonraker against what a real Klipper does', () => {
   it('sends to one printer one at a time: a second send meanwhile is refused with nothing sent, not started onto the first job', async () => {
     // The start waits behind Klipper's queue, so the first send is still under way when the second comes.
     const { fake, printer } = await registeredMoonraker({ slowStartMs: 300 })
-    const [first, second] = await Promise.all([
-      send(printer.id, { file_id: gcodeId, start: true }),
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() => send(printer.id, { file_id: gcodeId, start: true })),
-    ])
-    expect(first.body).toMatchObject({ outcome: 'confirmed' })
+    const first = send(printer.id, { file_id: gcodeId, start: true })
+    await until(() => fake.requests.some((r) => r.path === '/printer/print/start'), 'the first send asks for the start')
+    const second = await send(printer.id, { file_id: gcodeId, start: true })
+    expect((await first).body).toMatchObject({ outcome: 'confirmed' })
     expect(expectProblem(second, 409, 'send_in_progress').detail).toContain('nothing was sent')
     expect(fake.requests.filter((r) => r.path === '/server/files/upload')).toHaveLength(1)
     const dispatches = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/dispatches`, { token })

@@ -8,15 +8,21 @@ import {
   prusalinkStates,
 } from '../src/core/printers/state-mapping.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
+import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { sliceShape, upload } from './support/uploads.js'
 
+// The virtual printer's jobs run on the vault's clock: moved on through a job without waiting.
+const clock = shiftedClock()
 let vault: TestVault
 let token: string
 let gcodeId: string
 
 beforeAll(async () => {
-  vault = await startTestVault({ ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' })
+  vault = await startTestVault(
+    { ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' },
+    { clock },
+  )
   token = (await signIn(vault.baseUrl, admin)).access_token
   gcodeId = (await upload(vault.baseUrl, token, 'pyramid.gcode', sliceShape('pyramid').gcode)).body.file.id
 })
@@ -37,7 +43,7 @@ describe('the virtual printer, end to end through the API', () => {
   it('registers, shows idle, takes real sliced G-code, heats, prints with progress and finishes', async () => {
     const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
       token,
-      json: { name: 'Bench', provider: 'virtual', address: 'virtual://bench?heat_seconds=0.3&print_seconds=1.2' },
+      json: { name: 'Bench', provider: 'virtual', address: 'virtual://bench?heat_seconds=0.3&print_seconds=60' },
     })
     expect(created.status).toBe(201)
     expect(created.body.status).toMatchObject({ state: 'idle', ready: true, job: null })
@@ -61,14 +67,14 @@ describe('the virtual printer, end to end through the API', () => {
       'confirm',
     ])
 
-    await new Promise((resolve) => setTimeout(resolve, 700))
+    clock.advance(30_000)
     const printing = (await call(vault.baseUrl, 'GET', `/api/v1/printers/${created.body.id}`, { token })).body.status
     expect(printing.state).toBe('printing')
     expect(printing.job.progress).toBeGreaterThan(0)
     expect(printing.job.progress).toBeLessThan(1)
     expect(printing.temperatures.nozzle.target).toBe(215)
 
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    clock.advance(31_000)
     const done = (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token })).body.items.find(
       (p: { id: string }) => p.id === created.body.id,
     ).status

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import { createTestDatabase } from './support/test-database.js'
+import { until } from './support/until.js'
 
 /**
  * The Node entry as a user runs it: a real process, configured only by environment variables.
@@ -83,7 +84,10 @@ describe('starting and stopping the service', () => {
     await new Promise((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunks.push(chunk))))
     socket.pause()
     r.child.kill('SIGTERM')
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await until(
+      () => r.stdout.some((line) => JSON.parse(line).msg === 'shutting down'),
+      'the service begins to shut down',
+    )
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.resume()
     await new Promise((resolve) => socket.on('end', resolve))

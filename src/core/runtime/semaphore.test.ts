@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createSemaphore } from './semaphore.js'
 
 /** A task that runs until `finish` is called, recording when it started. */
@@ -38,7 +38,14 @@ describe('createSemaphore', () => {
     await expect(semaphore.run(async () => 'next')).resolves.toBe('next')
   })
 
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('gives a slot back after its lease, once, while the slow task runs on', async () => {
+    // The lease is a timer: moved on by the test, not waited for.
+    vi.useFakeTimers()
+    const turn = () => vi.advanceTimersByTimeAsync(0)
     const semaphore = createSemaphore(1, { leaseMs: 20 })
     const started: string[] = []
     const slow = gate(started, 'slow')
@@ -47,10 +54,12 @@ describe('createSemaphore', () => {
     const runs = [semaphore.run(slow.task), semaphore.run(quick.task), semaphore.run(third.task)]
     await turn()
     expect(started).toEqual(['slow'])
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    // The slow task's lease ran out and handed its slot on; the quick task holds it (its own
-    // lease runs too, so the third may follow: each waits at most a lease per task ahead).
-    expect(started.slice(0, 2)).toEqual(['slow', 'quick'])
+    await vi.advanceTimersByTimeAsync(19)
+    expect(started).toEqual(['slow'])
+    await vi.advanceTimersByTimeAsync(1)
+    // The slow task's lease ran out and handed its slot on to the quick task, whose own lease
+    // has only begun.
+    expect(started).toEqual(['slow', 'quick'])
     slow.finish()
     quick.finish()
     third.finish()
