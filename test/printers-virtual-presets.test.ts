@@ -202,6 +202,36 @@ describe('presets', () => {
     expectProblem(await raw('/api/v1/filament-profiles/import', 'hello'), 422, 'unsupported_preset_file')
   })
 
+  it('links a printer to a printer profile that exists, refuses any other id with 422, and unlinks with null', async () => {
+    const profile = await call(vault.baseUrl, 'POST', '/api/v1/printer-profiles', {
+      token,
+      json: { name: 'Linked MK4', bed_x_mm: 250, bed_y_mm: 210 },
+    })
+    const printer = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Profiled', provider: 'virtual', address: 'virtual://profiled' },
+    })
+    const patch = (printer_profile_id: string | null) =>
+      call(vault.baseUrl, 'PATCH', `/api/v1/printers/${printer.body.id}`, { token, json: { printer_profile_id } })
+    expect((await patch(profile.body.id)).body.printer_profile_id).toBe(profile.body.id)
+    for (const unknown of ['', ' ', 'no-such-profile']) {
+      const refused = expectProblem(await patch(unknown), 422, 'validation_failed')
+      expect(refused.errors).toContainEqual({
+        path: 'body.printer_profile_id',
+        message: 'no printer profile has this id',
+      })
+    }
+    expectProblem(
+      await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+        token,
+        json: { name: 'Unprofiled', provider: 'virtual', address: 'virtual://u', printer_profile_id: '' },
+      }),
+      422,
+      'validation_failed',
+    )
+    expect((await patch(null)).body.printer_profile_id).toBeNull()
+  })
+
   it('creates, edits and deletes profiles, and links G-code to presets by name', async () => {
     // Real sliced G-code, with the preset names PrusaSlicer writes when sliced from named presets.
     const filamentName = 'Prusament PLA'

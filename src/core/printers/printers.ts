@@ -60,7 +60,8 @@ async function validate(
   const addressProblem = checkAddress(provider, address)
   if (addressProblem) errors.push({ path: 'body.address', message: addressProblem })
   errors.push(...missingCredentials(provider, input, current))
-  if (input.printer_profile_id) {
+  // Null unlinks; any string, the empty one included, must name a profile.
+  if (input.printer_profile_id !== undefined && input.printer_profile_id !== null) {
     const profile = await deps.database.db
       .selectFrom('printer_profiles')
       .select('id')
