@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
@@ -42,6 +43,10 @@ export default defineConfig({
     reporters: ['default', './test/support/file-time-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Vitest's default, one worker fewer than the CPUs, runs one file at a time on a 2-core
+    // machine. Most files spend their time waiting on another process (the built service, the
+    // slicer, Chromium, PostgreSQL, a compiler), so one more file than there are cores keeps both busy.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,
