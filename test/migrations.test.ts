@@ -112,4 +112,36 @@ describe('schema migrations', () => {
       { id: 'i1' },
     ])
   })
+
+  it('list the meshes each stored G-code names, so a mesh uploaded later finds it (0016)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0015-covering-sort-indexes')).error).toBeUndefined()
+    const at = '2026-11-01T00:00:00.000Z'
+    await sql`insert into models (id, name, created_at, updated_at) values ('m1', 'm1', ${at}, ${at})`.execute(
+      database.db,
+    )
+    const insertGcode = (id: string, name: string, metadata: unknown) =>
+      sql`insert into files (id, sha256, size, model_id, original_name, name_key, format, content_type, metadata, parse_warnings, created_at)
+        values (${id}, ${id.padEnd(64, '0')}, 3, 'm1', ${name}, ${id}, 'gcode', 'x', ${JSON.stringify(metadata)}, '[]', ${at})`.execute(
+        database.db,
+      )
+    await insertGcode('a', 'Lid_0.2mm_PLA.gcode', { gcode: { objects: ['Box Lid.stl id:0 copy 0', 'Hinge.stl'] } })
+    await insertGcode('b', 'Clip_0.2mm.gcode', { gcode: { objects: [] } })
+    await insertGcode('c', 'Odd.gcode', {})
+
+    await migrateToLatest(database.db)
+    const sources = await database.db
+      .selectFrom('sliced_sources')
+      .selectAll()
+      .orderBy('file_id')
+      .orderBy('name_key')
+      .execute()
+    expect(sources).toEqual([
+      { file_id: 'a', name_key: 'box-lid' },
+      { file_id: 'a', name_key: 'hinge' },
+      { file_id: 'b', name_key: 'clip' },
+      { file_id: 'b', name_key: 'clip-0.2mm' },
+      { file_id: 'c', name_key: 'odd' },
+    ])
+  })
 })

@@ -38,6 +38,19 @@ export async function call(
   return { status: res.status, body: text ? (json ? JSON.parse(text) : text) : null, headers: res.headers }
 }
 
+/** An `Authorization` header for `credentials` (the superuser by default), signed in through the in-process app. */
+export async function inProcessAuthorization(
+  vault: { app: { request(path: string, init: RequestInit): Response | Promise<Response> } },
+  credentials: Record<string, unknown> = admin,
+): Promise<string> {
+  const answer = await vault.app.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(credentials),
+  })
+  return `Bearer ${((await answer.json()) as { access_token: string }).access_token}`
+}
+
 export const login = (baseUrl: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   call(baseUrl, 'POST', '/api/v1/auth/login', { json: body, headers })
 

@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ServerType, serve } from '@hono/node-server'
+import { afterAll, beforeAll } from 'vitest'
 import { lingerOnEarlyAnswers } from '../../src/adapters/node/lingering-close.js'
 import { createNodeDeps } from '../../src/adapters/node/node-deps.js'
 import { createScryptPasswordHasher } from '../../src/adapters/node/scrypt-password-hasher.js'
@@ -12,6 +13,7 @@ import { parseConfig } from '../../src/core/config/config.js'
 import type { Clock } from '../../src/core/runtime/clock.js'
 import { createJsonLogger, type Logger } from '../../src/core/runtime/logger.js'
 import type { AppDeps } from '../../src/routes/app-env.js'
+import { adminEnv, inProcessAuthorization } from './accounts.js'
 import { createTestDatabase } from './test-database.js'
 
 export interface InProcessVault {
@@ -79,6 +81,25 @@ export async function createTestVault(
       if (!shared) await rm(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * For one test file of in-process route tests: a vault (with `env`, the superuser by default)
+ * built before its tests and closed after them, and the superuser's `Authorization` header. Read
+ * both inside tests.
+ */
+export function setUpInProcessSuite(env: Record<string, string> = adminEnv): {
+  vault: InProcessVault
+  authorization: string
+} {
+  // Filled in by beforeAll, before any test reads it.
+  const suite = {} as { vault: InProcessVault; authorization: string }
+  beforeAll(async () => {
+    suite.vault = await createTestVault(env)
+    suite.authorization = await inProcessAuthorization(suite.vault)
+  })
+  afterAll(() => suite.vault?.close())
+  return suite
 }
 
 /** Removes one of the vault's data folders, as a lost or unmounted volume leaves it. */

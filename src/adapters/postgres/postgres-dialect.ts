@@ -31,6 +31,9 @@ const postgresSearchIndex: SearchIndex = {
 /** The advisory lock a restore takes exclusively and every write transaction shares ("vault-rs" in ASCII). */
 const restoreAdvisoryLock = sql.lit(0x7661_756c_742d_7273n)
 
+/** The advisory lock uploads take while they choose a model ("vault-mm" in ASCII). */
+const modelMatchingAdvisoryLock = sql.lit(0x7661_756c_742d_6d6dn)
+
 /** The library's PostgreSQL spellings: `tsvector` search, byte-wise (`C`) name order. */
 export const postgresDialect: SqlDialect = {
   search: postgresSearchIndex,
@@ -49,5 +52,8 @@ export const postgresDialect: SqlDialect = {
   },
   waitForWrites: async (trx) => {
     await sql`select pg_advisory_xact_lock(${restoreAdvisoryLock})`.execute(trx)
+  },
+  takeTurnsMatchingModels: async (trx) => {
+    await sql`select pg_advisory_xact_lock(${modelMatchingAdvisoryLock})`.execute(trx)
   },
 }

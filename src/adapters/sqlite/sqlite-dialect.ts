@@ -1,5 +1,6 @@
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { SearchIndex, SqlDialect } from '../../core/db/dialect.js'
+import type { Database } from '../../core/db/schema.js'
 
 // Terms are letters and digits only (see searchTerms), so quoting them is all FTS5 needs.
 const ftsQuery = (terms: string[]) => terms.map((term) => `"${term}"*`).join(' ')
@@ -37,6 +38,11 @@ const sqliteSearchIndex: SearchIndex = {
   countUpTo: async () => undefined,
 }
 
+/** Takes SQLite's one database write lock for the rest of the transaction, by a write that changes nothing. */
+async function takeWriteLock(trx: Kysely<Database>): Promise<void> {
+  await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
+}
+
 /** The library's SQLite spellings: FTS5 search, `lower()` over the default binary collation. */
 export const sqliteDialect: SqlDialect = {
   search: sqliteSearchIndex,
@@ -46,9 +52,9 @@ export const sqliteDialect: SqlDialect = {
   // A walk reads the row of a model that passed the tests in the index (OP_DeferredSeek), no other.
   defersRowReads: true,
   // Any write takes SQLite's one database write lock, which holds off every other writer.
-  blockNewFileRows: async (trx) => {
-    await sql`update dedup_counter set uploads = uploads where singleton = 1`.execute(trx)
-  },
+  blockNewFileRows: (trx) => takeWriteLock(trx),
+  // The write lock, taken before the matching reads: another process's upload waits for it.
+  takeTurnsMatchingModels: (trx) => takeWriteLock(trx),
   // One writer at a time already: a restore's lock row and another write never commit side by side.
   holdOffRestores: async () => {},
   waitForWrites: async () => {},

@@ -70,4 +70,10 @@ export interface SqlDialect {
    * so no write that looked for a restore before the row existed commits after it.
    */
   waitForWrites(trx: Kysely<Database>): Promise<void>
+  /**
+   * Makes transactions that call this take turns, from the call to their end, across every
+   * process on the database: an upload chooses its model and stores its file in one turn, so the
+   * next upload sees it (a mesh and its G-code arriving together meet on one model).
+   */
+  takeTurnsMatchingModels(trx: Kysely<Database>): Promise<void>
 }

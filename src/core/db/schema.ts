@@ -128,6 +128,13 @@ export interface FilesTable {
   slicer?: string | null
 }
 
+/** The mesh names a G-code file says it was sliced from (see ingest/model-matching `slicedSourceKeys`). */
+export interface SlicedSourcesTable {
+  file_id: string
+  /** A mesh file's `name_key`. */
+  name_key: string
+}
+
 export interface TagsTable {
   id: string
   name: string
@@ -310,6 +317,7 @@ export interface Database {
   signing_keys: SigningKeysTable
   models: ModelsTable
   files: FilesTable
+  sliced_sources: SlicedSourcesTable
   tags: TagsTable
   model_tags: ModelTagsTable
   collections: CollectionsTable
@@ -336,6 +344,7 @@ const databaseTables: Record<keyof Database, true> = {
   signing_keys: true,
   models: true,
   files: true,
+  sliced_sources: true,
   tags: true,
   model_tags: true,
   collections: true,

@@ -3,6 +3,7 @@ import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-
 import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { unprocessable, uploadAborted, VaultError } from '../errors.js'
+import { nameKey, slicedSourceKeys } from '../formats/name-keys.js'
 import { FormatError } from '../formats/types.js'
 import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
 import { mediaFormats, roleOf } from '../library/file-roles.js'
@@ -10,7 +11,7 @@ import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '
 import { refreshModel } from '../library/refresh-model.js'
 import type { Extracted } from './extract.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
-import { findModelByMesh, findModelForGcode, nameKey } from './model-matching.js'
+import { findGcodeModelForMesh, findModelByMesh, findModelForGcode } from './model-matching.js'
 import { registerProjectAttachments } from './project-attachments.js'
 import { limitBytes } from './upload-limit.js'
 
@@ -96,14 +97,10 @@ export async function registerUpload(
   const thumbnail = extracted.thumbnail
     ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
     : undefined
-  const matchModel = upload.newModelName === undefined
-  const modelId =
-    upload.modelId ??
-    (matchModel && extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
-    (matchModel && format === 'gcode' ? await findModelForGcode(db, extracted.objectNames ?? [], filename) : undefined)
-
   const now = deps.clock.now().toISOString()
-  const file: FilesTable = {
+  // Only a part that names no model is matched; the others go where they are told.
+  const matches = upload.modelId === undefined && upload.newModelName === undefined && roleOf(format) === 'part'
+  const fileOf = (modelId: string | undefined): FilesTable => ({
     id: crypto.randomUUID(),
     sha256: stored.sha256,
     size: stored.size,
@@ -124,18 +121,23 @@ export async function registerUpload(
     thumbnail_content_type: extracted.thumbnail?.contentType ?? null,
     uploaded_by: upload.uploadedBy,
     created_at: now,
-  }
-  const newModel =
-    modelId === undefined
-      ? {
-          id: file.model_id,
-          name: upload.newModelName ?? (extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename),
-        }
-      : undefined
+  })
 
   const inserted = await db
     .transaction()
     .execute(async (trx) => {
+      // Choosing the model and storing the file are one turn, so a mesh and its G-code uploaded
+      // together each see the other and meet on one model, on either database.
+      if (matches) await deps.database.dialect.takeTurnsMatchingModels(trx)
+      const modelId = upload.modelId ?? (matches ? await matchingModel(trx, format, filename, extracted) : undefined)
+      const file = fileOf(modelId)
+      const newModel =
+        modelId === undefined
+          ? {
+              id: file.model_id,
+              name: upload.newModelName ?? (extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename),
+            }
+          : undefined
       if (newModel) {
         await trx
           .insertInto('models')
@@ -159,6 +161,14 @@ export async function registerUpload(
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
+      if (format === 'gcode') {
+        const sources = slicedSourceKeys(extracted.objectNames ?? [], filename)
+        if (sources.length > 0)
+          await trx
+            .insertInto('sliced_sources')
+            .values(sources.map((name_key) => ({ file_id: file.id, name_key })))
+            .execute()
+      }
       await trx
         .updateTable('models')
         .set({ updated_at: now })
@@ -171,10 +181,10 @@ export async function registerUpload(
         .where('id', '=', file.model_id)
         .execute()
       await refreshModel(trx, deps.database.dialect.search, file.model_id, now)
-      return true
+      return { file, newModel }
     })
     .catch((error: unknown) => {
-      if (error instanceof LostRace) return false
+      if (error instanceof LostRace) return undefined
       throw error
     })
   if (!inserted) {
@@ -183,6 +193,7 @@ export async function registerUpload(
     if (!winner) throw new Error('the upload that stored these bytes first was deleted meanwhile')
     return winner
   }
+  const { file, newModel } = inserted
   await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
   const attachments =
     format === '3mf'
@@ -252,6 +263,25 @@ export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, mode
   const row = await deps.database.db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()
   if (!row)
     throw unprocessable(`No model has the id ${modelId}.`, [{ path: 'body.model_id', message: 'no such model' }])
+}
+
+/**
+ * The model an upload that names none joins: a mesh joins the model of the same mesh in any
+ * format, else a model whose G-code was sliced from it and that has no mesh yet; a G-code joins
+ * the model of the mesh it was sliced from. Undefined: a new model.
+ */
+async function matchingModel(
+  db: Kysely<Database>,
+  format: FileFormat,
+  filename: string,
+  extracted: Extracted,
+): Promise<string | undefined> {
+  if (format === 'gcode') return findModelForGcode(db, extracted.objectNames ?? [], filename)
+  if (!isMeshFormat(format) && format !== 'step') return undefined
+  return (
+    (extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
+    findGcodeModelForMesh(db, filename)
+  )
 }
 
 async function findExisting(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
+import { fileNamePrefixes, nameKey, objectKey } from '../formats/name-keys.js'
 import type { MeshStats } from '../formats/types.js'
 
 /**
@@ -31,13 +32,7 @@ export async function findModelByMesh(db: Kysely<Database>, mesh: MeshStats): Pr
   return row?.model_id
 }
 
-/** Lower case, no extension, runs of spaces, dashes and underscores folded: "Shape Box.STL" → "shape-box". */
-export const nameKey = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/\.[a-z0-9]{1,5}$/, '')
-    .replace(/[\s_-]+/g, '-')
-    .replace(/^-|-$/g, '')
+const meshFormats = ['stl', '3mf', 'obj', 'step'] as const
 
 /**
  * The model a G-code was sliced from: a mesh file whose name equals a sliced object's name,
@@ -49,22 +44,47 @@ export async function findModelForGcode(
   objectNames: string[],
   gcodeFilename: string,
 ): Promise<string | undefined> {
-  // Slicers name objects after their file plus an instance suffix: PrusaSlicer writes
-  // `box.stl id:0 copy 0` in comments and `box.stl_id_0_copy_0` in firmware labels.
-  const keys = new Set(objectNames.map((name) => nameKey(name.replace(/[\s_]id[:_]\d+[\s_]copy[\s_]\d+$/i, ''))))
-  const parts = nameKey(gcodeFilename).split('-')
-  for (let i = 1; i <= parts.length; i++) keys.add(parts.slice(0, i).join('-'))
+  const keys = new Set([...objectNames.map(objectKey), ...fileNamePrefixes(gcodeFilename)])
   keys.delete('')
   if (keys.size === 0) return undefined
   const rows = await db
     .selectFrom('files')
     .select(['model_id', 'name_key'])
     .where('name_key', 'in', [...keys])
-    .where('format', 'in', ['stl', '3mf', 'obj', 'step'])
+    .where('format', 'in', meshFormats)
     .orderBy('created_at')
     .execute()
   return rows.reduce<{ model_id: string; name_key: string } | undefined>(
     (best, row) => (row.name_key.length > (best?.name_key.length ?? 0) ? row : best),
     undefined,
   )?.model_id
+}
+
+/**
+ * The model a mesh joins when its G-code came first: the oldest model that holds a G-code naming
+ * this mesh (see `slicedSourceKeys`) and no mesh of its own, so a mesh never joins another
+ * mesh's model by name alone.
+ */
+export async function findGcodeModelForMesh(db: Kysely<Database>, meshFilename: string): Promise<string | undefined> {
+  const key = nameKey(meshFilename)
+  if (key === '') return undefined
+  const row = await db
+    .selectFrom('sliced_sources')
+    .innerJoin('files', 'files.id', 'sliced_sources.file_id')
+    .select('files.model_id')
+    .where('sliced_sources.name_key', '=', key)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('files as mesh')
+            .select('mesh.id')
+            .whereRef('mesh.model_id', '=', 'files.model_id')
+            .where('mesh.format', 'in', meshFormats),
+        ),
+      ),
+    )
+    .orderBy('files.created_at')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.model_id
 }

@@ -1,33 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv } from '../../../test/support/accounts.js'
-import { createTestVault, type InProcessVault } from '../../../test/support/test-vault.js'
+import { describe, expect, it } from 'vitest'
+import { setUpInProcessSuite } from '../../../test/support/test-vault.js'
 import { FilamentProfileSchema } from './presets.routes.js'
 
-let vault: InProcessVault
-let authorization: string
-
-beforeAll(async () => {
-  vault = await createTestVault(adminEnv)
-  const signIn = await vault.app.request('/api/v1/auth/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(admin),
-  })
-  authorization = `Bearer ${((await signIn.json()) as { access_token: string }).access_token}`
-})
-afterAll(() => vault?.close())
+const suite = setUpInProcessSuite()
 
 const importFile = (kind: 'filament' | 'printer', text: string) =>
-  vault.app.request(`/api/v1/${kind}-profiles/import`, {
+  suite.vault.app.request(`/api/v1/${kind}-profiles/import`, {
     method: 'POST',
-    headers: { Authorization: authorization, 'Content-Type': 'text/plain' },
+    headers: { Authorization: suite.authorization, 'Content-Type': 'text/plain' },
     body: text,
   })
 
 const listed = async (kind: 'filament' | 'printer') =>
   (
     (await (
-      await vault.app.request(`/api/v1/${kind}-profiles`, { headers: { Authorization: authorization } })
+      await suite.vault.app.request(`/api/v1/${kind}-profiles`, { headers: { Authorization: suite.authorization } })
     ).json()) as {
       items: Record<string, unknown>[]
     }

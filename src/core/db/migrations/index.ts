@@ -14,6 +14,7 @@ import * as m0012 from './0012-lock-progress.js'
 import * as m0013 from './0013-library-counts.js'
 import * as m0014 from './0014-model-lists.js'
 import * as m0015 from './0015-covering-sort-indexes.js'
+import * as m0016 from './0016-sliced-sources.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0013-library-counts': m0013,
   '0014-model-lists': m0014,
   '0015-covering-sort-indexes': m0015,
+  '0016-sliced-sources': m0016,
 }
