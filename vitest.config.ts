@@ -49,6 +49,16 @@ export default defineConfig({
     // machine. Most files spend their time waiting on another process (the built service, the
     // slicer, Chromium, PostgreSQL, a compiler), so one more file than there are cores keeps both busy.
     maxWorkers: availableParallelism() + 1,
+    // `npm run test:coverage`: the statements and branches of the server and the web UI's code that
+    // run under Node (the UI's pages run in Chromium, where V8 coverage of Node does not reach).
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.ts', 'src/client/api-types.ts', 'web/src/api/schema.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'test-results/coverage',
+      reportOnFailure: true,
+    },
     projects: [
       {
         extends: true,
