@@ -8,7 +8,7 @@ export const maxLineDelayMs = 50
  * A line writer for the log that writes the lines of up to `maxLineDelayMs` together (one system
  * call instead of one per request line). Writing at the end of each turn of the event loop was
  * still a write, and a wake-up of whatever reads the log, every request or two under load: about a
- * tenth of a cheap request's CPU (docs/benchmarks.md, session 16). Nothing is lost on exit: what is
+ * tenth of a cheap request's CPU (measured with scripts/bench/request-overhead.ts). Nothing is lost on exit: what is
  * pending is written synchronously when the process exits (`process.exit`, an uncaught exception,
  * the loop running dry). Only a SIGKILL or a crash of the machine can lose lines, those of the last
  * `maxLineDelayMs`.

@@ -32,7 +32,7 @@ export interface WorkerExtractor {
  * semi-spaces). The readers' garbage is mostly typed arrays behind small objects, so V8's
  * default (16 MiB semi-spaces) only kept up to 32 MiB of young space resident per worker:
  * over the upload burst's files the worker's heap peaked at 50 MiB with the default and
- * 19 MiB with this, its ArrayBuffers unchanged (docs/reliability.md, finding 12, session 11).
+ * 19 MiB with this, its ArrayBuffers unchanged (measured with scripts/campaigns/upload-burst.ts).
  */
 const workerYoungGenerationMb = 6
 

@@ -30,7 +30,7 @@ const stand = { limit: -918_273_645, text: '\u0000cursor value', number: -918_27
  * The page of summaries `modelPageQuery` gives, at most `limit` rows after `after`. The unfiltered
  * listing (the library page, scrolled) runs a statement compiled once per sort, order and first or
  * later page, with the request's values bound in: building and compiling it with Kysely on every
- * request was about a tenth of a 50-model page's time in the core (docs/benchmarks.md, session 16).
+ * request was about a tenth of a 50-model page's time in the core (measured with scripts/bench/request-overhead.ts).
  * A filtered listing's statement hangs on the sizes of its sets, read anew each time, and is built
  * each time.
  */
