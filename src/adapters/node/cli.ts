@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { runBackupCommand, verifyArchiveFile } from './cli-backup.js'
