@@ -38,6 +38,6 @@ USER node
 VOLUME ["/data/blobs", "/data/thumbs", "/data/db", "/data/backups"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The same command as `npm start`, without npm in between so SIGTERM reaches node directly.
 CMD ["node", "dist/src/adapters/node/main.js"]

@@ -47,6 +47,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)
   app.use('/octoprint/*', restoreGate.middleware)
+  // Not ready while a restore replaces the data, in this process or another sharing the database.
+  app.use('/readyz', restoreGate.middleware)
   // Before the routes, so an operation this runtime cannot do answers 501 before its handler reads anything.
   for (const operation of deps.unsupported ?? [])
     app.on(operation.methods, operation.path, refuseUnsupported(operation))

@@ -4,6 +4,46 @@
  */
 
 export interface paths {
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe: the process answers
+         * @description Needs no token and checks nothing else: `ok` whenever this process's event loop serves requests, a restore included. For a liveness probe (Kubernetes `livenessProbe`, Docker `HEALTHCHECK`): restart the container when it stops answering. While the service starts (the port is bound before the database is ready) it answers 503.
+         */
+        get: operations["getLivez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe: the required components work
+         * @description Needs no token. `ok` when the required components (`database`, `storage`) pass their checks, as in `GET /api/v1/health`, and no restore is replacing the data; 503 otherwise, naming what is not ready (or problem `restore_in_progress` during a restore). For a readiness probe or a load balancer: send no traffic while it fails. Each check has a 3 second budget.
+         */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -2813,6 +2853,55 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getLivez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive: `ok`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: `ok`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not ready: `not ready: <component>: <reason>`, one line per failing component. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;

@@ -8,9 +8,9 @@ export interface ComponentReport extends ComponentHealth {
   required: boolean
 }
 
-export interface HealthReport {
+export interface HealthReport<Name extends ComponentName = ComponentName> {
   status: HealthStatus
-  components: Record<ComponentName, ComponentReport>
+  components: Record<Name, ComponentReport>
 }
 
 export interface HealthComponent {
@@ -19,23 +19,25 @@ export interface HealthComponent {
 }
 
 /**
- * Checks every component concurrently, each part within `timeoutMs`, so one unreachable
- * bucket cannot hang the health endpoint. A check that throws or times out is `fail` with a
- * reason that names the error kind but not its message (messages can carry paths and hosts).
+ * Checks the components given (all of them for the health report, the required ones for
+ * readiness) concurrently, each part within `timeoutMs`, so one unreachable bucket cannot hang
+ * the health endpoint. A check that throws or times out is `fail` with a reason that names the
+ * error kind but not its message (messages can carry paths and hosts).
  */
-export async function checkHealth(
-  components: Record<ComponentName, HealthComponent>,
+export async function checkHealth<Name extends ComponentName>(
+  components: Record<Name, HealthComponent>,
   timeoutMs: number,
-): Promise<HealthReport> {
+): Promise<HealthReport<Name>> {
+  const names = componentNames.filter((name): name is Name => Object.hasOwn(components, name))
   const entries = await Promise.all(
-    componentNames.map(async (name) => {
+    names.map(async (name) => {
       const { required, parts } = components[name]
       const results = await Promise.all(parts.map((part) => checkWithin(part, timeoutMs)))
       return [name, { required, ...combine(results) }] as const
     }),
   )
-  const reports = Object.fromEntries(entries) as Record<ComponentName, ComponentReport>
-  const all = Object.values(reports)
+  const reports = Object.fromEntries(entries) as Record<Name, ComponentReport>
+  const all: ComponentReport[] = Object.values(reports)
   const status: HealthStatus = all.some((c) => c.required && c.status === 'fail')
     ? 'fail'
     : all.some((c) => c.status !== 'pass')

@@ -67,3 +67,35 @@ export const getHealth = createRoute({
     },
   },
 })
+
+const probeText = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: z.string().openapi({ example: 'ok' }) } },
+})
+
+export const getLivez = createRoute({
+  method: 'get',
+  path: '/livez',
+  operationId: 'getLivez',
+  tags: ['Health'],
+  summary: 'Liveness probe: the process answers',
+  description:
+    "Needs no token and checks nothing else: `ok` whenever this process's event loop serves requests, a restore included. For a liveness probe (Kubernetes `livenessProbe`, Docker `HEALTHCHECK`): restart the container when it stops answering. While the service starts (the port is bound before the database is ready) it answers 503.",
+  security: [],
+  responses: { 200: probeText('The process is alive: `ok`.') },
+})
+
+export const getReadyz = createRoute({
+  method: 'get',
+  path: '/readyz',
+  operationId: 'getReadyz',
+  tags: ['Health'],
+  summary: 'Readiness probe: the required components work',
+  description:
+    'Needs no token. `ok` when the required components (`database`, `storage`) pass their checks, as in `GET /api/v1/health`, and no restore is replacing the data; 503 otherwise, naming what is not ready (or problem `restore_in_progress` during a restore). For a readiness probe or a load balancer: send no traffic while it fails. Each check has a 3 second budget.',
+  security: [],
+  responses: {
+    200: probeText('Ready: `ok`.'),
+    503: probeText('Not ready: `not ready: <component>: <reason>`, one line per failing component.'),
+  },
+})

@@ -84,3 +84,39 @@ describe('GET /api/v1/health', () => {
     expect(text).not.toContain(new URL(vault.databaseUrl.replace(/^sqlite:/, 'file:')).pathname)
   })
 })
+
+describe('probes: GET /livez and GET /readyz', () => {
+  const probe = async (path: string) => {
+    const res = await vault.app.request(path)
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() }
+  }
+
+  it('are ok on a working install, without a token, a new install’s missing backup included', async () => {
+    vault = await createTestVault()
+    expect(await probe('/livez')).toEqual({ status: 200, type: 'text/plain; charset=UTF-8', text: 'ok' })
+    expect(await probe('/readyz')).toEqual({ status: 200, type: 'text/plain; charset=UTF-8', text: 'ok' })
+  })
+
+  it('readiness fails, naming the component, when the database or the blob volume is gone; liveness does not', async () => {
+    vault = await createTestVault()
+    await removeDataFolder(vault, 'blobs')
+    expect(await probe('/readyz')).toMatchObject({
+      status: 503,
+      text: 'not ready: storage: storage directory is not writable (ENOENT)',
+    })
+    await vault.deps.database.close()
+    const both = await probe('/readyz')
+    expect(both.status).toBe(503)
+    expect(both.text.split('\n')).toEqual([
+      expect.stringMatching(/^not ready: database: check failed \(/),
+      'not ready: storage: storage directory is not writable (ENOENT)',
+    ])
+    expect(await probe('/livez')).toMatchObject({ status: 200, text: 'ok' })
+  })
+
+  it('readiness ignores what is not required: an unusable backup directory', async () => {
+    vault = await createTestVault()
+    await removeDataFolder(vault, 'backups')
+    expect(await probe('/readyz')).toMatchObject({ status: 200, text: 'ok' })
+  })
+})
