@@ -3879,6 +3879,8 @@ export interface operations {
                     file: Blob;
                     /** @description Attach to this model instead of choosing one. */
                     model_id?: string;
+                    /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
+                    model_name?: string;
                 };
             };
         };
@@ -3996,6 +3998,8 @@ export interface operations {
             query?: {
                 /** @description Attach to this model. */
                 model_id?: string;
+                /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
+                model_name?: string;
             };
             header?: never;
             path: {

@@ -65,7 +65,9 @@ export async function ingestArchive(
   source: ByteSource,
   upload: {
     filename: string
-    modelId?: string
+    modelId?: string | undefined
+    /** The name of the one model the zip makes, instead of its folder's or its own. */
+    modelName?: string | undefined
     uploadedBy: string
     checkMetadata: CheckPackageMetadata
     /** The client connection: unpacking stops between entries once it is gone. */
@@ -78,7 +80,14 @@ export async function ingestArchive(
   )
   checkArchiveSize(zip, source.size)
   const stem = baseName(upload.filename).replace(/\.zip$/i, '') || 'archive'
-  const plans = await readingArchive(() => planArchiveModels(zip, stem, upload.checkMetadata))
+  const planned = await readingArchive(() => planArchiveModels(zip, stem, upload.checkMetadata))
+  if (upload.modelName !== undefined && planned.length > 1)
+    throw unprocessable(
+      `The zip is a package of ${planned.length} models (one folder each); model_name names one: upload it without model_name.`,
+      [{ path: 'body.model_name', message: 'names one model, the zip holds several' }],
+    )
+  const { modelName } = upload
+  const plans = modelName === undefined ? planned : planned.map((plan) => ({ ...plan, name: modelName }))
   if (upload.modelId !== undefined && plans.length > 1)
     throw unprocessable(
       `The zip is a package of ${plans.length} models (one folder each); model_id names one: upload it without model_id.`,

@@ -32,13 +32,14 @@ const checkPackageMetadata: CheckPackageMetadata = (descriptor, source) => {
 export async function ingestReceivedArchive(
   c: Context<AppEnv>,
   copy: ScratchCopy,
-  upload: { filename: string; modelId: string | undefined },
+  upload: { filename: string; modelId: string | undefined; modelName: string | undefined },
 ) {
   const { deps, principal } = c.var
   try {
     const result = await ingestArchive(deps, copy.source, {
       filename: upload.filename,
       modelId: upload.modelId,
+      modelName: upload.modelName,
       uploadedBy: principal.userId,
       checkMetadata: checkPackageMetadata,
       signal: c.req.raw.signal,

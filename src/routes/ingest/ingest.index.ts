@@ -1,8 +1,10 @@
 import type { Context } from 'hono'
-import { VaultError } from '../../core/errors.js'
+import { unprocessable, VaultError } from '../../core/errors.js'
 import { assertModelExists, type IngestResult } from '../../core/ingest/ingest.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
+import { editableModelFields } from '../models/models.routes.js'
+import { validationFailure } from '../problem.js'
 import { ingestReceivedArchive } from './archive-ingest.js'
 import { ingestRawRoute, ingestRoute } from './ingest.routes.js'
 import {
@@ -28,23 +30,52 @@ function answer(c: Context<AppEnv>, result: IngestResult) {
 const lengthRequired = () =>
   new VaultError(411, 'length_required', 'Length Required', 'Send the file as the request body, with Content-Length.')
 
+/** Where an upload goes: the file's name, and the model named by id, or a new model's name. */
+export interface UploadTarget {
+  filename: string
+  modelId: string | undefined
+  modelName: string | undefined
+}
+
 /** Ingests a received upload: a zip's entries, or the file itself. */
-async function ingestReceived(
-  c: Context<AppEnv>,
-  upload: ReceivedUpload,
-  target: { filename: string; modelId: string | undefined },
-) {
+async function ingestReceived(c: Context<AppEnv>, upload: ReceivedUpload, target: UploadTarget) {
   if (upload.kind === 'archive') return ingestReceivedArchive(c, upload.copy, target)
   return answer(c, await registerStored(c, upload.stored, target))
+}
+
+/** `model_name` trimmed and within the limits of a model's name; refused beside `model_id`. */
+function modelNameOf(
+  modelId: string | undefined,
+  name: string | undefined,
+  where: 'body' | 'query',
+): string | undefined {
+  if (name === undefined) return undefined
+  const parsed = editableModelFields.name.safeParse(name)
+  if (!parsed.success) throw validationFailure(parsed.error, `${where}.model_name`)
+  if (modelId !== undefined)
+    throw unprocessable('Send model_id to add the file to a model, or model_name to make a new one; not both.', [
+      { path: `${where}.model_name`, message: 'cannot be sent with model_id' },
+    ])
+  return parsed.data
 }
 
 export const ingestRouter = createRouter()
   .openapi(ingestRoute, async (c) => {
     const { kept, filename, fields } = await receiveUploadForm(c, (bytes, name) => keepUpload(c, bytes, name))
-    return ingestReceived(c, kept, { filename, modelId: fields.model_id || undefined })
+    const modelId = fields.model_id || undefined
+    let modelName: string | undefined
+    try {
+      modelName = modelNameOf(modelId, fields.model_name, 'body')
+    } catch (error) {
+      // A zip waits on scratch disk: gone with the refusal. (Stored bytes no file names are swept by the blob collector.)
+      if (kept.kind === 'archive') await kept.copy.dispose()
+      throw error
+    }
+    return ingestReceived(c, kept, { filename, modelId, modelName })
   })
   .openapi(ingestRawRoute, async (c) => {
-    const { model_id: modelId } = c.req.valid('query')
+    const { model_id: modelId, model_name: name } = c.req.valid('query')
+    const modelName = modelNameOf(modelId, name, 'query')
     const { filename } = c.req.valid('param')
     // What the headers and the query already refuse is refused without waiting for a turn.
     if (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined)
@@ -56,5 +87,5 @@ export const ingestRouter = createRouter()
       if (!body) throw lengthRequired()
       return keepUpload(c, body, filename)
     })
-    return ingestReceived(c, upload, { filename, modelId })
+    return ingestReceived(c, upload, { filename, modelId, modelName })
   })

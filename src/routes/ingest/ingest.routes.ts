@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
 import { idField } from '../common-schemas.js'
 import { FileSchema, ModelSchema } from '../library-schemas.js'
+import { editableModelFields } from '../models/models.routes.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Ingest']
@@ -88,7 +89,7 @@ const answers = {
  */
 export const multipartFileBody = (
   fileDescription: string,
-  fields: Record<string, { type: 'string'; description: string }>,
+  fields: Record<string, { type: 'string'; description: string; minLength?: number; maxLength?: number }>,
 ) => ({
   body: {
     required: true,
@@ -145,6 +146,9 @@ const description = [
   'package of several models, one per folder. Example: `curl -H "Authorization: Bearer $TOKEN" -F file=@Benchy.zip $VAULT/api/v1/ingest`',
 ].join('\n')
 
+const modelNameDescription =
+  "Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422."
+
 export const ingestRoute = defineRoute(
   allow('user', 'upload'),
   {
@@ -156,6 +160,7 @@ export const ingestRoute = defineRoute(
     description: `${description}\n\nExample: \`curl -H "Authorization: Bearer $TOKEN" -F file=@Shape-Box.stl $VAULT/api/v1/ingest\``,
     request: multipartFileBody('The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).', {
       model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
+      model_name: { type: 'string', minLength: 1, maxLength: 200, description: modelNameDescription },
     }),
     responses: answers,
   },
@@ -181,6 +186,7 @@ export const ingestRawRoute = defineRoute(
       }),
       query: z.object({
         model_id: idField().optional().openapi({ description: 'Attach to this model.' }),
+        model_name: editableModelFields.name.optional().openapi({ description: modelNameDescription }),
       }),
       body: {
         required: true,

@@ -106,15 +106,21 @@ async function openUploadForm(
 
 /**
  * Makes staged bytes a file of the vault (read for metadata and thumbnail, deduplicated) for the
- * signed-in caller, attached to `modelId` when given; at most `registrations` at once.
+ * signed-in caller, attached to `modelId` when given, or making a model named `modelName`; at
+ * most `registrations` at once.
  */
 export function registerStored(
   c: Context<AppEnv>,
   stored: StoredContent,
-  upload: { filename: string; modelId: string | undefined },
+  upload: { filename: string; modelId: string | undefined; modelName?: string | undefined },
 ): Promise<IngestResult> {
   const { deps, principal } = c.var
   return deps.registrations.run(() =>
-    registerUpload(deps, stored, { filename: upload.filename, modelId: upload.modelId, uploadedBy: principal.userId }),
+    registerUpload(deps, stored, {
+      filename: upload.filename,
+      uploadedBy: principal.userId,
+      ...(upload.modelId !== undefined ? { modelId: upload.modelId } : {}),
+      ...(upload.modelName !== undefined ? { newModelName: upload.modelName } : {}),
+    }),
   )
 }
