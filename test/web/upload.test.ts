@@ -8,6 +8,9 @@ import { admin, adminEnv, call, login } from '../support/accounts.js'
 import { asciiCube, binaryCube } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
+/** A 1 × 1 PNG. */
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+
 /** Small enough that a test file can exceed it. */
 const maxUploadBytes = 4000
 
@@ -88,6 +91,8 @@ describe('the upload page', () => {
       await writeFile(join(parts, 'cube-20-ascii.stl'), asciiCube(20))
       await writeFile(join(parts, 'small', 'cube-10.stl'), binaryCube(10))
       await writeFile(join(parts, '.DS_Store'), 'finder litter')
+      // Each file its own way, as asked (a folder is one model by default: the next test).
+      await page.getByText('One model per file').click()
       await choose(page, 'Choose a folder', parts)
       await expectOutcome(page, 'parts/cube-20-ascii.stl', 'Joined model cube-20')
       await expectOutcome(page, 'parts/small/cube-10.stl', 'New model cube-10')
@@ -120,6 +125,41 @@ describe('the upload page', () => {
       await screenshot(page, 'upload-narrow')
       await expectAccessible(page)
       expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('makes one model of a chosen folder, named after it, which its pictures and documents join', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      // A Printables download: meshes in a sub-folder, a photo and a README beside them.
+      const dragon = join(folders, 'Articulated Dragon')
+      await mkdir(join(dragon, 'stls'), { recursive: true })
+      await writeFile(join(dragon, 'README.md'), '# Articulated Dragon\nPrint in place.\n')
+      await writeFile(join(dragon, 'photo.png'), Buffer.from(onePixelPng, 'base64'))
+      await writeFile(join(dragon, 'stls', 'body.stl'), binaryCube(24))
+      await writeFile(join(dragon, 'stls', 'tail.stl'), binaryCube(26))
+      await choose(page, 'Choose a folder', dragon)
+      await page.getByText('4 of 4 files done').waitFor({ timeout: 15_000 })
+      await page.getByText('1 new model · 3 joined a model · 0 already in the vault').waitFor()
+      for (const label of ['README.md', 'photo.png', 'stls/body.stl', 'stls/tail.stl'])
+        await expectOutcome(page, `Articulated Dragon/${label}`, 'model Articulated Dragon')
+      await screenshot(page, 'upload-folder-model')
+
+      const token = (await login(suite.vault.baseUrl, admin)).body.access_token as string
+      const found = await call(suite.vault.baseUrl, 'GET', '/api/v1/models?q=Articulated', { token })
+      expect(found.body.items.map((model: { name: string }) => model.name)).toEqual(['Articulated Dragon'])
+      const model = await call(suite.vault.baseUrl, 'GET', `/api/v1/models/${found.body.items[0].id}`, { token })
+      expect(model.body.files.map((file: { name: string }) => file.name).sort()).toEqual([
+        'README.md',
+        'body.stl',
+        'photo.png',
+        'tail.stl',
+      ])
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

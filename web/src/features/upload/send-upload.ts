@@ -12,22 +12,33 @@ export type IngestResult = IngestAnswers[201]['content']['application/json']
 /** The ingest path, typed against the generated paths so a renamed route breaks the build. */
 const ingestPath = '/api/v1/ingest' satisfies keyof paths
 
+/** Where a file goes: into a model (`modelId`), into a new model of this name (`modelName`), or its own way. */
+export interface UploadTarget {
+  modelId?: string
+  modelName?: string
+}
+
 export interface UploadHandlers {
   onProgress: (sentBytes: number) => void
   signal: AbortSignal
 }
 
 /**
- * Sends one file to `POST /api/v1/ingest` as multipart field `file`. XMLHttpRequest, not the
+ * Sends one file to `POST /api/v1/ingest` as multipart field `file`, with `model_id` or
+ * `model_name` when `target` names where it goes. XMLHttpRequest, not the
  * openapi-fetch client, because only XHR reports upload progress. Carries the session's bearer
  * token; a 401 refreshes the session once and sends again, as the client's middleware does.
  * Rejects with an `ApiError` (from the shared `unwrap`) for a refusal, a `TypeError` when the vault cannot be reached, and
  * a `DOMException` named `AbortError` when `signal` aborts.
  */
-export async function sendUpload(file: File, handlers: UploadHandlers): Promise<IngestResult> {
-  const first = await sendOnce(file, handlers)
+export async function sendUpload(
+  file: File,
+  handlers: UploadHandlers,
+  target: UploadTarget = {},
+): Promise<IngestResult> {
+  const first = await sendOnce(file, handlers, target)
   if (first.status !== 401 || !(await refreshSession())) return settle(first)
-  return settle(await sendOnce(file, handlers))
+  return settle(await sendOnce(file, handlers, target))
 }
 
 interface RawAnswer {
@@ -43,7 +54,7 @@ const settle = (answer: RawAnswer): IngestResult =>
     response: new Response(null, { status: answer.status }),
   })
 
-function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<RawAnswer> {
+function sendOnce(file: File, { onProgress, signal }: UploadHandlers, target: UploadTarget): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const abort = () => xhr.abort()
     const xhr = new XMLHttpRequest()
@@ -69,8 +80,11 @@ function sendOnce(file: File, { onProgress, signal }: UploadHandlers): Promise<R
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'))
     if (signal.aborted) return reject(new DOMException('The upload was cancelled.', 'AbortError'))
     signal.addEventListener('abort', abort, { once: true })
-    const fields: IngestForm = { file }
+    const fields: IngestForm = { file, model_id: target.modelId, model_name: target.modelName }
     const form = new FormData()
+    // The model's fields before the file: the vault reads them as they come.
+    if (fields.model_id) form.append('model_id', fields.model_id)
+    if (fields.model_name) form.append('model_name', fields.model_name)
     form.append('file', fields.file, file.name)
     xhr.send(form)
   })

@@ -10,7 +10,7 @@ import { uploadQueue } from './upload-queue'
  */
 export function UploadAnywhere() {
   return (
-    <Dropzone.FullScreen onDrop={uploadQueue.add} inputProps={{ 'aria-label': 'Files to upload' }}>
+    <Dropzone.FullScreen onDrop={(files) => uploadQueue.add(files)} inputProps={{ 'aria-label': 'Files to upload' }}>
       <Group justify="center" mih="50vh" style={{ pointerEvents: 'none' }}>
         <IconUpload size={64} stroke={1.5} aria-hidden />
         <Text size="xl">Drop files and folders to upload them</Text>

@@ -1,4 +1,6 @@
-import { Stack, Text, Title } from '@mantine/core'
+import { SegmentedControl, Stack, Text, Title } from '@mantine/core'
+import { useState } from 'react'
+import type { Grouping } from './folder-models'
 import { UploadDropArea } from './upload-drop-area'
 import { uploadConcurrency } from './upload-queue'
 import { UploadRow } from './upload-row'
@@ -8,10 +10,31 @@ import { useUploadQueue } from './use-upload-queue'
 /** Upload: drop or choose files and folders, watch each one go in, and see where it landed. */
 export function UploadPage() {
   const queue = useUploadQueue()
+  const [grouping, setGrouping] = useState<Grouping>('folder')
   return (
     <Stack>
       <Title order={1}>Upload</Title>
-      <UploadDropArea onFiles={queue.add} />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="folder-grouping">
+          A folder becomes
+        </Text>
+        <SegmentedControl
+          aria-labelledby="folder-grouping"
+          value={grouping}
+          onChange={(value) => setGrouping(value as Grouping)}
+          data={[
+            { value: 'folder', label: 'One model' },
+            { value: 'file', label: 'One model per file' },
+          ]}
+          w="fit-content"
+        />
+        <Text size="xs" c="dimmed">
+          {grouping === 'folder'
+            ? 'Its files make one model named after the folder; its pictures and documents join it.'
+            : 'Each file joins the model it matches (the same mesh, or the mesh it was sliced from) or makes its own.'}
+        </Text>
+      </Stack>
+      <UploadDropArea onFiles={(files) => queue.add(files, grouping)} />
       {queue.items.length > 0 && (
         <>
           <UploadSummary items={queue.items} onCancelAll={queue.cancelAll} onClear={queue.clearFinished} />

@@ -1,8 +1,9 @@
 import { queryClient } from '../../api/query-client'
 import { sessionStore } from '../../api/session'
+import { type FolderPlan, type Grouping, planFolders } from './folder-models'
 import { failureOf, type Outcome, outcomeOf } from './outcome'
 import { staleAfterUpload } from './query-keys'
-import { sendUpload } from './send-upload'
+import { sendUpload, type UploadTarget } from './send-upload'
 
 /** Uploads running at once; more wait their turn. */
 export const uploadConcurrency = 3
@@ -15,6 +16,8 @@ export interface UploadItem {
   sentBytes: number
   status: 'queued' | 'uploading' | 'finished'
   outcome?: Outcome
+  /** Set when the file belongs to the model its folder makes (see folder-models.ts). */
+  folder?: FolderPlan
 }
 
 /** A file as react-dropzone hands it over from a folder drop: with its path inside the folder. */
@@ -42,6 +45,9 @@ export function queueProgress(queue: readonly UploadItem[]) {
  */
 let items: readonly UploadItem[] = []
 let nextId = 1
+let nextBatch = 1
+/** The model each folder made, by folder key, once its first file is in. */
+const folderModels = new Map<string, string>()
 const controllers = new Map<number, AbortController>()
 const listeners = new Set<() => void>()
 /** Something was stored since the queue last ran dry: other pages' data is stale once it does. */
@@ -69,24 +75,64 @@ function setItems(next: readonly UploadItem[]): void {
 const update = (id: number, change: Partial<UploadItem>) =>
   setItems(items.map((item) => (item.id === id ? { ...item, ...change } : item)))
 
+/**
+ * The files that may start now, in the queue's order, each with where it goes: a loose file its
+ * own way; a folder's file into the folder's model once it is made; else the folder's best-ranked
+ * model-making file makes it (named after the folder), while the others wait. A folder whose
+ * model-making files all failed lets the rest go their own way.
+ */
+function startableNow(): { item: UploadItem; target: UploadTarget }[] {
+  const queued = items.filter((item) => item.status === 'queued')
+  const leading = new Set(
+    items.flatMap((item) =>
+      item.status === 'uploading' && item.folder && !folderModels.has(item.folder.key) ? [item.folder.key] : [],
+    ),
+  )
+  const leaders = new Map<string, number>()
+  for (const item of queued) {
+    const folder = item.folder
+    if (!folder || folderModels.has(folder.key) || leading.has(folder.key) || folder.rank >= 3) continue
+    const best = leaders.get(folder.key)
+    const current = best === undefined ? undefined : queued.find((candidate) => candidate.id === best)
+    if (!current?.folder || folder.rank < current.folder.rank) leaders.set(folder.key, item.id)
+  }
+  return queued.flatMap((item): { item: UploadItem; target: UploadTarget }[] => {
+    const folder = item.folder
+    if (!folder) return [{ item, target: {} }]
+    const made = folderModels.get(folder.key)
+    if (made) return [{ item, target: { modelId: made } }]
+    if (leaders.get(folder.key) === item.id) return [{ item, target: { modelName: folder.name } }]
+    const waitsForLeader = leading.has(folder.key) || leaders.has(folder.key)
+    return waitsForLeader ? [] : [{ item, target: {} }]
+  })
+}
+
 /** Starts waiting files while fewer than `uploadConcurrency` are running. */
 function startWaiting(): void {
   const running = items.filter((item) => item.status === 'uploading').length
-  const starting = items.filter((item) => item.status === 'queued').slice(0, uploadConcurrency - running)
+  const starting = startableNow().slice(0, uploadConcurrency - running)
   if (starting.length === 0) return
-  const ids = new Set(starting.map((item) => item.id))
+  const ids = new Set(starting.map(({ item }) => item.id))
   setItems(items.map((item) => (ids.has(item.id) ? { ...item, status: 'uploading' } : item)))
-  for (const item of starting) send(item)
+  for (const { item, target } of starting) send(item, target)
 }
 
-function send(item: UploadItem): void {
+function send(item: UploadItem, target: UploadTarget): void {
   const controller = new AbortController()
   controllers.set(item.id, controller)
-  sendUpload(item.file, { signal: controller.signal, onProgress: (sentBytes) => update(item.id, { sentBytes }) })
+  sendUpload(
+    item.file,
+    { signal: controller.signal, onProgress: (sentBytes) => update(item.id, { sentBytes }) },
+    target,
+  )
     .then(
       (result) => {
         storedSinceIdle = true
-        return { status: 'finished' as const, sentBytes: item.file.size, outcome: outcomeOf(result) }
+        const outcome = outcomeOf(result)
+        // The folder's model is the one its first file made or joined (a folder uploaded again finds its model).
+        if (item.folder && 'modelId' in outcome && !folderModels.has(item.folder.key))
+          folderModels.set(item.folder.key, outcome.modelId)
+        return { status: 'finished' as const, sentBytes: item.file.size, outcome }
       },
       (error: unknown) => ({ status: 'finished' as const, outcome: failureOf(error) }),
     )
@@ -109,17 +155,22 @@ export const uploadQueue = {
   },
   getItems: (): readonly UploadItem[] => items,
 
-  /** Queues files; hidden ones (`.DS_Store`, `.git/…`, which come along with folders) are nobody's models. */
-  add(files: File[]): void {
-    const added = files
-      .filter((file) => !file.name.startsWith('.'))
-      .map((file) => ({
-        id: nextId++,
-        file,
-        label: labelOf(file),
-        sentBytes: 0,
-        status: 'queued' as const,
-      }))
+  /**
+   * Queues files; hidden ones (`.DS_Store`, `.git/…`, which come along with folders) are nobody's
+   * models. By default a folder's files make one model, named after the folder; `grouping`
+   * 'file' lets each file find or make its own.
+   */
+  add(files: File[], grouping: Grouping = 'folder'): void {
+    const labelled = files.filter((file) => !file.name.startsWith('.')).map((file) => ({ file, label: labelOf(file) }))
+    const plans = planFolders(labelled, nextBatch++, grouping)
+    const added = labelled.map(({ file, label }, index) => ({
+      id: nextId++,
+      file,
+      label,
+      sentBytes: 0,
+      status: 'queued' as const,
+      ...(plans[index] ? { folder: plans[index] } : {}),
+    }))
     setItems([...items, ...added])
     startWaiting()
   },
@@ -147,5 +198,6 @@ export const uploadQueue = {
 sessionStore.subscribe(() => {
   if (sessionStore.getState().status !== 'signed-out' || items.length === 0) return
   uploadQueue.cancelAll()
+  folderModels.clear()
   setItems([])
 })

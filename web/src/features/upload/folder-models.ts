@@ -1,0 +1,56 @@
+/**
+ * One model per folder: how the files of a dropped or chosen folder are planned onto the model
+ * the folder makes. The folder's first model-making file (a mesh, else a sliced or CAD file)
+ * makes the model, named after the folder; the rest join it once it is made. A folder holding
+ * only pictures and documents makes no model: its files go their own way, as loose files do.
+ */
+export type Grouping = 'folder' | 'file'
+
+export interface FolderPlan {
+  /** The folder within one batch of added files. */
+  key: string
+  /** The model's name: the folder's. */
+  name: string
+  /** The order in which the folder's files may make its model: lower first. */
+  rank: number
+}
+
+const ranks: [RegExp, number][] = [
+  [/\.(stl|3mf|obj)$/i, 0],
+  [/\.(gcode|gco|g|bgcode|step|stp)$/i, 1],
+  [/\.(png|jpe?g|webp|gif|pdf|txt|md|markdown)$/i, 3],
+  [/(^|\/)(readme|licen[cs]e|copying|notice|authors|changelog)(\.[^/]*)?$/i, 3],
+]
+
+/** How early a file may make its folder's model: meshes, then sliced and CAD files, then others, never a picture or document. */
+export const rankOf = (path: string): number => ranks.find(([pattern]) => pattern.test(path))?.[1] ?? 2
+
+/** A folder's files are planned together only when one of them can make a model (rank below 3). */
+const makesModel = (rank: number) => rank < 3
+
+/**
+ * The folder plan of each file added in one batch (`batch` tells batches apart), by the path
+ * shown for it (`label`, relative to the drop). A file outside any folder, a zip (which makes its
+ * own models) or any file with `grouping` 'file' gets none.
+ */
+export function planFolders(
+  files: readonly { label: string }[],
+  batch: number,
+  grouping: Grouping,
+): (FolderPlan | undefined)[] {
+  const top = (label: string) => (label.includes('/') && !/\.zip$/i.test(label) ? label.split('/')[0] : undefined)
+  const folders = new Set(
+    grouping === 'folder'
+      ? files.flatMap(({ label }) => {
+          const folder = top(label)
+          return folder !== undefined && makesModel(rankOf(label)) ? [folder] : []
+        })
+      : [],
+  )
+  return files.map(({ label }) => {
+    const folder = top(label)
+    return folder !== undefined && folders.has(folder)
+      ? { key: `${batch}/${folder}`, name: folder, rank: rankOf(label) }
+      : undefined
+  })
+}
