@@ -145,18 +145,20 @@ describe('signing out', () => {
   })
 })
 
-describe('every endpoint but five needs a token (default deny)', () => {
-  it('the OpenAPI document marks only health, login, refresh and the signed downloads (their token in the path) as public', async () => {
+describe('every endpoint but seven needs a token (default deny)', () => {
+  it('the OpenAPI document marks only health and the probes, login, refresh and the signed downloads (their token in the path) as public', async () => {
     const operations = await listOperations(vault.baseUrl)
     const publicOnes = operations.filter((op) => op.security?.length === 0).map((op) => `${op.method} ${op.path}`)
     expect(publicOnes.sort()).toEqual([
       'GET /api/v1/health',
       'GET /api/v1/signed/files/{id}/{token}/{name}',
       'GET /api/v1/signed/packages/{id}/{token}/{name}',
+      'GET /livez',
+      'GET /readyz',
       'POST /api/v1/auth/login',
       'POST /api/v1/auth/refresh',
     ])
-    expect(protectedOperations.length).toBe(operations.length - 5)
+    expect(protectedOperations.length).toBe(operations.length - 7)
     for (const op of protectedOperations) {
       // Either credential, holding any one of the operation's scopes (none named: any scope).
       const alternatives = op.scopes?.length ? op.scopes.map((scope) => [scope]) : [[]]
