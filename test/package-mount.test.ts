@@ -13,11 +13,10 @@ import { binaryCube } from './support/uploads.js'
 const run = promisify(execFile)
 const password = 'parent-app-secret-1'
 
-/** The JavaScript code blocks of the README section under `heading`, in order. */
-async function readmeCode(heading: string): Promise<string[]> {
-  const readme = await readFile('README.md', 'utf8')
-  const section = readme.slice(readme.indexOf(`## ${heading}`)).split(/\n## /)[0] ?? ''
-  return [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? '')
+/** The JavaScript code blocks of the guide at `path`, in order. */
+async function guideCode(path: string): Promise<string[]> {
+  const guide = await readFile(path, 'utf8')
+  return [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? '')
 }
 
 /**
@@ -68,7 +67,7 @@ describe('the package, mounted by a parent Hono app', () => {
     appDir = await mkdtemp(join(tmpdir(), 'vault-parent-'))
     const installed = join(await installedParentApp(), 'app')
     await cp(installed, appDir, { recursive: true })
-    const [server, client] = await readmeCode('Mounting in another Hono app, and the package')
+    const [server, client] = await guideCode('docs/hono-mount.md')
     await writeFile(join(appDir, 'server.js'), server ?? '')
     await writeFile(join(appDir, 'client.js'), client ?? '')
     dataDir = await mkdtemp(join(tmpdir(), 'vault-parent-data-'))
@@ -85,7 +84,7 @@ describe('the package, mounted by a parent Hono app', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const exited = new Promise<void>((done) => child.on('exit', () => done()))
-    // The README's server logs the vault's JSON lines, then its own "listening on …/vault/".
+    // The guide's server logs the vault's JSON lines, then its own "listening on …/vault/".
     const listening = await untilListening(child, /listening on (http:\/\/[^/\s]+)\/vault\//)
     parentUrl = listening.baseUrl
     stop = async () => {
@@ -112,7 +111,7 @@ describe('the package, mounted by a parent Hono app', () => {
     expect(await answer.text()).toBe('The parent app')
   })
 
-  it('signs in, uploads and lists through the mount point, and the typed client from the README works', async () => {
+  it('signs in, uploads and lists through the mount point, and the typed client from the guide works', async () => {
     const login = await fetch(`${parentUrl}/vault/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
