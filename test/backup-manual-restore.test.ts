@@ -10,7 +10,7 @@ import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, sliceShape, upload } from './support/uploads.js'
 
 /**
- * The README's manual restore procedure, step by step: an archive unpacked with the system's
+ * The manual restore procedure of docs/backup-restore.md ("By hand, as a last resort"), step by step: an archive unpacked with the system's
  * tar and laid out in a fresh data directory gives back every user, model, file and thumbnail.
  */
 let original: TestVault

@@ -15,7 +15,7 @@ import { binaryCube, upload } from './support/uploads.js'
 
 /**
  * Three service processes on one PostgreSQL database and one S3 bucket, with a shared backup
- * directory, behind a round-robin proxy: the scale-out recipe of the README. Each race sends the
+ * directory, behind a round-robin proxy: the scale-out recipe of docs/scaling.md. Each race sends the
  * same thing to several replicas at the same instant and counts what reached the shared state.
  */
 const replicaCount = 3

@@ -16,7 +16,7 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>
 }
 
-/** glibc's allocator settings `npm start` and the Docker image run the service with (README "Memory"); the environment may override them. */
+/** glibc's allocator settings `npm start` and the Docker image run the service with (docs/install.md, "Memory"); the environment may override them. */
 const shippedAllocatorEnv = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }
 
 /**
