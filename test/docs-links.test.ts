@@ -57,7 +57,7 @@ function proseLines(markdown: string): { line: number; text: string }[] {
   return lines
 }
 
-/** Every anchor a page offers: its headings' slugs (repeats numbered as GitHub does) and `<a id|name>`. */
+/** Every anchor a page offers: its `#` headings' slugs (repeats numbered as GitHub does) and `<a id|name>`. */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()
@@ -79,7 +79,7 @@ interface Link {
   target: string
 }
 
-/** The link targets of a page: inline links and images, reference definitions and autolinks, outside code. */
+/** The link targets of a page: inline links and images, reference definitions, autolinks and HTML `<a href>`/`<img src>`, outside code. */
 function linksOf(markdown: string): Link[] {
   const links: Link[] = []
   for (const { line, text } of proseLines(markdown)) {
@@ -88,6 +88,8 @@ function linksOf(markdown: string): Link[] {
     const definition = /^\s{0,3}\[[^\]]+\]:\s*(\S+)/.exec(prose)
     if (definition) links.push({ line, target: definition[1] ?? '' })
     for (const match of prose.matchAll(/<(https?:\/\/[^>\s]+)>/g)) links.push({ line, target: match[1] ?? '' })
+    for (const match of prose.matchAll(/<(?:a|img)\s[^>]*?(?:href|src)="([^"]*)"/g))
+      links.push({ line, target: match[1] ?? '' })
   }
   return links
 }
@@ -160,6 +162,7 @@ describe('the link checker', () => {
       '## Setup',
       'See [b](b.md#known), [missing](nope.md), [bad anchor](b.md#unknown), [here](#setup-1),',
       '[up](../README.md), [web](https://example.org/x), [broken](https://exa mple.org), `[code](nope.md)`.',
+      '<img src="shot.png" alt="a screenshot"> <a href="b.md#known">b</a>',
       '```',
       '[in a fence](nope.md)',
       '```',
@@ -169,11 +172,12 @@ describe('the link checker', () => {
   }
   const problems = brokenLinks('docs/a.md', (path) => pages[path])
 
-  it('reports a missing file, an unknown anchor and a malformed URL, each once', () => {
+  it('reports a missing file, an unknown anchor and a malformed URL, each once, and nothing in code', () => {
     expect(problems).toEqual([
       'docs/a.md:4: nope.md: docs/nope.md does not exist',
       'docs/a.md:4: b.md#unknown: docs/b.md has no heading for #unknown',
       'docs/a.md:5: https://exa mple.org: not a well-formed URL',
+      'docs/a.md:6: shot.png: docs/shot.png does not exist',
     ])
   })
 })
