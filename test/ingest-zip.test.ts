@@ -97,8 +97,10 @@ describe('uploading a zip', () => {
     })
     expect(await content.text()).toContain('; printhost_apikey = [redacted]')
     expect(entry(res.body, 'Benchy/parts/cube.stl')).toMatchObject({
-      file: { sha256: sha256(cube), format: 'stl', has_thumbnail: true },
+      file: { sha256: sha256(cube), format: 'stl', has_thumbnail: true, folder: 'parts' },
     })
+    // Folders inside the model are kept; the top folder is the model itself.
+    expect(entry(res.body, 'Benchy/print.gcode').file.folder).toBe('')
     const reasons = Object.fromEntries(
       res.body.entries
         .filter((e: { outcome: string }) => e.outcome === 'skipped')
@@ -145,10 +147,48 @@ describe('uploading a zip', () => {
     expect(more.status).toBe(201)
     expect(more.body.models).toEqual([{ model: expect.objectContaining({ id: model.id }), model_created: false }])
     const detail = await call(vault.baseUrl, 'GET', `/api/v1/models/${model.id}`, { token })
-    expect(detail.body.files.map((f: { name: string }) => f.name).sort()).toEqual(['a.stl', 'b.stl', 'c.stl'])
+    expect(detail.body.files.map((f: { name: string; folder: string }) => `${f.folder}|${f.name}`).sort()).toEqual([
+      'b|b.stl',
+      '|a.stl',
+      '|c.stl',
+    ])
   })
 
-  it('makes the model from its parts: a picture or an other file first in the zip that another model holds joins nothing', async () => {
+  it('keeps a remix whole beside its original: the remix holds its own copy of the original mesh, and deleting either model leaves the other intact', async () => {
+    const original = uniqueCube()
+    const first = await upload(vault.baseUrl, token, 'Original.zip', zipSync({ 'Original/body.stl': original }))
+    const originalModel = first.body.models[0].model
+    const remix = await upload(
+      vault.baseUrl,
+      token,
+      'Remix.zip',
+      zipSync({ 'Remix/original/body.stl': original, 'Remix/lid.stl': uniqueCube() }),
+    )
+    expect(remix.status, JSON.stringify(remix.body)).toBe(201)
+    expect(remix.body).toMatchObject({ stored: 2, duplicates: 0 })
+    const [{ model: remixModel, model_created }] = remix.body.models
+    expect(model_created).toBe(true)
+    expect(remixModel.id).not.toBe(originalModel.id)
+    expect(entry(remix.body, 'Remix/original/body.stl')).toMatchObject({
+      model_id: remixModel.id,
+      file: { sha256: sha256(original), folder: 'original' },
+    })
+    expect(await blobKeys(vault)).toContain(sha256(original))
+
+    // Deleting the remix leaves the original's file and its one stored blob.
+    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${remixModel.id}`, { token })).status).toBe(204)
+    const kept = await call(vault.baseUrl, 'GET', `/api/v1/models/${originalModel.id}`, { token })
+    expect(kept.body.files).toMatchObject([{ name: 'body.stl', sha256: sha256(original) }])
+    const bytes = await fetch(`${vault.baseUrl}/api/v1/files/${kept.body.files[0].id}/content`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(original)
+    // The same zip again makes its model again, now that it is gone.
+    const back = await upload(vault.baseUrl, token, 'Remix.zip', zipSync({ 'Remix/original/body.stl': original }))
+    expect(back.body.models[0]).toMatchObject({ model_created: true })
+  })
+
+  it('makes the model from its parts: a picture or an other file first in the zip that another model holds is its own copy', async () => {
     const logo = encode(`maker logo ${crypto.randomUUID()}`)
     const badge = encode(`<svg><!-- maker badge ${crypto.randomUUID()} --></svg>`)
     const first = await upload(
@@ -165,17 +205,14 @@ describe('uploading a zip', () => {
       zipSync({ 'badge.svg': badge, 'logo.png': logo, 'b.stl': uniqueCube() }),
     )
     expect(second.status, JSON.stringify(second.body)).toBe(201)
-    // The badge is a part the vault holds already (parts are unique across the vault); the model is b.stl's.
-    expect(second.body).toMatchObject({ stored: 2, duplicates: 1 })
+    // The badge's bytes are held by the first model already: the second model gets its own file of them.
+    expect(second.body).toMatchObject({ stored: 3, duplicates: 0 })
     const [{ model, model_created }] = second.body.models
     expect(model_created).toBe(true)
     expect(model.id).not.toBe(first.body.models[0].model.id)
     expect(entry(second.body, 'b.stl')).toMatchObject({ model_id: model.id, file: { role: 'part' } })
     expect(entry(second.body, 'logo.png')).toMatchObject({ model_id: model.id, file: { role: 'image' } })
-    expect(entry(second.body, 'badge.svg')).toMatchObject({
-      outcome: 'duplicate',
-      model_id: first.body.models[0].model.id,
-    })
+    expect(entry(second.body, 'badge.svg')).toMatchObject({ outcome: 'stored', model_id: model.id })
     // Meshes, G-code and CAD go in first, then other files, then pictures and documents.
     expect(second.body.entries.map((e: { path: string }) => e.path)).toEqual(['b.stl', 'badge.svg', 'logo.png'])
     const pictures = await upload(vault.baseUrl, token, 'pictures only.zip', zipSync({ 'logo.png': logo }))

@@ -92,7 +92,7 @@ describe('schema migrations', () => {
     await sql`insert into dispatches (id, printer_name, file_id, file_name, start_requested, outcome, uploaded, started, confirmed, detail, steps, created_at, finished_at)
       values ('d1', 'p', 'f1', 'f1', 0, 'uploaded', 1, 0, 0, '', '[]', ${at}, ${at})`.execute(database.db)
 
-    await migrateToLatest(database.db)
+    expect((await migrator.migrateTo('0011-model-media')).error).toBeUndefined()
     const dispatch = await database.db.selectFrom('dispatches').select('file_id').executeTakeFirstOrThrow()
     expect(dispatch.file_id).toBe('f1')
     const model = await database.db
@@ -143,5 +143,44 @@ describe('schema migrations', () => {
       { file_id: 'b', name_key: 'clip-0.2mm' },
       { file_id: 'c', name_key: 'odd' },
     ])
+  })
+
+  it('let one content be a file of several models, keep folders, and let files move between models (0017)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0016-sliced-sources')).error).toBeUndefined()
+    const at = '2026-11-01T00:00:00.000Z'
+    const insertFile = (id: string, modelId: string, sha256: string, format: string) =>
+      sql`insert into files (id, sha256, size, model_id, original_name, name_key, format, content_type, metadata, parse_warnings, created_at)
+        values (${id}, ${sha256}, 3, ${modelId}, ${id}, ${id}, ${format}, 'x', '{}', '[]', ${at})`.execute(database.db)
+    for (const id of ['m1', 'm2'])
+      await sql`insert into models (id, name, created_at, updated_at) values (${id}, ${id}, ${at}, ${at})`.execute(
+        database.db,
+      )
+    await insertFile('f1', 'm1', 'a'.repeat(64), 'stl')
+
+    await migrateToLatest(database.db)
+    const kept = await database.db.selectFrom('files').select(['id', 'folder']).execute()
+    expect(kept).toEqual([{ id: 'f1', folder: '' }])
+    expect(
+      await database.db
+        .selectFrom('models')
+        .select(['creator', 'source_url', 'license'])
+        .where('id', '=', 'm1')
+        .execute(),
+    ).toEqual([{ creator: null, source_url: null, license: null }])
+    // A part on two models, but once per model.
+    await insertFile('f2', 'm2', 'a'.repeat(64), 'stl')
+    await expect(insertFile('f3', 'm2', 'a'.repeat(64), 'stl')).rejects.toThrow()
+    await insertFile('f4', 'm2', 'b'.repeat(64), 'gcode')
+    // A file moves; its format, size and content still never change.
+    await database.db.updateTable('files').set({ model_id: 'm1' }).where('id', '=', 'f4').execute()
+    const lists = await database.db.selectFrom('models').select(['id', 'file_formats']).orderBy('id').execute()
+    expect(lists.map((row) => [row.id, JSON.parse(row.file_formats)])).toEqual([
+      ['m1', ['gcode', 'stl']],
+      ['m2', ['stl']],
+    ])
+    await expect(database.db.updateTable('files').set({ size: 4 }).where('id', '=', 'f4').execute()).rejects.toThrow(
+      /never change/,
+    )
   })
 })

@@ -150,13 +150,23 @@ describe('images and documents are unique per model only', () => {
     expect((await bytesOf(b.body.file.download_url)).bytes).toEqual(logo)
   })
 
-  it('keeps parts unique across the vault', async () => {
+  it('makes a part another model holds a file of the model it is sent to, sharing the stored bytes', async () => {
     const cube = binaryCube(77.7)
     const first = await upload(vault.baseUrl, token, 'shared.stl', cube)
     const { id } = await meshModel()
     const second = await upload(vault.baseUrl, token, 'shared.stl', cube, { model_id: id })
-    expect(second.status).toBe(200)
-    expect(second.body).toMatchObject({ duplicate: true, file: { id: first.body.file.id } })
+    expect(second.status).toBe(201)
+    expect(second.body).toMatchObject({ duplicate: false, file: { model_id: id, sha256: first.body.file.sha256 } })
+    expect(second.body.file.id).not.toBe(first.body.file.id)
+    // Read once: the copy has the original's figures.
+    expect(second.body.file.metadata).toEqual(first.body.file.metadata)
+    expect(await rowsHolding(cube)).toHaveLength(2)
+    const again = await upload(vault.baseUrl, token, 'shared.stl', cube, { model_id: id })
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ duplicate: true, file: { id: second.body.file.id } })
+    // Without a model the copy first stored answers.
+    const loose = await upload(vault.baseUrl, token, 'shared.stl', cube)
+    expect(loose.body).toMatchObject({ duplicate: true, file: { id: first.body.file.id } })
   })
 
   it('answers an image uploaded without a model as a duplicate of the one already stored', async () => {

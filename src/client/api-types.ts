@@ -317,9 +317,11 @@ export interface paths {
          *     uploads neither fills memory nor slows browsing (what its headers already refuse, such as 413 or 415, is answered at
          *     once). Send uploads a few at a time rather than hundreds at once.
          *
-         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
-         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
-         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     Content is a duplicate only on the same model: bytes another model holds, sent with `model_id` or `model_name`, become
+         *     a file of that model too, sharing the stored bytes and the figures read before (a remix keeps the mesh of its original
+         *     as its own part; deleting either model leaves the other whole). Without `model_id` or `model_name`, a copy held
+         *     anywhere answers as the duplicate. Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README,
+         *     LICENSE and the like) never make a model by matching (`role` on the file says which it is).
          *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
@@ -377,9 +379,11 @@ export interface paths {
          *     uploads neither fills memory nor slows browsing (what its headers already refuse, such as 413 or 415, is answered at
          *     once). Send uploads a few at a time rather than hundreds at once.
          *
-         *     Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are
-         *     duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the
-         *     stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.
+         *     Content is a duplicate only on the same model: bytes another model holds, sent with `model_id` or `model_name`, become
+         *     a file of that model too, sharing the stored bytes and the figures read before (a remix keeps the mesh of its original
+         *     as its own part; deleting either model leaves the other whole). Without `model_id` or `model_name`, a copy held
+         *     anywhere answers as the duplicate. Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README,
+         *     LICENSE and the like) never make a model by matching (`role` on the file says which it is).
          *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
@@ -435,10 +439,22 @@ export interface paths {
         get: operations["getFile"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a file from its model
+         * @description Deletes the file. Its stored bytes and thumbnail are removed when no other file (of another model) holds them. The model stays, also when this was its last file; dispatch records keep their file name and lose the link.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        delete: operations["deleteFile"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a file or move it to another folder of its model
+         * @description Changes the fields given. `name` is the file name shown and downloaded (its format stays the one its content was read as); `folder` is where it sits in its model. To move it to another model: `POST /api/v1/models/{id}/files`.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        patch: operations["updateFile"];
         trace?: never;
     };
     "/api/v1/files/{id}/content": {
@@ -660,8 +676,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit a model's name, description or tags
-         * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.
+         * Edit a model's name, description, tags, creator, source or license
+         * @description Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a tag is the one shown everywhere. `description` is Markdown (the web UI renders it without HTML); `creator`, `source_url` (http or https) and `license` (an SPDX identifier such as `CC-BY-4.0`, else free text) say who made the model, where it came from and under what terms; `null` or `""` clears them. Bumps `updated_at`; the search index follows at once.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -684,6 +700,72 @@ export interface paths {
          */
         put: operations["chooseModelCover"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move or copy files of other models into this one
+         * @description `move`: the files leave their models and join this one, keeping their ids (links, dispatch records and the sliced sources of G-code follow them); a model left without files stays, empty. `copy`: each becomes a file of this model too, sharing the stored bytes (a new file id; deleting either model leaves the other whole). A model holds each content once: a file whose bytes this model holds already is not added twice (when moved, it leaves its model and its dispatch records go to the file that stays). `folder` puts them in one folder of this model; without it each keeps its own. To upload new files into a model, send them to `POST /api/v1/ingest` with `model_id`.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        post: operations["addFilesToModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge other models into this one
+         * @description Every file of the models named moves into this one, keeping its id and folder (each content once: a file whose bytes this model holds already gives way to the one here, and its dispatch records follow it). Their tags and collections join this model's; its description, creator, source and license, where empty, take the first of theirs that has one. Then they are deleted. Undo by `POST /api/v1/models/{id}/split` with the files that came.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        post: operations["mergeModels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split files of this model into a new model
+         * @description The files named (all of this model) move to a new model of the name given, keeping their ids and folders. The new model takes this one's tags, collections, creator, source and license. This model stays, also when no file is left in it.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        post: operations["splitModel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2021,10 +2103,15 @@ export interface components {
              * @example Shape-Box.stl
              */
             name: string;
+            /**
+             * @description Where the file sits inside its model, '/'-separated, as the folder or zip it came from had it (`stls/supported`); '' for the top. The model's files form a tree by it, and a model package keeps it.
+             * @example stls/supported
+             */
+            folder: string;
             /** @enum {string} */
             format: "stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other";
             /**
-             * @description What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. Parts are unique across the vault; the same image or document may sit on several models.
+             * @description What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. A model holds each content once; the same content may be a file of several models (one stored blob).
              * @example part
              * @enum {string}
              */
@@ -2053,7 +2140,23 @@ export interface components {
             id: string;
             /** @example Shape-Box */
             name: string;
+            /** @description Markdown (CommonMark); the web UI renders it without HTML. */
             description: string;
+            /**
+             * @description Who designed it.
+             * @example Printables user 3dsimo
+             */
+            creator: string | null;
+            /**
+             * @description Where it came from.
+             * @example https://www.printables.com/model/12345
+             */
+            source_url: string | null;
+            /**
+             * @description An SPDX license identifier (`CC-BY-4.0`, `MIT`) or free text when none fits.
+             * @example CC-BY-4.0
+             */
+            license: string | null;
             has_thumbnail: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2101,6 +2204,19 @@ export interface components {
             file: components["schemas"]["File"] & (Record<string, never> | null);
             /** @description The file's model; null when skipped. */
             model_id: string | null;
+        };
+        /**
+         * @example {
+         *       "folder": "stls/supported"
+         *     }
+         */
+        UpdateFileRequest: {
+            name?: string;
+            /**
+             * @description '/'-separated (`stls/supported`); '' for the top.
+             * @example stls/supported
+             */
+            folder?: string;
         };
         DownloadLink: {
             /**
@@ -2205,6 +2321,11 @@ export interface components {
             name?: string;
             description?: string;
             tags?: string[];
+            creator?: string | null;
+            /** @description An http(s) URL; null or "" clears it. */
+            source_url?: "" | string | null;
+            /** @description An SPDX identifier or expression (`CC-BY-NC-4.0`), else free text; null or "" clears it. */
+            license?: string | null;
         };
         /**
          * @example {
@@ -2217,6 +2338,49 @@ export interface components {
              * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
              */
             file_id: string;
+        };
+        /**
+         * @example {
+         *       "file_ids": [
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+         *       ],
+         *       "mode": "move"
+         *     }
+         */
+        AddFilesRequest: {
+            file_ids: string[];
+            /**
+             * @description Leave their models (`move`) or stay there too.
+             * @enum {string}
+             */
+            mode: "move" | "copy";
+            /**
+             * @description '/'-separated (`stls/supported`); '' for the top.
+             * @example stls/supported
+             */
+            folder?: string;
+        };
+        /**
+         * @example {
+         *       "model_ids": [
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+         *       ]
+         *     }
+         */
+        MergeModelsRequest: {
+            model_ids: string[];
+        };
+        /**
+         * @example {
+         *       "file_ids": [
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+         *       ],
+         *       "name": "Dragon (wings)"
+         *     }
+         */
+        SplitModelRequest: {
+            file_ids: string[];
+            name: string;
         };
         /**
          * @example {
@@ -3879,8 +4043,10 @@ export interface operations {
                     file: Blob;
                     /** @description Attach to this model instead of choosing one. */
                     model_id?: string;
-                    /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
+                    /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a file another model holds becomes a file of this one too, sharing the stored bytes). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
                     model_name?: string;
+                    /** @description Where the file goes inside its model, '/'-separated (`stls/supported`): what a folder upload sends as the file's path below the model's folder. Missing: the top. For a zip: the folder its entries' own folders go below. `..`, control characters, more than 32 folders or 1,024 characters: 422. */
+                    folder?: string;
                 };
             };
         };
@@ -3998,8 +4164,10 @@ export interface operations {
             query?: {
                 /** @description Attach to this model. */
                 model_id?: string;
-                /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
+                /** @description Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a file another model holds becomes a file of this one too, sharing the stored bytes). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422. */
                 model_name?: string;
+                /** @description Where the file goes inside its model, '/'-separated (`stls/supported`): what a folder upload sends as the file's path below the model's folder. Missing: the top. For a zip: the folder its entries' own folders go below. `..`, control characters, more than 32 folders or 1,024 characters: 422. */
+                folder?: string;
             };
             header?: never;
             path: {
@@ -4175,6 +4343,173 @@ export interface operations {
                 };
             };
             /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such file. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The file as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such file. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Empty change, unknown field, or a bad name or folder (`validation_failed`). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -5160,6 +5495,315 @@ export interface operations {
                 };
             };
             /** @description `file_id` missing or malformed, or not an image of this model (`validation_failed`, with `body.file_id` in `errors`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addFilesToModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddFilesRequest"];
+            };
+        };
+        responses: {
+            /** @description This model as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDetail"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A malformed body, or ids that name no file or model (`validation_failed`, with the field in `errors`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mergeModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeModelsRequest"];
+            };
+        };
+        responses: {
+            /** @description The merged model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDetail"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A malformed body, or ids that name no file or model (`validation_failed`, with the field in `errors`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    splitModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitModelRequest"];
+            };
+        };
+        responses: {
+            /** @description The new model. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDetail"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such model. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A malformed body, or ids that name no file or model (`validation_failed`, with the field in `errors`). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

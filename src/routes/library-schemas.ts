@@ -7,10 +7,15 @@ export const FileSchema = z
     id: z.string(),
     model_id: z.string(),
     name: z.string().openapi({ description: 'The original file name.', example: 'Shape-Box.stl' }),
+    folder: z.string().openapi({
+      description:
+        "Where the file sits inside its model, '/'-separated, as the folder or zip it came from had it (`stls/supported`); '' for the top. The model's files form a tree by it, and a model package keeps it.",
+      example: 'stls/supported',
+    }),
     format: z.enum(['stl', '3mf', 'obj', 'gcode', 'step', 'image', 'document', 'other']),
     role: z.enum(['part', 'image', 'document']).openapi({
       description:
-        'What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. Parts are unique across the vault; the same image or document may sit on several models.',
+        'What the file is to its model, from its name: `image` (.png .jpg .jpeg .webp .gif), `document` (.pdf .txt .md .markdown, and README, LICENSE, LICENCE, COPYING, NOTICE, AUTHORS, CHANGELOG with any extension), else `part`. A model holds each content once; the same content may be a file of several models (one stored blob).',
       example: 'part',
     }),
     content_type: z.string().openapi({ example: 'model/stl' }),
@@ -35,7 +40,16 @@ export const ModelSchema = z
   .object({
     id: z.string(),
     name: z.string().openapi({ example: 'Shape-Box' }),
-    description: z.string(),
+    description: z.string().openapi({ description: 'Markdown (CommonMark); the web UI renders it without HTML.' }),
+    creator: z.string().nullable().openapi({ description: 'Who designed it.', example: 'Printables user 3dsimo' }),
+    source_url: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Where it came from.', example: 'https://www.printables.com/model/12345' }),
+    license: z.string().nullable().openapi({
+      description: 'An SPDX license identifier (`CC-BY-4.0`, `MIT`) or free text when none fits.',
+      example: 'CC-BY-4.0',
+    }),
     has_thumbnail: z.boolean(),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),

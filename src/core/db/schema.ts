@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely'
 import { libraryCountFunctions } from './migrations/0013-library-counts.js'
 import { modelListFunctions } from './migrations/0014-model-lists.js'
+import { modelShapeFunctions } from './migrations/0017-model-shape.js'
 
 /**
  * Table types for Kysely. One schema serves SQLite and PostgreSQL, so columns keep to types
@@ -99,6 +100,10 @@ export interface ModelsTable {
   tag_names: Generated<string>
   /** Its files' formats, each once and ordered, as the text of a JSON array; kept by triggers (migration 0014). */
   file_formats: Generated<string>
+  /** Who made it, where it came from and under what terms (an SPDX identifier or free text); null when unknown. */
+  creator: Generated<string | null>
+  source_url: Generated<string | null>
+  license: Generated<string | null>
 }
 
 export interface FilesTable {
@@ -108,6 +113,8 @@ export interface FilesTable {
   model_id: string
   original_name: string
   name_key: string
+  /** Where it sits inside its model, '/'-separated (`stls/supported`); '' for the top. */
+  folder: Generated<string>
   /** `stl`, `3mf`, `obj`, `gcode`, `step`, `image`, `document` or `other` (see ingest/file-formats). */
   format: string
   content_type: string
@@ -376,4 +383,8 @@ export const vaultTables: readonly string[] = [
 ]
 
 /** The PostgreSQL functions the migrations create (the triggers of the library counters and the models' lists): a restore drops them with the tables. */
-export const vaultFunctions: readonly string[] = [...libraryCountFunctions, ...modelListFunctions]
+export const vaultFunctions: readonly string[] = [
+  ...libraryCountFunctions,
+  ...modelListFunctions,
+  ...modelShapeFunctions,
+]

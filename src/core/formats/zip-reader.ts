@@ -20,6 +20,8 @@ export interface ZipEntry {
   /** Inflated bytes; reading the entry fails if the data yields more or fewer. */
   readonly size: number
   readonly compressedSize: number
+  /** The CRC-32 of its bytes as the central directory states it (an identity, not checked here). */
+  readonly crc32: number
   /** A folder: its name ends with `/`. */
   readonly isDirectory: boolean
   /** A symbolic link, as zips made on Unix mark one (file type in the external attributes). */
@@ -186,6 +188,7 @@ function parseCentralDirectory(directory: Uint8Array, entryCount: number, limits
       isSymlink: madeOnUnix && ((dir.getUint32(at + 38, true) >>> 16) & 0o170000) === 0o120000,
       flags,
       method: dir.getUint16(at + 10, true),
+      crc32: dir.getUint32(at + 16, true),
       compressedSize: dir.getUint32(at + 20, true),
       size: dir.getUint32(at + 24, true),
       headerOffset: dir.getUint32(at + 42, true),

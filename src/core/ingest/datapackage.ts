@@ -30,6 +30,8 @@ export interface PackageResource {
 export interface ArchiveModelPlan {
   /** `''` for the whole archive, else `<folder>/`. */
   folder: string
+  /** The part of its entries' paths above the model: `<folder>/`, or the single top folder everything lies in. */
+  root: string
   name: string
   metadata: PackageMetadata
   /** The package's `datapackage.json`: read for the model, not stored as a file. */
@@ -66,7 +68,7 @@ export async function planArchiveModels(
     )
   }
   const single = folders.length === 1 ? folders[0] : undefined
-  return [{ folder: '', name: single ?? stem, metadata: {}, resources: new Map() }]
+  return [{ folder: '', root: single ? `${single}/` : '', name: single ?? stem, metadata: {}, resources: new Map() }]
 }
 
 const topFolder = (path: string) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : undefined)
@@ -97,7 +99,7 @@ async function readPackage(
       cover: extension?.cover === true,
     })
   }
-  return { folder, name: metadata.name ?? fallbackName, metadata, descriptor, resources }
+  return { folder, root: folder, name: metadata.name ?? fallbackName, metadata, descriptor, resources }
 }
 
 async function readJson(zip: ZipReader, entry: ZipEntry): Promise<unknown> {

@@ -5,6 +5,7 @@ import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
 import { addToCollection, ensureCollection } from '../library/collections.js'
 import { roleOf } from '../library/file-roles.js'
+import { folderOfPath } from '../library/folders.js'
 import { chooseModelCover, updateModel } from '../library/models.js'
 import { type FileRecord, type ModelRecord, toModelRecord } from '../library/records.js'
 import { baseName, skipReason } from './archive-entries.js'
@@ -15,7 +16,7 @@ import {
   planArchiveModels,
 } from './datapackage.js'
 import { formatOf } from './file-formats.js'
-import { assertModelExists, type IngestDeps, registerUpload } from './ingest.js'
+import { assertModelExists, type IngestDeps, registerUpload, uuidOfHex } from './ingest.js'
 import { storedForm } from './stored-form.js'
 
 export type ArchiveDeps = IngestDeps & Pick<Deps, 'registrations' | 'maxUploadBytes'>
@@ -53,7 +54,7 @@ const maxCompressionRatio = 200
  * `planArchiveModels`). Each entry is streamed into the blob store and registered as a single
  * upload would be (deduplicated, read in the extraction pool); the first registered entry of
  * a model makes it (or finds it, when the vault holds that file already) and the rest join it,
- * unless `modelId` names the model. Entries that are not files of a model are skipped with a
+ * unless `modelId` names the model. Each file keeps its folder inside the model. Entries that are not files of a model are skipped with a
  * reason. A package's name, description, tags and collections go to the models it creates.
  *
  * Refuses the whole zip, storing nothing, with 422 `unsafe_file` (bomb ratios, path tricks,
@@ -68,6 +69,8 @@ export async function ingestArchive(
     modelId?: string | undefined
     /** The name of the one model the zip makes, instead of its folder's or its own. */
     modelName?: string | undefined
+    /** The folder of the model its files go in (their own folders below it). */
+    folder?: string | undefined
     uploadedBy: string
     checkMetadata: CheckPackageMetadata
     /** The client connection: unpacking stops between entries once it is gone. */
@@ -103,7 +106,7 @@ export async function ingestArchive(
   for (const entry of partsFirst) {
     if (upload.signal?.aborted) throw uploadAborted()
     const plan = plans.find((candidate) => entry.name.startsWith(candidate.folder))
-    entries.push(await unpackEntry(deps, zip, entry, plan, targets, upload.uploadedBy))
+    entries.push(await unpackEntry(deps, zip, entry, plan, targets, upload))
   }
   for (const [plan, target] of targets) {
     if (!target.created) continue
@@ -187,7 +190,7 @@ async function unpackEntry(
   entry: ZipEntry,
   plan: ArchiveModelPlan | undefined,
   targets: Map<ArchiveModelPlan, { id: string; created: boolean }>,
-  uploadedBy: string,
+  upload: { uploadedBy: string; folder?: string | undefined },
 ): Promise<ArchiveEntryResult> {
   const skip = (reason: string): ArchiveEntryResult => ({
     path: entry.name,
@@ -222,12 +225,16 @@ async function unpackEntry(
     return skip(`its bytes hash to sha256:${sha256}, not the sha256:${expected} the package lists`)
 
   const target = targets.get(plan)
+  const inModel = entry.name.startsWith(plan.root) ? entry.name.slice(plan.root.length) : entry.name
   try {
     const result = await deps.registrations.run(() =>
       registerUpload(deps, stored, {
         filename,
-        uploadedBy,
-        ...(target ? { modelId: target.id } : { newModelName: plan.name }),
+        folder: [upload.folder, folderOfPath(inModel)].filter(Boolean).join('/'),
+        uploadedBy: upload.uploadedBy,
+        ...(target
+          ? { modelId: target.id }
+          : { newModelName: plan.name, newModelId: archiveModelId(deps, plan, zip.entries) }),
       }),
     )
     if (!target) targets.set(plan, { id: result.model.id, created: result.modelCreated })
@@ -243,6 +250,21 @@ async function unpackEntry(
     if (error instanceof VaultError && error.status < 500) return skip(error.message)
     throw error
   }
+}
+
+/**
+ * The id of the model a zip makes, from what it holds (each entry's path, size and CRC-32 as the
+ * central directory states them) and the model's name: the same zip uploaded twice, or twice at
+ * once, fills one model, while a remix holding some of the same files makes a model of its own.
+ */
+function archiveModelId(deps: Pick<ArchiveDeps, 'createSha256'>, plan: ArchiveModelPlan, entries: readonly ZipEntry[]) {
+  const hash = deps.createSha256()
+  const held = entries
+    .filter((entry) => entry.name.startsWith(plan.folder) && !entry.isDirectory)
+    .map((entry) => [entry.name, entry.size, entry.crc32])
+    .sort(([a], [b]) => (String(a) < String(b) ? -1 : 1))
+  hash.update(new TextEncoder().encode(JSON.stringify([plan.name, held])))
+  return uuidOfHex(hash.digestHex())
 }
 
 async function applyMetadata(deps: ArchiveDeps, modelId: string, metadata: PackageMetadata): Promise<void> {

@@ -1,16 +1,15 @@
 import type { Kysely, Selectable } from 'kysely'
-import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-content-addressed.js'
+import { putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { unprocessable, uploadAborted, VaultError } from '../errors.js'
+import { unprocessable, uploadAborted } from '../errors.js'
 import { nameKey, slicedSourceKeys } from '../formats/name-keys.js'
-import { FormatError } from '../formats/types.js'
-import { confirmStoredContent, contentDeleted, recordDuplicateUpload } from '../library/content-release.js'
-import { mediaFormats, roleOf } from '../library/file-roles.js'
+import { confirmStoredContent, recordDuplicateUpload } from '../library/content-release.js'
+import { roleOf } from '../library/file-roles.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
-import type { Extracted } from './extract.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
+import { forgetRefusedContent, type Reading, readContent, readingOf } from './file-reading.js'
 import { findGcodeModelForMesh, findModelByMesh, findModelForGcode } from './model-matching.js'
 import { registerProjectAttachments } from './project-attachments.js'
 import { limitBytes } from './upload-limit.js'
@@ -62,30 +61,38 @@ export async function receiveUpload<T>(
 }
 
 /**
- * Turns stored bytes into a file of a model. Known content is a no-op that answers with the
- * existing file. Otherwise the file is read for its metadata and thumbnail and attached to:
- * the model asked for, else the model whose mesh it matches, else (G-code) the model it was
- * sliced from, else a new model (named `newModelName` when given: then the file joins no model by
- * its mesh or G-code, only the one asked for). A part (mesh, G-code, anything but an image or
- * document) is known anywhere in the vault; an image or document only on the model asked for (the
- * same logo or LICENSE may sit on many models: one row each, one stored blob), or anywhere when no
- * model is asked for. The unique indexes settle races: of N concurrent uploads of the same bytes,
- * one inserts and the rest answer as duplicates.
+ * Turns stored bytes into a file of a model, in `folder` of it. Known content is a no-op that
+ * answers with the existing file: known in the model asked for, or anywhere in the vault when no
+ * model is asked for. Otherwise the file is attached to: the model asked for, else a new model
+ * named `newModelName` (then the file joins no model by its mesh or G-code), else the model
+ * whose mesh it matches, else (G-code) the model it was sliced from, else a new model. Content
+ * held by another model becomes a file of this one too: one stored blob, a row per model, its
+ * figures copied rather than read again (a remix keeps the original's mesh as its own part). A
+ * unique index (model, content) settles races on a model; uploads that name no model take turns
+ * choosing one, so of N concurrent uploads of the same new bytes one inserts and the rest answer
+ * as duplicates.
  */
 export async function registerUpload(
   deps: IngestDeps,
   stored: StoredContent,
-  upload: { filename: string; modelId?: string; newModelName?: string; uploadedBy: string },
+  upload: {
+    filename: string
+    folder?: string
+    modelId?: string
+    newModelName?: string
+    /** The id the new model takes (with `newModelName`): an upload that finds it made joins it. */
+    newModelId?: string
+    uploadedBy: string
+  },
 ): Promise<IngestResult> {
   const { db } = deps.database
   const filename = cleanFilename(upload.filename)
   const format = formatOf(filename)
-  // A picture or document that names a new model makes it, whichever models hold the same bytes.
   const makesNamedModel = upload.modelId === undefined && upload.newModelName !== undefined
+  // The model asked for by id; a named model of a chosen id may be there already.
+  const askedModel = upload.modelId ?? (makesNamedModel ? upload.newModelId : undefined)
   const existing =
-    makesNamedModel && roleOf(format) !== 'part'
-      ? undefined
-      : await findExisting(db, stored.sha256, format, upload.modelId)
+    makesNamedModel && askedModel === undefined ? undefined : await findExisting(db, stored.sha256, askedModel)
   if (existing) return existing
   if (upload.modelId !== undefined) await assertModelExists(deps, upload.modelId)
   if (stored.size === 0) {
@@ -93,32 +100,34 @@ export async function registerUpload(
     throw unprocessable('The uploaded file is empty.', [{ path: 'body.file', message: 'is empty' }])
   }
 
-  const extracted = await extractOrRefuse(deps, format, stored)
-  const thumbnail = extracted.thumbnail
-    ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
-    : undefined
+  const heldElsewhere = await db
+    .selectFrom('files')
+    .selectAll()
+    .where('sha256', '=', stored.sha256)
+    .orderBy('created_at')
+    .executeTakeFirst()
+  const read = heldElsewhere ? readingOf(heldElsewhere) : await readContent(deps, format, stored)
   const now = deps.clock.now().toISOString()
   // Only a part that names no model is matched; the others go where they are told.
   const matches = upload.modelId === undefined && upload.newModelName === undefined && roleOf(format) === 'part'
-  const fileOf = (modelId: string | undefined): FilesTable => ({
+  const fileOf = (modelId: string | undefined): Selectable<FilesTable> => ({
     id: crypto.randomUUID(),
     sha256: stored.sha256,
     size: stored.size,
     model_id:
-      modelId ?? (roleOf(format) === 'part' || makesNamedModel ? crypto.randomUUID() : modelIdOfContent(stored.sha256)),
+      modelId ??
+      (makesNamedModel
+        ? (upload.newModelId ?? crypto.randomUUID())
+        : roleOf(format) === 'part'
+          ? crypto.randomUUID()
+          : uuidOfHex(stored.sha256)),
     original_name: filename,
     name_key: nameKey(filename),
+    folder: upload.folder ?? '',
     format,
     content_type: contentTypeOf(format, filename),
-    metadata: JSON.stringify(extracted.metadata),
-    parse_warnings: JSON.stringify(extracted.warnings),
-    mesh_triangles: extracted.mesh?.triangles ?? null,
-    mesh_size_x: extracted.mesh?.size[0] ?? null,
-    mesh_size_y: extracted.mesh?.size[1] ?? null,
-    mesh_size_z: extracted.mesh?.size[2] ?? null,
-    mesh_volume: extracted.mesh?.volume ?? null,
-    thumbnail_sha256: thumbnail?.sha256 ?? null,
-    thumbnail_content_type: extracted.thumbnail?.contentType ?? null,
+    ...read.figures,
+    slicer: null,
     uploaded_by: upload.uploadedBy,
     created_at: now,
   })
@@ -128,41 +137,41 @@ export async function registerUpload(
     .execute(async (trx) => {
       // Choosing the model and storing the file are one turn, so a mesh and its G-code uploaded
       // together each see the other and meet on one model, on either database.
-      if (matches) await deps.database.dialect.takeTurnsMatchingModels(trx)
-      const modelId = upload.modelId ?? (matches ? await matchingModel(trx, format, filename, extracted) : undefined)
+      if (matches) {
+        await deps.database.dialect.takeTurnsMatchingModels(trx)
+        // No index keeps content unique across models: the turn does, for uploads that name none.
+        const first = await trx.selectFrom('files').select('id').where('sha256', '=', stored.sha256).executeTakeFirst()
+        if (first) throw new LostRace()
+      }
+      const modelId = upload.modelId ?? (matches ? await matchingModel(trx, format, filename, read) : undefined)
       const file = fileOf(modelId)
-      const newModel =
-        modelId === undefined
-          ? {
-              id: file.model_id,
-              name: upload.newModelName ?? (extracted.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename),
-            }
-          : undefined
-      if (newModel) {
-        await trx
+      let modelCreated = false
+      if (modelId === undefined) {
+        const made = await trx
           .insertInto('models')
           .values({
-            id: newModel.id,
-            name: newModel.name,
+            id: file.model_id,
+            name: upload.newModelName ?? (read.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename),
             created_by: upload.uploadedBy,
             created_at: now,
             updated_at: now,
             thumbnail_sha256: null,
             thumbnail_content_type: null,
           })
-          // A concurrent upload of the same loose image or document made its model first.
+          // A concurrent upload of the same loose image or document, or of the same zip, made it first.
           .onConflict((oc) => oc.column('id').doNothing())
-          .execute()
+          .executeTakeFirst()
+        modelCreated = Number(made.numInsertedOrUpdatedRows ?? 0) > 0
       }
       const result = await trx
         .insertInto('files')
         .values(file)
-        // Whichever unique index (parts by content, media by model and content) another upload took first.
+        // Another upload of the same content to the same model took the unique index first.
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
       if (format === 'gcode') {
-        const sources = slicedSourceKeys(extracted.objectNames ?? [], filename)
+        const sources = slicedSourceKeys(read.objectNames ?? [], filename)
         if (sources.length > 0)
           await trx
             .insertInto('sliced_sources')
@@ -172,7 +181,7 @@ export async function registerUpload(
       await trx
         .updateTable('models')
         .set({ updated_at: now })
-        .$if(thumbnail !== undefined, (qb) =>
+        .$if(file.thumbnail_sha256 !== null, (qb) =>
           qb.set((eb) => ({
             thumbnail_sha256: eb.fn.coalesce('thumbnail_sha256', eb.val(file.thumbnail_sha256)),
             thumbnail_content_type: eb.fn.coalesce('thumbnail_content_type', eb.val(file.thumbnail_content_type)),
@@ -181,22 +190,23 @@ export async function registerUpload(
         .where('id', '=', file.model_id)
         .execute()
       await refreshModel(trx, deps.database.dialect.search, file.model_id, now)
-      return { file, newModel }
+      return { file, modelCreated }
     })
     .catch((error: unknown) => {
       if (error instanceof LostRace) return undefined
       throw error
     })
   if (!inserted) {
-    const winner = await findExisting(db, stored.sha256, format, upload.modelId)
+    const winner = await findExisting(db, stored.sha256, askedModel)
     // Only a deletion of the winner's model in the moments since its commit leaves nothing to answer with.
     if (!winner) throw new Error('the upload that stored these bytes first was deleted meanwhile')
     return winner
   }
-  const { file, newModel } = inserted
-  await confirmStoredContent(deps, file, extracted.thumbnail?.bytes)
+  const { file, modelCreated } = inserted
+  await confirmStoredContent(deps, file, read.thumbnailBytes)
+  if (heldElsewhere) await recordDuplicateUpload(db, file.size)
   const attachments =
-    format === '3mf'
+    format === '3mf' && !heldElsewhere
       ? await registerProjectAttachments(
           deps,
           stored,
@@ -209,54 +219,28 @@ export async function registerUpload(
     model_id: file.model_id,
     format,
     size: file.size,
-    new_model: newModel !== undefined,
+    new_model: modelCreated,
+    ...(heldElsewhere ? { shared_with: heldElsewhere.model_id } : {}),
     ...(attachments > 0 ? { attachments } : {}),
   })
   return {
     duplicate: false,
-    modelCreated: newModel !== undefined,
+    modelCreated,
     file: toFileRecord(file),
     model: toModelRecord(await getModelRow(db, file.model_id)),
   }
 }
 
 /**
- * The id of the model a loose image or document (uploaded without `model_id`) makes: derived from
- * its content, so concurrent uploads of it meet on one model and the unique index of media files
- * lets one of them in, as it does for parts across the vault.
+ * A UUID-shaped id from a hex digest: the model a loose image or document (uploaded without
+ * `model_id`) makes is named by its content, so concurrent uploads of it meet on one model and
+ * the unique index of (model, content) lets one of them in.
  */
-const modelIdOfContent = (sha256: string) =>
-  [sha256.slice(0, 8), sha256.slice(8, 12), sha256.slice(12, 16), sha256.slice(16, 20), sha256.slice(20, 32)].join('-')
+export const uuidOfHex = (hex: string) =>
+  [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20, 32)].join('-')
 
 /** Another upload of the same bytes committed its file row first. */
 class LostRace extends Error {}
-
-async function extractOrRefuse(
-  deps: IngestDeps,
-  format: ReturnType<typeof formatOf>,
-  stored: StoredContent,
-): Promise<Extracted> {
-  try {
-    return await deps.extractStoredFile(format, stored)
-  } catch (error) {
-    if (error instanceof FormatError && error.kind === 'unsafe') {
-      await forgetRefusedContent(deps, stored)
-      throw new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The file was refused: ${error.message}`)
-    }
-    // The bytes went while they were read: a model holding them was deleted, or the orphan sweep took them.
-    if (!(await deps.blobs.stat(stored.sha256))) throw contentDeleted()
-    throw error
-  }
-}
-
-/**
- * Removes bytes refused for what they are (empty, unsafe) if this upload stored them. Safe
- * under concurrency: another upload of the same bytes meets the same refusal, so no file
- * row can come to point at them.
- */
-async function forgetRefusedContent(deps: IngestDeps, stored: StoredContent): Promise<void> {
-  if (stored.created) await deps.blobs.delete(stored.sha256)
-}
 
 /** Checks a `model_id` (callers check it before storing anything when they know it up front). */
 export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, modelId: string): Promise<void> {
@@ -274,29 +258,27 @@ async function matchingModel(
   db: Kysely<Database>,
   format: FileFormat,
   filename: string,
-  extracted: Extracted,
+  read: Reading,
 ): Promise<string | undefined> {
-  if (format === 'gcode') return findModelForGcode(db, extracted.objectNames ?? [], filename)
+  if (format === 'gcode') return findModelForGcode(db, read.objectNames ?? [], filename)
   if (!isMeshFormat(format) && format !== 'step') return undefined
   return (
-    (extracted.mesh && isMeshFormat(format) ? await findModelByMesh(db, extracted.mesh) : undefined) ??
+    (read.mesh && isMeshFormat(format) ? await findModelByMesh(db, read.mesh) : undefined) ??
     findGcodeModelForMesh(db, filename)
   )
 }
 
+/** The file these bytes already are: in `modelId`, or anywhere when no model is named. */
 async function findExisting(
   db: Kysely<Database>,
   sha256: string,
-  format: FileFormat,
   modelId: string | undefined,
 ): Promise<IngestResult | undefined> {
   const row = await db
     .selectFrom('files')
     .selectAll()
     .where('sha256', '=', sha256)
-    .$if(roleOf(format) === 'part', (qb) => qb.where('format', 'not in', mediaFormats))
-    .$if(roleOf(format) !== 'part', (qb) => qb.where('format', 'in', mediaFormats))
-    .$if(roleOf(format) !== 'part' && modelId !== undefined, (qb) => qb.where('model_id', '=', modelId ?? ''))
+    .$if(modelId !== undefined, (qb) => qb.where('model_id', '=', modelId ?? ''))
     .orderBy('created_at')
     .executeTakeFirst()
   // The model may have been deleted (with the file) since: then the content is new again.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
@@ -77,7 +77,11 @@ export async function referencedContent(
  * is stored again; lost bytes mean the row is taken back (with its model, if that is left
  * without files) and the upload answers 409 `content_deleted`.
  */
-export async function confirmStoredContent(deps: ContentDeps, file: FilesTable, thumbnail?: Uint8Array): Promise<void> {
+export async function confirmStoredContent(
+  deps: ContentDeps,
+  file: Selectable<FilesTable>,
+  thumbnail?: Uint8Array,
+): Promise<void> {
   if (thumbnail && file.thumbnail_sha256 && !(await deps.thumbnails.stat(file.thumbnail_sha256))) {
     await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(thumbnail))
   }

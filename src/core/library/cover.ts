@@ -5,9 +5,11 @@ import { unprocessable } from '../errors.js'
 /**
  * Keeps a model's cover valid: an image of the model, or none. A model without a cover takes its
  * first image (a photo of the print says more than a rendered mesh); a cover that is gone gives
- * way to the next image, else to none. Run by `refreshModel`, after any change of a model's files.
+ * way to the next image, else to none. Run by `refreshModel`, after any change of a model's files;
+ * `always` sets the thumbnail again even when the cover stays (files whose thumbnail it may be
+ * left the model).
  */
-export async function settleCover(db: Kysely<Database>, modelId: string): Promise<void> {
+export async function settleCover(db: Kysely<Database>, modelId: string, always = false): Promise<void> {
   const model = await db.selectFrom('models').select('cover_file_id').where('id', '=', modelId).executeTakeFirst()
   if (!model) return
   const images = await db
@@ -19,7 +21,7 @@ export async function settleCover(db: Kysely<Database>, modelId: string): Promis
     .orderBy('id')
     .execute()
   const cover = images.find((image) => image.id === model.cover_file_id) ?? images[0]
-  if ((cover?.id ?? null) !== model.cover_file_id) await applyCover(db, modelId, cover?.id ?? null)
+  if (always || (cover?.id ?? null) !== model.cover_file_id) await applyCover(db, modelId, cover?.id ?? null)
 }
 
 /** Makes an image of the model its cover; 422 when `fileId` is not one. */

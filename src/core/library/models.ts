@@ -30,6 +30,10 @@ export interface ModelChanges {
   description?: string
   /** Replaces all tags. */
   tags?: string[]
+  /** null clears them. */
+  creator?: string | null
+  source_url?: string | null
+  license?: string | null
 }
 
 /**
@@ -41,6 +45,9 @@ export const toModelSummary = (row: SummaryColumns): ModelSummaryRecord => ({
   id: row.id,
   name: row.name,
   description: row.description,
+  creator: row.creator,
+  source_url: row.source_url,
+  license: row.license,
   has_thumbnail: row.thumbnail_sha256 !== null,
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -91,7 +98,7 @@ export async function getModelDetail(db: Kysely<Database>, id: string): Promise<
 }
 
 /**
- * Changes a model's name, description and/or tags (replacing them all), bumps `updated_at`
+ * Changes a model's name, description, creator, source, license and/or tags (replacing them all), bumps `updated_at`
  * and re-indexes it, in one transaction.
  */
 export async function updateModel(deps: LibraryDeps, id: string, changes: ModelChanges): Promise<ModelDetailRecord> {
@@ -104,6 +111,9 @@ export async function updateModel(deps: LibraryDeps, id: string, changes: ModelC
         updated_at: now,
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.creator !== undefined ? { creator: changes.creator } : {}),
+        ...(changes.source_url !== undefined ? { source_url: changes.source_url } : {}),
+        ...(changes.license !== undefined ? { license: changes.license } : {}),
       })
       .where('id', '=', id)
       .executeTakeFirst()

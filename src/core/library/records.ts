@@ -7,6 +7,8 @@ export interface FileRecord {
   id: string
   model_id: string
   name: string
+  /** Where it sits inside its model, '/'-separated; '' for the top. */
+  folder: string
   format: string
   role: FileRole
   content_type: string
@@ -23,15 +25,19 @@ export interface ModelRecord {
   id: string
   name: string
   description: string
+  creator: string | null
+  source_url: string | null
+  license: string | null
   has_thumbnail: boolean
   created_at: string
   updated_at: string
 }
 
-export const toFileRecord = (row: FilesTable): FileRecord => ({
+export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
   id: row.id,
   model_id: row.model_id,
   name: row.original_name,
+  folder: row.folder,
   format: row.format,
   role: roleOf(row.format),
   content_type: row.content_type,
@@ -49,6 +55,9 @@ export const summaryColumns = [
   'id',
   'name',
   'description',
+  'creator',
+  'source_url',
+  'license',
   'thumbnail_sha256',
   'created_at',
   'updated_at',
@@ -64,6 +73,9 @@ export const toModelRecord = (row: SummaryColumns): ModelRecord => ({
   id: row.id,
   name: row.name,
   description: row.description,
+  creator: row.creator,
+  source_url: row.source_url,
+  license: row.license,
   has_thumbnail: row.thumbnail_sha256 !== null,
   created_at: row.created_at,
   updated_at: row.updated_at,

@@ -4,18 +4,32 @@ import type { FilesTable } from '../../core/db/schema.js'
 import { issueDownloadLink } from '../../core/downloads/download-links.js'
 import { slicerLinksFor } from '../../core/downloads/slicer-links.js'
 import { notFound } from '../../core/errors.js'
-import { getFile, getFileRow } from '../../core/library/files.js'
+import { deleteFile, getFile, getFileRow, updateFile } from '../../core/library/files.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { blobResponse } from '../blob-response.js'
 import { presentFile } from '../library-schemas.js'
 import { signedFilePath } from '../signed/signed-path.js'
 import { vaultBaseUrl } from '../vault-url.js'
-import { createDownloadLinkRoute, downloadFileRoute, fileThumbnailRoute, getFileRoute } from './files.routes.js'
+import {
+  createDownloadLinkRoute,
+  deleteFileRoute,
+  downloadFileRoute,
+  fileThumbnailRoute,
+  getFileRoute,
+  updateFileRoute,
+} from './files.routes.js'
 
 export const filesRouter = createRouter()
   .openapi(getFileRoute, async (c) =>
     c.json(presentFile(c, await getFile(c.var.deps.database.db, c.req.valid('param').id)), 200),
   )
+  .openapi(updateFileRoute, async (c) =>
+    c.json(presentFile(c, await updateFile(c.var.deps, c.req.valid('param').id, c.req.valid('json'))), 200),
+  )
+  .openapi(deleteFileRoute, async (c) => {
+    await deleteFile(c.var.deps, c.req.valid('param').id)
+    return c.body(null, 204)
+  })
   .openapi(downloadFileRoute, async (c) =>
     fileContentResponse(c, await getFileRow(c.var.deps.database.db, c.req.valid('param').id)),
   )

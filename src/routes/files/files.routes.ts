@@ -1,7 +1,9 @@
+import { z } from '@hono/zod-openapi'
 import { storedContentTypes } from '../../core/ingest/file-formats.js'
 import { allow, defineRoute } from '../access.js'
-import { IdParamSchema } from '../common-schemas.js'
+import { IdParamSchema, matching } from '../common-schemas.js'
 import { FileSchema } from '../library-schemas.js'
+import { folderField } from '../models/model-shape.routes.js'
 import { problemResponse } from '../problem.js'
 import {
   binaryContent,
@@ -23,6 +25,62 @@ export const getFileRoute = defineRoute(allow('user', 'read'), {
   request: { params: IdParamSchema },
   responses: {
     200: { description: 'The file record.', content: { 'application/json': { schema: FileSchema } } },
+    404: problemResponse('No such file.'),
+  },
+})
+
+export const updateFileRoute = defineRoute(allow('user', 'manage'), {
+  method: 'patch',
+  path: '/api/v1/files/{id}',
+  operationId: 'updateFile',
+  tags,
+  summary: 'Rename a file or move it to another folder of its model',
+  description: [
+    'Changes the fields given. `name` is the file name shown and downloaded (its format stays the one its content was',
+    'read as); `folder` is where it sits in its model. To move it to another model: `POST /api/v1/models/{id}/files`.',
+  ].join(' '),
+  request: {
+    params: IdParamSchema,
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              name: matching(
+                z.string().trim().min(1).max(255),
+                /^[^/\\\p{Cc}]+$/u,
+                'may not hold slashes or control characters',
+              ).optional(),
+              folder: folderField.optional(),
+            })
+            .strict()
+            .refine((body) => body.name !== undefined || body.folder !== undefined, { message: 'give name or folder' })
+            .openapi('UpdateFileRequest', { example: { folder: 'stls/supported' } }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: 'The file as changed.', content: { 'application/json': { schema: FileSchema } } },
+    404: problemResponse('No such file.'),
+    422: problemResponse('Empty change, unknown field, or a bad name or folder (`validation_failed`).'),
+  },
+})
+
+export const deleteFileRoute = defineRoute(allow('user', 'manage'), {
+  method: 'delete',
+  path: '/api/v1/files/{id}',
+  operationId: 'deleteFile',
+  tags,
+  summary: 'Remove a file from its model',
+  description: [
+    'Deletes the file. Its stored bytes and thumbnail are removed when no other file (of another model) holds them. The',
+    'model stays, also when this was its last file; dispatch records keep their file name and lose the link.',
+  ].join(' '),
+  request: { params: IdParamSchema },
+  responses: {
+    204: { description: 'Deleted.' },
     404: problemResponse('No such file.'),
   },
 })

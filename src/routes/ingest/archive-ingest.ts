@@ -32,7 +32,7 @@ const checkPackageMetadata: CheckPackageMetadata = (descriptor, source) => {
 export async function ingestReceivedArchive(
   c: Context<AppEnv>,
   copy: ScratchCopy,
-  upload: { filename: string; modelId: string | undefined; modelName: string | undefined },
+  upload: { filename: string; modelId: string | undefined; modelName: string | undefined; folder: string | undefined },
 ) {
   const { deps, principal } = c.var
   try {
@@ -40,6 +40,7 @@ export async function ingestReceivedArchive(
       filename: upload.filename,
       modelId: upload.modelId,
       modelName: upload.modelName,
+      folder: upload.folder,
       uploadedBy: principal.userId,
       checkMetadata: checkPackageMetadata,
       signal: c.req.raw.signal,

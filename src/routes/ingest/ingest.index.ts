@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { unprocessable, VaultError } from '../../core/errors.js'
 import { assertModelExists, type IngestResult } from '../../core/ingest/ingest.js'
+import { cleanFolder } from '../../core/library/folders.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { presentFile, presentModel } from '../library-schemas.js'
 import { editableModelFields } from '../models/models.routes.js'
@@ -30,11 +31,12 @@ function answer(c: Context<AppEnv>, result: IngestResult) {
 const lengthRequired = () =>
   new VaultError(411, 'length_required', 'Length Required', 'Send the file as the request body, with Content-Length.')
 
-/** Where an upload goes: the file's name, and the model named by id, or a new model's name. */
+/** Where an upload goes: the file's name, the model named by id or a new model's name, and the folder in it. */
 export interface UploadTarget {
   filename: string
   modelId: string | undefined
   modelName: string | undefined
+  folder: string | undefined
 }
 
 /** Ingests a received upload: a zip's entries, or the file itself. */
@@ -59,23 +61,38 @@ function modelNameOf(
   return parsed.data
 }
 
+/** `folder` in the one form the vault keeps (see `cleanFolder`), or 422. */
+function folderOf(raw: string | undefined, where: 'body' | 'query'): string | undefined {
+  if (raw === undefined) return undefined
+  const folder = cleanFolder(raw)
+  if (folder === undefined)
+    throw unprocessable(
+      'folder must be a relative path inside the model: no `..`, no control characters, at most 32 folders and 1,024 characters.',
+      [{ path: `${where}.folder`, message: 'is not a folder inside the model' }],
+    )
+  return folder
+}
+
 export const ingestRouter = createRouter()
   .openapi(ingestRoute, async (c) => {
     const { kept, filename, fields } = await receiveUploadForm(c, (bytes, name) => keepUpload(c, bytes, name))
     const modelId = fields.model_id || undefined
     let modelName: string | undefined
+    let folder: string | undefined
     try {
       modelName = modelNameOf(modelId, fields.model_name, 'body')
+      folder = folderOf(fields.folder, 'body')
     } catch (error) {
       // A zip waits on scratch disk: gone with the refusal. (Stored bytes no file names are swept by the blob collector.)
       if (kept.kind === 'archive') await kept.copy.dispose()
       throw error
     }
-    return ingestReceived(c, kept, { filename, modelId, modelName })
+    return ingestReceived(c, kept, { filename, modelId, modelName, folder })
   })
   .openapi(ingestRawRoute, async (c) => {
-    const { model_id: modelId, model_name: name } = c.req.valid('query')
+    const { model_id: modelId, model_name: name, folder: rawFolder } = c.req.valid('query')
     const modelName = modelNameOf(modelId, name, 'query')
+    const folder = folderOf(rawFolder, 'query')
     const { filename } = c.req.valid('param')
     // What the headers and the query already refuse is refused without waiting for a turn.
     if (c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined)
@@ -87,5 +104,5 @@ export const ingestRouter = createRouter()
       if (!body) throw lengthRequired()
       return keepUpload(c, body, filename)
     })
-    return ingestReceived(c, upload, { filename, modelId, modelName })
+    return ingestReceived(c, upload, { filename, modelId, modelName, folder })
   })

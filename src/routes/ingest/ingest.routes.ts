@@ -113,9 +113,11 @@ const description = [
   'uploads neither fills memory nor slows browsing (what its headers already refuse, such as 413 or 415, is answered at',
   'once). Send uploads a few at a time rather than hundreds at once.',
   '',
-  'Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README, LICENSE and the like) are',
-  'duplicates only on the same model: sent with another `model_id` they become a file of that model too, sharing the',
-  'stored bytes (`role` on the file says which it is). Without `model_id`, a copy held anywhere answers as the duplicate.',
+  'Content is a duplicate only on the same model: bytes another model holds, sent with `model_id` or `model_name`, become',
+  'a file of that model too, sharing the stored bytes and the figures read before (a remix keeps the mesh of its original',
+  'as its own part; deleting either model leaves the other whole). Without `model_id` or `model_name`, a copy held',
+  'anywhere answers as the duplicate. Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README,',
+  'LICENSE and the like) never make a model by matching (`role` on the file says which it is).',
   "A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.",
   '',
   'The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,',
@@ -147,7 +149,10 @@ const description = [
 ].join('\n')
 
 const modelNameDescription =
-  "Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a copy held elsewhere still answers as the duplicate). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422."
+  "Make a new model of this name for the file, instead of choosing one (the file joins no other model by its mesh or G-code; a file another model holds becomes a file of this one too, sharing the stored bytes). For a zip: the name of the model it makes, instead of its folder's or its own. Not with `model_id`: 422."
+
+const folderDescription =
+  "Where the file goes inside its model, '/'-separated (`stls/supported`): what a folder upload sends as the file's path below the model's folder. Missing: the top. For a zip: the folder its entries' own folders go below. `..`, control characters, more than 32 folders or 1,024 characters: 422."
 
 export const ingestRoute = defineRoute(
   allow('user', 'upload'),
@@ -161,6 +166,7 @@ export const ingestRoute = defineRoute(
     request: multipartFileBody('The file; its name decides the format (.stl, .3mf, .obj, .gcode, .step …).', {
       model_id: { type: 'string', description: 'Attach to this model instead of choosing one.' },
       model_name: { type: 'string', minLength: 1, maxLength: 200, description: modelNameDescription },
+      folder: { type: 'string', maxLength: 1024, description: folderDescription },
     }),
     responses: answers,
   },
@@ -187,6 +193,7 @@ export const ingestRawRoute = defineRoute(
       query: z.object({
         model_id: idField().optional().openapi({ description: 'Attach to this model.' }),
         model_name: editableModelFields.name.optional().openapi({ description: modelNameDescription }),
+        folder: z.string().max(1024).optional().openapi({ description: folderDescription }),
       }),
       body: {
         required: true,

@@ -1,5 +1,6 @@
 import { zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { postUpload, putUpload, rowCount } from '../../../test/support/in-process-api.js'
 import { setUpInProcessSuite } from '../../../test/support/test-vault.js'
 import { asciiCube, binaryCube } from '../../../test/support/uploads.js'
 
@@ -13,37 +14,10 @@ interface Answer {
   errors?: { path: string; message: string }[]
 }
 
-/** `POST /api/v1/ingest` with `fields` sent before the file, as a browser's FormData sends them in order. */
-async function post(filename: string, bytes: Uint8Array, fields: Record<string, string> = {}) {
-  const form = new FormData()
-  for (const [name, value] of Object.entries(fields)) form.append(name, value)
-  form.append('file', new Blob([new Uint8Array(bytes)]), filename)
-  const answer = await suite.vault.app.request('/api/v1/ingest', {
-    method: 'POST',
-    headers: { Authorization: suite.authorization },
-    body: form,
-  })
-  return { status: answer.status, body: (await answer.json()) as Answer }
-}
-
-async function put(filename: string, bytes: Uint8Array, query: string) {
-  const answer = await suite.vault.app.request(`/api/v1/ingest/${filename}?${query}`, {
-    method: 'PUT',
-    headers: { Authorization: suite.authorization, 'Content-Length': String(bytes.byteLength) },
-    body: new Uint8Array(bytes),
-  })
-  return { status: answer.status, body: (await answer.json()) as Answer }
-}
-
-const modelCount = async () =>
-  Number(
-    (
-      await suite.vault.deps.database.db
-        .selectFrom('models')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirst()
-    )?.n,
-  )
+const post = (filename: string, bytes: Uint8Array, fields: Record<string, string> = {}) =>
+  postUpload<Answer>(suite, filename, bytes, fields)
+const put = (filename: string, bytes: Uint8Array, query: string) => putUpload<Answer>(suite, filename, bytes, query)
+const modelCount = () => rowCount(suite, 'models')
 
 describe('model_name: an upload that makes a model of its own, named', () => {
   it('names the new model, and the file joins no other model by its mesh', async () => {

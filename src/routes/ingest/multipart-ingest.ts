@@ -112,7 +112,12 @@ async function openUploadForm(
 export function registerStored(
   c: Context<AppEnv>,
   stored: StoredContent,
-  upload: { filename: string; modelId: string | undefined; modelName?: string | undefined },
+  upload: {
+    filename: string
+    modelId: string | undefined
+    modelName?: string | undefined
+    folder?: string | undefined
+  },
 ): Promise<IngestResult> {
   const { deps, principal } = c.var
   return deps.registrations.run(() =>
@@ -121,6 +126,7 @@ export function registerStored(
       uploadedBy: principal.userId,
       ...(upload.modelId !== undefined ? { modelId: upload.modelId } : {}),
       ...(upload.modelName !== undefined ? { newModelName: upload.modelName } : {}),
+      ...(upload.folder !== undefined ? { folder: upload.folder } : {}),
     }),
   )
 }

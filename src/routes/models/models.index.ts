@@ -2,10 +2,12 @@ import { notFound } from '../../core/errors.js'
 import { exportModels } from '../../core/library/export.js'
 import { listModels } from '../../core/library/model-page.js'
 import { chooseModelCover, deleteModel, getModelDetail, getModelRow, updateModel } from '../../core/library/models.js'
+import { addFilesToModel, mergeModels, splitModel } from '../../core/library/reshape.js'
 import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
 import { presentDetail, summaryPresenter, toModelQuery } from './model-schemas.js'
+import { addFilesRoute, mergeModelsRoute, splitModelRoute } from './model-shape.routes.js'
 import {
   chooseCoverRoute,
   deleteModelRoute,
@@ -54,6 +56,24 @@ export const modelsRouter = createRouter()
   .openapi(chooseCoverRoute, async (c) => {
     const model = await chooseModelCover(c.var.deps, c.req.valid('param').id, c.req.valid('json').file_id)
     return c.json(presentDetail(c, model), 200)
+  })
+  .openapi(addFilesRoute, async (c) => {
+    const { file_ids: fileIds, mode, folder } = c.req.valid('json')
+    const model = await addFilesToModel(c.var.deps, c.req.valid('param').id, { fileIds, mode, folder })
+    return c.json(presentDetail(c, model), 200)
+  })
+  .openapi(mergeModelsRoute, async (c) => {
+    const model = await mergeModels(c.var.deps, c.req.valid('param').id, c.req.valid('json').model_ids)
+    return c.json(presentDetail(c, model), 200)
+  })
+  .openapi(splitModelRoute, async (c) => {
+    const { file_ids: fileIds, name } = c.req.valid('json')
+    const model = await splitModel(c.var.deps, c.req.valid('param').id, {
+      fileIds,
+      name,
+      createdBy: c.var.principal.userId,
+    })
+    return c.json(presentDetail(c, model), 201)
   })
   .openapi(modelThumbnailRoute, async (c) => {
     const model = await getModelRow(c.var.deps.database.db, c.req.valid('param').id)

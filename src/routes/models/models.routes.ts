@@ -202,6 +202,24 @@ export const editableModelFields = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(10_000),
   tags: z.array(tagName).max(50),
+  /** null (or '') clears it. */
+  creator: z
+    .string()
+    .trim()
+    .max(200)
+    .nullable()
+    .transform((value) => value || null),
+  source_url: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2_048)])
+    .nullable()
+    .transform((value) => value || null)
+    .openapi({ description: 'An http(s) URL; null or "" clears it.' }),
+  license: matching(z.string().trim().max(100), /^[^\p{Cc}]*$/u, 'may not hold control characters')
+    .nullable()
+    .transform((value) => value || null)
+    .openapi({
+      description: 'An SPDX identifier or expression (`CC-BY-NC-4.0`), else free text; null or "" clears it.',
+    }),
 }
 
 export const updateModelRoute = defineRoute(allow('user', 'manage'), {
@@ -209,11 +227,14 @@ export const updateModelRoute = defineRoute(allow('user', 'manage'), {
   path: '/api/v1/models/{id}',
   operationId: 'updateModel',
   tags,
-  summary: "Edit a model's name, description or tags",
+  summary: "Edit a model's name, description, tags, creator, source or license",
   description: [
     "Changes the fields given; `tags` replaces all of the model's tags (`[]` removes them). Tags are 1-64 characters",
     'without commas or control characters, trimmed, and shared by name regardless of case: the spelling first used for a',
-    'tag is the one shown everywhere. Bumps `updated_at`; the search index follows at once.',
+    'tag is the one shown everywhere. `description` is Markdown (the web UI renders it without HTML); `creator`,',
+    '`source_url` (http or https) and `license` (an SPDX identifier such as `CC-BY-4.0`, else free text) say who made the',
+    'model, where it came from and under what terms; `null` or `""` clears them. Bumps `updated_at`; the search index',
+    'follows at once.',
   ].join(' '),
   request: {
     params: IdParamSchema,
@@ -226,10 +247,13 @@ export const updateModelRoute = defineRoute(allow('user', 'manage'), {
               name: editableModelFields.name.optional(),
               description: editableModelFields.description.optional(),
               tags: editableModelFields.tags.optional(),
+              creator: editableModelFields.creator.optional(),
+              source_url: editableModelFields.source_url.optional(),
+              license: editableModelFields.license.optional(),
             })
             .strict()
-            .refine((body) => body.name !== undefined || body.description !== undefined || body.tags !== undefined, {
-              message: 'give name, description or tags',
+            .refine((body) => Object.values(body).some((value) => value !== undefined), {
+              message: 'give name, description, tags, creator, source_url or license',
             })
             .openapi('UpdateModelRequest'),
         },

@@ -113,7 +113,14 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
 }
 
 /** An upsert adding to one counter row, for SQLite's row triggers; `where` makes it conditional. */
-function sqliteAdd(kind: string, key: string, models: string, files: string, bytes: string, where = 'true'): string {
+export function sqliteAdd(
+  kind: string,
+  key: string,
+  models: string,
+  files: string,
+  bytes: string,
+  where = 'true',
+): string {
   return `insert into library_counts (kind, key, models, files, bytes)
     select ${kind}, ${key}, ${models}, ${files}, ${bytes} where ${where}
     on conflict (kind, key) do update set models = library_counts.models + excluded.models,
@@ -122,9 +129,9 @@ function sqliteAdd(kind: string, key: string, models: string, files: string, byt
 
 // SQLite fires a row trigger right after its row changes (before the statement's next row), so
 // "no other file of this model has this format" is exact even in a multi-row statement.
-const firstOfFormat = (row: 'new' | 'old') =>
+export const firstOfFormat = (row: 'new' | 'old') =>
   `not exists (select 1 from files f where f.model_id = ${row}.model_id and f.format = ${row}.format and f.id <> ${row}.id)`
-const firstOfSlicer = (row: 'new' | 'old') =>
+export const firstOfSlicer = (row: 'new' | 'old') =>
   `not exists (select 1 from files f where f.model_id = ${row}.model_id and f.slicer = ${row}.slicer and f.id <> ${row}.id)`
 const firstOfBlob = (row: 'new' | 'old') =>
   `${row}.format in ${media} and not exists (select 1 from files f where f.sha256 = ${row}.sha256 and f.format in ${media} and f.id <> ${row}.id)`
@@ -198,7 +205,7 @@ const postgresStatementTrigger = (table: string, rows: 'added' | 'removed', fn: 
     : `create trigger library_counts_${table}_delete after delete on ${table}
       referencing old table as removed for each statement execute function ${fn}()`
 
-const postgresTriggers = [
+export const postgresTriggers = [
   // Folds every delta visible now into library_counts. The deltas are deleted and summed in one
   // statement (one snapshot), so a delta another transaction commits meanwhile stays for later.
   `create or replace function library_counts_fold() returns void language plpgsql as $$

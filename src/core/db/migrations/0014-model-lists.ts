@@ -79,13 +79,13 @@ interface Lists {
 // json_group_array is `[]` over no rows; json_agg is null, hence coalesce; its cast to text keeps the
 // driver from parsing it (the core parses: the spacing each database writes does not matter).
 // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 bundles a newer one, and so does workerd's D1).
-const sqliteLists: Lists = {
+export const sqliteLists: Lists = {
   tagNames: (model) =>
     `(select json_group_array(t.name order by t.name_key) from model_tags mt join tags t on t.id = mt.tag_id where mt.model_id = ${model})`,
   fileFormats: (model) =>
     `(select json_group_array(distinct f.format order by f.format) from files f where f.model_id = ${model})`,
 }
-const postgresLists: Lists = {
+export const postgresLists: Lists = {
   tagNames: (model) =>
     `coalesce((select json_agg(t.name order by t.name_key)::text from model_tags mt join tags t on t.id = mt.tag_id where mt.model_id = ${model}), '[]')`,
   fileFormats: (model) =>

@@ -1,0 +1,105 @@
+import type { Selectable } from 'kysely'
+import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-content-addressed.js'
+import type { FilesTable } from '../db/schema.js'
+import type { Deps } from '../deps.js'
+import { VaultError } from '../errors.js'
+import { FormatError, type MeshStats } from '../formats/types.js'
+import { contentDeleted } from '../library/content-release.js'
+import type { FileFormat } from './file-formats.js'
+
+type ReadingDeps = Pick<Deps, 'blobs' | 'thumbnails' | 'createSha256' | 'extractStoredFile'>
+
+/** The columns of a file row that come from reading its bytes. */
+type Figures = Pick<
+  Selectable<FilesTable>,
+  | 'metadata'
+  | 'parse_warnings'
+  | 'mesh_triangles'
+  | 'mesh_size_x'
+  | 'mesh_size_y'
+  | 'mesh_size_z'
+  | 'mesh_volume'
+  | 'thumbnail_sha256'
+  | 'thumbnail_content_type'
+>
+
+/** What ingest knows of an upload's bytes: read now, or copied from a file of another model with the same bytes. */
+export interface Reading {
+  figures: Figures
+  mesh?: MeshStats
+  /** A better name for a new model than the file name (a 3MF's title). */
+  title?: string
+  /** Objects a G-code was sliced from. */
+  objectNames?: string[]
+  /** The thumbnail's bytes when read now, to store again should a concurrent deletion take them. */
+  thumbnailBytes?: Uint8Array
+}
+
+/** Reads stored bytes for their figures and thumbnail (stored); 422 `unsafe_file` for a file refused for what it is. */
+export async function readContent(deps: ReadingDeps, format: FileFormat, stored: StoredContent): Promise<Reading> {
+  const extracted = await extractOrRefuse(deps, format, stored)
+  const thumbnail = extracted.thumbnail
+    ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
+    : undefined
+  return {
+    figures: {
+      metadata: JSON.stringify(extracted.metadata),
+      parse_warnings: JSON.stringify(extracted.warnings),
+      mesh_triangles: extracted.mesh?.triangles ?? null,
+      mesh_size_x: extracted.mesh?.size[0] ?? null,
+      mesh_size_y: extracted.mesh?.size[1] ?? null,
+      mesh_size_z: extracted.mesh?.size[2] ?? null,
+      mesh_volume: extracted.mesh?.volume ?? null,
+      thumbnail_sha256: thumbnail?.sha256 ?? null,
+      thumbnail_content_type: extracted.thumbnail?.contentType ?? null,
+    },
+    mesh: extracted.mesh,
+    title: extracted.title,
+    objectNames: extracted.objectNames,
+    thumbnailBytes: extracted.thumbnail?.bytes,
+  }
+}
+
+/** The reading of bytes another file already holds: the same figures, nothing read again. */
+export function readingOf(row: Selectable<FilesTable>): Reading {
+  const objects = (JSON.parse(row.metadata) as { gcode?: { objects?: unknown } }).gcode?.objects
+  return {
+    figures: {
+      metadata: row.metadata,
+      parse_warnings: row.parse_warnings,
+      mesh_triangles: row.mesh_triangles,
+      mesh_size_x: row.mesh_size_x,
+      mesh_size_y: row.mesh_size_y,
+      mesh_size_z: row.mesh_size_z,
+      mesh_volume: row.mesh_volume,
+      thumbnail_sha256: row.thumbnail_sha256,
+      thumbnail_content_type: row.thumbnail_content_type,
+    },
+    objectNames: Array.isArray(objects)
+      ? objects.filter((name): name is string => typeof name === 'string')
+      : undefined,
+  }
+}
+
+async function extractOrRefuse(deps: ReadingDeps, format: FileFormat, stored: StoredContent) {
+  try {
+    return await deps.extractStoredFile(format, stored)
+  } catch (error) {
+    if (error instanceof FormatError && error.kind === 'unsafe') {
+      await forgetRefusedContent(deps, stored)
+      throw new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The file was refused: ${error.message}`)
+    }
+    // The bytes went while they were read: a model holding them was deleted, or the orphan sweep took them.
+    if (!(await deps.blobs.stat(stored.sha256))) throw contentDeleted()
+    throw error
+  }
+}
+
+/**
+ * Removes bytes refused for what they are (empty, unsafe) if this upload stored them. Safe
+ * under concurrency: another upload of the same bytes meets the same refusal, so no file
+ * row can come to point at them.
+ */
+export async function forgetRefusedContent(deps: Pick<Deps, 'blobs'>, stored: StoredContent): Promise<void> {
+  if (stored.created) await deps.blobs.delete(stored.sha256)
+}
