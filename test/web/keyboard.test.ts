@@ -53,6 +53,8 @@ describe('keyboard only', () => {
       await tabTo(page, /^Password/)
       await page.keyboard.type(admin.password)
       await page.keyboard.press('Enter')
+      // Signed in once the form is gone (the sign-in page has a heading of its own).
+      await page.getByRole('textbox', { name: 'Username' }).waitFor({ state: 'detached' })
       await page.getByRole('heading', { level: 1 }).first().waitFor()
 
       const library = await tabTo(page, /^Library$/)
