@@ -154,6 +154,29 @@ describe('uploading a zip', () => {
     ])
   })
 
+  it("makes the README at the top of a zip's model its description, when the package gives none", async () => {
+    const readme = '# Articulated Dragon\n\nPrint in place, 0.2 mm layers. [Source](https://example.com)'
+    const res = await upload(
+      vault.baseUrl,
+      token,
+      'dragon.zip',
+      zipSync({
+        'Dragon/README.md': encode(readme),
+        'Dragon/parts/README.txt': encode('the parts folder'),
+        'Dragon/body.stl': uniqueCube(),
+      }),
+    )
+    expect(res.status).toBe(201)
+    expect(res.body.models[0].model.description).toBe(readme)
+    const plain = await upload(
+      vault.baseUrl,
+      token,
+      'plain.zip',
+      zipSync({ 'Plain/parts/README.md': encode('nested'), 'Plain/a.stl': uniqueCube() }),
+    )
+    expect(plain.body.models[0].model.description).toBe('')
+  })
+
   it('keeps a remix whole beside its original: the remix holds its own copy of the original mesh, and deleting either model leaves the other intact', async () => {
     const original = uniqueCube()
     const first = await upload(vault.baseUrl, token, 'Original.zip', zipSync({ 'Original/body.stl': original }))

@@ -143,7 +143,7 @@ describe('a model package', () => {
         mediatype: file.content_type,
         bytes: file.size,
         hash: `sha256:${file.sha256}`,
-        model_vault: { role: file.role, original_name: file.name, metadata: file.metadata },
+        model_vault: { role: file.role, original_name: file.name, folder: '', metadata: file.metadata },
       })
       expect(content.byteLength).toBe(file.size)
       expect(`sha256:${createHash('sha256').update(content).digest('hex')}`).toBe(resource.hash)
@@ -178,6 +178,45 @@ describe('a model package', () => {
       ['images/front.png', expect.not.objectContaining({ cover: expect.anything() })],
       ['images/back.png', expect.objectContaining({ role: 'image', cover: true })],
       ['documents/LICENSE', expect.objectContaining({ role: 'document' })],
+    ])
+  })
+
+  it("keeps each file's folder and the model's maker, source and license, and reads them back when uploaded again", async () => {
+    const model = await uploadTo(undefined, 'Body.stl', binaryCube(24))
+    const supported = await upload(vault.baseUrl, token, 'Body.stl', binaryCube(25), {
+      model_id: model,
+      folder: 'stls/supported',
+    })
+    expect(supported.status).toBe(201)
+    await uploadTo(model, 'top.png', `top ${crypto.randomUUID()}`)
+    await call(vault.baseUrl, 'PATCH', `/api/v1/models/${model}`, {
+      token,
+      json: { creator: 'Ebby', source_url: 'https://www.printables.com/model/1', license: 'CC-BY-4.0' },
+    })
+    const bytes = (await download(`/api/v1/models/${model}/package`)).bytes
+    const entries = await unzip(bytes)
+    expect([...entries.keys()]).toEqual(['datapackage.json', 'Body.stl', 'stls/supported/Body.stl', 'images/top.png'])
+    const descriptor = json(entries.get('datapackage.json'))
+    expect(descriptor).toMatchObject({
+      contributors: [{ title: 'Ebby', role: 'author' }],
+      sources: [{ path: 'https://www.printables.com/model/1' }],
+      licenses: [{ name: 'CC-BY-4.0' }],
+    })
+
+    // Deleted and uploaded again: the same folders, the top picture back at the top, the same fields.
+    expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${model}`, { token })).status).toBe(204)
+    const back = await upload(vault.baseUrl, token, 'package.zip', bytes)
+    expect(back.status, JSON.stringify(back.body)).toBe(201)
+    const again = (await call(vault.baseUrl, 'GET', `/api/v1/models/${back.body.models[0].model.id}`, { token })).body
+    expect(again).toMatchObject({
+      creator: 'Ebby',
+      source_url: 'https://www.printables.com/model/1',
+      license: 'CC-BY-4.0',
+    })
+    expect(again.files.map((file: { folder: string; name: string }) => `${file.folder}|${file.name}`).sort()).toEqual([
+      'stls/supported|Body.stl',
+      '|Body.stl',
+      '|top.png',
     ])
   })
 

@@ -1,5 +1,6 @@
 import { unprocessable } from '../errors.js'
 import type { ZipEntry, ZipReader } from '../formats/zip-reader.js'
+import { cleanFolder } from '../library/folders.js'
 import { clutterReason } from './archive-entries.js'
 
 /** What a package says of its model, checked by the rules of a model edit. */
@@ -8,6 +9,9 @@ export interface PackageMetadata {
   description?: string
   tags?: string[]
   collections?: string[]
+  creator?: string
+  sourceUrl?: string
+  license?: string
 }
 
 /**
@@ -20,6 +24,8 @@ export type CheckPackageMetadata = (descriptor: Record<string, unknown>, source:
 /** What a package says of one of its files. */
 export interface PackageResource {
   originalName?: string
+  /** Its folder inside the model, when the package says (else the folder of its path). */
+  folder?: string
   /** Lowercase hex, from a `sha256:` hash; other kinds of hash are not checked. */
   sha256?: string
   /** The image the package marks as the model's cover. */
@@ -95,6 +101,7 @@ async function readPackage(
     const sha256 = typeof resource.hash === 'string' ? /^sha256:([0-9a-f]{64})$/i.exec(resource.hash)?.[1] : undefined
     resources.set(folder + resource.path, {
       originalName: typeof originalName === 'string' ? originalName : undefined,
+      folder: typeof extension?.folder === 'string' ? cleanFolder(extension.folder) : undefined,
       sha256: sha256?.toLowerCase(),
       cover: extension?.cover === true,
     })

@@ -110,7 +110,8 @@ export async function ingestArchive(
   }
   for (const [plan, target] of targets) {
     if (!target.created) continue
-    await applyMetadata(deps, target.id, plan.metadata)
+    const readme = plan.metadata.description === undefined ? await readmeOf(zip, plan, entries) : undefined
+    await applyMetadata(deps, target.id, { ...plan.metadata, ...(readme ? { description: readme } : {}) })
     const cover = entries.find((entry) => entry.file?.role === 'image' && plan.resources.get(entry.path)?.cover)
     if (cover?.file) await chooseModelCover(deps, target.id, cover.file.id)
   }
@@ -230,7 +231,7 @@ async function unpackEntry(
     const result = await deps.registrations.run(() =>
       registerUpload(deps, stored, {
         filename,
-        folder: [upload.folder, folderOfPath(inModel)].filter(Boolean).join('/'),
+        folder: [upload.folder, resource?.folder ?? folderOfPath(inModel)].filter(Boolean).join('/'),
         uploadedBy: upload.uploadedBy,
         ...(target
           ? { modelId: target.id }
@@ -252,6 +253,31 @@ async function unpackEntry(
   }
 }
 
+const readmeName = /^readme(\.(md|markdown|txt))?$/i
+const maxDescription = 10_000
+
+/**
+ * The text of the README at the top of a model the zip made (stored as one of its files), as
+ * its description: what Printables and Thingiverse downloads say of the model. Undefined when
+ * there is none, or it is not UTF-8 text; cut at the length a description may have.
+ */
+async function readmeOf(zip: ZipReader, plan: ArchiveModelPlan, entries: ArchiveEntryResult[]) {
+  const stored = entries.find(
+    (entry) =>
+      entry.outcome !== 'skipped' &&
+      entry.path === `${plan.root}${baseName(entry.path)}` &&
+      readmeName.test(baseName(entry.path)),
+  )
+  const entry = stored && zip.get(stored.path)
+  if (!entry) return undefined
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(await zip.readEntry(entry, 4 * maxDescription))
+    return text.trim().slice(0, maxDescription) || undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The id of the model a zip makes, from what it holds (each entry's path, size and CRC-32 as the
  * central directory states them) and the model's name: the same zip uploaded twice, or twice at
@@ -268,8 +294,9 @@ function archiveModelId(deps: Pick<ArchiveDeps, 'createSha256'>, plan: ArchiveMo
 }
 
 async function applyMetadata(deps: ArchiveDeps, modelId: string, metadata: PackageMetadata): Promise<void> {
-  const { description, tags, collections = [] } = metadata
-  if (description !== undefined || tags !== undefined) await updateModel(deps, modelId, { description, tags })
+  const { description, tags, collections = [], creator, sourceUrl, license } = metadata
+  const changes = { description, tags, creator, source_url: sourceUrl, license }
+  if (Object.values(changes).some((value) => value !== undefined)) await updateModel(deps, modelId, changes)
   for (const name of collections) {
     const collection = await ensureCollection(deps.database.db, deps.clock, name)
     await addToCollection(deps.database.db, deps.clock, collection.id, modelId)

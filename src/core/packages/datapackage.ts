@@ -10,7 +10,14 @@ export interface PackageResource {
   bytes: number
   hash: string
   /** `cover` only on the model's cover image. */
-  model_vault: { role: FileRole; original_name: string; metadata: Record<string, unknown>; cover?: true }
+  model_vault: {
+    role: FileRole
+    original_name: string
+    /** Its folder inside the model ('' for the top), whatever folder its path puts it in. */
+    folder: string
+    metadata: Record<string, unknown>
+    cover?: true
+  }
 }
 
 /** `datapackage.json`: a Frictionless Data Package (v1) with the vault's own fields under `model_vault`. */
@@ -21,6 +28,10 @@ export interface Datapackage {
   description: string
   keywords: string[]
   created: string
+  /** Frictionless: the designer as an `author`, the page it came from, its license (an SPDX id as `name`). */
+  contributors?: { title: string; role: 'author' }[]
+  sources?: { title: string; path: string }[]
+  licenses?: { name: string }[]
   resources: PackageResource[]
   model_vault: { version: 1; model_id: string; collections: string[]; exported_at: string }
 }
@@ -37,6 +48,9 @@ export interface PackagedModel {
   id: string
   name: string
   description: string
+  creator: string | null
+  source_url: string | null
+  license: string | null
   tags: string[]
   collections: { name: string }[]
   created_at: string
@@ -57,6 +71,9 @@ export function buildDatapackage(
     description: model.description,
     keywords: model.tags,
     created: model.created_at,
+    ...(model.creator ? { contributors: [{ title: model.creator, role: 'author' as const }] } : {}),
+    ...(model.source_url ? { sources: [{ title: 'Source', path: model.source_url }] } : {}),
+    ...(model.license ? { licenses: [{ name: model.license }] } : {}),
     resources: files.map(({ file, path, resourceName }) => ({
       name: resourceName,
       path,
@@ -67,6 +84,7 @@ export function buildDatapackage(
       model_vault: {
         role: file.role,
         original_name: file.name,
+        folder: file.folder,
         metadata: file.metadata,
         ...(file.id === model.cover_file_id ? { cover: true as const } : {}),
       },

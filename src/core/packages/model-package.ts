@@ -80,7 +80,7 @@ function layOutModel(model: ModelDetailRecord, slug: string, folder: string, exp
   const resourceName = uniqueSlugs()
   const placed = model.files.map((file) => ({
     file,
-    path: pathFor(file.name, file.role),
+    path: pathFor(file.name, file.role, file.folder),
     resourceName: resourceName(slugify(file.name, 'file')),
   }))
   const datapackage = new TextEncoder().encode(

@@ -34,15 +34,19 @@ const roleFolders: Record<FileRole, string> = { part: '', image: 'images/', docu
 const reservedRootNames = ['datapackage.json', 'images', 'documents']
 
 /**
- * Paths for a model's files inside its package: `Benchy.stl`, `images/photo.jpg`. A name used
+ * Paths for a model's files inside its package: `Benchy.stl`, `images/photo.jpg`, `stls/supported/Body.stl`
+ * for a file in a folder of its model (below `files/` should that folder's name be taken). A name used
  * twice in one folder gets ` (2)`, ` (3)` before its extension. Names are compared regardless
  * of case, since Windows and macOS unpack `Part.STL` and `part.stl` onto one file. A name that
  * is only dots (`..`) would step out of its folder when unpacked, so it becomes `file`.
  */
-export function packagePaths(): (name: string, role: FileRole) => string {
+export function packagePaths(): (name: string, role: FileRole, modelFolder: string) => string {
   const taken = new Set(reservedRootNames)
-  return (name, role) => {
-    const folder = roleFolders[role]
+  return (name, role, modelFolder) => {
+    // A file in a folder of its model keeps it; one at the top goes in its role's folder.
+    const folder = modelFolder
+      ? `${reservedRootNames.includes(modelFolder.split('/')[0]?.toLowerCase() ?? '') ? 'files/' : ''}${modelFolder}/`
+      : roleFolders[role]
     const safe = /^\.*$/.test(name) ? 'file' : name
     const dot = safe.lastIndexOf('.')
     const [stem, extension] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, '']

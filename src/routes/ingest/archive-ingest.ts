@@ -14,14 +14,34 @@ const packageDescriptor = z.looseObject({
   title: editableModelFields.name.optional(),
   description: editableModelFields.description.optional(),
   keywords: editableModelFields.tags.optional(),
+  contributors: z
+    .array(z.looseObject({ title: editableModelFields.creator.optional() }))
+    .max(50)
+    .optional(),
+  sources: z
+    .array(z.looseObject({ path: editableModelFields.source_url.optional() }))
+    .max(50)
+    .optional(),
+  licenses: z
+    .array(z.looseObject({ name: editableModelFields.license.optional() }))
+    .max(50)
+    .optional(),
   model_vault: z.looseObject({ collections: z.array(collectionName).max(50).optional() }).optional(),
 })
 
 const checkPackageMetadata: CheckPackageMetadata = (descriptor, source) => {
   const parsed = packageDescriptor.safeParse(descriptor)
   if (!parsed.success) throw validationFailure(parsed.error, source)
-  const { title, description, keywords, model_vault } = parsed.data
-  return { name: title, description, tags: keywords, collections: model_vault?.collections }
+  const { title, description, keywords, model_vault, contributors, sources, licenses } = parsed.data
+  return {
+    name: title,
+    description,
+    tags: keywords,
+    collections: model_vault?.collections,
+    creator: contributors?.find((contributor) => contributor.title)?.title ?? undefined,
+    sourceUrl: sources?.find((source) => source.path)?.path ?? undefined,
+    license: licenses?.find((license) => license.name)?.name ?? undefined,
+  }
 }
 
 /**
