@@ -52,7 +52,8 @@ export default defineConfig({
     // slicer, Chromium, PostgreSQL, a compiler), so one more file than there are cores keeps both busy.
     maxWorkers: availableParallelism() + 1,
     // `npm run test:coverage`: the statements and branches of the server and the web UI's code that
-    // run under Node (the UI's pages run in Chromium, where V8 coverage of Node does not reach).
+    // run under Node. The UI's pages run in Chromium, where V8 coverage of Node does not reach: the
+    // script's VAULT_TEST_WEB_COVERAGE makes them record their own, and scripts/web-coverage.ts counts it.
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],

@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { collectWebCoverage, recordPageCoverage } from './web-coverage.js'
 
 /** Debian's Chromium; the suite never downloads a browser. */
 const chromiumPath = '/usr/bin/chromium'
@@ -41,6 +42,7 @@ export interface OfflinePage {
  * `http://127.0.0.1:40123`): every other request is aborted and recorded in `blocked`.
  * The context asks for reduced motion, so dialogs and menus are drawn settled at once: axe then
  * checks their colours as people see them, not half faded in. Close it with `context.close()`.
+ * Under `npm run test:coverage` the page records the web UI's coverage until then.
  */
 export async function openOfflinePage(browser: Browser, origin: string): Promise<OfflinePage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })
@@ -51,6 +53,7 @@ export async function openOfflinePage(browser: Browser, origin: string): Promise
     return route.abort('internetdisconnected')
   })
   const page = await context.newPage()
+  if (collectWebCoverage) await recordPageCoverage(browser, context, page)
   const pageErrors: Error[] = []
   page.on('pageerror', (error) => pageErrors.push(error))
   return { context, page, blocked, pageErrors }

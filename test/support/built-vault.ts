@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import { createTestDatabase } from './test-database.js'
+import { collectWebCoverage, webCoverageBuild } from './web-coverage.js'
 
 const run = promisify(execFile)
 
@@ -47,12 +48,14 @@ const exists = (path: string) =>
  * service. Resolves the folder, which holds `src/` and `web/` as `dist/` does.
  */
 export function ensureBuilt(): Promise<string> {
-  return oncePerSourceState('build', async (dir) => {
+  return oncePerSourceState(collectWebCoverage ? webCoverageBuild : 'build', async (dir) => {
     await run('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', dir])
+    // Under coverage the UI's bundles get source maps beside them (not named in the bundles, which
+    // stay as users get them), so `scripts/web-coverage.ts` maps what ran back to web/src.
+    const sourcemap = collectWebCoverage ? ['--sourcemap', 'hidden'] : []
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build: test what users get.
-    await run('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web')], {
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
+    const web = ['--config', 'web/vite.config.ts', '--outDir', resolve(dir, 'web'), ...sourcemap]
+    await run('npx', ['vite', 'build', ...web], { env: { ...process.env, NODE_ENV: 'production' } })
   })
 }
 
