@@ -555,8 +555,8 @@ export interface paths {
          * @description Totals and breakdowns of the whole library.
          *
          *     `bytes_stored` is the size of all stored content. Every distinct content is stored once (files are deduplicated by
-         *     SHA-256; an image or document on several models is one blob, counted once), so this is also what the blob store
-         *     holds, thumbnails aside.
+         *     SHA-256; a content that is a file of several models is one blob, counted once), so this is also what the blob store
+         *     holds, thumbnails aside. The per-format `bytes` count each file.
          *     `bytes_saved_by_dedup` counts the bytes of every upload the vault answered as a duplicate (it held the bytes
          *     already, so nothing was stored): what keeping each upload would have cost on top. It is a running total since the
          *     library was created; deleting models does not lower it. `duplicate_uploads` is the number of those uploads.

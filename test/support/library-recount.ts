@@ -16,6 +16,10 @@ export async function recountLibrary(db: Kysely<Database>): Promise<LibraryStats
   const formats = await sql<{ format: string; files: number; models: number; bytes: number }>`
     select format, count(*) as files, count(distinct model_id) as models, sum(size) as bytes
     from files group by format order by format`.execute(db)
+  const parts = await sql<{ bytes: number | null }>`
+    select sum(size) as bytes from (select distinct sha256, size from files where format not in ('image', 'document')) blobs`.execute(
+    db,
+  )
   const media = await sql<{ bytes: number | null }>`
     select sum(size) as bytes from (select distinct sha256, size from files where format in ('image', 'document')) blobs`.execute(
     db,
@@ -36,14 +40,11 @@ export async function recountLibrary(db: Kysely<Database>): Promise<LibraryStats
     models: n(row.models),
     bytes: n(row.bytes),
   }))
-  const partBytes = byFormat
-    .filter((row) => row.format !== 'image' && row.format !== 'document')
-    .reduce((sum, row) => sum + row.bytes, 0)
   return {
     totals: {
       models: n(models.n),
       files: byFormat.reduce((sum, row) => sum + row.files, 0),
-      bytes_stored: partBytes + n(media.rows[0]?.bytes ?? 0),
+      bytes_stored: n(parts.rows[0]?.bytes ?? 0) + n(media.rows[0]?.bytes ?? 0),
       duplicate_uploads: n(dedup.uploads),
       bytes_saved_by_dedup: n(dedup.bytes),
     },

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 
-/** What `library_counts` counts (migration 0013 keeps them): the key is '' for `models` and `media`, else a format, slicer, tag id or collection id. */
-export type CountKind = 'models' | 'format' | 'slicer' | 'media' | 'tag' | 'collection'
+/**
+ * What `library_counts` counts (migrations 0013 and 0017 keep them): the key is '' for `models`,
+ * `media` and `shared` (bytes of part files whose content another part file holds), else a
+ * format, slicer, tag id or collection id.
+ */
+export type CountKind = 'models' | 'format' | 'slicer' | 'media' | 'shared' | 'tag' | 'collection'
 
 /**
  * The current counters of one kind, one row per key: the kept row plus the deltas PostgreSQL

@@ -28,7 +28,7 @@ export interface LibraryStats {
  * writers because each writer's transaction counts its own rows.
  */
 export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> {
-  const [models, dedup, formats, media, slicers, tags, collections] = await Promise.all([
+  const [models, dedup, formats, media, shared, slicers, tags, collections] = await Promise.all([
     countsOf(db, 'models').executeTakeFirst(),
     db.selectFrom('dedup_counter').select(['uploads', 'bytes']).executeTakeFirst(),
     // A format or slicer whose last file went stays as a row of zeros until it is folded away.
@@ -37,6 +37,7 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       .orderBy('parts.key')
       .execute(),
     countsOf(db, 'media').executeTakeFirst(),
+    countsOf(db, 'shared').executeTakeFirst(),
     countsOf(db, 'slicer')
       .having((eb) => eb.fn.sum('parts.files'), '>', 0)
       .orderBy('parts.key')
@@ -55,7 +56,8 @@ export async function libraryStats(db: Kysely<Database>): Promise<LibraryStats> 
       models: Number(models?.models ?? 0),
       files: byFormat.reduce((sum, row) => sum + row.files, 0),
       bytes_stored:
-        byFormat.filter((row) => !mediaFormats.includes(row.format)).reduce((sum, row) => sum + row.bytes, 0) +
+        byFormat.filter((row) => !mediaFormats.includes(row.format)).reduce((sum, row) => sum + row.bytes, 0) -
+        Number(shared?.bytes ?? 0) +
         Number(media?.bytes ?? 0),
       duplicate_uploads: Number(dedup?.uploads ?? 0),
       bytes_saved_by_dedup: Number(dedup?.bytes ?? 0),

@@ -12,6 +12,10 @@ import { postgresLists, sqliteLists } from './0014-model-lists.js'
  *   its own part): the unique index by content alone for parts (0011) becomes one by model and
  *   content for every file, as it already was for images and documents. A plain index on
  *   `sha256` keeps "is this content held anywhere" an index lookup.
+ * - `library_counts` kind `shared`: the bytes of part files whose content another part file holds
+ *   (each content beyond its first file), so the library's `bytes_stored` still counts every
+ *   stored content once. On PostgreSQL a writer first locks the contents concerned (as 0013 does
+ *   for images and documents), so the second of two writers sees the first's rows.
  * - A file may move to another model (moving files, merging and splitting models keep each file's
  *   id, so links, dispatch records and sliced sources follow it). The counters of 0013 and the
  *   lists of 0014 learn the move; format, size and content still never change.
@@ -37,6 +41,11 @@ async function reshape(db: Kysely<unknown>, triggers: readonly string[]): Promis
   await db.schema.dropIndex('files_media_sha256').execute()
   await db.schema.createIndex('files_model_sha256').on('files').columns(['model_id', 'sha256']).unique().execute()
   await db.schema.createIndex('files_sha256').on('files').column('sha256').execute()
+  await sql
+    .raw(`insert into library_counts (kind, key, models, files, bytes)
+      select 'shared', '', 0, 0, coalesce(sum(size * (held - 1)), 0)
+      from (select sha256, max(size) as size, count(*) as held from files where format not in ${media} group by sha256) parts`)
+    .execute(db)
   for (const statement of triggers) await sql.raw(statement).execute(db)
 }
 
@@ -66,7 +75,16 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 }
 
 /** Every PostgreSQL function this migration creates: a restore drops them with the tables (see `vaultFunctions`). */
-export const modelShapeFunctions = ['library_counts_files_moved', 'model_lists_files_moved'] as const
+export const modelShapeFunctions = [
+  'library_counts_files_moved',
+  'library_counts_files_shared',
+  'model_lists_files_moved',
+] as const
+
+const media = `('image', 'document')`
+/** Another part file holds the content of `row` (a row trigger's `new` or `old`). */
+const sharedPart = (row: 'new' | 'old') =>
+  `${row}.format not in ${media} and exists (select 1 from files f where f.sha256 = ${row}.sha256 and f.format not in ${media} and f.id <> ${row}.id)`
 
 const fixedColumns = (row: string) => `${row}.format, ${row}.size, ${row}.sha256`
 const refusal = `'a file''s format, size and content never change (library_counts rely on it)'`
@@ -83,12 +101,18 @@ const sqliteTriggers = [
     ${sqliteAdd(`'format'`, 'new.format', firstOfFormat('new'), '0', '0')}
     ${sqliteAdd(`'slicer'`, 'old.slicer', `-(${firstOfSlicer('old')})`, '0', '0', 'old.slicer is not null')}
     ${sqliteAdd(`'slicer'`, 'new.slicer', firstOfSlicer('new'), '0', '0', 'new.slicer is not null')} end`,
+  `create trigger library_counts_files_shared_insert after insert on files when ${sharedPart('new')} begin
+    ${sqliteAdd(`'shared'`, `''`, '0', '0', 'new.size')} end`,
+  `create trigger library_counts_files_shared_delete after delete on files when ${sharedPart('old')} begin
+    ${sqliteAdd(`'shared'`, `''`, '0', '0', '-old.size')} end`,
   `create trigger model_lists_files_moved after update of model_id on files when old.model_id is not new.model_id begin
     update models set file_formats = ${sqliteLists.fileFormats('models.id')} where id in (old.model_id, new.model_id); end`,
 ]
 
 const sqliteUndo = [
   'drop trigger model_lists_files_moved',
+  'drop trigger library_counts_files_shared_insert',
+  'drop trigger library_counts_files_shared_delete',
   'drop trigger library_counts_files_moved',
   'drop trigger library_counts_files_fixed',
   `create trigger library_counts_files_fixed before update of format, size, sha256, model_id on files
@@ -138,6 +162,34 @@ const postgresTriggers = [
   end $$`,
   `create trigger library_counts_files_moved after update on files
     referencing old table as before_update new table as after_update for each statement execute function library_counts_files_moved()`,
+  // Per content: each part file beyond the first counts; `held` is the count after the statement.
+  `create or replace function library_counts_files_shared() returns trigger language plpgsql as $$
+  begin
+    if tg_op = 'INSERT' then
+      perform pg_advisory_xact_lock(hashtextextended(sha256, 18))
+        from (select distinct sha256 from added where format not in ${media} order by sha256) parts;
+      insert into library_count_deltas (kind, key, models, files, bytes)
+        select 'shared', '', 0, 0, sum(c.size * (greatest(c.held - 1, 0) - greatest(c.held - c.n - 1, 0)))
+        from (select a.sha256, max(a.size) as size, count(*) as n,
+            (select count(*) from files f where f.sha256 = a.sha256 and f.format not in ${media}) as held
+          from added a where a.format not in ${media} group by a.sha256) c
+        having coalesce(sum(c.size * (greatest(c.held - 1, 0) - greatest(c.held - c.n - 1, 0))), 0) <> 0;
+    else
+      perform pg_advisory_xact_lock(hashtextextended(sha256, 18))
+        from (select distinct sha256 from removed where format not in ${media} order by sha256) parts;
+      insert into library_count_deltas (kind, key, models, files, bytes)
+        select 'shared', '', 0, 0, sum(c.size * (greatest(c.held - 1, 0) - greatest(c.held + c.n - 1, 0)))
+        from (select r.sha256, max(r.size) as size, count(*) as n,
+            (select count(*) from files f where f.sha256 = r.sha256 and f.format not in ${media}) as held
+          from removed r where r.format not in ${media} group by r.sha256) c
+        having coalesce(sum(c.size * (greatest(c.held - 1, 0) - greatest(c.held + c.n - 1, 0))), 0) <> 0;
+    end if;
+    return null;
+  end $$`,
+  `create trigger library_counts_files_shared_insert after insert on files
+    referencing new table as added for each statement execute function library_counts_files_shared()`,
+  `create trigger library_counts_files_shared_delete after delete on files
+    referencing old table as removed for each statement execute function library_counts_files_shared()`,
   `create or replace function model_lists_files_moved() returns trigger language plpgsql as $$
   declare changed text[];
   begin
