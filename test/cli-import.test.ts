@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { symlinkSync } from 'node:fs'
+import { statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -66,17 +66,18 @@ describe('model-vault import of a 500-file tree with {collection}/{creator}/{mod
     const model = await modelNamed(target, 'Model 4-5-5')
     expect(model.tags).toEqual(['creator:Maker 5'])
     expect(model.collections.map((collection: { name: string }) => collection.name)).toEqual(['Collection 4'])
-    expect(model.files.map((file: { name: string }) => file.name).sort()).toEqual([
-      'README.md',
-      'base.stl',
-      'hinge.stl',
-      'lid.stl',
-      'spare.stl',
+    // Each file keeps its folder below the model folder.
+    expect(model.files.map((file: { name: string; folder: string }) => `${file.folder}|${file.name}`).sort()).toEqual([
+      'extras|spare.stl',
+      '|README.md',
+      '|base.stl',
+      '|hinge.stl',
+      '|lid.stl',
     ])
     const loose = await modelNamed(target, 'loose-bracket')
-    expect(loose.files.map((file: { name: string }) => file.name).sort()).toEqual([
-      'loose-bracket.jpg',
-      'loose-bracket.stl',
+    expect(loose.files.map((file: { name: string; folder: string }) => `${file.folder}|${file.name}`).sort()).toEqual([
+      '|loose-bracket.jpg',
+      '|loose-bracket.stl',
     ])
   })
 
@@ -108,13 +109,20 @@ describe('model-vault import of model folders that share a file', () => {
     const first = await workspace.importCli([tree, '--template', '{model}'], target.env)
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toContain('Models: 5 created, 0 joined')
-    // The same bytes are stored once: the config belongs to the first model that sent it (a file in
-    // several models is the models issue's), and every model is its own folder's.
-    expect((await totals(target)).totals).toMatchObject({ models: 5, files: 6 })
+    // Every model is its own folder's and holds its own config file; the bytes are stored once.
+    const stats = (await totals(target)) as Awaited<ReturnType<typeof totals>> & { totals: { bytes_stored: number } }
+    expect(stats.totals).toMatchObject({ models: 5, files: 10 })
     for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) {
       const model = await modelNamed(target, name)
-      expect(model.files.map((file: { name: string }) => file.name)).toContain(`${name.toLowerCase()}.stl`)
+      expect(model.files.map((file: { name: string }) => file.name).sort()).toEqual([
+        'PrusaSlicer_config.ini',
+        `${name.toLowerCase()}.stl`,
+      ])
     }
+    const cubes = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map(
+      (stem) => statSync(join(tree, stem[0]?.toUpperCase() + stem.slice(1), `${stem}.stl`)).size,
+    )
+    expect(stats.totals.bytes_stored).toBe(cubes.reduce((sum, size) => sum + size, 0) + sharedConfig.length)
     expect(first.stdout).toMatch(/Notes only\/README\.md.*no mesh, G-code or CAD file/)
     expect(first.stdout).toMatch(/Alpha\/pipe\.stl.*a named pipe \(FIFO\): only regular files are imported/)
 

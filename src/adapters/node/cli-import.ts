@@ -3,7 +3,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
-import { makesModel, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
+import { folderInModel, makesModel, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
 import { type ImportProgress, startProgress } from './import-progress.js'
 import { describePlan, describeTally, emptyTally, type ImportTally, writeFailures } from './import-report.js'
 import type { FoundFile } from './import-tree.js'
@@ -126,7 +126,7 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   else {
     for (const part of pending.filter((file) => makesModel(file.path))) {
       rest = rest.filter((file) => file !== part)
-      const answer = await send(part, undefined, run)
+      const answer = await send(part, undefined, folderInModel(model, part), run)
       if (!answer) continue
       modelId = answer.model.id
       made = answer.model_created || namedAfter(answer, part)
@@ -141,7 +141,7 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
     return
   }
   const into = modelId
-  await Promise.all(rest.map((file) => send(file, into, run)))
+  await Promise.all(rest.map((file) => send(file, into, folderInModel(model, file), run)))
   await setUp(model, into, made, run)
 }
 
@@ -161,11 +161,16 @@ const setupOf = (model: PlannedModel, made: boolean) =>
   JSON.stringify({ name: made ? model.name : null, tags: model.tags, collections: model.collections })
 
 /** Uploads one file and journals it; answers undefined (and lists the failure) when the vault did not take it. */
-async function send(file: FoundFile, modelId: string | undefined, run: ImportRun): Promise<UploadAnswer | undefined> {
+async function send(
+  file: FoundFile,
+  modelId: string | undefined,
+  folder: string,
+  run: ImportRun,
+): Promise<UploadAnswer | undefined> {
   try {
     const { answer, sha256 } = await run.slots.run(async () => {
       if (run.refused) throw run.refused
-      return { sha256: await sha256Of(file), answer: await run.api.upload(file, modelId) }
+      return { sha256: await sha256Of(file), answer: await run.api.upload(file, modelId, folder) }
     })
     run.journal.recordFile({
       path: file.path,

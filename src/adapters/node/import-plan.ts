@@ -155,5 +155,12 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
   return { models: planned, skipped }
 }
 
+/** Where a file of a model sits inside it: its folder below the model folder ('' for a model of one file and the files beside it). */
+export function folderInModel(model: PlannedModel, file: FoundFile): string {
+  if (!file.path.startsWith(`${model.key}/`)) return ''
+  const inside = file.path.slice(model.key.length + 1)
+  return inside.includes('/') ? inside.slice(0, inside.lastIndexOf('/')) : ''
+}
+
 /** `folder/base name` in lower case: `Benchy.stl` and `benchy.JPG` in one folder share it. */
 const stemKey = (path: string) => `${path.slice(0, path.lastIndexOf('/') + 1)}${stemOf(baseName(path))}`.toLowerCase()

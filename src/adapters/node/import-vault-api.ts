@@ -102,13 +102,15 @@ export function createImportVaultApi(config: HookConfig, retry: RetryPolicy) {
   return {
     /** Checks the URL and the key before anything is sent (GET /collections needs the `read` scope the import needs). */
     check: () => request<{ items: Collection[] }>('GET', '/api/v1/collections'),
-    /** PUT /ingest/{name}: the file streamed from disk, with its Content-Length; into `modelId` when given. */
-    upload: (file: FoundFile, modelId: string | undefined) =>
-      request<UploadAnswer>(
+    /** PUT /ingest/{name}: the file streamed from disk, with its Content-Length; into `modelId` when given, in `folder` of it. */
+    upload: (file: FoundFile, modelId: string | undefined, folder: string) => {
+      const query = new URLSearchParams({ ...(modelId ? { model_id: modelId } : {}), ...(folder ? { folder } : {}) })
+      return request<UploadAnswer>(
         'PUT',
-        `/api/v1/ingest/${encodeURIComponent(file.path.slice(file.path.lastIndexOf('/') + 1))}${modelId ? `?model_id=${modelId}` : ''}`,
+        `/api/v1/ingest/${encodeURIComponent(file.path.slice(file.path.lastIndexOf('/') + 1))}${query.size ? `?${query}` : ''}`,
         () => openAsBlob(file.absolutePath),
-      ),
+      )
+    },
     model: (id: string) => request<ModelDetail>('GET', `/api/v1/models/${id}`),
     updateModel: (id: string, change: { name?: string; tags?: string[] }) =>
       request<ModelDetail>('PATCH', `/api/v1/models/${id}`, json(change)),
