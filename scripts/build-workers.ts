@@ -8,14 +8,14 @@
  *   npm run build:workers [-- out]      (default out: dist/workers)
  */
 import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { readDocsAsset } from '../src/adapters/node/docs-assets.js'
+import type { DocsAssetName } from '../src/core/deps.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const require = createRequire(import.meta.url)
 
 export interface WorkersBuild {
   bundle: string
@@ -25,11 +25,7 @@ export interface WorkersBuild {
   gzipBytes: number
 }
 
-const docsAssets = {
-  'swagger-ui.css': 'swagger-ui-dist/swagger-ui.css',
-  'swagger-ui-bundle.js': 'swagger-ui-dist/swagger-ui-bundle.js',
-  'redoc.standalone.js': 'redoc/bundles/redoc.standalone.js',
-}
+const docsAssetNames: DocsAssetName[] = ['swagger-ui.css', 'swagger-ui-bundle.js', 'redoc.standalone.js']
 
 export async function buildWorkers(
   outDir = join(root, 'dist/workers'),
@@ -54,9 +50,7 @@ export async function buildWorkers(
   const assetsDir = join(outDir, 'assets')
   await mkdir(join(assetsDir, '_vault-docs'), { recursive: true })
   if (await stat(webDir).catch(() => null)) await cp(webDir, assetsDir, { recursive: true })
-  for (const [name, file] of Object.entries(docsAssets)) {
-    await cp(require.resolve(file), join(assetsDir, '_vault-docs', name))
-  }
+  for (const name of docsAssetNames) await writeFile(join(assetsDir, '_vault-docs', name), await readDocsAsset(name))
   await writeFile(join(outDir, 'meta.json'), JSON.stringify(result.metafile))
   return measureWorkersBuild(outDir)
 }

@@ -22,6 +22,7 @@ import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } f
 import { rememberedTrieRouter } from './routes/remembered-router.js'
 import { requestId } from './routes/request-id.js'
 import { requestLog } from './routes/request-log.js'
+import { securityHeaders } from './routes/security-headers.js'
 import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
 import { registerUi } from './routes/ui/ui.index.js'
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   })
   app.use(requestId)
   app.use(requestLog)
+  app.use(securityHeaders(deps.publicUrl))
   // Only the API (and its OctoPrint-compatible shim) reads and writes data: the web UI and the API reference keep loading during a
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)

@@ -12,6 +12,9 @@ hooks, scripts and generated clients.
   Ids are opaque strings.
 - Every response carries an \`X-Request-Id\` header. Send your own (letters, digits, \`-\`, \`_\`, \`=\`;
   up to 255 characters) to correlate a request with the server log; otherwise one is generated.
+- Every answer carries browser protections: a \`Content-Security-Policy\` (scripts and requests to this
+  vault's own origin only, \`frame-ancestors 'self'\`), \`X-Frame-Options: SAMEORIGIN\`,
+  \`X-Content-Type-Options: nosniff\` and \`Referrer-Policy: no-referrer\`.
 
 ## Authentication
 

@@ -1,7 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { sameOriginFramesOnly } from '../frame-policy.js'
 import { problem } from '../problem.js'
 import { acceptedEncodings } from './accepted-encodings.js'
 
@@ -79,6 +78,6 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
   const base = `${publicUrl?.replace(/\/$/, '') ?? ''}${prefix}/`
   const html = new TextDecoder().decode(index.body).replace(basePlaceholder, `<base href="${escapeAttribute(base)}" />`)
   return new Response(html, {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...sameOriginFramesOnly },
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' },
   })
 }
