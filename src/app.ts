@@ -8,6 +8,7 @@ import { authRouter } from './routes/auth/auth.index.js'
 import { backupsRouter } from './routes/backups/backups.index.js'
 import { createRestoreGate } from './routes/backups/restore-gate.js'
 import { collectionsRouter } from './routes/collections/collections.index.js'
+import { crossOrigin } from './routes/cors.js'
 import { registerDocs } from './routes/docs/docs.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { healthRouter } from './routes/health/health.index.js'
@@ -45,6 +46,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(requestId)
   app.use(requestLog)
   app.use(securityHeaders(deps.publicUrl))
+  const corsHandler = crossOrigin(deps.corsOrigins ?? [])
+  if (corsHandler) app.use(corsHandler)
   // Only the API (and its OctoPrint-compatible shim) reads and writes data: the web UI and the API reference keep loading during a
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)

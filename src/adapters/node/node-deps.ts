@@ -131,6 +131,7 @@ export async function createNodeDeps(
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,
       publicUrl: config.publicUrl,
+      corsOrigins: config.corsOrigins,
       downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
       printers: {
         providers: {

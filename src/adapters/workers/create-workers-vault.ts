@@ -114,6 +114,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     maxUploadBytes: config.maxUploadBytes,
     maxBodyBytes: config.maxBodyBytes,
     publicUrl: config.publicUrl,
+    corsOrigins: config.corsOrigins,
     downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
     printers: {
       providers: {},

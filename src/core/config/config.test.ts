@@ -143,6 +143,25 @@ describe('configuration from VAULT_* variables', () => {
     expect(parseConfig({}).trustProxy).toBe(false)
   })
 
+  it('reads the CORS allow-list: off by default, origins as browsers send them, a clear problem for anything else', () => {
+    expect(parseConfig({}).corsOrigins).toEqual([])
+    expect(
+      parseConfig({ VAULT_CORS_ORIGINS: ' https://app.example.org , http://localhost:5173/,HTTPS://Other.Example' })
+        .corsOrigins,
+    ).toEqual(['https://app.example.org', 'http://localhost:5173', 'https://other.example'])
+    let error: ConfigError | undefined
+    try {
+      parseConfig({ VAULT_CORS_ORIGINS: 'https://ok.example, *, https://app.example.org/path, ftp://files.example' })
+    } catch (caught) {
+      error = caught as ConfigError
+    }
+    expect(error?.problems).toEqual([
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "*")',
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "https://app.example.org/path")',
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "ftp://files.example")',
+    ])
+  })
+
   it('reads the budgets of reading uploaded files, leaving the number of readers to the runtime unless set', () => {
     expect(parseConfig({}).extract).toEqual({ workers: undefined, timeoutMs: 30_000, memoryMb: 512 })
     expect(

@@ -15,6 +15,8 @@ hooks, scripts and generated clients.
 - Every answer carries browser protections: a \`Content-Security-Policy\` (scripts and requests to this
   vault's own origin only, \`frame-ancestors 'self'\`), \`X-Frame-Options: SAMEORIGIN\`,
   \`X-Content-Type-Options: nosniff\` and \`Referrer-Policy: no-referrer\`.
+- Pages of other origins may call the API only when the operator lists their origin in
+  \`VAULT_CORS_ORIGINS\` (CORS is off by default); a preflight from a listed origin answers 204.
 
 ## Authentication
 
