@@ -12,8 +12,9 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
-import { readDocsAsset } from '../src/adapters/node/docs-assets.js'
+import { compressDocsAsset, readDocsAsset } from '../src/adapters/node/docs-assets.js'
 import type { DocsAssetName } from '../src/core/deps.js'
+import { uiEncodingSuffixes } from '../src/core/ui-files.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -50,7 +51,15 @@ export async function buildWorkers(
   const assetsDir = join(outDir, 'assets')
   await mkdir(join(assetsDir, '_vault-docs'), { recursive: true })
   if (await stat(webDir).catch(() => null)) await cp(webDir, assetsDir, { recursive: true })
-  for (const name of docsAssetNames) await writeFile(join(assetsDir, '_vault-docs', name), await readDocsAsset(name))
+  for (const name of docsAssetNames) {
+    const bytes = await readDocsAsset(name)
+    await writeFile(join(assetsDir, '_vault-docs', name), bytes)
+    // Beside each file its Brotli and gzip copies, as the UI build has them.
+    for (const encoding of ['br', 'gzip'] as const) {
+      const copy = join(assetsDir, '_vault-docs', `${name}${uiEncodingSuffixes[encoding]}`)
+      await writeFile(copy, await compressDocsAsset(bytes, encoding))
+    }
+  }
   await writeFile(join(outDir, 'meta.json'), JSON.stringify(result.metafile))
   return measureWorkersBuild(outDir)
 }

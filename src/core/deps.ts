@@ -25,18 +25,26 @@ export interface ServiceIdentity {
   startedAt: string
 }
 
-/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
-export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
-export type GetDocsAsset = (name: DocsAssetName) => Promise<Uint8Array<ArrayBuffer>>
-
 /** How a UI build may hold a file compressed ahead of time, besides as it is. */
 export type UiAssetEncoding = 'br' | 'gzip'
 
-/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
-export interface UiAsset {
+/** A file's bytes, and how `body` is encoded (absent: as it is). */
+export interface EncodedAsset {
   body: Uint8Array<ArrayBuffer>
-  type: string
   encoding?: UiAssetEncoding
+}
+
+/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
+export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
+/**
+ * Reads a viewer's file in the first of `encodings` the runtime holds it in (Brotli or gzip,
+ * compressed once), else as it is. Rejects where the runtime has no such files.
+ */
+export type GetDocsAsset = (name: DocsAssetName, encodings?: readonly UiAssetEncoding[]) => Promise<EncodedAsset>
+
+/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
+export interface UiAsset extends EncodedAsset {
+  type: string
 }
 /**
  * Reads a file of the built web UI by its path relative to the build's root (`index.html`,
