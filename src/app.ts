@@ -14,6 +14,7 @@ import { filesRouter } from './routes/files/files.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
 import { maintenanceRouter } from './routes/maintenance/maintenance.index.js'
+import { registerMetrics, requestMetrics } from './routes/metrics/metrics.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
 import { octoPrintRouter } from './routes/octoprint/octoprint.index.js'
 import { packagesRouter } from './routes/packages/packages.index.js'
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set('restoreGate', restoreGate)
     return next()
   })
+  app.use(requestMetrics)
   app.use(requestId)
   app.use(requestLog)
   app.use(securityHeaders(deps.publicUrl))
@@ -74,6 +76,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', printersRouter)
   app.route('/', presetsRouter)
   app.route('/', octoPrintRouter)
+  registerMetrics(app)
   registerDocs(app)
 
   // What no route answered: a 405 naming the methods the path has, else a 404 problem. Not a

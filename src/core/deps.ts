@@ -8,6 +8,7 @@ import type { ExtractStoredFile } from './ingest/extractor.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
 import type { KeyRing } from './key-ring.js'
+import type { Metrics } from './metrics/metrics.js'
 import type { PrinterProviders } from './printers/provider.js'
 import type { PrinterStatusCache } from './printers/status-cache.js'
 import type { Clock } from './runtime/clock.js'
@@ -144,6 +145,8 @@ export interface Deps {
   publicUrl?: string
   /** `VAULT_DOWNLOAD_LINK_TTL_S`: how long a signed download link (open in slicer) works. */
   downloadLinkTtlSeconds: number
+  /** Request and upload counters for `/metrics`; absent when metrics are off (`VAULT_METRICS_TOKEN` unset). */
+  metrics?: Metrics
   /** Printer providers by name, this app's status cache, and the timeouts. */
   printers: {
     providers: PrinterProviders

@@ -162,6 +162,14 @@ describe('configuration from VAULT_* variables', () => {
     ])
   })
 
+  it('turns metrics on with a bearer token of at least 32 bytes', () => {
+    expect(parseConfig({}).metricsToken).toBeUndefined()
+    expect(parseConfig({ VAULT_METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32))
+    expect(() => parseConfig({ VAULT_METRICS_TOKEN: 'short' })).toThrow(
+      'VAULT_METRICS_TOKEN must be at least 32 bytes long',
+    )
+  })
+
   it('reads the budgets of reading uploaded files, leaving the number of readers to the runtime unless set', () => {
     expect(parseConfig({}).extract).toEqual({ workers: undefined, timeoutMs: 30_000, memoryMb: 512 })
     expect(

@@ -53,6 +53,8 @@ export interface Config {
   publicUrl?: string
   /** Origins (`https://host[:port]`) whose pages may call the API (`VAULT_CORS_ORIGINS`); empty: CORS off. */
   corsOrigins: string[]
+  /** The bearer token a Prometheus scraper presents at `/metrics` (`VAULT_METRICS_TOKEN`); absent: metrics off. */
+  metricsToken?: string
   /** Seconds a signed download link works (`VAULT_DOWNLOAD_LINK_TTL_S`). */
   downloadLinkTtlSeconds: number
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
@@ -102,6 +104,7 @@ export function parseConfig(env: Env): Config {
     maxBodyBytes: vars.integer('VAULT_MAX_BODY_BYTES', 1024 ** 2, 1024, 1024 ** 3),
     publicUrl: vars.httpUrl('VAULT_PUBLIC_URL'),
     corsOrigins: readOrigins(vars, 'VAULT_CORS_ORIGINS'),
+    metricsToken: vars.secret('VAULT_METRICS_TOKEN'),
     // 15 minutes: long enough for a slicer to start, ask and download; short enough that a link
     // seen in a browser history, a proxy log or a chat is soon worthless.
     downloadLinkTtlSeconds: vars.integer('VAULT_DOWNLOAD_LINK_TTL_S', 15 * 60, 1, 24 * 60 * 60),

@@ -17,7 +17,7 @@ import { limitBytes } from './upload-limit.js'
 
 export type IngestDeps = Pick<
   Deps,
-  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile'
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile' | 'metrics'
 >
 
 export interface IngestResult {
@@ -78,6 +78,7 @@ export async function registerUpload(
   upload: { filename: string; modelId?: string; newModelName?: string; uploadedBy: string },
 ): Promise<IngestResult> {
   const { db } = deps.database
+  deps.metrics?.countUpload(stored.size)
   const filename = cleanFilename(upload.filename)
   const format = formatOf(filename)
   // A picture or document that names a new model makes it, whichever models hold the same bytes.

@@ -17,6 +17,8 @@ hooks, scripts and generated clients.
   \`X-Content-Type-Options: nosniff\` and \`Referrer-Policy: no-referrer\`.
 - Pages of other origins may call the API only when the operator lists their origin in
   \`VAULT_CORS_ORIGINS\` (CORS is off by default); a preflight from a listed origin answers 204.
+- Beside the API: \`GET /metrics\` (Prometheus text format) when the operator sets \`VAULT_METRICS_TOKEN\`;
+  it takes that token as \`Authorization: Bearer …\`, not a user's credential, and is not listed here.
 
 ## Authentication
 
