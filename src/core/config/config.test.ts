@@ -162,6 +162,14 @@ describe('configuration from VAULT_* variables', () => {
     ])
   })
 
+  it('reads the log level: info by default, a clear problem for an unknown one', () => {
+    expect(parseConfig({}).logLevel).toBe('info')
+    expect(parseConfig({ VAULT_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug')
+    expect(() => parseConfig({ VAULT_LOG_LEVEL: 'verbose' })).toThrow(
+      'VAULT_LOG_LEVEL must be one of debug, info, warn, error (got "verbose")',
+    )
+  })
+
   it('turns metrics on with a bearer token of at least 32 bytes', () => {
     expect(parseConfig({}).metricsToken).toBeUndefined()
     expect(parseConfig({ VAULT_METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32))

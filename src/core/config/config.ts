@@ -5,6 +5,7 @@
  * tests) reads configuration the same way. It never throws for a single bad value: it
  * collects every problem and throws one `ConfigError` whose message names each variable.
  */
+import type { LogLevel } from '../runtime/logger.js'
 import { createEnvReader, type EnvReader } from './env-reader.js'
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }
@@ -53,6 +54,8 @@ export interface Config {
   publicUrl?: string
   /** Origins (`https://host[:port]`) whose pages may call the API (`VAULT_CORS_ORIGINS`); empty: CORS off. */
   corsOrigins: string[]
+  /** The least severe log lines written (`VAULT_LOG_LEVEL`): `debug`, `info` (default), `warn` or `error`. */
+  logLevel: LogLevel
   /** The bearer token a Prometheus scraper presents at `/metrics` (`VAULT_METRICS_TOKEN`); absent: metrics off. */
   metricsToken?: string
   /** Seconds a signed download link works (`VAULT_DOWNLOAD_LINK_TTL_S`). */
@@ -105,6 +108,7 @@ export function parseConfig(env: Env): Config {
     publicUrl: vars.httpUrl('VAULT_PUBLIC_URL'),
     corsOrigins: readOrigins(vars, 'VAULT_CORS_ORIGINS'),
     metricsToken: vars.secret('VAULT_METRICS_TOKEN'),
+    logLevel: readLogLevel(vars),
     // 15 minutes: long enough for a slicer to start, ask and download; short enough that a link
     // seen in a browser history, a proxy log or a chat is soon worthless.
     downloadLinkTtlSeconds: vars.integer('VAULT_DOWNLOAD_LINK_TTL_S', 15 * 60, 1, 24 * 60 * 60),
@@ -214,4 +218,14 @@ function readOrigins(vars: EnvReader, name: string): string[] {
     }
   }
   return origins
+}
+
+const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
+
+function readLogLevel(vars: EnvReader): LogLevel {
+  const raw = vars.text('VAULT_LOG_LEVEL')?.toLowerCase() ?? 'info'
+  const level = logLevels.find((known) => known === raw)
+  if (level) return level
+  vars.problem(`VAULT_LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${raw}")`)
+  return 'info'
 }
