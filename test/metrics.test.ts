@@ -83,8 +83,16 @@ describe('GET /metrics', () => {
   })
 
   it('reports printer states and the backup age and last outcome; a new install has no backup yet', async () => {
+    const created = await vault.app.request('/api/v1/printers', {
+      method: 'POST',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'bench "one"', provider: 'virtual', address: 'virtual://bench' }),
+    })
+    expect(created.status).toBe(201)
     const text = await scrape()
     expect(text).toContain('# TYPE vault_printer_state gauge')
+    // A label value is escaped as the text format wants it.
+    expect(text).toMatch(/^vault_printer_state\{printer="bench \\"one\\"",state="[a-z_]+"\} 1$/m)
     expect(text).toMatch(/^vault_backup_last_success_timestamp_seconds 0$/m)
     expect(text).toMatch(/^vault_backup_age_seconds \+Inf$/m)
     expect(text).toContain('# TYPE vault_backup_last_attempt gauge')
