@@ -8,14 +8,15 @@
  *   npm run build:workers [-- out]      (default out: dist/workers)
  */
 import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { compressDocsAsset, readDocsAsset } from '../src/adapters/node/docs-assets.js'
+import type { DocsAssetName } from '../src/core/deps.js'
+import { uiEncodingSuffixes } from '../src/core/ui-files.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const require = createRequire(import.meta.url)
 
 export interface WorkersBuild {
   bundle: string
@@ -25,11 +26,7 @@ export interface WorkersBuild {
   gzipBytes: number
 }
 
-const docsAssets = {
-  'swagger-ui.css': 'swagger-ui-dist/swagger-ui.css',
-  'swagger-ui-bundle.js': 'swagger-ui-dist/swagger-ui-bundle.js',
-  'redoc.standalone.js': 'redoc/bundles/redoc.standalone.js',
-}
+const docsAssetNames: DocsAssetName[] = ['swagger-ui.css', 'swagger-ui-bundle.js', 'redoc.standalone.js']
 
 export async function buildWorkers(
   outDir = join(root, 'dist/workers'),
@@ -54,8 +51,14 @@ export async function buildWorkers(
   const assetsDir = join(outDir, 'assets')
   await mkdir(join(assetsDir, '_vault-docs'), { recursive: true })
   if (await stat(webDir).catch(() => null)) await cp(webDir, assetsDir, { recursive: true })
-  for (const [name, file] of Object.entries(docsAssets)) {
-    await cp(require.resolve(file), join(assetsDir, '_vault-docs', name))
+  for (const name of docsAssetNames) {
+    const bytes = await readDocsAsset(name)
+    await writeFile(join(assetsDir, '_vault-docs', name), bytes)
+    // Beside each file its Brotli and gzip copies, as the UI build has them.
+    for (const encoding of ['br', 'gzip'] as const) {
+      const copy = join(assetsDir, '_vault-docs', `${name}${uiEncodingSuffixes[encoding]}`)
+      await writeFile(copy, await compressDocsAsset(bytes, encoding))
+    }
   }
   await writeFile(join(outDir, 'meta.json'), JSON.stringify(result.metafile))
   return measureWorkersBuild(outDir)

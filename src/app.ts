@@ -8,11 +8,13 @@ import { authRouter } from './routes/auth/auth.index.js'
 import { backupsRouter } from './routes/backups/backups.index.js'
 import { createRestoreGate } from './routes/backups/restore-gate.js'
 import { collectionsRouter } from './routes/collections/collections.index.js'
+import { crossOrigin } from './routes/cors.js'
 import { registerDocs } from './routes/docs/docs.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
 import { maintenanceRouter } from './routes/maintenance/maintenance.index.js'
+import { registerMetrics, requestMetrics } from './routes/metrics/metrics.index.js'
 import { modelsRouter } from './routes/models/models.index.js'
 import { octoPrintRouter } from './routes/octoprint/octoprint.index.js'
 import { packagesRouter } from './routes/packages/packages.index.js'
@@ -22,6 +24,7 @@ import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } f
 import { rememberedTrieRouter } from './routes/remembered-router.js'
 import { requestId } from './routes/request-id.js'
 import { requestLog } from './routes/request-log.js'
+import { securityHeaders } from './routes/security-headers.js'
 import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
 import { registerUi } from './routes/ui/ui.index.js'
@@ -41,8 +44,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set('restoreGate', restoreGate)
     return next()
   })
+  app.use(requestMetrics)
   app.use(requestId)
   app.use(requestLog)
+  app.use(securityHeaders(deps.publicUrl))
+  const corsHandler = crossOrigin(deps.corsOrigins ?? [])
+  if (corsHandler) app.use(corsHandler)
   // Only the API (and its OctoPrint-compatible shim) reads and writes data: the web UI and the API reference keep loading during a
   // restore, so a browser opened meanwhile can show the restore's progress instead of a 503.
   app.use('/api/*', restoreGate.middleware)
@@ -69,6 +76,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', printersRouter)
   app.route('/', presetsRouter)
   app.route('/', octoPrintRouter)
+  registerMetrics(app)
   registerDocs(app)
 
   // What no route answered: a 405 naming the methods the path has, else a 404 problem. Not a

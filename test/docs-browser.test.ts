@@ -48,7 +48,7 @@ describe.each([
   const origin = () => (prefix ? mountedOrigin : vault.baseUrl)
 
   it('Swagger UI shows the title and GET /api/v1/health, and Try it out reaches this vault, without contacting any other host', async () => {
-    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
+    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors, cspViolations }) => {
       const operation = page.locator('.opblock-get', {
         has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/health$/ }),
       })
@@ -66,6 +66,7 @@ describe.each([
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+      expect(cspViolations).toEqual([])
     })
   })
 
@@ -76,7 +77,7 @@ describe.each([
       body: JSON.stringify(admin),
     })
     const token = ((await login.json()) as { access_token: string }).access_token
-    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors }) => {
+    await withOfflinePage(origin(), `${prefix}/docs`, async ({ page, blocked, pageErrors, cspViolations }) => {
       const operation = page.locator('.opblock-get', {
         has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/me$/ }),
       })
@@ -100,11 +101,12 @@ describe.each([
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+      expect(cspViolations).toEqual([])
     })
   })
 
-  it('ReDoc shows the title and GET /api/v1/health; and the page asks no other host for anything (its CSP stops the Redocly footer logo)', async () => {
-    await withOfflinePage(origin(), `${prefix}/redoc`, async ({ page, blocked, pageErrors }) => {
+  it('ReDoc shows the title and GET /api/v1/health; and the page asks no other host for anything (not even for the Redocly footer logo) and breaks no rule of its Content-Security-Policy', async () => {
+    await withOfflinePage(origin(), `${prefix}/redoc`, async ({ page, blocked, pageErrors, cspViolations }) => {
       const operation = page.locator('[data-section-id="operation/getHealth"]')
       await operation.waitFor()
       expect(await page.locator('h1').innerText()).toBe('model-vault API (0.0.0-test)')
@@ -114,6 +116,7 @@ describe.each([
 
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+      expect(cspViolations).toEqual([])
     })
   })
 })

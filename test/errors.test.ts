@@ -3,7 +3,8 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.js'
 import { conflict } from '../src/core/errors.js'
-import { startTestVault, type TestVault } from './support/test-vault.js'
+import { admin, adminEnv } from './support/accounts.js'
+import { createTestVault, startTestVault, type TestVault } from './support/test-vault.js'
 
 let vault: TestVault
 beforeAll(async () => {
@@ -164,6 +165,37 @@ describe('request ids and logs', () => {
     })
     expect(typeof line!.duration_ms).toBe('number')
     expect(typeof line!.time).toBe('string')
+    expect(line!.client_address).toBe('127.0.0.1')
+    expect(line).not.toHaveProperty('user_id')
     expect(JSON.stringify(vault.logs)).not.toContain('token=abc')
+  })
+
+  it('a signed-in request line carries the user id, the bytes in and out where declared, and the proxy-given address when the proxy is trusted', async () => {
+    const proxied = await createTestVault({ ...adminEnv, VAULT_TRUST_PROXY: 'true' })
+    try {
+      const body = JSON.stringify(admin)
+      const login = await proxied.app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(body.length),
+          'X-Forwarded-For': '203.0.113.7',
+          'X-Request-Id': 'log-login-1',
+        },
+        body,
+      })
+      const { access_token, user } = (await login.json()) as { access_token: string; user: { id: string } }
+      expect(proxied.logs.find((l) => l.request_id === 'log-login-1')).toMatchObject({
+        client_address: '203.0.113.7',
+        bytes_in: body.length,
+      })
+      await proxied.app.request('/api/v1/me', {
+        headers: { Authorization: `Bearer ${access_token}`, 'X-Request-Id': 'log-me-1' },
+      })
+      expect(user.id).toEqual(expect.any(String))
+      expect(proxied.logs.find((l) => l.request_id === 'log-me-1')).toMatchObject({ user_id: user.id, status: 200 })
+    } finally {
+      await proxied.close()
+    }
   })
 })

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Liveness and per-component readiness
-         * @description Needs no token. Reports who answered (service identity) and the readiness of the four components: `database` (required), `storage` (required: blob and thumbnail stores), `backup` (backup directory writable, bucket reachable when configured, age of the last good backup: `warn` when none, over 7 days old, or its bucket copy failed) and `printer-provider` (how many printers are online, naming the offline ones with the reason: unreachable, refused credentials, or a host not connected to its printer). Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs. Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails, so it serves as a container health check. Reveals no secrets, hostnames or paths.
+         * @description Needs no token. Reports who answered (service identity) and the readiness of the four components: `database` (required), `storage` (required: blob and thumbnail stores), `backup` (backup directory writable, bucket reachable when configured, age of the last good backup: `warn` when none, over 7 days old, or its bucket copy failed) and `printer-provider` (how many printers are online, naming the offline ones with the reason: unreachable, refused credentials, or a host not connected to its printer). Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs. Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails, so it serves as a container health check. Reveals no secrets, hostnames or paths. The answer is `application/health+json` after the IETF draft "Health Check Response Format for HTTP APIs" (draft-inadarei-api-health-check): its top-level `status` and each component's are the draft's `pass`, `warn` and `fail`; it is plain JSON, so clients that read it as `application/json` keep working.
          */
         get: operations["getHealth"];
         put?: never;
@@ -3081,7 +3081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthReport"];
+                    "application/health+json": components["schemas"]["HealthReport"];
                 };
             };
             /** @description A required component is down; the report names it. */
@@ -3090,7 +3090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthReport"];
+                    "application/health+json": components["schemas"]["HealthReport"];
                 };
             };
         };

@@ -8,6 +8,7 @@ import type { ExtractStoredFile } from './ingest/extractor.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
 import type { KeyRing } from './key-ring.js'
+import type { Metrics } from './metrics/metrics.js'
 import type { PrinterProviders } from './printers/provider.js'
 import type { PrinterStatusCache } from './printers/status-cache.js'
 import type { Clock } from './runtime/clock.js'
@@ -25,18 +26,26 @@ export interface ServiceIdentity {
   startedAt: string
 }
 
-/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
-export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
-export type GetDocsAsset = (name: DocsAssetName) => Promise<Uint8Array<ArrayBuffer>>
-
 /** How a UI build may hold a file compressed ahead of time, besides as it is. */
 export type UiAssetEncoding = 'br' | 'gzip'
 
-/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
-export interface UiAsset {
+/** A file's bytes, and how `body` is encoded (absent: as it is). */
+export interface EncodedAsset {
   body: Uint8Array<ArrayBuffer>
-  type: string
   encoding?: UiAssetEncoding
+}
+
+/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
+export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
+/**
+ * Reads a viewer's file in the first of `encodings` the runtime holds it in (Brotli or gzip,
+ * compressed once), else as it is. Rejects where the runtime has no such files.
+ */
+export type GetDocsAsset = (name: DocsAssetName, encodings?: readonly UiAssetEncoding[]) => Promise<EncodedAsset>
+
+/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
+export interface UiAsset extends EncodedAsset {
+  type: string
 }
 /**
  * Reads a file of the built web UI by its path relative to the build's root (`index.html`,
@@ -136,6 +145,8 @@ export interface Deps {
   publicUrl?: string
   /** `VAULT_DOWNLOAD_LINK_TTL_S`: how long a signed download link (open in slicer) works. */
   downloadLinkTtlSeconds: number
+  /** Request and upload counters for `/metrics`; absent when metrics are off (`VAULT_METRICS_TOKEN` unset). */
+  metrics?: Metrics
   /** Printer providers by name, this app's status cache, and the timeouts. */
   printers: {
     providers: PrinterProviders

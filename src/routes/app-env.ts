@@ -19,6 +19,10 @@ export type GetClientAddress = (c: Context) => string | undefined
  */
 export interface AppDeps extends Deps {
   getClientAddress: GetClientAddress
+  /** Origins whose pages may call the API from the browser (`VAULT_CORS_ORIGINS`); absent or empty: none. */
+  corsOrigins?: readonly string[]
+  /** The bearer token `/metrics` asks for (`VAULT_METRICS_TOKEN`); absent: no `/metrics`. */
+  metricsToken?: string
   /** How request headers are read and answer headers set: `fetchHeaderAccess`, or the runtime's cheaper way. */
   headerAccess: HeaderAccess
   /**

@@ -35,6 +35,8 @@ export interface OfflinePage {
   blocked: BlockedRequest[]
   /** Uncaught exceptions thrown by the page's scripts. */
   pageErrors: Error[]
+  /** What the vault's Content-Security-Policy refused, as Chromium reports it on the console. */
+  cspViolations: string[]
 }
 
 /**
@@ -56,5 +58,10 @@ export async function openOfflinePage(browser: Browser, origin: string): Promise
   if (collectWebCoverage) await recordPageCoverage(browser, context, page)
   const pageErrors: Error[] = []
   page.on('pageerror', (error) => pageErrors.push(error))
-  return { context, page, blocked, pageErrors }
+  const cspViolations: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy'))
+      cspViolations.push(message.text())
+  })
+  return { context, page, blocked, pageErrors, cspViolations }
 }

@@ -8,8 +8,12 @@ const suite = setUpBrowserSuite()
 const refreshTokenKey = 'model-vault.refresh-token'
 
 describe('signing in and out of the web UI', () => {
-  it('a wrong password keeps you out and says why, next to the form', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
+  it('a wrong password keeps you out and says why, next to the form; the page keeps to its Content-Security-Policy', async () => {
+    const { page, context, blocked, pageErrors, cspViolations } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/',
+    )
     try {
       await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
       await screenshot(page, 'sign-in')
@@ -22,13 +26,18 @@ describe('signing in and out of the web UI', () => {
       expect(page.url()).toContain('/sign-in')
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+      expect(cspViolations).toEqual([])
     } finally {
       await context.close()
     }
   })
 
   it('signing in lands on the page that asked for it, in the shell with its navigation', async () => {
-    const { page, context, blocked, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
+    const { page, context, blocked, pageErrors, cspViolations } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      '/library',
+    )
     try {
       await page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
       expect(new URL(page.url()).search).toBe('?next=%2Flibrary')
@@ -47,6 +56,7 @@ describe('signing in and out of the web UI', () => {
       await expectAccessible(page)
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
+      expect(cspViolations).toEqual([])
     } finally {
       await context.close()
     }

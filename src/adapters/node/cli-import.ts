@@ -3,7 +3,14 @@ import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
-import { folderInModel, makesModel, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
+import {
+  folderInModel,
+  makesModel,
+  type PlannedModel,
+  parseTemplate,
+  planImport,
+  TemplateError,
+} from './import-plan.js'
 import { type ImportProgress, startProgress } from './import-progress.js'
 import { describePlan, describeTally, emptyTally, type ImportTally, writeFailures } from './import-report.js'
 import type { FoundFile } from './import-tree.js'

@@ -35,7 +35,12 @@ export interface NodeVault {
  */
 export async function createNodeVault(options: NodeVaultOptions = {}): Promise<NodeVault> {
   const config = options.config ?? readNodeConfig(options.env ?? process.env)
-  const logger = options.logger ?? createJsonLogger(batchedLines((text) => process.stdout.write(text)))
+  const logger =
+    options.logger ??
+    createJsonLogger(
+      batchedLines((text) => process.stdout.write(text)),
+      { level: config.logLevel },
+    )
   const opened = await createNodeDeps(config, { logger, service: nodeServiceIdentity() })
   try {
     await ensureFirstSuperuser(opened.deps, logger, config.admin)

@@ -30,8 +30,11 @@ const shutdownGraceMs = 10_000
  */
 async function main(): Promise<void> {
   // stdout is written synchronously (files, pipes and terminals on Linux): one write per turn, not per line.
-  const logger = createJsonLogger(batchedLines((text) => process.stdout.write(text)))
   const config = readNodeConfigOrExit(process.env)
+  const logger = createJsonLogger(
+    batchedLines((text) => process.stdout.write(text)),
+    { level: config.logLevel },
+  )
 
   // The port is taken before anything is created: a start that cannot listen must not make the
   // first superuser and print its one-time password after the error, leaving the next start none.

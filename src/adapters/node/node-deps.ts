@@ -15,6 +15,7 @@ import type { Deps, ServiceIdentity } from '../../core/deps.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { createKeyRing } from '../../core/key-ring.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
+import { createMetrics } from '../../core/metrics/metrics.js'
 import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
 import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
@@ -131,6 +132,8 @@ export async function createNodeDeps(
       maxUploadBytes: config.maxUploadBytes,
       maxBodyBytes: config.maxBodyBytes,
       publicUrl: config.publicUrl,
+      corsOrigins: config.corsOrigins,
+      ...(config.metricsToken ? { metrics: createMetrics(), metricsToken: config.metricsToken } : {}),
       downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
       printers: {
         providers: {

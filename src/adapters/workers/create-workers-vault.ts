@@ -52,7 +52,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
   const readMaxBytes = workersVars.integer('VAULT_WORKERS_READ_MAX_BYTES', 16 * 1024 ** 2, 0, 1024 ** 3)
   const zipMaxBytes = workersVars.integer('VAULT_WORKERS_ZIP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
   const backupMaxBytes = workersVars.integer('VAULT_WORKERS_BACKUP_MAX_BYTES', 32 * 1024 ** 2, 0, 1024 ** 3)
-  const log = logger ?? createJsonLogger((line) => console.log(line.trimEnd()))
+  const log = logger ?? createJsonLogger((line) => console.log(line.trimEnd()), { level: config.logLevel })
   const clock = systemClock
   const database = openD1Database(env.DB, { maxSnapshotBytes: backupMaxBytes })
   const schemaVersion = await migrateToLatest(database.db)
@@ -114,6 +114,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     maxUploadBytes: config.maxUploadBytes,
     maxBodyBytes: config.maxBodyBytes,
     publicUrl: config.publicUrl,
+    corsOrigins: config.corsOrigins,
     downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
     printers: {
       providers: {},

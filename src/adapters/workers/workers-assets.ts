@@ -34,14 +34,18 @@ export function createWorkersAssets(assets: Fetcher | undefined): {
       const body = await read(path)
       return body && { body, type }
     },
-    async getDocsAsset(name: DocsAssetName) {
+    async getDocsAsset(name: DocsAssetName, encodings = []) {
+      for (const encoding of encodings) {
+        const body = await read(`${docsAssetsDir}/${name}${uiEncodingSuffixes[encoding]}`)
+        if (body) return { body, encoding }
+      }
       const body = await read(`${docsAssetsDir}/${name}`)
       if (!body) {
         throw notSupportedOnThisRuntime(
           `The API reference viewers' files are served from the Worker's static assets, and this deployment has none (${name}); /openapi.json works.`,
         )
       }
-      return body
+      return { body }
     },
   }
 }

@@ -143,6 +143,41 @@ describe('configuration from VAULT_* variables', () => {
     expect(parseConfig({}).trustProxy).toBe(false)
   })
 
+  it('reads the CORS allow-list: off by default, origins as browsers send them, a clear problem for anything else', () => {
+    expect(parseConfig({}).corsOrigins).toEqual([])
+    expect(
+      parseConfig({ VAULT_CORS_ORIGINS: ' https://app.example.org , http://localhost:5173/,HTTPS://Other.Example' })
+        .corsOrigins,
+    ).toEqual(['https://app.example.org', 'http://localhost:5173', 'https://other.example'])
+    let error: ConfigError | undefined
+    try {
+      parseConfig({ VAULT_CORS_ORIGINS: 'https://ok.example, *, https://app.example.org/path, ftp://files.example' })
+    } catch (caught) {
+      error = caught as ConfigError
+    }
+    expect(error?.problems).toEqual([
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "*")',
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "https://app.example.org/path")',
+      'VAULT_CORS_ORIGINS must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "ftp://files.example")',
+    ])
+  })
+
+  it('reads the log level: info by default, a clear problem for an unknown one', () => {
+    expect(parseConfig({}).logLevel).toBe('info')
+    expect(parseConfig({ VAULT_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug')
+    expect(() => parseConfig({ VAULT_LOG_LEVEL: 'verbose' })).toThrow(
+      'VAULT_LOG_LEVEL must be one of debug, info, warn, error (got "verbose")',
+    )
+  })
+
+  it('turns metrics on with a bearer token of at least 32 bytes', () => {
+    expect(parseConfig({}).metricsToken).toBeUndefined()
+    expect(parseConfig({ VAULT_METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32))
+    expect(() => parseConfig({ VAULT_METRICS_TOKEN: 'short' })).toThrow(
+      'VAULT_METRICS_TOKEN must be at least 32 bytes long',
+    )
+  })
+
   it('reads the budgets of reading uploaded files, leaving the number of readers to the runtime unless set', () => {
     expect(parseConfig({}).extract).toEqual({ workers: undefined, timeoutMs: 30_000, memoryMb: 512 })
     expect(

@@ -5,6 +5,7 @@
  * tests) reads configuration the same way. It never throws for a single bad value: it
  * collects every problem and throws one `ConfigError` whose message names each variable.
  */
+import type { LogLevel } from '../runtime/logger.js'
 import { createEnvReader, type EnvReader } from './env-reader.js'
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }
@@ -51,6 +52,12 @@ export interface Config {
   /** Largest body of any other request (JSON, text): `VAULT_MAX_BODY_BYTES`. */
   maxBodyBytes: number
   publicUrl?: string
+  /** Origins (`https://host[:port]`) whose pages may call the API (`VAULT_CORS_ORIGINS`); empty: CORS off. */
+  corsOrigins: string[]
+  /** The least severe log lines written (`VAULT_LOG_LEVEL`): `debug`, `info` (default), `warn` or `error`. */
+  logLevel: LogLevel
+  /** The bearer token a Prometheus scraper presents at `/metrics` (`VAULT_METRICS_TOKEN`); absent: metrics off. */
+  metricsToken?: string
   /** Seconds a signed download link works (`VAULT_DOWNLOAD_LINK_TTL_S`). */
   downloadLinkTtlSeconds: number
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
@@ -99,6 +106,9 @@ export function parseConfig(env: Env): Config {
     maxUploadBytes: vars.integer('VAULT_MAX_UPLOAD_BYTES', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     maxBodyBytes: vars.integer('VAULT_MAX_BODY_BYTES', 1024 ** 2, 1024, 1024 ** 3),
     publicUrl: vars.httpUrl('VAULT_PUBLIC_URL'),
+    corsOrigins: readOrigins(vars, 'VAULT_CORS_ORIGINS'),
+    metricsToken: vars.secret('VAULT_METRICS_TOKEN'),
+    logLevel: readLogLevel(vars),
     // 15 minutes: long enough for a slicer to start, ask and download; short enough that a link
     // seen in a browser history, a proxy log or a chat is soon worthless.
     downloadLinkTtlSeconds: vars.integer('VAULT_DOWNLOAD_LINK_TTL_S', 15 * 60, 1, 24 * 60 * 60),
@@ -185,4 +195,37 @@ function readAdmin(vars: EnvReader): Config['admin'] {
 /** Hides a password in a connection URL so it can be shown in a message. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')
+}
+
+/**
+ * A comma-separated list of web origins: scheme, host and port only, as browsers send them in
+ * `Origin`. Anything else (a path, a wildcard, another scheme) is a problem naming the entry.
+ */
+function readOrigins(vars: EnvReader, name: string): string[] {
+  const entries = (vars.text(name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  const origins: string[] = []
+  for (const entry of entries) {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined
+    if (url && /^https?:$/.test(url.protocol) && url.origin === entry.replace(/\/$/, '').toLowerCase()) {
+      origins.push(url.origin)
+    } else {
+      vars.problem(
+        `${name} must list origins such as https://app.example.org or http://localhost:5173, separated by commas (got "${entry}")`,
+      )
+    }
+  }
+  return origins
+}
+
+const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error']
+
+function readLogLevel(vars: EnvReader): LogLevel {
+  const raw = vars.text('VAULT_LOG_LEVEL')?.toLowerCase() ?? 'info'
+  const level = logLevels.find((known) => known === raw)
+  if (level) return level
+  vars.problem(`VAULT_LOG_LEVEL must be one of ${logLevels.join(', ')} (got "${raw}")`)
+  return 'info'
 }

@@ -16,7 +16,7 @@ import { limitBytes } from './upload-limit.js'
 
 export type IngestDeps = Pick<
   Deps,
-  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile'
+  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile' | 'metrics'
 >
 
 export interface IngestResult {
@@ -86,6 +86,7 @@ export async function registerUpload(
   },
 ): Promise<IngestResult> {
   const { db } = deps.database
+  deps.metrics?.countUpload(stored.size)
   const filename = cleanFilename(upload.filename)
   const format = formatOf(filename)
   const makesNamedModel = upload.modelId === undefined && upload.newModelName !== undefined

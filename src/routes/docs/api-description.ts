@@ -12,6 +12,13 @@ hooks, scripts and generated clients.
   Ids are opaque strings.
 - Every response carries an \`X-Request-Id\` header. Send your own (letters, digits, \`-\`, \`_\`, \`=\`;
   up to 255 characters) to correlate a request with the server log; otherwise one is generated.
+- Every answer carries browser protections: a \`Content-Security-Policy\` (scripts and requests to this
+  vault's own origin only, \`frame-ancestors 'self'\`), \`X-Frame-Options: SAMEORIGIN\`,
+  \`X-Content-Type-Options: nosniff\` and \`Referrer-Policy: no-referrer\`.
+- Pages of other origins may call the API only when the operator lists their origin in
+  \`VAULT_CORS_ORIGINS\` (CORS is off by default); a preflight from a listed origin answers 204.
+- Beside the API: \`GET /metrics\` (Prometheus text format) when the operator sets \`VAULT_METRICS_TOKEN\`;
+  it takes that token as \`Authorization: Bearer …\`, not a user's credential, and is not listed here.
 
 ## Authentication
 

@@ -5,7 +5,7 @@ import { checkHealth } from '../../core/health/health-report.js'
 import { printerFleetHealth } from '../../core/printers/printers.js'
 import { type AppDeps, createRouter } from '../app-env.js'
 import { unsupportedHealth } from '../unsupported.js'
-import { getHealth, getLivez, getReadyz } from './health.routes.js'
+import { getHealth, getLivez, getReadyz, healthMediaType } from './health.routes.js'
 
 const componentTimeoutMs = 3000
 
@@ -70,6 +70,6 @@ export const healthRouter = createRouter()
       checked_at: clock.now().toISOString(),
       components: report.components,
     }
-    c.header('Cache-Control', 'no-store')
-    return report.status === 'fail' ? c.json(body, 503) : c.json(body, 200)
+    const headers = { 'Cache-Control': 'no-store', 'Content-Type': healthMediaType }
+    return report.status === 'fail' ? c.json(body, 503, headers) : c.json(body, 200, headers)
   })

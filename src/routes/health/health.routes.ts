@@ -43,6 +43,9 @@ export const HealthReportSchema = z
   })
   .openapi('HealthReport')
 
+/** The media type of the IETF draft "Health Check Response Format for HTTP APIs" (draft-inadarei-api-health-check). */
+export const healthMediaType = 'application/health+json'
+
 export const getHealth = createRoute({
   method: 'get',
   path: '/api/v1/health',
@@ -57,13 +60,16 @@ export const getHealth = createRoute({
     'Each component check has a 3 second budget, so the answer comes quickly even when a dependency hangs.',
     'Answers 200 while every required component works (overall `pass` or `warn`) and 503 when one fails,',
     'so it serves as a container health check. Reveals no secrets, hostnames or paths.',
+    'The answer is `application/health+json` after the IETF draft "Health Check Response Format for HTTP APIs"',
+    "(draft-inadarei-api-health-check): its top-level `status` and each component's are the draft's `pass`, `warn` and `fail`;",
+    'it is plain JSON, so clients that read it as `application/json` keep working.',
   ].join(' '),
   security: [],
   responses: {
-    200: { description: 'The service is ready.', content: { 'application/json': { schema: HealthReportSchema } } },
+    200: { description: 'The service is ready.', content: { [healthMediaType]: { schema: HealthReportSchema } } },
     503: {
       description: 'A required component is down; the report names it.',
-      content: { 'application/json': { schema: HealthReportSchema } },
+      content: { [healthMediaType]: { schema: HealthReportSchema } },
     },
   },
 })

@@ -11,6 +11,7 @@ describe('GET /api/v1/health', () => {
     const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('content-type')).toBe('application/health+json')
     const body = await res.json()
     expect(body.service).toMatchObject({
       name: 'model-vault',
@@ -45,6 +46,7 @@ describe('GET /api/v1/health', () => {
     await vault.deps.database.close()
     const res = await vault.app.request('/api/v1/health')
     expect(res.status).toBe(503)
+    expect(res.headers.get('content-type')).toBe('application/health+json')
     const body = await res.json()
     expect(body.status).toBe('fail')
     expect(body.components.database.status).toBe('fail')

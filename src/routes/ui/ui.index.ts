@@ -1,15 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { sameOriginFramesOnly } from '../frame-policy.js'
+import { acceptedEncodings, encodedAnswer } from '../encoded-answer.js'
 import { problem } from '../problem.js'
-import { acceptedEncodings } from './accepted-encodings.js'
-
-/**
- * The body is already encoded as its `Content-Encoding` says. Workers (workerd) would otherwise
- * encode it again, sending gzip around the Brotli file; other runtimes ignore the field.
- */
-const alreadyEncoded = { encodeBody: 'manual' } as ResponseInit
 
 /** Paths the UI never answers, whatever the `Accept` header says. */
 const reservedPath = /^\/(api|docs|redoc|openapi\.json)(\/|$)/
@@ -26,7 +19,7 @@ const escapeAttribute = (value: string) =>
  * hashed files under `/assets/` are cached for a year as immutable; `index.html` is never reused
  * without asking; each is served as the build's Brotli or gzip copy when the client takes one. A page request (`Accept: text/html`) for a path that is no file gets `index.html`,
  * so deep links work with client-side routing; `/api`, `/docs`, `/redoc` and `/openapi.json` are
- * never answered here. The page's `<base href>` names the vault's mount point (and
+ * never answered here; `/favicon.ico` is the UI's `favicon.svg`. The page's `<base href>` names the vault's mount point (and
  * `VAULT_PUBLIC_URL`), so the build's relative asset URLs and the client's `api/v1` resolve there
  * from any depth.
  */
@@ -55,15 +48,9 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
     const asset = await getUiAsset(file, acceptedEncodings(c.req.header('accept-encoding')))
     if (asset) {
       const cacheControl = file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
-      const headers = new Headers({
-        'Content-Type': asset.type,
-        'Cache-Control': cacheControl,
-        Vary: 'Accept-Encoding',
-      })
-      if (!asset.encoding) return new Response(asset.body, { headers })
-      headers.set('Content-Encoding', asset.encoding)
-      return new Response(asset.body, { headers, ...alreadyEncoded })
+      return encodedAnswer(asset, { 'Content-Type': asset.type, 'Cache-Control': cacheControl })
     }
+    if (file === 'favicon.ico') return faviconAnswer(c)
     if (file.startsWith('assets/') || !c.req.header('accept')?.includes('text/html')) return undefined
   }
   const index = await getUiAsset('index.html')
@@ -79,6 +66,18 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
   const base = `${publicUrl?.replace(/\/$/, '') ?? ''}${prefix}/`
   const html = new TextDecoder().decode(index.body).replace(basePlaceholder, `<base href="${escapeAttribute(base)}" />`)
   return new Response(html, {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...sameOriginFramesOnly },
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' },
   })
+}
+
+/**
+ * Browsers ask for `/favicon.ico` on pages that name no icon (the API reference): the UI's own
+ * `favicon.svg` answers it (as SVG, which browsers take whatever the name), and without a UI
+ * build a 204, so the browser stops asking and no 404 fills the log.
+ */
+async function faviconAnswer(c: Context<AppEnv>): Promise<Response> {
+  const cacheControl = 'public, max-age=86400'
+  const icon = await c.var.deps.getUiAsset('favicon.svg', acceptedEncodings(c.req.header('accept-encoding')))
+  if (!icon) return new Response(null, { status: 204, headers: { 'Cache-Control': cacheControl } })
+  return encodedAnswer(icon, { 'Content-Type': icon.type, 'Cache-Control': cacheControl })
 }

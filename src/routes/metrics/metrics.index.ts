@@ -1,0 +1,98 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context, MiddlewareHandler } from 'hono'
+import { matchedRoutes } from 'hono/route'
+import { constantTimeEqual } from '../../core/accounts/secrets.js'
+import { lastBackupHealth } from '../../core/backup/backup-health.js'
+import type { Gauge } from '../../core/metrics/metrics.js'
+import { listPrinterRows, printerStatus } from '../../core/printers/printers.js'
+import type { AppEnv } from '../app-env.js'
+import { problem, routeNotFound } from '../problem.js'
+
+/**
+ * The route pattern that answered (`/api/v1/models/:id`), so a series per route rather than per
+ * id; `(other)` for answers no route gave (the web UI's files, unknown paths).
+ */
+function routePattern(c: Context): string {
+  const route = matchedRoutes(c).findLast((matched) => matched.method !== 'ALL')
+  return route?.path ?? '(other)'
+}
+
+/** Records every request's route, status and time when metrics are on (`VAULT_METRICS_TOKEN`). */
+export const requestMetrics: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { metrics } = c.var.deps
+  if (!metrics) return next()
+  const started = performance.now()
+  try {
+    await next()
+  } finally {
+    metrics.observeRequest(c.req.method, routePattern(c), c.res.status, (performance.now() - started) / 1000)
+  }
+}
+
+async function scrapeGauges(c: Context<AppEnv>): Promise<Gauge[]> {
+  const { deps } = c.var
+  const rows = await listPrinterRows(deps)
+  const states = await Promise.all(rows.map(async (row) => ({ row, status: await printerStatus(deps, row) })))
+  const backup = await lastBackupHealth(deps).checkHealth()
+  const lastBackupAt = backup.details?.last_backup_at
+  const lastAttempt = backup.details?.last_attempt
+  return [
+    {
+      name: 'vault_printer_state',
+      help: 'Each registered printer: 1 for its current state (idle, printing, paused, error, offline, ...).',
+      samples: states.map(({ row, status }) => ({ labels: { printer: row.name, state: status.state }, value: 1 })),
+    },
+    {
+      name: 'vault_backup_last_success_timestamp_seconds',
+      help: 'When the last good backup finished (Unix seconds); 0 when there is none.',
+      samples: [{ value: typeof lastBackupAt === 'string' ? Date.parse(lastBackupAt) / 1000 : 0 }],
+    },
+    {
+      name: 'vault_backup_age_seconds',
+      help: 'Seconds since the last good backup finished; +Inf when there is none.',
+      samples: [
+        {
+          value:
+            typeof lastBackupAt === 'string'
+              ? (deps.clock.now().getTime() - Date.parse(lastBackupAt)) / 1000
+              : Number.POSITIVE_INFINITY,
+        },
+      ],
+    },
+    {
+      name: 'vault_backup_last_attempt',
+      help: 'How the most recent backup attempt ended: 1 for its outcome (complete, failed, interrupted, running).',
+      samples: typeof lastAttempt === 'string' ? [{ labels: { outcome: lastAttempt }, value: 1 }] : [],
+    },
+  ]
+}
+
+/**
+ * `GET /metrics` in the Prometheus text format, when `VAULT_METRICS_TOKEN` is set: a scraper
+ * presents it as `Authorization: Bearer <token>` (Prometheus's `authorization` setting). Without
+ * the setting the path does not exist (404). Not in the OpenAPI document: it is for the
+ * operator's monitoring, not for API clients, and takes its own credential.
+ */
+export function registerMetrics(app: OpenAPIHono<AppEnv>): void {
+  app.get('/metrics', async (c) => {
+    const { metrics, metricsToken } = c.var.deps
+    if (!metrics || !metricsToken) return routeNotFound(c)
+    const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]
+    if (!presented || !constantTimeEqual(presented, metricsToken)) {
+      return problem(
+        c,
+        {
+          status: 401,
+          code: presented ? 'invalid_token' : 'missing_token',
+          title: 'Unauthorized',
+          detail: 'The metrics need `Authorization: Bearer <VAULT_METRICS_TOKEN>`.',
+        },
+        { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      )
+    }
+    return c.text(metrics.render(await scrapeGauges(c)), 200, {
+      'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+      'Cache-Control': 'no-store',
+    })
+  })
+}
