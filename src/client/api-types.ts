@@ -2211,6 +2211,7 @@ export interface components {
          *     }
          */
         UpdateFileRequest: {
+            /** @example Body (supported).stl */
             name?: string;
             /**
              * @description '/'-separated (`stls/supported`); '' for the top.
@@ -2324,7 +2325,10 @@ export interface components {
             creator?: string | null;
             /** @description An http(s) URL; null or "" clears it. */
             source_url?: "" | string | null;
-            /** @description An SPDX identifier or expression (`CC-BY-NC-4.0`), else free text; null or "" clears it. */
+            /**
+             * @description An SPDX identifier or expression (`CC-BY-NC-4.0`), else free text; null or "" clears it.
+             * @example CC-BY-NC-4.0
+             */
             license?: string | null;
         };
         /**

@@ -413,6 +413,128 @@ describe('the model page', () => {
     }
   })
 
+  it("shows the files by folder, renders the description's Markdown inert, and edits designer, source and license", async () => {
+    const top = await uploadBox('Dragon body.stl', [31, 17, 9])
+    for (const [name, folder, size] of [
+      ['Wing.stl', 'stls/supported', [32, 18, 9]],
+      ['Wing.stl', 'stls/unsupported', [33, 18, 9]],
+    ] as const) {
+      const reply = await upload(vault.baseUrl, token, name, binaryBox(size[0], size[1], size[2]), {
+        model_id: top.id,
+        folder,
+      })
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    }
+    const description = [
+      '# Print notes',
+      '',
+      'Print **flat**, see [the page](https://www.printables.com/model/1) and [bad](javascript:alert(1)).',
+      '',
+      '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">',
+    ].join('\n')
+    await call(vault.baseUrl, 'PATCH', `/api/v1/models/${top.id}`, { token, json: { description } })
+
+    const { page, context, pageErrors } = await openSignedIn(`/models/${top.id}`)
+    try {
+      await page.getByRole('heading', { name: 'Dragon body', level: 1 }).waitFor()
+      // Markdown renders; HTML and javascript: links stay inert.
+      await page.getByRole('heading', { name: 'Print notes' }).waitFor()
+      expect(await page.locator('strong', { hasText: 'flat' }).count()).toBe(1)
+      const link = page.getByRole('link', { name: 'the page' })
+      expect(await link.getAttribute('href')).toBe('https://www.printables.com/model/1')
+      expect(await link.getAttribute('rel')).toContain('noopener')
+      expect(await page.getByRole('link', { name: 'bad' }).getAttribute('href')).not.toMatch(/javascript/i)
+      expect(await page.evaluate(() => (window as { __injected?: boolean }).__injected)).toBeUndefined()
+      expect(await page.locator('main script, main img[src="x"]').count()).toBe(0)
+
+      // Two files of one name, each in its folder.
+      for (const folder of ['stls/supported', 'stls/unsupported']) {
+        const section = page.getByRole('region', { name: `Folder ${folder}` })
+        await section.getByRole('article', { name: 'Wing.stl' }).waitFor()
+      }
+      await page.getByRole('region', { name: 'Top folder' }).getByRole('article', { name: 'Dragon body.stl' }).waitFor()
+
+      await page.getByRole('button', { name: 'Edit designer' }).click()
+      await page.getByRole('textbox', { name: 'Designer' }).fill('McGybeer')
+      await page.getByRole('button', { name: 'Save designer' }).click()
+      await page.getByText('By McGybeer').waitFor()
+      await page.getByRole('button', { name: 'Edit source' }).click()
+      await page.getByRole('textbox', { name: 'Source' }).fill('javascript:alert(1)')
+      await page.getByRole('button', { name: 'Save source' }).click()
+      await page.getByText(/source_url/i).waitFor()
+      await page.getByRole('textbox', { name: 'Source' }).fill('https://www.printables.com/model/1')
+      await page.getByRole('button', { name: 'Save source' }).click()
+      await page.getByRole('link', { name: 'https://www.printables.com/model/1' }).waitFor()
+      await page.getByRole('button', { name: 'Edit license' }).click()
+      await page.getByRole('textbox', { name: 'License' }).fill('CC-BY-NC-4.0')
+      await page.getByRole('button', { name: 'Save license' }).click()
+      await page.getByText('License: CC-BY-NC-4.0').waitFor()
+      await screenshot(page, 'model-folders-and-maker')
+      await expectAccessible(page)
+      expect((await getModel(top.id)).body).toMatchObject({
+        creator: 'McGybeer',
+        source_url: 'https://www.printables.com/model/1',
+        license: 'CC-BY-NC-4.0',
+      })
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('moves files to a new model, merges it back and copies a file to another model, from the model page', async () => {
+    const robot = await uploadBox('Robot body.stl', [41, 21, 11])
+    const arm = await upload(vault.baseUrl, token, 'Robot arm.stl', binaryBox(42, 21, 11), { model_id: robot.id })
+    expect(arm.status).toBe(201)
+    const stand = await upload(vault.baseUrl, token, 'Stand.stl', binaryBox(43, 21, 11), { model_name: 'Robot stand' })
+    const filesOf = async (id: string) =>
+      ((await getModel(id)).body.files as { name: string }[]).map((file) => file.name).sort()
+
+    const { page, context, pageErrors } = await openSignedIn(`/models/${robot.id}`)
+    try {
+      await page.getByRole('heading', { name: 'Robot body', level: 1 }).waitFor()
+      // Split: the arm goes to a new model.
+      await page.getByRole('button', { name: 'Move or copy files' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Move or copy files' })
+      await dialog.getByRole('checkbox', { name: 'Robot arm.stl' }).check()
+      await dialog.getByRole('textbox', { name: "New model's name" }).fill('Robot arm')
+      await screenshot(page, 'model-move-files')
+      await dialog.getByRole('button', { name: 'Move 1 file' }).click()
+      await page.getByText('Moved 1 file to “Robot arm”.').waitFor()
+      expect(await filesOf(robot.id)).toEqual(['Robot body.stl'])
+      await page.getByRole('article', { name: 'Robot arm.stl' }).waitFor({ state: 'detached' })
+
+      // Merge it back.
+      await page.getByRole('button', { name: 'Merge models in' }).click()
+      const merge = page.getByRole('dialog', { name: 'Merge models into “Robot body”' })
+      await merge.getByRole('textbox', { name: 'Models to merge in' }).fill('Robot arm')
+      await page.getByRole('option', { name: 'Robot arm' }).click()
+      // The list stays open for more choices until a click outside it (here the dialog's title above it).
+      await merge.getByRole('heading', { name: /Merge models into/ }).click()
+      await screenshot(page, 'model-merge-models')
+      await merge.getByRole('button', { name: 'Merge 1 model' }).click()
+      await page.getByRole('article', { name: 'Robot arm.stl' }).waitFor()
+      expect(await filesOf(robot.id)).toEqual(['Robot arm.stl', 'Robot body.stl'])
+      const arms = await call(vault.baseUrl, 'GET', '/api/v1/models?q=Robot%20arm', { token })
+      expect((arms.body.items as { name: string }[]).map((item) => item.name)).not.toContain('Robot arm')
+
+      // Copy the body to the stand: it stays here too.
+      await page.getByRole('button', { name: 'Move or copy files' }).click()
+      await dialog.getByRole('checkbox', { name: 'Robot body.stl' }).check()
+      await dialog.getByText('Copy to a model').click()
+      await dialog.getByRole('textbox', { name: 'To model' }).fill('Robot stand')
+      await page.getByRole('option', { name: 'Robot stand' }).click()
+      await dialog.getByRole('button', { name: 'Copy 1 file' }).click()
+      await page.getByText('Copied 1 file to “Robot stand”.').waitFor()
+      expect(await filesOf(stand.body.model.id)).toEqual(['Robot body.stl', 'Stand.stl'])
+      expect(await filesOf(robot.id)).toEqual(['Robot arm.stl', 'Robot body.stl'])
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it('a model that does not exist says so, with a way back', async () => {
     const { page, context, pageErrors } = await openSignedIn('/models/no-such-model')
     try {

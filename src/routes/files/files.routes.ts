@@ -51,7 +51,9 @@ export const updateFileRoute = defineRoute(allow('user', 'manage'), {
                 z.string().trim().min(1).max(255),
                 /^[^/\\\p{Cc}]+$/u,
                 'may not hold slashes or control characters',
-              ).optional(),
+              )
+                .optional()
+                .openapi({ example: 'Body (supported).stl' }),
               folder: folderField.optional(),
             })
             .strict()

@@ -215,6 +215,7 @@ export const editableModelFields = {
     .transform((value) => value || null)
     .openapi({ description: 'An http(s) URL; null or "" clears it.' }),
   license: matching(z.string().trim().max(100), /^[^\p{Cc}]*$/u, 'may not hold control characters')
+    .openapi({ example: 'CC-BY-NC-4.0' })
     .nullable()
     .transform((value) => value || null)
     .openapi({

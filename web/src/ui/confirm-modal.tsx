@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core'
+import { Button, Modal, Stack, Text } from '@mantine/core'
 import type { ReactNode } from 'react'
-import { problemMessage } from '../api/problem'
+import { DialogActions } from './dialog-actions'
 
 interface ConfirmModalProps {
   /**
@@ -31,19 +31,11 @@ export function ConfirmModal(props: ConfirmModalProps) {
     >
       <Stack>
         <Text size="sm">{props.children}</Text>
-        {props.error ? (
-          <Text size="sm" c="red" role="alert">
-            {problemMessage(props.error)}
-          </Text>
-        ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose} data-autofocus>
-            {props.cancelLabel}
-          </Button>
+        <DialogActions error={props.error} onCancel={props.onClose} cancelLabel={props.cancelLabel}>
           <Button color="red" loading={props.pending} onClick={props.onConfirm}>
             {props.confirmLabel}
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   )

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, darken, Loader, type MantineTheme } from '@mantine/core'
+import { type CSSVariablesResolver, createTheme, darken, Loader, type MantineTheme, Notification } from '@mantine/core'
 
 /**
  * The one theme. Light and dark follow the system (`defaultColorScheme="auto"` in app.tsx). Shades
@@ -16,6 +16,8 @@ export const theme = createTheme({
   components: {
     // A spinner's aria-label ("Loading the backups") needs a role to be read out; a status says it politely.
     Loader: Loader.extend({ defaultProps: { role: 'status' } }),
+    // Mantine's close button of a notification has no name of its own.
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 })
 

@@ -7,10 +7,14 @@ import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
 import { DocumentList } from './document-list'
 import { DownloadPackageButton } from './download-package-button'
-import { FileCard } from './file-card'
+import { FileTree } from './file-tree'
 import { ImageGallery } from './image-gallery'
 import { InlineTextEdit } from './inline-text-edit'
+import { MakerFields } from './maker-fields'
+import { MarkdownText } from './markdown-text'
+import { MergeModelsButton } from './merge-models-button'
 import { ModelViewerPanel } from './model-viewer-panel'
+import { SendFilesButton } from './send-files-button'
 import { TagsEditor } from './tags-editor'
 import { ThumbnailImage } from './thumbnail-image'
 import type { ModelFile } from './types'
@@ -21,7 +25,7 @@ export interface ModelPageProps {
   renderFileActions?: (file: ModelFile) => ReactNode
 }
 
-/** One model: cover, 3D view, editable name, description, tags and collections, its files, images and documents, delete. */
+/** One model: cover, 3D view, editable name, description (Markdown), designer, source, license, tags and collections, its files by folder, images and documents, delete. */
 export function ModelPage({ renderFileActions }: ModelPageProps) {
   const { id = '' } = useParams()
   const model = useModel(id)
@@ -80,7 +84,11 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
             </Text>
           </Group>
         </Stack>
-        <DeleteModelButton modelId={data.id} name={data.name} fileCount={data.files.length} />
+        <Group gap="xs">
+          {data.files.length > 0 && <SendFilesButton modelId={data.id} modelName={data.name} files={data.files} />}
+          <MergeModelsButton modelId={data.id} modelName={data.name} />
+          <DeleteModelButton modelId={data.id} name={data.name} fileCount={data.files.length} />
+        </Group>
       </Group>
 
       <Grid gutter="lg">
@@ -103,10 +111,15 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
               onSave={(description) => save({ description })}
               errorOf={problemMessage}
             >
-              <Text style={{ whiteSpace: 'pre-wrap', flex: 1 }} c={data.description ? undefined : 'dimmed'}>
-                {data.description || 'No description yet.'}
-              </Text>
+              {data.description ? (
+                <MarkdownText>{data.description}</MarkdownText>
+              ) : (
+                <Text c="dimmed" style={{ flex: 1 }}>
+                  No description yet.
+                </Text>
+              )}
             </InlineTextEdit>
+            <MakerFields creator={data.creator} sourceUrl={data.source_url} license={data.license} onSave={save} />
             <TagsEditor modelId={data.id} tags={data.tags} />
             <CollectionsEditor modelId={data.id} collections={data.collections} />
             <DownloadPackageButton modelId={data.id} name={data.name} />
@@ -122,9 +135,7 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
           <Title order={2} size="h3" id="model-files">
             Files
           </Title>
-          {parts.map((file) => (
-            <FileCard key={file.id} file={file} actions={renderFileActions?.(file)} />
-          ))}
+          <FileTree files={parts} actions={renderFileActions} />
         </Stack>
       )}
     </Stack>
