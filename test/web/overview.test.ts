@@ -22,8 +22,17 @@ async function expectHealth(page: Page) {
     await card.waitFor()
     expect(await card.textContent()).toMatch(/Working|Attention|Down/)
   }
-  // No backup has been made: the backup component says so rather than a bare status.
-  expect(await page.getByRole('region', { name: 'Backup health' }).textContent()).toContain('Attention')
+  // No backup has been made: the backup component says so rather than a bare status, and that
+  // this is what a new install reports, with the way to the first backup.
+  const backup = page.getByRole('region', { name: 'Backup health' })
+  expect(await backup.textContent()).toContain('Attention')
+  expect(await backup.textContent()).toContain('This is expected on a new install.')
+  expect(
+    new URL(
+      await backup.getByRole('link', { name: 'Settings → Storage' }).evaluate((a) => (a as HTMLAnchorElement).href),
+    ).pathname,
+  ).toBe('/settings/storage')
+  await page.getByText('The vault works. Its one warning, no backup yet, is expected on a new install.').waitFor()
   expect(await page.getByRole('region', { name: 'Database health' }).textContent()).toContain('Working')
 }
 

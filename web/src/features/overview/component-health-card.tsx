@@ -1,5 +1,6 @@
 import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core'
 import { type Icon, IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react'
+import type { ReactNode } from 'react'
 import type { components } from '../../api/schema'
 import { formatBytes } from '../../ui/format-bytes'
 
@@ -21,8 +22,13 @@ const detailText = (details: HealthComponent['details']) =>
     })
     .join(' · ')
 
-/** One component of the health report: its name, a status in words, and why it is not working. */
-export function ComponentHealthCard(props: { title: string; purpose: string; health: HealthComponent }) {
+/** One component of the health report: its name, a status in words, why it is not working, and `children` (what to do). */
+export function ComponentHealthCard(props: {
+  title: string
+  purpose: string
+  health: HealthComponent
+  children?: ReactNode
+}) {
   const look = statusLook[props.health.status]
   const facts = detailText(props.health.details)
   return (
@@ -47,6 +53,7 @@ export function ComponentHealthCard(props: { title: string; purpose: string; hea
         {props.health.reason && (
           <Text size="sm">{props.health.reason[0]?.toUpperCase() + props.health.reason.slice(1)}.</Text>
         )}
+        {props.children}
         {facts && (
           <Text size="xs" c="dimmed">
             {facts}

@@ -1,6 +1,7 @@
 import { Alert, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { problemMessage } from '../../api/problem'
 import { ComponentHealthCard } from './component-health-card'
+import { FirstBackupHint, isNewInstallBackup } from './first-backup-hint'
 import type { HealthReport } from './use-health'
 import { useHealth } from './use-health'
 
@@ -16,6 +17,9 @@ const overallText: Record<HealthReport['status'], string> = {
   warn: 'The vault works, but something needs attention.',
   fail: 'A required part of the vault is down.',
 }
+
+/** What a new install reports before its first backup: a warning that is no fault. */
+const newInstallText = 'The vault works. Its one warning, no backup yet, is expected on a new install.'
 
 /** The health of the vault's four components, refreshed while the page is open. */
 export function HealthPanel() {
@@ -34,7 +38,9 @@ export function HealthPanel() {
       {health.data && (
         <>
           <Group gap="xs">
-            <Text size="sm">{overallText[health.data.status]}</Text>
+            <Text size="sm">
+              {onlyFirstBackupMissing(health.data) ? newInstallText : overallText[health.data.status]}
+            </Text>
             <Text size="xs" c="dimmed">
               Checked {new Date(health.data.checked_at).toLocaleTimeString()} · version {health.data.service.version}
             </Text>
@@ -46,7 +52,9 @@ export function HealthPanel() {
                 title={info.title}
                 purpose={info.purpose}
                 health={health.data.components[info.key]}
-              />
+              >
+                {info.key === 'backup' && isNewInstallBackup(health.data.components.backup) && <FirstBackupHint />}
+              </ComponentHealthCard>
             ))}
           </SimpleGrid>
         </>
@@ -54,3 +62,8 @@ export function HealthPanel() {
     </Stack>
   )
 }
+
+/** Whether the report's only warning is the first backup that was never made. */
+const onlyFirstBackupMissing = (report: HealthReport) =>
+  isNewInstallBackup(report.components.backup) &&
+  Object.entries(report.components).every(([name, component]) => name === 'backup' || component.status === 'pass')
