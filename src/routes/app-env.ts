@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { Principal } from '../core/accounts/principal.js'
 import type { Deps } from '../core/deps.js'
+import { withFields } from '../core/runtime/logger.js'
 import type { RestoreGate } from './backups/restore-gate.js'
 import type { HeaderAccess } from './header-access.js'
 import { validationHook } from './problem.js'
@@ -52,4 +53,10 @@ export interface AppEnv {
 /** A router whose validation failures all answer the same 422 problem. */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+}
+
+/** The deps with a logger whose lines carry this request's id: for work a request starts in core. */
+export function requestDeps(c: Context<AppEnv>): AppDeps {
+  const { deps, requestId } = c.var
+  return { ...deps, logger: withFields(deps.logger, { request_id: requestId }) }
 }

@@ -44,3 +44,15 @@ export function createJsonLogger(
   }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }
+
+/** A logger that adds `fields` to every line (a request's id to the lines of the work it started). */
+export function withFields(logger: Logger, fields: LogFields): Logger {
+  const add = (write: Logger['info']) => (msg: string, more?: LogFields) =>
+    write(msg, more === undefined ? fields : { ...fields, ...more })
+  return {
+    debug: add(logger.debug),
+    info: add(logger.info),
+    warn: add(logger.warn),
+    error: add(logger.error),
+  }
+}

@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import type { CheckPackageMetadata } from '../../core/ingest/datapackage.js'
 import { type ArchiveResult, ingestArchive } from '../../core/ingest/ingest-archive.js'
 import type { ScratchCopy } from '../../core/ingest/scratch-copy.js'
-import type { AppEnv } from '../app-env.js'
+import { type AppEnv, requestDeps } from '../app-env.js'
 import { collectionName } from '../collections/collections.routes.js'
 import { presentFile, presentModel } from '../library-schemas.js'
 import { editableModelFields } from '../models/models.routes.js'
@@ -54,9 +54,9 @@ export async function ingestReceivedArchive(
   copy: ScratchCopy,
   upload: { filename: string; modelId: string | undefined; modelName: string | undefined; folder: string | undefined },
 ) {
-  const { deps, principal } = c.var
+  const { principal } = c.var
   try {
-    const result = await ingestArchive(deps, copy.source, {
+    const result = await ingestArchive(requestDeps(c), copy.source, {
       filename: upload.filename,
       modelId: upload.modelId,
       modelName: upload.modelName,

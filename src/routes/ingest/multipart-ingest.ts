@@ -13,7 +13,7 @@ import type { MultipartFile } from '../../core/ingest/multipart.js'
 import type { ScratchCopy } from '../../core/ingest/scratch-copy.js'
 import { storedForm } from '../../core/ingest/stored-form.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
-import type { AppEnv } from '../app-env.js'
+import { type AppEnv, requestDeps } from '../app-env.js'
 
 /** Room for multipart boundaries and headers around the file when checking Content-Length up front. */
 const multipartOverheadBytes = 1024 * 1024
@@ -119,7 +119,8 @@ export function registerStored(
     folder?: string | undefined
   },
 ): Promise<IngestResult> {
-  const { deps, principal } = c.var
+  const { principal } = c.var
+  const deps = requestDeps(c)
   return deps.registrations.run(() =>
     registerUpload(deps, stored, {
       filename: upload.filename,
