@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
 import { createTestVault, type InProcessVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { asciiCube } from './support/uploads.js'
 
 const token = 'metrics-scraper-token-0123456789abcdef'
@@ -96,5 +97,45 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^vault_backup_last_success_timestamp_seconds 0$/m)
     expect(text).toMatch(/^vault_backup_age_seconds \+Inf$/m)
     expect(text).toContain('# TYPE vault_backup_last_attempt gauge')
+  })
+
+  it('reports whether the database and the storage answer and how fast, and the ingest stages', async () => {
+    const text = await scrape()
+    for (const component of ['database', 'storage']) {
+      expect(text).toMatch(new RegExp(`^vault_component_up\\{component="${component}"\\} 1$`, 'm'))
+      const seconds = Number(
+        new RegExp(`^vault_component_check_seconds\\{component="${component}"\\} (\\S+)$`, 'm').exec(text)?.[1],
+      )
+      expect(seconds).toBeGreaterThan(0)
+      expect(seconds).toBeLessThan(3)
+    }
+    // Nothing is being uploaded while the scrape is answered.
+    for (const stage of ['receiving', 'registering']) {
+      expect(text).toMatch(new RegExp(`^vault_ingest_in_progress\\{stage="${stage}"\\} 0$`, 'm'))
+      expect(text).toMatch(new RegExp(`^vault_ingest_queue_depth\\{stage="${stage}"\\} 0$`, 'm'))
+    }
+  })
+
+  it('counts an upload whose body is still arriving as one being received', async () => {
+    const bytes = new TextEncoder().encode(asciiCube(7))
+    let send!: ReadableStreamDefaultController<Uint8Array>
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = controller
+      },
+    })
+    send.enqueue(bytes.subarray(0, 10))
+    const answer = vault.app.request('/api/v1/ingest/Slow.stl', {
+      method: 'PUT',
+      headers: { Authorization: authorization, 'Content-Length': String(bytes.byteLength) },
+      body,
+      duplex: 'half',
+    } as RequestInit)
+    const receiving = /^vault_ingest_in_progress\{stage="receiving"\} 1$/m
+    await until(async () => receiving.test(await scrape()), 'the upload is counted as being received')
+    send.enqueue(bytes.subarray(10))
+    send.close()
+    expect((await answer).status).toBe(201)
+    expect(await scrape()).toMatch(/^vault_ingest_in_progress\{stage="receiving"\} 0$/m)
   })
 })

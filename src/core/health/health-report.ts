@@ -30,11 +30,7 @@ export async function checkHealth<Name extends ComponentName>(
 ): Promise<HealthReport<Name>> {
   const names = componentNames.filter((name): name is Name => Object.hasOwn(components, name))
   const entries = await Promise.all(
-    names.map(async (name) => {
-      const { required, parts } = components[name]
-      const results = await Promise.all(parts.map((part) => checkWithin(part, timeoutMs)))
-      return [name, { required, ...combine(results) }] as const
-    }),
+    names.map(async (name) => [name, await checkComponent(components[name], timeoutMs)] as const),
   )
   const reports = Object.fromEntries(entries) as Record<Name, ComponentReport>
   const all: ComponentReport[] = Object.values(reports)
@@ -44,6 +40,15 @@ export async function checkHealth<Name extends ComponentName>(
       ? 'warn'
       : 'pass'
   return { status, components: reports }
+}
+
+/** One component: its parts checked concurrently, each within `timeoutMs`, and combined. */
+export async function checkComponent(
+  { required, parts }: HealthComponent,
+  timeoutMs: number,
+): Promise<ComponentReport> {
+  const results = await Promise.all(parts.map((part) => checkWithin(part, timeoutMs)))
+  return { required, ...combine(results) }
 }
 
 async function checkWithin(part: HealthCheckable, timeoutMs: number): Promise<ComponentHealth> {

@@ -22,14 +22,17 @@ describe('createSemaphore', () => {
     const runs = [a, b, c, d].map((g) => semaphore.run(g!.task))
     await turn()
     expect(started).toEqual(['a', 'b'])
+    expect(semaphore.load()).toEqual({ running: 2, waiting: 2 })
     b!.finish()
     await turn()
     expect(started).toEqual(['a', 'b', 'c'])
+    expect(semaphore.load()).toEqual({ running: 2, waiting: 1 })
     a!.finish()
     c!.finish()
     d!.finish()
     await Promise.all(runs)
     expect(started).toEqual(['a', 'b', 'c', 'd'])
+    expect(semaphore.load()).toEqual({ running: 0, waiting: 0 })
   })
 
   it('frees the slot of a task that fails', async () => {

@@ -2,6 +2,8 @@
 export interface Semaphore {
   /** Runs `task` once a slot is free, and frees the slot when it settles. */
   run<T>(task: () => Promise<T>): Promise<T>
+  /** How many tasks hold a slot and how many wait for one (for metrics). */
+  load(): { running: number; waiting: number }
 }
 
 /**
@@ -18,6 +20,7 @@ export function createSemaphore(slots: number, options: { leaseMs?: number } = {
     else free++
   }
   return {
+    load: () => ({ running: slots - free, waiting: waiting.length }),
     async run(task) {
       if (free > 0) free--
       else await new Promise<void>((resolve) => waiting.push(resolve))

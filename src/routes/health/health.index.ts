@@ -7,7 +7,8 @@ import { type AppDeps, createRouter } from '../app-env.js'
 import { unsupportedHealth } from '../unsupported.js'
 import { getHealth, getLivez, getReadyz, healthMediaType } from './health.routes.js'
 
-const componentTimeoutMs = 3000
+/** How long one component's check may take before it counts as failed. */
+export const componentTimeoutMs = 3000
 
 /** Where the runtime bounds backups (Cloudflare Workers), how much one may hold. */
 const backupLimitHealth = (bytes: number): HealthCheckable => ({
@@ -15,7 +16,11 @@ const backupLimitHealth = (bytes: number): HealthCheckable => ({
 })
 
 /** The components without which the service cannot serve: the database and the stores. */
-const requiredComponents = ({ database, blobs, thumbnails }: Pick<AppDeps, 'database' | 'blobs' | 'thumbnails'>) => ({
+export const requiredComponents = ({
+  database,
+  blobs,
+  thumbnails,
+}: Pick<AppDeps, 'database' | 'blobs' | 'thumbnails'>) => ({
   database: { required: true, parts: [database] },
   storage: { required: true, parts: [blobs, thumbnails] },
 })

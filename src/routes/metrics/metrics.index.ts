@@ -3,9 +3,11 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { constantTimeEqual } from '../../core/accounts/secrets.js'
 import { lastBackupHealth } from '../../core/backup/backup-health.js'
+import { checkComponent } from '../../core/health/health-report.js'
 import type { Gauge } from '../../core/metrics/metrics.js'
 import { listPrinterRows, printerStatus } from '../../core/printers/printers.js'
-import type { AppEnv } from '../app-env.js'
+import type { AppDeps, AppEnv } from '../app-env.js'
+import { componentTimeoutMs, requiredComponents } from '../health/health.index.js'
 import { problem, routeNotFound } from '../problem.js'
 
 /**
@@ -29,6 +31,44 @@ export const requestMetrics: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 }
 
+/** The database's and the stores' health checks, each timed: whether it answers, and how fast. */
+async function componentGauges(deps: AppDeps): Promise<Gauge[]> {
+  const checks = await Promise.all(
+    Object.entries(requiredComponents(deps)).map(async ([name, component]) => {
+      const started = performance.now()
+      const report = await checkComponent(component, componentTimeoutMs)
+      return { name, up: report.status !== 'fail', seconds: (performance.now() - started) / 1000 }
+    }),
+  )
+  return [
+    {
+      name: 'vault_component_up',
+      help: 'Whether the database and the storage pass their health check at scrape time: 1 or 0.',
+      samples: checks.map((check) => ({ labels: { component: check.name }, value: check.up ? 1 : 0 })),
+    },
+    {
+      name: 'vault_component_check_seconds',
+      help: "How long the database's and the storage's health check took at scrape time (their latency).",
+      samples: checks.map((check) => ({ labels: { component: check.name }, value: check.seconds })),
+    },
+  ]
+}
+
+/** Uploads being received and being registered (read, stored and recorded), and those waiting for a turn. */
+function ingestGauges(deps: AppDeps): Gauge[] {
+  const stages = { receiving: deps.uploadBodies.load(), registering: deps.registrations.load() }
+  const samples = (count: 'running' | 'waiting') =>
+    Object.entries(stages).map(([stage, load]) => ({ labels: { stage }, value: load[count] }))
+  return [
+    { name: 'vault_ingest_in_progress', help: 'Uploads in each ingest stage now.', samples: samples('running') },
+    {
+      name: 'vault_ingest_queue_depth',
+      help: 'Uploads waiting for a turn at each ingest stage now.',
+      samples: samples('waiting'),
+    },
+  ]
+}
+
 async function scrapeGauges(c: Context<AppEnv>): Promise<Gauge[]> {
   const { deps } = c.var
   const rows = await listPrinterRows(deps)
@@ -37,6 +77,8 @@ async function scrapeGauges(c: Context<AppEnv>): Promise<Gauge[]> {
   const lastBackupAt = backup.details?.last_backup_at
   const lastAttempt = backup.details?.last_attempt
   return [
+    ...(await componentGauges(deps)),
+    ...ingestGauges(deps),
     {
       name: 'vault_printer_state',
       help: 'Each registered printer: 1 for its current state (idle, printing, paused, error, offline, ...).',
