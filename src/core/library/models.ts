@@ -5,10 +5,9 @@ import { notFound } from '../errors.js'
 import { releaseContent } from './content-release.js'
 import { chooseCover } from './cover.js'
 import { keptList } from './kept-lists.js'
-import { countsOf } from './library-counts.js'
-import { tagKey } from './model-query.js'
 import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
+import { setModelTags } from './tags.js'
 
 export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
 
@@ -118,7 +117,7 @@ export async function updateModel(deps: LibraryDeps, id: string, changes: ModelC
       .where('id', '=', id)
       .executeTakeFirst()
     if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
-    if (changes.tags !== undefined) await setTags(trx, id, changes.tags, now)
+    if (changes.tags !== undefined) await setModelTags(trx, id, changes.tags, now)
     await refreshModel(trx, deps.database.dialect.search, id, now)
   })
   return getModelDetail(db, id)
@@ -137,37 +136,6 @@ export async function chooseModelCover(deps: LibraryDeps, id: string, fileId: st
     await chooseCover(trx, id, fileId)
   })
   return getModelDetail(db, id)
-}
-
-/**
- * Tags are shared by name regardless of case; the first spelling used is the one shown. A
- * tag no model uses any more keeps its row (so a concurrent edit adding it cannot race a
- * clean-up) but is not listed.
- */
-async function setTags(trx: Kysely<Database>, modelId: string, names: string[], now: string): Promise<void> {
-  await trx.deleteFrom('model_tags').where('model_id', '=', modelId).execute()
-  const byKey = new Map<string, string>()
-  for (const name of names) if (!byKey.has(tagKey(name))) byKey.set(tagKey(name), name)
-  const unique = [...byKey.entries()]
-  if (unique.length === 0) return
-  await trx
-    .insertInto('tags')
-    .values(unique.map(([key, name]) => ({ id: crypto.randomUUID(), name, name_key: key, created_at: now })))
-    .onConflict((oc) => oc.column('name_key').doNothing())
-    .execute()
-  const tags = await trx
-    .selectFrom('tags')
-    .select('id')
-    .where(
-      'name_key',
-      'in',
-      unique.map(([key]) => key),
-    )
-    .execute()
-  await trx
-    .insertInto('model_tags')
-    .values(tags.map((tag) => ({ model_id: modelId, tag_id: tag.id })))
-    .execute()
 }
 
 /**
@@ -194,19 +162,4 @@ export async function deleteModel(deps: LibraryDeps, id: string): Promise<void> 
   })
   deps.logger.info('model deleted', { model_id: id, files: content.blobs.length })
   await releaseContent(deps, content)
-}
-
-/** Tags in use, by name, with how many models carry each (from the kept counters: no pass over `model_tags`). */
-export async function listTags(db: Kysely<Database>): Promise<{ name: string; model_count: number }[]> {
-  const rows = await db
-    .selectFrom(
-      countsOf(db, 'tag')
-        .having((eb) => eb.fn.sum('parts.models'), '>', 0)
-        .as('counts'),
-    )
-    .innerJoin('tags', 'tags.id', 'counts.key')
-    .select(['tags.name', 'counts.models as model_count'])
-    .orderBy('tags.name_key')
-    .execute()
-  return rows.map((row) => ({ name: row.name, model_count: Number(row.model_count) }))
 }

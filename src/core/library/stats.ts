@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js'
 import { listCollections } from './collections.js'
 import { mediaFormats } from './file-roles.js'
 import { countsOf } from './library-counts.js'
-import { listTags } from './models.js'
+import { listTags } from './tags.js'
 
 export interface LibraryStats {
   totals: {

@@ -191,7 +191,7 @@ export const getModelRoute = defineRoute(allow('user', 'read'), {
   },
 })
 
-const tagName = matching(
+export const tagName = matching(
   z.string().trim().min(1).max(64),
   /^[^,\p{Cc}]+$/u,
   'may not hold commas or control characters',
