@@ -1,9 +1,7 @@
-import { ActionIcon, Anchor, Group, Table, VisuallyHidden } from '@mantine/core'
-import { IconPencil, IconTrash } from '@tabler/icons-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
 import { DeleteCollectionModal } from './delete-collection-modal'
 import { libraryOfCollection } from './library-links'
+import { NamedCountTable } from './named-count-table'
 import { RenameCollectionModal } from './rename-collection-modal'
 import type { Collection } from './use-collections'
 
@@ -13,51 +11,25 @@ type Editing = { action: 'rename' | 'delete'; collection: Collection }
 export function CollectionTable({ collections }: { collections: Collection[] }) {
   const [editing, setEditing] = useState<Editing>()
   const close = () => setEditing(undefined)
+  const edit = (action: Editing['action']) => (id: string) => {
+    const collection = collections.find((each) => each.id === id)
+    if (collection) setEditing({ action, collection })
+  }
   return (
     <>
-      <Table highlightOnHover verticalSpacing="xs" aria-label="Collections">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th ta="right">Models</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {collections.map((collection) => (
-            <Table.Tr key={collection.id}>
-              <Table.Td style={{ wordBreak: 'break-word' }}>
-                <Anchor component={Link} to={libraryOfCollection(collection.id)}>
-                  {collection.name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td ta="right">{collection.model_count}</Table.Td>
-              <Table.Td>
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={`Rename ${collection.name}`}
-                    onClick={() => setEditing({ action: 'rename', collection })}
-                  >
-                    <IconPencil size={16} aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Delete ${collection.name}`}
-                    onClick={() => setEditing({ action: 'delete', collection })}
-                  >
-                    <IconTrash size={16} aria-hidden />
-                  </ActionIcon>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <NamedCountTable
+        label="Collections"
+        nameHeader="Name"
+        noun=""
+        rows={collections.map((collection) => ({
+          key: collection.id,
+          name: collection.name,
+          to: libraryOfCollection(collection.id),
+          count: collection.model_count,
+        }))}
+        onRename={edit('rename')}
+        onDelete={edit('delete')}
+      />
       {editing?.action === 'rename' && <RenameCollectionModal collection={editing.collection} onClose={close} />}
       {editing?.action === 'delete' && <DeleteCollectionModal collection={editing.collection} onClose={close} />}
     </>

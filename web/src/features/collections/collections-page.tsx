@@ -2,10 +2,11 @@ import { Alert, Loader, Stack, Text, Title } from '@mantine/core'
 import { problemMessage } from '../../api/problem'
 import { CollectionTable } from './collection-table'
 import { CreateCollectionForm } from './create-collection-form'
-import { TagList } from './tag-list'
-import { useCollections, useTags } from './use-collections'
+import { TagTable } from './tag-table'
+import { useCollections } from './use-collections'
+import { useTags } from './use-tags'
 
-/** Collections and tags: browse them with their counts, and make, rename and delete collections. */
+/** Collections and tags: browse them with their counts; make, rename and delete collections; rename, merge and delete tags. */
 export function CollectionsPage() {
   const collections = useCollections()
   const tags = useTags()
@@ -41,7 +42,7 @@ export function CollectionsPage() {
         {tags.data?.length === 0 && (
           <Text c="dimmed">No tags yet. Tag models on their pages; a tag shows here while a model carries it.</Text>
         )}
-        {tags.data && tags.data.length > 0 && <TagList tags={tags.data} />}
+        {tags.data && tags.data.length > 0 && <TagTable tags={tags.data} />}
       </Stack>
     </Stack>
   )

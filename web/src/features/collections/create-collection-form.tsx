@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import { CollectionNameInput } from './collection-name-input'
+import { NameInput } from './name-input'
 import { useCreateCollection } from './use-collections'
 
 /** A name and a button: creates a collection; the vault's refusal shows under the name. */
@@ -15,7 +15,7 @@ export function CreateCollectionForm() {
   return (
     <form onSubmit={submit}>
       <Group align="flex-start" gap="sm">
-        <CollectionNameInput
+        <NameInput
           label="New collection"
           placeholder="Calibration"
           value={name}

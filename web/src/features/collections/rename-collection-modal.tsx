@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import { CollectionNameInput } from './collection-name-input'
+import { NameInput } from './name-input'
 import { type Collection, useRenameCollection } from './use-collections'
 
 /** Renames one collection; the vault's refusal (a taken name) shows under the name. */
@@ -15,7 +15,7 @@ export function RenameCollectionModal({ collection, onClose }: { collection: Col
     <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`Rename “${collection.name}”`}>
       <form onSubmit={submit}>
         <Stack>
-          <CollectionNameInput label="Name" value={name} onChange={setName} mutation={rename} data-autofocus />
+          <NameInput label="Name" value={name} onChange={setName} mutation={rename} data-autofocus />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

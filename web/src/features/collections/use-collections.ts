@@ -5,7 +5,6 @@ import type { components } from '../../api/schema'
 import { collectionsKeys, showCollections } from './query-keys'
 
 export type Collection = components['schemas']['Collection']
-export type Tag = components['schemas']['Tag']
 
 /** Every collection with its model count, by name. */
 export function useCollections() {
@@ -15,44 +14,35 @@ export function useCollections() {
   })
 }
 
-/** Every tag in use with its model count, by name. */
-export function useTags() {
-  return useQuery({
-    queryKey: collectionsKeys.tags,
-    queryFn: async () => unwrap(await api.GET('/api/v1/tags')).items,
-  })
-}
-
-/** A mutation of collections that, once done, refreshes every view showing them. */
-function useCollectionMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
+/** A mutation of collections or tags that, once done, refreshes every view showing them. */
+export function useLibraryMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn,
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: collectionsKeys.collections })
+      queryClient.invalidateQueries({ queryKey: collectionsKeys.tags })
       for (const queryKey of showCollections) queryClient.invalidateQueries({ queryKey })
     },
   })
 }
 
 export function useCreateCollection() {
-  return useCollectionMutation(async (name: string) =>
-    unwrap(await api.POST('/api/v1/collections', { body: { name } })),
-  )
+  return useLibraryMutation(async (name: string) => unwrap(await api.POST('/api/v1/collections', { body: { name } })))
 }
 
 export function useRenameCollection() {
-  return useCollectionMutation(async ({ id, name }: { id: string; name: string }) =>
+  return useLibraryMutation(async ({ id, name }: { id: string; name: string }) =>
     unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name } })),
   )
 }
 
 export function useDeleteCollection() {
-  return useCollectionMutation(async (id: string) =>
+  return useLibraryMutation(async (id: string) =>
     unwrap(await api.DELETE('/api/v1/collections/{id}', { params: { path: { id } } })),
   )
 }
 
-/** The vault's refusal of a collection name, for showing under the name field. */
+/** The vault's refusal of a collection's or tag's name, for showing under the name field. */
 export const nameError = (error: Error | null): string | undefined =>
   error ? (fieldErrors(error).name ?? problemMessage(error)) : undefined

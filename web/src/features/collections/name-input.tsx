@@ -2,15 +2,17 @@ import { TextInput, type TextInputProps } from '@mantine/core'
 import { nameError } from './use-collections'
 
 /**
- * A collection's name field: typing clears the vault's last refusal (`mutation.error`, shown under
+ * A collection's or a tag's name field: typing clears the vault's last refusal (`mutation.error`, shown under
  * the field) so the message always belongs to the name on screen.
  */
-export function CollectionNameInput({
+export function NameInput({
   value,
   onChange,
   mutation,
+  maxLength = 100,
   ...props
 }: Omit<TextInputProps, 'value' | 'onChange' | 'error'> & {
+  maxLength?: number
   value: string
   onChange: (name: string) => void
   mutation: { error: Error | null; reset: () => void }
@@ -25,7 +27,7 @@ export function CollectionNameInput({
       }}
       error={nameError(mutation.error)}
       required
-      maxLength={100}
+      maxLength={maxLength}
     />
   )
 }
