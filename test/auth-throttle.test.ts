@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { waitText } from '../src/core/accounts/login-throttle.js'
 import {
   admin,
   adminEnv,
@@ -66,6 +67,8 @@ function expectLocked(reply: Reply, atMostSeconds: number, moreThanSeconds = 0):
   expect(retryAfter).toMatch(/^\d+$/)
   expect(Number(retryAfter)).toBeGreaterThan(moreThanSeconds)
   expect(Number(retryAfter)).toBeLessThanOrEqual(atMostSeconds)
+  // The detail says how long in words, the same wait as the header.
+  expect(reply.body.detail).toBe(`Too many failed sign-in attempts; try again in ${waitText(Number(retryAfter))}.`)
 }
 
 describe('failed sign-ins per account', () => {

@@ -62,6 +62,56 @@ describe('signing in and out of the web UI', () => {
     }
   })
 
+  it('the account menu leads to the API reference; the colour scheme switches, is remembered, and can follow the system again', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))
+      // The test browser's system scheme is light.
+      expect(await scheme()).toBe('light')
+      await page.getByRole('button', { name: `Account: ${admin.username}` }).click()
+      const docs = page.getByRole('menuitem', { name: 'API reference' })
+      expect(new URL((await docs.getAttribute('href')) ?? '').pathname).toBe('/docs')
+      expect(await docs.getAttribute('target')).toBe('_blank')
+      // Following the system already: nothing to go back to.
+      expect(await page.getByRole('menuitem', { name: "Follow the system's colour scheme" }).count()).toBe(0)
+      await screenshot(page, 'account-menu')
+      await expectAccessible(page)
+      await page.keyboard.press('Escape')
+      await page.getByRole('button', { name: 'Use the dark colour scheme' }).click()
+      await expect.poll(scheme).toBe('dark')
+      await page.getByRole('button', { name: 'Use the light colour scheme' }).waitFor()
+      await expectAccessible(page)
+      await page.reload()
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor()
+      expect(await scheme()).toBe('dark')
+      await page.getByRole('button', { name: `Account: ${admin.username}` }).click()
+      await page.getByRole('menuitem', { name: "Follow the system's colour scheme" }).click()
+      await expect.poll(scheme).toBe('light')
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a path no page answers says so and leads back, inside the shell', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/no/such/page')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor()
+      await page.getByText('The vault has no page at /no/such/page').waitFor()
+      expect(await page.getByText('still being built').count()).toBe(0)
+      await page.getByRole('navigation', { name: 'Main' }).waitFor()
+      await expectAccessible(page)
+      await page.getByRole('main').getByRole('link', { name: 'library' }).click()
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it('signing out ends the session: a reload stays signed out', async () => {
     const { page, context } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/')
     try {

@@ -14,8 +14,8 @@ import { RestoreBanner } from './features/backups/restore-banner'
 import { UploadIndicator } from './features/upload/upload-indicator'
 import { navigationFor, pages } from './pages'
 import { VaultShell } from './ui/app-shell'
+import { NotFoundPage } from './ui/not-found-page'
 import { PageError } from './ui/page-error'
-import { PlaceholderPage } from './ui/placeholder-page'
 import { cssVariablesResolver, theme } from './ui/theme'
 
 // The window-wide drop target (react-dropzone) is only needed once a drag begins: it loads after the page.
@@ -47,7 +47,7 @@ export function App() {
                 {pages.map((page) => (
                   <Route key={page.path} path={page.path} element={page.element} />
                 ))}
-                <Route path="*" element={<PlaceholderPage title="Page not found" />} />
+                <Route path="*" element={<NotFoundPage />} />
               </Route>
             </Routes>
           </BrowserRouter>

@@ -49,10 +49,19 @@ export async function assertNotThrottled(db: Kysely<Database>, keys: ThrottleKey
     .execute()
   if (rows.length === 0) return
   const until = Math.max(...rows.map((row) => Date.parse(row.locked_until)))
-  throw tooManyRequests(
-    'Too many failed sign-in attempts; wait before trying again.',
-    Math.ceil((until - now.getTime()) / 1000),
-  )
+  const seconds = Math.ceil((until - now.getTime()) / 1000)
+  throw tooManyRequests(`Too many failed sign-in attempts; try again in ${waitText(seconds)}.`, seconds)
+}
+
+/** A wait in words a person reads at a glance: "30 seconds", "2 minutes", "1 hour". */
+export function waitText(seconds: number): string {
+  const [amount, unit] =
+    seconds < 90
+      ? [seconds, 'second']
+      : seconds < 5400
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour']
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`
 }
 
 /** Counts one failure for each key (one atomic upsert each, so concurrent failures all count). */

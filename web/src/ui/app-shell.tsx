@@ -1,8 +1,10 @@
-import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, Title, UnstyledButton } from '@mantine/core'
+import { AppShell, Burger, Group, NavLink, ScrollArea, Title } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { type Icon, IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react'
+import type { Icon } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import { NavLink as RouterNavLink, useLocation } from 'react-router'
+import { ColorSchemeToggle } from './color-scheme-toggle'
+import { type ShellUser, UserMenu } from './user-menu'
 
 /** One entry of the navigation; `children` make a group (Settings → Storage, Access). */
 export interface NavEntry {
@@ -11,11 +13,6 @@ export interface NavEntry {
   /** Router path; absent for a group. */
   path?: string
   children?: NavEntry[]
-}
-
-export interface ShellUser {
-  username: string
-  role: string
 }
 
 /**
@@ -47,6 +44,7 @@ export function VaultShell(props: {
           </Group>
           <Group gap="md" wrap="nowrap">
             {props.status}
+            <ColorSchemeToggle />
             {props.user && <UserMenu user={props.user} onSignOut={props.onSignOut} />}
           </Group>
         </Group>
@@ -85,31 +83,5 @@ function NavItem({ entry, onNavigate }: { entry: NavEntry; onNavigate: () => voi
       leftSection={icon}
       onClick={onNavigate}
     />
-  )
-}
-
-function UserMenu({ user, onSignOut }: { user: ShellUser; onSignOut: () => void }) {
-  return (
-    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
-      <Menu.Target>
-        <UnstyledButton aria-label={`Account: ${user.username}`}>
-          <Group gap={6} wrap="nowrap">
-            <IconUserCircle size={22} stroke={1.5} aria-hidden />
-            <Text size="sm" visibleFrom="xs">
-              {user.username}
-            </Text>
-            <IconChevronDown size={14} aria-hidden />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          Signed in as {user.username} ({user.role})
-        </Menu.Label>
-        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={onSignOut}>
-          Sign out
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
   )
 }
