@@ -73,6 +73,15 @@ export async function expectAccessible(page: Page, within?: string): Promise<voi
 }
 
 /** Fills and submits the sign-in form, the way a person would. */
+/** Nothing on the page is wider than the window: no sideways scrolling (a phone's layout). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }))
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth)
+}
+
 export async function signIn(page: Page, credentials: { username: string; password: string }): Promise<void> {
   await page.getByLabel('Username').fill(credentials.username)
   await page.getByLabel('Password').fill(credentials.password)

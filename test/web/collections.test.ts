@@ -2,7 +2,14 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { admin, call, login } from '../support/accounts.js'
 import { binaryCube, upload } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  openVaultPage,
+  screenshot,
+  setUpBrowserSuite,
+  signIn,
+} from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite()
 
@@ -112,7 +119,7 @@ describe('the collections and tags page', () => {
       await screenshot(page, 'collections-narrow')
       await expectAccessible(page)
       // Nothing scrolls sideways at phone width.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await expectNoSidewaysScroll(page)
       await tagsTable(page).getByRole('link', { name: 'cube' }).click()
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
       const url = new URL(page.url())

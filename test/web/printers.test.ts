@@ -6,7 +6,7 @@ import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
 import { fakeBambu } from '../support/fake-printers/bambu.js'
 import { slicedExport, slicedPlate } from '../support/sliced-3mf.js'
 import { upload } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
+import { expectAccessible, expectNoSidewaysScroll, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
 let vault: BuiltVault
 let browser: Browser
@@ -153,7 +153,7 @@ describe('the printers pages', () => {
       await expectAccessible(page)
       await page.setViewportSize({ width: 390, height: 844 })
       await page.waitForTimeout(500)
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await expectNoSidewaysScroll(page)
       await screenshot(page, 'printers-printer-page-narrow')
       await expectAccessible(page)
       await page.setViewportSize({ width: 1280, height: 900 })

@@ -7,7 +7,14 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, login } from '../support/accounts.js'
 import { backUp } from '../support/backups.js'
 import { binaryCube, upload } from '../support/uploads.js'
-import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  openVaultPage,
+  screenshot,
+  setUpBrowserSuite,
+  signIn,
+} from '../support/web-ui.js'
 
 const backupDir = mkdtempSync(join(tmpdir(), 'vault-e2e-backups-'))
 const suite = setUpBrowserSuite({ ...adminEnv, VAULT_BACKUP_DIR: backupDir })
@@ -87,6 +94,13 @@ describe('Settings → Access', () => {
       await table.getByRole('cell', { name: 'Never' }).waitFor({ state: 'detached' })
       await screenshot(page, 'access')
       await expectAccessible(page)
+      await page.setViewportSize({ width: 390, height: 844 })
+      const cards = page.getByRole('list', { name: 'API keys' })
+      await cards.getByRole('button', { name: 'Revoke Slicer hook' }).waitFor()
+      await expectNoSidewaysScroll(page)
+      await screenshot(page, 'access-narrow')
+      await expectAccessible(page)
+      await page.setViewportSize({ width: 1280, height: 800 })
 
       await table.getByRole('button', { name: 'Revoke Slicer hook' }).click()
       const confirm = page.getByRole('dialog', { name: 'Revoke “Slicer hook”?' })
@@ -140,10 +154,14 @@ describe('Settings → Storage', () => {
       await table.getByText('Complete').waitFor()
       await table.getByText('Not configured').waitFor()
       await page.setViewportSize({ width: 390, height: 844 })
-      // The shell hides its navigation with a transition.
-      await page.waitForTimeout(500)
+      // On a phone the backups are cards, their Restore button in reach without scrolling sideways.
+      const cards = page.getByRole('list', { name: 'Backups' })
+      await cards.getByRole('button', { name: /^Restore the backup of/ }).waitFor()
+      await expectNoSidewaysScroll(page)
       await screenshot(page, 'storage-narrow')
+      await expectAccessible(page)
       await page.setViewportSize({ width: 1280, height: 800 })
+      await table.waitFor()
       await screenshot(page, 'storage')
       await expectAccessible(page)
 

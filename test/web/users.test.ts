@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { admin, call, login } from '../support/accounts.js'
-import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
+import {
+  expectAccessible,
+  expectNoSidewaysScroll,
+  openVaultPage,
+  screenshot,
+  setUpBrowserSuite,
+  signIn,
+} from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite()
 
@@ -65,8 +72,11 @@ describe('the users page', () => {
       expect((await login(suite.vault.baseUrl, { username: 'maker', password: 'maker-password-new' })).status).toBe(200)
 
       await page.setViewportSize({ width: 390, height: 844 })
-      await page.waitForTimeout(500)
+      // On a phone each user is a card, its buttons in reach without scrolling sideways.
+      await page.getByRole('list', { name: 'Users' }).getByRole('button', { name: 'Reset password of maker' }).waitFor()
+      await expectNoSidewaysScroll(page)
       await screenshot(page, 'users-narrow')
+      await expectAccessible(page)
       expect(blocked).toEqual([])
       expect(pageErrors).toEqual([])
     } finally {

@@ -1,5 +1,6 @@
-import { Badge, Button, Code, Table, Text, VisuallyHidden } from '@mantine/core'
+import { Badge, Button, Code, Text, VisuallyHidden } from '@mantine/core'
 import { useState } from 'react'
+import { type DataColumn, DataTable } from '../../ui/data-table'
 import { KeyExpiry } from './key-expiry'
 import { RevokeKeyModal } from './revoke-key-modal'
 import { ScopeBadges } from './scope-badges'
@@ -9,54 +10,35 @@ import { when } from './when'
 /** The user's API keys: name, prefix, scopes, times, and a Revoke button for live ones. */
 export function ApiKeyTable({ keys }: { keys: ApiKey[] }) {
   const [revoking, setRevoking] = useState<ApiKey>()
+  const columns: DataColumn<ApiKey>[] = [
+    { key: 'name', header: 'Name', cell: (key) => key.name },
+    { key: 'prefix', header: 'Prefix', cell: (key) => <Code>{key.prefix}</Code> },
+    { key: 'scopes', header: 'Scopes', cell: (key) => <ScopeBadges scopes={key.scopes} /> },
+    { key: 'created', header: 'Created', cell: (key) => when(key.created_at) },
+    { key: 'expires', header: 'Expires', cell: (key) => <KeyExpiry expiresAt={key.expires_at} /> },
+    {
+      key: 'used',
+      header: 'Last used',
+      cell: (key) => (key.last_used_at ? when(key.last_used_at) : <Text size="sm">Never</Text>),
+    },
+    {
+      key: 'actions',
+      header: null,
+      cell: (key) =>
+        key.revoked_at ? (
+          <Badge color="gray" variant="light">
+            Revoked {when(key.revoked_at)}
+          </Badge>
+        ) : (
+          <Button size="xs" color="red" variant="light" onClick={() => setRevoking(key)}>
+            Revoke<VisuallyHidden> {key.name}</VisuallyHidden>
+          </Button>
+        ),
+    },
+  ]
   return (
     <>
-      <Table.ScrollContainer minWidth={760}>
-        <Table aria-label="API keys" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Prefix</Table.Th>
-              <Table.Th>Scopes</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Expires</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.map((key) => (
-              <Table.Tr key={key.id}>
-                <Table.Td>{key.name}</Table.Td>
-                <Table.Td>
-                  <Code>{key.prefix}</Code>
-                </Table.Td>
-                <Table.Td>
-                  <ScopeBadges scopes={key.scopes} />
-                </Table.Td>
-                <Table.Td>{when(key.created_at)}</Table.Td>
-                <Table.Td>
-                  <KeyExpiry expiresAt={key.expires_at} />
-                </Table.Td>
-                <Table.Td>{key.last_used_at ? when(key.last_used_at) : <Text size="sm">Never</Text>}</Table.Td>
-                <Table.Td>
-                  {key.revoked_at ? (
-                    <Badge color="gray" variant="light">
-                      Revoked {when(key.revoked_at)}
-                    </Badge>
-                  ) : (
-                    <Button size="xs" color="red" variant="light" onClick={() => setRevoking(key)}>
-                      Revoke<VisuallyHidden> {key.name}</VisuallyHidden>
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable label="API keys" columns={columns} rows={keys} rowKey={(key) => key.id} />
       {revoking && <RevokeKeyModal apiKey={revoking} onClose={() => setRevoking(undefined)} />}
     </>
   )

@@ -1,16 +1,45 @@
-import { Alert, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core'
+import { Alert, Badge, Loader, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
+import { type DataColumn, DataTable } from '../../ui/data-table'
 import { CreateUserForm } from './create-user-form'
 import { ResetPasswordModal } from './reset-password-modal'
 import { type User, useMyUserId, useUsers } from './use-users'
-import { UserRow } from './user-row'
+import { UserActions } from './user-actions'
+import { UserRoleSelect } from './user-role-select'
 
 /** Users (superusers): list, create, change role, disable or enable, reset password. */
 export function UsersPage() {
   const users = useUsers()
   const myId = useMyUserId()
   const [resetting, setResetting] = useState<User>()
+  const columns: DataColumn<User>[] = [
+    {
+      key: 'username',
+      header: 'Username',
+      cell: (user) => (
+        <Text size="sm" fw={500}>
+          {user.username}
+          {user.id === myId && ' (you)'}
+        </Text>
+      ),
+    },
+    { key: 'role', header: 'Role', cell: (user) => <UserRoleSelect user={user} /> },
+    {
+      key: 'state',
+      header: 'State',
+      cell: (user) => (
+        <Badge color={user.disabled ? 'gray' : 'green'} variant="light">
+          {user.disabled ? 'Disabled' : 'Active'}
+        </Badge>
+      ),
+    },
+    {
+      key: 'actions',
+      header: null,
+      cell: (user) => <UserActions user={user} onResetPassword={() => setResetting(user)} />,
+    },
+  ]
   return (
     <Stack gap="xl">
       <Title order={1}>Users</Title>
@@ -33,32 +62,7 @@ export function UsersPage() {
             {problemMessage(users.error)}
           </Alert>
         )}
-        {users.data && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label="Users" verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Username</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {users.data.map((user) => (
-                  <UserRow
-                    key={user.id}
-                    user={user}
-                    isMe={user.id === myId}
-                    onResetPassword={() => setResetting(user)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        {users.data && <DataTable label="Users" columns={columns} rows={users.data} rowKey={(user) => user.id} />}
       </Stack>
       {resetting && <ResetPasswordModal user={resetting} onClose={() => setResetting(undefined)} />}
     </Stack>
