@@ -1458,8 +1458,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every dispatch to any printer, newest first
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
+         * Every dispatch to any printer, or the print history of one model, newest first
+         * @description With `model_id`, the sends of the files that model holds now (a file moved between models takes its history along): the model page's print history. Each dispatch names the model of its file (`model_id`), so a printer's history links back to its models.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
         get: operations["listDispatches"];
         put?: never;
@@ -2838,6 +2840,8 @@ export interface components {
             created_at: string;
             /** @description When the outcome was recorded; for a settled `preparing` send, when it was settled. */
             finished_at: string;
+            /** @description The model holding the file now; null once the file is deleted. */
+            model_id: string | null;
         };
         SendToPrinterRequest: {
             file_id: string;
@@ -8084,6 +8088,8 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Only the sends of this model’s files. */
+                model_id?: string;
             };
             header?: never;
             path?: never;
@@ -8124,7 +8130,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            /** @description No model has this `model_id`. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bad `model_id` or `limit`. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

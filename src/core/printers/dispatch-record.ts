@@ -39,10 +39,13 @@ export type DispatchRecord = Omit<
   started: boolean
   confirmed: boolean
   steps: DispatchStep[]
+  /** The model that holds the file now (files move between models and keep their history); null once the file is gone. */
+  model_id: string | null
 }
 
-export const toDispatchRecord = (row: Selectable<DispatchesTable>): DispatchRecord => ({
+export const toDispatchRecord = (row: Selectable<DispatchesTable>, modelId: string | null): DispatchRecord => ({
   ...row,
+  model_id: modelId,
   outcome: row.outcome as DispatchOutcome,
   start_requested: row.start_requested === 1,
   uploaded: row.uploaded === 1,

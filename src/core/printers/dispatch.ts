@@ -360,23 +360,39 @@ async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Pro
     user_id: principal.userId,
     outcome: ending.outcome,
   })
-  return { dispatch: toDispatchRecord(row), httpStatus: ending.httpStatus }
+  const holder = await deps.database.db
+    .selectFrom('files')
+    .select('model_id')
+    .where('id', '=', file.id)
+    .executeTakeFirst()
+  return { dispatch: toDispatchRecord(row, holder?.model_id ?? null), httpStatus: ending.httpStatus }
+}
+
+/** Which dispatches a list shows: one printer's, the sends of one model's files, or all; newest first. */
+export interface DispatchFilter {
+  printerId?: string | undefined
+  modelId?: string | undefined
+  limit?: number | undefined
 }
 
 export async function listDispatches(
   deps: Pick<Deps, 'database'>,
-  printerId?: string,
-  limit = 100,
+  { printerId, modelId, limit = 100 }: DispatchFilter = {},
 ): Promise<DispatchRecord[]> {
-  let query = deps.database.db
+  const { db } = deps.database
+  if (printerId) await getPrinterRow(deps, printerId)
+  if (modelId && !(await db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()))
+    throw notFound(`No model has the id ${modelId}.`)
+  const rows = await db
     .selectFrom('dispatches')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
+    .leftJoin('files', 'files.id', 'dispatches.file_id')
+    .selectAll('dispatches')
+    .select('files.model_id')
+    .$if(printerId !== undefined, (qb) => qb.where('dispatches.printer_id', '=', printerId ?? ''))
+    .$if(modelId !== undefined, (qb) => qb.where('files.model_id', '=', modelId ?? ''))
+    .orderBy('dispatches.created_at', 'desc')
+    .orderBy('dispatches.id')
     .limit(limit)
-  if (printerId) {
-    await getPrinterRow(deps, printerId)
-    query = query.where('printer_id', '=', printerId)
-  }
-  return (await query.execute()).map(toDispatchRecord)
+    .execute()
+  return rows.map(({ model_id, ...row }) => toDispatchRecord(row, model_id))
 }

@@ -90,8 +90,24 @@ export const printersRouter = createRouter()
     return c.json(dispatch, httpStatus)
   })
   .openapi(printerDispatchesRoute, async (c) =>
-    c.json({ items: await listDispatches(c.var.deps, c.req.valid('param').id, c.req.valid('query').limit) }, 200),
+    c.json(
+      {
+        items: await listDispatches(c.var.deps, {
+          printerId: c.req.valid('param').id,
+          limit: c.req.valid('query').limit,
+        }),
+      },
+      200,
+    ),
   )
   .openapi(dispatchesRoute, async (c) =>
-    c.json({ items: await listDispatches(c.var.deps, undefined, c.req.valid('query').limit) }, 200),
+    c.json(
+      {
+        items: await listDispatches(c.var.deps, {
+          modelId: c.req.valid('query').model_id,
+          limit: c.req.valid('query').limit,
+        }),
+      },
+      200,
+    ),
   )

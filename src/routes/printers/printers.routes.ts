@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
-import { IdParamSchema } from '../common-schemas.js'
+import { IdParamSchema, idField } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 
 const tags = ['Printers']
@@ -308,6 +308,10 @@ export const DispatchSchema = z
     finished_at: z
       .string()
       .openapi({ description: 'When the outcome was recorded; for a settled `preparing` send, when it was settled.' }),
+    model_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The model holding the file now; null once the file is deleted.' }),
   })
   .openapi('Dispatch')
 
@@ -371,7 +375,17 @@ export const dispatchesRoute = defineRoute(allow('user', 'read', 'print'), {
   path: '/api/v1/dispatches',
   operationId: 'listDispatches',
   tags,
-  summary: 'Every dispatch to any printer, newest first',
-  request: { query: LimitQuery },
-  responses: { 200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })) },
+  summary: 'Every dispatch to any printer, or the print history of one model, newest first',
+  description:
+    "With `model_id`, the sends of the files that model holds now (a file moved between models takes its history along): the model page's print history. Each dispatch names the model of its file (`model_id`), so a printer's history links back to its models.",
+  request: {
+    query: LimitQuery.extend({
+      model_id: idField().optional().openapi({ description: 'Only the sends of this model’s files.' }),
+    }),
+  },
+  responses: {
+    200: json('Dispatches.', z.object({ items: z.array(DispatchSchema) })),
+    404: problemResponse('No model has this `model_id`.'),
+    422: problemResponse('A bad `model_id` or `limit`.'),
+  },
 })
