@@ -24,9 +24,10 @@ export const slicedPlate = (index: number, prediction: number, weight: number, o
 /**
  * A `.gcode.3mf` as Bambu Studio exports it: a model part, each project plate's picture, the
  * package thumbnail relationship pointing at plate 1's, the slice list and each sliced plate's
- * G-code (`sliced`: their indexes).
+ * G-code (`sliced`: their indexes), and with `settings` the project's settings as Bambu Studio
+ * writes them (`Metadata/project_settings.config`, JSON with per-extruder lists).
  */
-export function slicedExport(plates: string[], sliced: number[]): Uint8Array {
+export function slicedExport(plates: string[], sliced: number[], settings?: Record<string, unknown>): Uint8Array {
   const files: Zippable = {
     '[Content_Types].xml': encode('<Types/>'),
     '_rels/.rels': encode(
@@ -42,5 +43,6 @@ export function slicedExport(plates: string[], sliced: number[]): Uint8Array {
     ),
   }
   for (const index of sliced) files[`Metadata/plate_${index}.gcode`] = plateGcode(index)
+  if (settings) files['Metadata/project_settings.config'] = encode(JSON.stringify(settings))
   return zipSync(files)
 }
