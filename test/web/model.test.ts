@@ -177,7 +177,10 @@ describe('the model page', () => {
       ['cylinder.gcode', sliced.gcode],
       ['cylinder.3mf', sliced.threeMf],
       ['cylinder_0.2mm_PETG_MK4.bgcode', prusaBinaryGcode(['cylinder.stl'])],
-      ['cylinder_plate_1.gcode.3mf', slicedExport([slicedPlate(1, 3129, 9.84, 'cylinder.stl')], [1], bambuSettings)],
+      [
+        'cylinder_plate_1.gcode.3mf',
+        slicedExport([slicedPlate(1, 3129, 9.84, 'cylinder.stl')], [1], { settings: bambuSettings }),
+      ],
     ] as const) {
       const reply = await upload(vault.baseUrl, token, name, bytes, { model_id: modelId })
       expect(reply.status, JSON.stringify(reply.body)).toBe(201)

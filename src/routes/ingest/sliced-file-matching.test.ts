@@ -168,4 +168,21 @@ describe('a sliced file joins the model of the mesh it was sliced from', () => {
       expect(other.model.id).not.toBe(sliced.model.id)
     })
   })
+
+  it('a .gcode.3mf is never a mesh: the same geometry under another name joins neither way', async () => {
+    const sliced = await put(
+      'Wheel_plate_1.gcode.3mf',
+      slicedExport([slicedPlate(1, 61, 1, 'Wheel.stl')], [1], { cube: 33 }),
+    )
+    const gear = await put('Gear.stl', binaryCube(33))
+    expect(gear.model.id).not.toBe(sliced.model.id)
+    const again = await put(
+      'Rim_plate_1.gcode.3mf',
+      slicedExport([slicedPlate(1, 62, 1, 'Rim.stl')], [1], { cube: 33 }),
+    )
+    expect(again.model.id).not.toBe(gear.model.id)
+    // Its own mesh, by name, still joins it.
+    const wheel = await put('Wheel.stl', binaryCube(34))
+    expect(wheel.model.id).toBe(sliced.model.id)
+  })
 })
