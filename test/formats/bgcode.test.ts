@@ -81,6 +81,11 @@ describe('binary G-code (.bgcode)', () => {
     expect(await refusal(huge)).toMatch(/past the end/)
     const big = binaryGcode([metadataBlock(2, { pad: 'x'.repeat(5 * 1024 * 1024) }), gcodeBlock(1)])
     expect(await refusal(big)).toMatch(/more than the limit/)
+    const many = binaryGcode([
+      ...Array.from({ length: 5 }, () => thumbnailBlock(0, 1, 1, new Uint8Array(4 * 1024 * 1024 - 1))),
+      gcodeBlock(1),
+    ])
+    expect(await refusal(many)).toMatch(/more than 16777216 bytes together/)
   })
 
   it('refuses a deflated block that inflates past what it declares (a deflate bomb)', async () => {

@@ -35,9 +35,15 @@ export interface BinaryGcodeLimits {
   maxBlockBytes: number
   /** Metadata and thumbnail blocks in the file. */
   maxBlocks: number
+  /** Bytes of all metadata and thumbnail blocks together, inflated. */
+  maxTotalBytes: number
 }
 
-const defaultLimits: BinaryGcodeLimits = { maxBlockBytes: 4 * 1024 * 1024, maxBlocks: 64 }
+const defaultLimits: BinaryGcodeLimits = {
+  maxBlockBytes: 4 * 1024 * 1024,
+  maxBlocks: 64,
+  maxTotalBytes: 16 * 1024 * 1024,
+}
 
 /** True for bytes that begin with binary G-code's magic `GCDE`. */
 export const isBinaryGcode = (head: Uint8Array) =>
@@ -87,6 +93,7 @@ async function readBlocks(
 
   let position = 10
   let smallBlocks = 0
+  let smallBytes = 0
   let gcodeBlocks = 0
   while (position < size) {
     if (size - position < 8) throw refuse(`The block at byte ${position} is cut short.`)
@@ -123,6 +130,9 @@ async function readBlocks(
         throw refuse(
           `The block at byte ${position} declares ${Math.max(dataSize, uncompressedSize)} bytes, more than the limit of ${limits.maxBlockBytes}.`,
         )
+      smallBytes += uncompressedSize
+      if (smallBytes > limits.maxTotalBytes)
+        throw refuse(`The metadata and thumbnail blocks hold more than ${limits.maxTotalBytes} bytes together.`)
       const data = await input.read(dataSize)
       crc = crc32Update(crc, data)
       const bytes = inflated(data, compression, uncompressedSize, position)
