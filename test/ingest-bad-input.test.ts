@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, signIn } from './support/accounts.js'
+import { prusaBinaryGcode } from './support/binary-gcode.js'
 import { rawRequest } from './support/raw-http.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { until } from './support/until.js'
@@ -137,6 +138,19 @@ describe('refused uploads leave the vault as it was', () => {
       'unsafe_file',
     )
     expect(res.body.detail).toMatch(/refused/)
+  })
+
+  it('a damaged binary G-code (cut short, a bad checksum) is refused as unsafe, leaving nothing', async () => {
+    const whole = prusaBinaryGcode(['Bracket.stl'])
+    const damaged = Buffer.from(whole)
+    damaged[200] = (damaged[200] ?? 0) ^ 0xff
+    for (const [name, bytes, reason] of [
+      ['cut.bgcode', whole.subarray(0, whole.length - 20), /cut short|past the end/],
+      ['damaged.bgcode', damaged, /CRC-32/],
+    ] as const) {
+      const res = await expectRefusedWithoutChange(() => upload(vault.baseUrl, token, name, bytes), 422, 'unsafe_file')
+      expect(res.body.detail).toMatch(reason)
+    }
   })
 
   it('a 3MF with a ../ path is refused as unsafe', async () => {

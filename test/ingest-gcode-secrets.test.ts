@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REDACTED, redactGcodeSecrets } from '../src/core/formats/redact.js'
 import { admin, adminEnv, newAccount, sha256Hex, signIn } from './support/accounts.js'
+import { binaryGcode, gcodeBlock } from './support/binary-gcode.js'
 import { prusaSlicer, SHAPES } from './support/prusa-slicer.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { putRaw, upload } from './support/uploads.js'
@@ -109,6 +111,19 @@ describe('secrets in stored G-code', () => {
     const res = await putRaw(vault.baseUrl, token, 'odd.txt', text)
     expect(res.status).toBe(201)
     expect(await download(res.body.file.id, token)).toBe(text)
+  })
+
+  it('stores binary G-code byte for byte: rewriting bytes of a block would break its checksum', async () => {
+    // Compressed G-code data may hold any bytes, such as these that read like a secret setting.
+    const lookalike = new TextEncoder().encode('\n; printhost_apikey = abcd1234\n')
+    const bgcode = binaryGcode([{ ...gcodeBlock(1), data: lookalike }])
+    const res = await upload(vault.baseUrl, token, 'odd.bgcode', bgcode)
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(res.body.file).toMatchObject({
+      size: bgcode.length,
+      sha256: createHash('sha256').update(bgcode).digest('hex'),
+      format: 'gcode',
+    })
   })
 
   it('redacts the same whatever the chunks: CRLF lines, indented settings, empty values and overlong lines', async () => {

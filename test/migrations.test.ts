@@ -15,6 +15,21 @@ beforeEach(async () => {
 })
 afterEach(() => dispose())
 
+/** A stored file of model m1 (made if missing) as the schema of the migrations under test holds it. */
+async function insertStoredFile(id: string, name: string, format: string, metadata: unknown) {
+  const at = '2026-11-01T00:00:00.000Z'
+  await sql`insert into models (id, name, created_at, updated_at) values ('m1', 'm1', ${at}, ${at}) on conflict do nothing`.execute(
+    database.db,
+  )
+  await sql`insert into files (id, sha256, size, model_id, original_name, name_key, format, content_type, metadata, parse_warnings, created_at)
+    values (${id}, ${id.padEnd(64, '0')}, 3, 'm1', ${name}, ${id}, ${format}, 'x', ${JSON.stringify(metadata)}, '[]', ${at})`.execute(
+    database.db,
+  )
+}
+
+const slicedSources = () =>
+  database.db.selectFrom('sliced_sources').selectAll().orderBy('file_id').orderBy('name_key').execute()
+
 describe('schema migrations', () => {
   it('bring an empty database to the latest version, and a second run changes nothing', async () => {
     expect(await readSchemaVersion(database.db)).toBe(0)
@@ -116,26 +131,14 @@ describe('schema migrations', () => {
   it('list the meshes each stored G-code names, so a mesh uploaded later finds it (0016)', async () => {
     const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
     expect((await migrator.migrateTo('0015-covering-sort-indexes')).error).toBeUndefined()
-    const at = '2026-11-01T00:00:00.000Z'
-    await sql`insert into models (id, name, created_at, updated_at) values ('m1', 'm1', ${at}, ${at})`.execute(
-      database.db,
-    )
-    const insertGcode = (id: string, name: string, metadata: unknown) =>
-      sql`insert into files (id, sha256, size, model_id, original_name, name_key, format, content_type, metadata, parse_warnings, created_at)
-        values (${id}, ${id.padEnd(64, '0')}, 3, 'm1', ${name}, ${id}, 'gcode', 'x', ${JSON.stringify(metadata)}, '[]', ${at})`.execute(
-        database.db,
-      )
-    await insertGcode('a', 'Lid_0.2mm_PLA.gcode', { gcode: { objects: ['Box Lid.stl id:0 copy 0', 'Hinge.stl'] } })
-    await insertGcode('b', 'Clip_0.2mm.gcode', { gcode: { objects: [] } })
-    await insertGcode('c', 'Odd.gcode', {})
+    await insertStoredFile('a', 'Lid_0.2mm_PLA.gcode', 'gcode', {
+      gcode: { objects: ['Box Lid.stl id:0 copy 0', 'Hinge.stl'] },
+    })
+    await insertStoredFile('b', 'Clip_0.2mm.gcode', 'gcode', { gcode: { objects: [] } })
+    await insertStoredFile('c', 'Odd.gcode', 'gcode', {})
 
     await migrateToLatest(database.db)
-    const sources = await database.db
-      .selectFrom('sliced_sources')
-      .selectAll()
-      .orderBy('file_id')
-      .orderBy('name_key')
-      .execute()
+    const sources = await slicedSources()
     expect(sources).toEqual([
       { file_id: 'a', name_key: 'box-lid' },
       { file_id: 'a', name_key: 'hinge' },
@@ -182,5 +185,26 @@ describe('schema migrations', () => {
     await expect(database.db.updateTable('files').set({ size: 4 }).where('id', '=', 'f4').execute()).rejects.toThrow(
       /never change/,
     )
+  })
+
+  it('list the meshes each stored .gcode.3mf names, so it is matched as a sliced file, not a mesh (0018)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0017-model-shape')).error).toBeUndefined()
+    await insertStoredFile('a', 'Screws.gcode.3mf', '3mf', {
+      objects: [{ id: '1', name: 'Hex Nut', triangles: 10 }],
+      plates: [{ index: 2, objects: ['M3x10 screw.stl', 'Hex Nut'] }],
+    })
+    await insertStoredFile('b', 'Clip_plate_1.gcode.3mf', '3mf', { objects: [], plates: [{ index: 1, objects: [] }] })
+    await insertStoredFile('c', 'Project.3mf', '3mf', { objects: [{ id: '1', name: 'Gear', triangles: 10 }] })
+
+    await migrateToLatest(database.db)
+    const sources = await slicedSources()
+    expect(sources).toEqual([
+      { file_id: 'a', name_key: 'hex-nut' },
+      { file_id: 'a', name_key: 'm3x10-screw' },
+      { file_id: 'b', name_key: 'clip' },
+      { file_id: 'b', name_key: 'clip-plate' },
+      { file_id: 'b', name_key: 'clip-plate-1' },
+    ])
   })
 })

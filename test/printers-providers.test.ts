@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
+import { prusaBinaryGcode } from './support/binary-gcode.js'
 import type { CommonBehaviour, FakePrinter } from './support/fake-printers/fake-server.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from './support/fake-printers/moonraker.js'
 import { fakeOctoPrint, type OctoPrintBehaviour } from './support/fake-printers/octoprint.js'
@@ -236,6 +237,25 @@ describe('sending', () => {
     expectProblem(await send(printer.id, { file_id: 'no-such-file', start: false }), 422, 'validation_failed')
     expectProblem(await send('no-such-printer', { file_id: gcodeId, start: false }), 404, 'not_found')
     expectProblem(await send(printer.id, { start: true }), 422, 'validation_failed')
+  })
+
+  it('a binary G-code goes, under its own .bgcode name, only to a printer that takes it (PrusaLink)', async () => {
+    const bgcodeId = (await upload(vault.baseUrl, token, 'Bracket MK4.bgcode', prusaBinaryGcode(['Bracket.stl']))).body
+      .file.id
+    for (const other of [
+      await register('virtual', 'virtual://bench'),
+      await register('moonraker', 'http://127.0.0.1:9'),
+    ]) {
+      const refused = expectProblem(await send(other.id, { file_id: bgcodeId, start: false }), 422, 'not_gcode')
+      expect(refused.detail).toContain('binary G-code (.bgcode)')
+    }
+    const fake = await fakePrusaLink({ username: 'maker', password: secret })
+    fakes.push(fake)
+    const prusa = await register('prusalink', fake, { username: 'maker', password: secret })
+    const reply = await send(prusa.id, { file_id: bgcodeId, start: false })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(reply.body).toMatchObject({ outcome: 'uploaded', remote_name: 'Bracket_MK4.bgcode' })
+    expect(fake.files.get('Bracket_MK4.bgcode')).toBe(prusaBinaryGcode(['Bracket.stl']).length)
   })
 
   it('OctoPrint: a stored file that was not selected is never started', async () => {

@@ -326,16 +326,20 @@ export interface paths {
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
-         *     the model whose mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and
-         *     volume); else, for G-code, the model whose mesh file is named like a sliced object or like the start of the G-code file
-         *     name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with
-         *     `parse_warnings`.
+         *     for a sliced file (G-code, binary G-code `.bgcode`, a `.gcode.3mf` with sliced plates), the model whose mesh file is
+         *     named like an object it was sliced from or like the start of its own name, never one by geometry; else the model whose
+         *     mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and volume); else a new
+         *     model named after the file (or the 3MF title). A mesh uploaded after its sliced file joins the sliced file's model when
+         *     that has no mesh yet, so the order and concurrency of the uploads do not matter. A file that cannot be parsed is stored
+         *     as opaque with `parse_warnings`; a damaged binary G-code (cut short, a bad checksum, absurd sizes) is refused with 422
+         *     `unsafe_file`. A `.bgcode` is format `gcode`, recognised by its `GCDE` header, and served as `application/octet-stream`.
          *
          *     G-code is stored with the value of every secret-bearing slicer setting (`printhost_apikey`, `printhost_password`,
          *     `printhost_user` and other keys, passwords, tokens and user names) replaced by `[redacted]` as it streams in, so no
          *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
          *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
-         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
+         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted),
+         *     and a `.bgcode` its blocks, whose checksums a rewrite would break (only its `config` metadata is redacted).
          *     The answer has `kind: "file"`.
          *
          *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
@@ -388,16 +392,20 @@ export interface paths {
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
-         *     the model whose mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and
-         *     volume); else, for G-code, the model whose mesh file is named like a sliced object or like the start of the G-code file
-         *     name; else a new model named after the file (or the 3MF title). A file that cannot be parsed is stored as opaque with
-         *     `parse_warnings`.
+         *     for a sliced file (G-code, binary G-code `.bgcode`, a `.gcode.3mf` with sliced plates), the model whose mesh file is
+         *     named like an object it was sliced from or like the start of its own name, never one by geometry; else the model whose
+         *     mesh it matches (the same mesh as binary STL, ASCII STL or in a 3MF, by triangle count, size and volume); else a new
+         *     model named after the file (or the 3MF title). A mesh uploaded after its sliced file joins the sliced file's model when
+         *     that has no mesh yet, so the order and concurrency of the uploads do not matter. A file that cannot be parsed is stored
+         *     as opaque with `parse_warnings`; a damaged binary G-code (cut short, a bad checksum, absurd sizes) is refused with 422
+         *     `unsafe_file`. A `.bgcode` is format `gcode`, recognised by its `GCDE` header, and served as `application/octet-stream`.
          *
          *     G-code is stored with the value of every secret-bearing slicer setting (`printhost_apikey`, `printhost_password`,
          *     `printhost_user` and other keys, passwords, tokens and user names) replaced by `[redacted]` as it streams in, so no
          *     download carries it; every other line keeps its bytes, so the file prints the same. The replacement is deterministic:
          *     the same G-code uploaded again is a duplicate. The stored size and hash are those of the redacted bytes. Other
-         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted).
+         *     formats are stored as sent: a 3MF project keeps the settings inside it (only its `slicer_config` metadata is redacted),
+         *     and a `.bgcode` its blocks, whose checksums a rewrite would break (only its `config` metadata is redacted).
          *     The answer has `kind: "file"`.
          *
          *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
@@ -1419,7 +1427,7 @@ export interface paths {
         put?: never;
         /**
          * Send a stored G-code file (or, to a Bambu Lab printer, a sliced .gcode.3mf) to a printer, and optionally start it
-         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened. A stored `.gcode.3mf` with sliced plates goes, as it is, only to a provider that prints one (`bambu`), which starts its first sliced plate; plain G-code goes to a `bambu` printer wrapped as a `.gcode.3mf`.
+         * @description Never queues work onto an unconfirmed printer: a fresh status must say `idle` (else 409 `printer_not_ready`, nothing sent); the file is uploaded without auto-start, its extension in lower case (`.GCODE` → `.gcode`: Klipper opens no other); with `start`, the status is checked again, the print is started, and the printer must then be seen printing the file. A start command that gets no answer within `VAULT_PRINTER_TIMEOUT_MS` is no refusal (Klipper answers once the G-code before it has run): the confirm step decides. The answer is the dispatch record: `uploaded`, `started` and `confirmed` say exactly what happened. A stored `.gcode.3mf` with sliced plates goes, as it is, only to a provider that prints one (`bambu`), which starts its first sliced plate; plain G-code goes to a `bambu` printer wrapped as a `.gcode.3mf`. A binary G-code (`.bgcode`) goes, under its `.bgcode` name, only to a provider whose `accepted_extensions` list it (`prusalink`).
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
@@ -7992,7 +8000,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No stored file has this id, or it is not G-code (`not_gcode`; a sliced `.gcode.3mf` to a printer that is not `bambu` too). */
+            /** @description No stored file has this id, or it is not G-code (`not_gcode`; a sliced `.gcode.3mf` to a printer that is not `bambu`, or a `.bgcode` to one that does not take binary G-code, too). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -588,9 +588,9 @@ describe('G-code that says little or is not G-code', () => {
     expect(await read('')).toEqual(empty)
   })
 
-  it('refuses binary G-code (.bgcode) and binary garbage as malformed', async () => {
+  it('reads bytes that start with "GCDE" as binary G-code, and refuses binary garbage as malformed', async () => {
     const bgcode = new Uint8Array([0x47, 0x43, 0x44, 0x45, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0])
-    await expect(readGcode(byteSourceFromBytes(bgcode))).rejects.toThrow(/binary G-code \(\.bgcode/)
+    await expect(readGcode(byteSourceFromBytes(bgcode))).rejects.toThrow(/This binary G-code cannot be read/)
     const zeros = new Uint8Array(4096)
     zeros.set(new TextEncoder().encode('G28\n'))
     const error: unknown = await readGcode(byteSourceFromBytes(zeros)).catch((caught: unknown) => caught)

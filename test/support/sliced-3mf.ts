@@ -2,9 +2,18 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Zippable, zipSync } from 'fflate'
 import { SHAPES } from './prusa-slicer.js'
+import { cubeTriangles } from './uploads.js'
 
 /** Sliced exports as Bambu Studio writes them, built in the test with fflate's zip writer. */
 const encode = (text: string) => new TextEncoder().encode(text)
+/** A 3MF object of a cube (each triangle its own three vertices) and the build item placing it. */
+function cubeObject(side: number): string {
+  const triangles = cubeTriangles(side)
+  const vertices = triangles.flat().map(([x, y, z]) => `<vertex x="${x}" y="${y}" z="${z}"/>`)
+  const faces = triangles.map((_, i) => `<triangle v1="${3 * i}" v2="${3 * i + 1}" v3="${3 * i + 2}"/>`)
+  return `<resources><object id="1" type="model"><mesh><vertices>${vertices.join('')}</vertices><triangles>${faces.join('')}</triangles></mesh></object></resources><build><item objectid="1"/></build>`
+}
+
 export const plate1Picture = readFileSync(join(SHAPES, 'M3_hex_nut.png'))
 export const plate2Picture = readFileSync(join(SHAPES, 'M3x10_screw.png'))
 const plateGcode = (plate: number) =>
@@ -24,16 +33,22 @@ export const slicedPlate = (index: number, prediction: number, weight: number, o
 /**
  * A `.gcode.3mf` as Bambu Studio exports it: a model part, each project plate's picture, the
  * package thumbnail relationship pointing at plate 1's, the slice list and each sliced plate's
- * G-code (`sliced`: their indexes).
+ * G-code (`sliced`: their indexes). With `settings`, the project's settings as Bambu Studio writes
+ * them (`Metadata/project_settings.config`, JSON with per-extruder lists); with `cube`, the model
+ * part holds a cube of that side (else no object).
  */
-export function slicedExport(plates: string[], sliced: number[]): Uint8Array {
+export function slicedExport(
+  plates: string[],
+  sliced: number[],
+  { settings, cube }: { settings?: Record<string, unknown>; cube?: number } = {},
+): Uint8Array {
   const files: Zippable = {
     '[Content_Types].xml': encode('<Types/>'),
     '_rels/.rels': encode(
       '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel-1" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/><Relationship Target="/Metadata/plate_1.png" Id="rel-2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail"/></Relationships>',
     ),
     '3D/3dmodel.model': encode(
-      '<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><metadata name="Title">Screws and nuts</metadata><resources/><build/></model>',
+      `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><metadata name="Title">Screws and nuts</metadata>${cube === undefined ? '<resources/><build/>' : cubeObject(cube)}</model>`,
     ),
     'Metadata/plate_1.png': plate1Picture,
     'Metadata/plate_2.png': plate2Picture,
@@ -42,5 +57,6 @@ export function slicedExport(plates: string[], sliced: number[]): Uint8Array {
     ),
   }
   for (const index of sliced) files[`Metadata/plate_${index}.gcode`] = plateGcode(index)
+  if (settings) files['Metadata/project_settings.config'] = encode(JSON.stringify(settings))
   return zipSync(files)
 }

@@ -76,7 +76,8 @@ export function asciiCube(size = 20, offset = 0): string {
   return `solid cube\n${facets.join('\n')}\nendsolid cube\n`
 }
 
-function cubeTriangles(s: number, o: number): number[][][] {
+/** The 12 triangles of a cube of side `s` from (o, o, o), wound outwards. */
+export function cubeTriangles(s: number, o = 0): number[][][] {
   const v = (x: number, y: number, z: number) => [o + x * s, o + y * s, o + z * s]
   const quads = [
     [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0), v(1, 0, 0)],

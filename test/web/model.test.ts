@@ -3,8 +3,10 @@ import { strToU8, zipSync } from 'fflate'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
+import { prusaBinaryGcode } from '../support/binary-gcode.js'
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
+import { slicedExport, slicedPlate } from '../support/sliced-3mf.js'
 import { sliceShape, upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
@@ -170,9 +172,15 @@ describe('the model page', () => {
     const stl = await upload(vault.baseUrl, token, 'cylinder.stl', sliced.stl)
     expect(stl.status).toBe(201)
     const modelId: string = stl.body.model.id
+    const bambuSettings = { printer_model: 'Bambu Lab P1S', layer_height: '0.16', nozzle_diameter: ['0.4'] }
     for (const [name, bytes] of [
       ['cylinder.gcode', sliced.gcode],
       ['cylinder.3mf', sliced.threeMf],
+      ['cylinder_0.2mm_PETG_MK4.bgcode', prusaBinaryGcode(['cylinder.stl'])],
+      [
+        'cylinder_plate_1.gcode.3mf',
+        slicedExport([slicedPlate(1, 3129, 9.84, 'cylinder.stl')], [1], { settings: bambuSettings }),
+      ],
     ] as const) {
       const reply = await upload(vault.baseUrl, token, name, bytes, { model_id: modelId })
       expect(reply.status, JSON.stringify(reply.body)).toBe(201)
@@ -185,6 +193,18 @@ describe('the model page', () => {
       const facts = await gcode.textContent()
       for (const label of ['Slicer', 'PrusaSlicer', 'Filament', 'Layer height', 'Nozzle', 'Objects']) {
         expect(facts).toContain(label)
+      }
+      // Binary G-code and a sliced 3MF show as print-ready the same way: printer, filament, layer height, time.
+      for (const [name, printer, filament, layer, time] of [
+        ['cylinder_0.2mm_PETG_MK4.bgcode', 'MK4', 'PETG', '0.2 mm', '1 h 2 min'],
+        ['cylinder_plate_1.gcode.3mf', 'Bambu Lab P1S', 'PLA', '0.16 mm', '52 min'],
+      ]) {
+        const card = page.getByRole('article', { name })
+        await card.getByText('Print time').waitFor()
+        const shown = await card.textContent()
+        for (const expected of ['Printer', printer, 'Filament', filament, 'Layer height', layer, time])
+          expect(shown, name).toContain(expected)
+        await card.getByRole('button', { name: `Send to printer: ${name}` }).waitFor()
       }
 
       // The page offers each file's extra actions where the app composes them: sending G-code to a printer.

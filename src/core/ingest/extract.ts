@@ -20,8 +20,6 @@ export interface Extracted {
   thumbnail?: Thumbnail
   /** A better name for a new model than the file name (a 3MF's title). */
   title?: string
-  /** Objects a G-code was sliced from, for finding its model. */
-  objectNames?: string[]
 }
 
 /**
@@ -126,6 +124,5 @@ async function extractGcode(source: ByteSource): Promise<Extracted> {
     warnings,
     // Slicers write several sizes; the largest looks best in listings.
     thumbnail: thumbnails.at(-1),
-    objectNames: gcode.objects,
   }
 }

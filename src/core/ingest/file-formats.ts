@@ -8,6 +8,8 @@ const byExtension: Record<string, FileFormat> = {
   '3mf': '3mf',
   obj: 'obj',
   gcode: 'gcode',
+  // Prusa's binary G-code: format gcode, read by its `GCDE` magic, sent only to printers that take it.
+  bgcode: 'gcode',
   gco: 'gcode',
   g: 'gcode',
   step: 'step',
@@ -60,11 +62,18 @@ export function formatOf(filename: string): FileFormat {
   return documentBaseNames.has(filename.replace(/\.[^.]*$/, '').toLowerCase()) ? 'document' : 'other'
 }
 
-/** The `Content-Type` a file is served with: its format's, or for images and documents its extension's. */
+/**
+ * The `Content-Type` a file is served with: its format's, or for images and documents its
+ * extension's; binary G-code is no text.
+ */
 export function contentTypeOf(format: FileFormat, filename: string): string {
   const extension = extensionOf(filename)
+  if (extension === 'bgcode') return 'application/octet-stream'
   return (roleOf(format) !== 'part' && extension && mediaContentTypes[extension]) || contentTypes[format]
 }
+
+/** Prusa's binary G-code, by its stored name: printers that do not list `.bgcode` cannot print it. */
+export const isBinaryGcodeName = (filename: string) => extensionOf(filename) === 'bgcode'
 
 /** Every `Content-Type` a stored file is served with. */
 export const storedContentTypes = [...new Set([...Object.values(contentTypes), ...Object.values(mediaContentTypes)])]

@@ -3,6 +3,7 @@ import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-
 import type { FilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
+import { slicedObjectNames } from '../formats/name-keys.js'
 import { FormatError, type MeshStats } from '../formats/types.js'
 import { contentDeleted } from '../library/content-release.js'
 import type { FileFormat } from './file-formats.js'
@@ -29,7 +30,7 @@ export interface Reading {
   mesh?: MeshStats
   /** A better name for a new model than the file name (a 3MF's title). */
   title?: string
-  /** Objects a G-code was sliced from. */
+  /** Set for a sliced file (G-code, a `.gcode.3mf`): the objects it was sliced from (see `slicedObjectNames`). */
   objectNames?: string[]
   /** The thumbnail's bytes when read now, to store again should a concurrent deletion take them. */
   thumbnailBytes?: Uint8Array
@@ -55,14 +56,13 @@ export async function readContent(deps: ReadingDeps, format: FileFormat, stored:
     },
     mesh: extracted.mesh,
     title: extracted.title,
-    objectNames: extracted.objectNames,
+    objectNames: slicedObjectNames(format, extracted.metadata),
     thumbnailBytes: extracted.thumbnail?.bytes,
   }
 }
 
 /** The reading of bytes another file already holds: the same figures, nothing read again. */
 export function readingOf(row: Selectable<FilesTable>): Reading {
-  const objects = (JSON.parse(row.metadata) as { gcode?: { objects?: unknown } }).gcode?.objects
   return {
     figures: {
       metadata: row.metadata,
@@ -75,9 +75,7 @@ export function readingOf(row: Selectable<FilesTable>): Reading {
       thumbnail_sha256: row.thumbnail_sha256,
       thumbnail_content_type: row.thumbnail_content_type,
     },
-    objectNames: Array.isArray(objects)
-      ? objects.filter((name): name is string => typeof name === 'string')
-      : undefined,
+    objectNames: slicedObjectNames(row.format, JSON.parse(row.metadata)),
   }
 }
 

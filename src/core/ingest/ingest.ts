@@ -64,8 +64,9 @@ export async function receiveUpload<T>(
  * Turns stored bytes into a file of a model, in `folder` of it. Known content is a no-op that
  * answers with the existing file: known in the model asked for, or anywhere in the vault when no
  * model is asked for. Otherwise the file is attached to: the model asked for, else a new model
- * named `newModelName` (then the file joins no model by its mesh or G-code), else the model
- * whose mesh it matches, else (G-code) the model it was sliced from, else a new model. Content
+ * named `newModelName` (then the file joins no model by its mesh or G-code), else (a sliced file:
+ * G-code, `.gcode.3mf`) the model it was sliced from, else the model whose mesh it matches, else
+ * a new model. Content
  * held by another model becomes a file of this one too: one stored blob, a row per model, its
  * figures copied rather than read again (a remix keeps the original's mesh as its own part). A
  * unique index (model, content) settles races on a model; uploads that name no model take turns
@@ -171,8 +172,8 @@ export async function registerUpload(
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
-      if (format === 'gcode') {
-        const sources = slicedSourceKeys(read.objectNames ?? [], filename)
+      if (read.objectNames) {
+        const sources = slicedSourceKeys(read.objectNames, filename)
         if (sources.length > 0)
           await trx
             .insertInto('sliced_sources')
@@ -252,8 +253,9 @@ export async function assertModelExists(deps: Pick<IngestDeps, 'database'>, mode
 
 /**
  * The model an upload that names none joins: a mesh joins the model of the same mesh in any
- * format, else a model whose G-code was sliced from it and that has no mesh yet; a G-code joins
- * the model of the mesh it was sliced from. Undefined: a new model.
+ * format, else a model whose sliced file was sliced from it and that has no mesh yet; a sliced
+ * file (G-code, `.gcode.3mf`) joins the model of the mesh it was sliced from, never one by its
+ * geometry. Undefined: a new model.
  */
 async function matchingModel(
   db: Kysely<Database>,
@@ -261,7 +263,7 @@ async function matchingModel(
   filename: string,
   read: Reading,
 ): Promise<string | undefined> {
-  if (format === 'gcode') return findModelForGcode(db, read.objectNames ?? [], filename)
+  if (read.objectNames) return findModelForGcode(db, read.objectNames, filename)
   if (!isMeshFormat(format) && format !== 'step') return undefined
   return (
     (read.mesh && isMeshFormat(format) ? await findModelByMesh(db, read.mesh) : undefined) ??

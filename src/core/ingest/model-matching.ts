@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { fileNamePrefixes, nameKey, objectKey } from '../formats/name-keys.js'
 import type { MeshStats } from '../formats/types.js'
@@ -26,6 +26,7 @@ export async function findModelByMesh(db: Kysely<Database>, mesh: MeshStats): Pr
     .where('mesh_size_z', '<=', z + sizeToleranceMm)
     .where('mesh_volume', '>=', mesh.volume * (1 - volumeTolerance) - 1e-9)
     .where('mesh_volume', '<=', mesh.volume * (1 + volumeTolerance) + 1e-9)
+    .where(unsliced('files.id'))
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst()
@@ -35,8 +36,16 @@ export async function findModelByMesh(db: Kysely<Database>, mesh: MeshStats): Pr
 const meshFormats = ['stl', '3mf', 'obj', 'step'] as const
 
 /**
- * The model a G-code was sliced from: a mesh file whose name equals a sliced object's name,
- * or begins the G-code's own file name (slicers name their output
+ * The file is no sliced file: a `.gcode.3mf` holds a mesh and is a 3MF, but it is matched by the
+ * names it was sliced from (its `sliced_sources`), never as a mesh. Every sliced file has such
+ * rows but one whose objects and file name give no name at all.
+ */
+const unsliced = (fileId: 'files.id' | 'mesh.id') =>
+  sql<boolean>`not exists (select 1 from sliced_sources where sliced_sources.file_id = ${sql.ref(fileId)})`
+
+/**
+ * The model a sliced file (G-code, `.gcode.3mf`) was sliced from: a mesh file whose name equals
+ * a sliced object's name, or begins the sliced file's own name (slicers name their output
  * `<object>_<layer height>_<material>_<time>.gcode`). The longest name wins.
  */
 export async function findModelForGcode(
@@ -52,6 +61,7 @@ export async function findModelForGcode(
     .select(['model_id', 'name_key'])
     .where('name_key', 'in', [...keys])
     .where('format', 'in', meshFormats)
+    .where(unsliced('files.id'))
     .orderBy('created_at')
     .execute()
   return rows.reduce<{ model_id: string; name_key: string } | undefined>(
@@ -61,9 +71,9 @@ export async function findModelForGcode(
 }
 
 /**
- * The model a mesh joins when its G-code came first: the oldest model that holds a G-code naming
- * this mesh (see `slicedSourceKeys`) and no mesh of its own, so a mesh never joins another
- * mesh's model by name alone.
+ * The model a mesh joins when its sliced file came first: the oldest model that holds a sliced
+ * file naming this mesh (see `slicedSourceKeys`) and no mesh of its own, so a mesh never joins
+ * another mesh's model by name alone.
  */
 export async function findGcodeModelForMesh(db: Kysely<Database>, meshFilename: string): Promise<string | undefined> {
   const key = nameKey(meshFilename)
@@ -79,7 +89,8 @@ export async function findGcodeModelForMesh(db: Kysely<Database>, meshFilename: 
           selectFrom('files as mesh')
             .select('mesh.id')
             .whereRef('mesh.model_id', '=', 'files.model_id')
-            .where('mesh.format', 'in', meshFormats),
+            .where('mesh.format', 'in', meshFormats)
+            .where(unsliced('mesh.id')),
         ),
       ),
     )

@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/principal.js'
 import type { DispatchesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound, unprocessable, VaultError } from '../errors.js'
+import { isBinaryGcodeName } from '../ingest/file-formats.js'
 import { acquireLock } from '../runtime/db-lock.js'
 import { markBedOccupied } from './bed-clearance.js'
 import { type DispatchOutcome, type DispatchRecord, type DispatchStep, toDispatchRecord } from './dispatch-record.js'
@@ -11,7 +12,7 @@ import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from '.
 import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
 
-/** A file name any of the providers stores as it is; a sliced package keeps its `.3mf`. */
+/** A file name any of the providers stores as it is; a sliced package keeps its `.3mf`, a binary G-code its `.bgcode`. */
 export function remoteFileName(name: string, slicedPackage = false): string {
   const base =
     name
@@ -20,7 +21,7 @@ export function remoteFileName(name: string, slicedPackage = false): string {
       .replace(/^[._]+/, '') || 'vault-file'
   if (slicedPackage) return /\.3mf$/i.test(base) ? base.replace(/\.3mf$/i, '.3mf') : `${base}.gcode.3mf`
   // Lower case: Klipper's virtual_sdcard opens only `.gcode`, `.g` and `.gco`, and no host minds.
-  return /\.(gcode|gco|g)$/i.test(base)
+  return /\.(gcode|gco|g|bgcode)$/i.test(base)
     ? base.replace(/\.\w+$/, (extension) => extension.toLowerCase())
     : `${base}.gcode`
 }
@@ -125,7 +126,7 @@ const sendLockName = (printerId: string) => `printer-send:${printerId}`
 /** The send's steps: check, upload, recheck, start, confirm, each noted on the attempt. */
 async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<SendResult> {
   const { printer, startRequested } = attempt
-  if (attempt.file.plate !== undefined) await refuseUnlessTakesPackages(deps, printer, attempt.file)
+  await refuseUnlessPrintable(deps, printer, attempt.file)
   const before = await checkReady(deps, attempt, 'check')
   if (!before.ready) {
     const detail = `The printer is ${describe(before)}; nothing was sent.`
@@ -188,19 +189,28 @@ async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Prom
 }
 
 /**
- * A sliced `.gcode.3mf` goes only to a printer that prints one as it is (Bambu Lab): refused with
- * 422 before the printer is asked anything. A printer whose credentials cannot be read is left to
- * the ready check, which says why.
+ * A sliced `.gcode.3mf` goes only to a printer that prints one as it is (Bambu Lab), a binary
+ * `.bgcode` only to one that takes binary G-code (PrusaLink): else 422 before the printer is asked
+ * anything. A printer whose credentials cannot be read is left to the ready check, which says why.
  */
-async function refuseUnlessTakesPackages(deps: DispatchDeps, printer: PrinterRow, file: GcodeFile): Promise<void> {
+async function refuseUnlessPrintable(deps: DispatchDeps, printer: PrinterRow, file: GcodeFile): Promise<void> {
+  const kind = file.plate !== undefined ? 'package' : isBinaryGcodeName(file.original_name) ? 'binary' : null
+  if (kind === null) return
   const provider = await connectPrinter(deps, printer).catch(() => null)
-  if (!provider || provider.takesSlicedPackages) return
+  if (!provider || (kind === 'package' ? provider.takesSlicedPackages : provider.takesBinaryGcode)) return
+  const [what, detail] =
+    kind === 'package'
+      ? ['a sliced 3MF package', 'which only Bambu Lab printers print as it is']
+      : [
+          'binary G-code (.bgcode)',
+          'which only printers that list .bgcode among their accepted extensions (PrusaLink) print',
+        ]
   throw new VaultError(
     422,
     'not_gcode',
     'Unprocessable Content',
-    `${file.original_name} is a sliced 3MF package, which only Bambu Lab printers print as it is; ${printer.name} takes G-code.`,
-    [{ path: 'body.file_id', message: 'is a sliced 3MF package, not G-code' }],
+    `${file.original_name} is ${what}, ${detail}; ${printer.name} takes text G-code.`,
+    [{ path: 'body.file_id', message: `is ${what}, not text G-code` }],
   )
 }
 

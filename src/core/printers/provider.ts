@@ -115,6 +115,8 @@ export interface PrinterProvider {
   start(remoteName: string): Promise<void>
   /** Prints a sliced `.gcode.3mf` as it is (Bambu Lab); the others take plain G-code only. */
   readonly takesSlicedPackages?: boolean
+  /** Prints Prusa's binary G-code (`.bgcode`, listed in its `accepted_extensions`); the others take text G-code only. */
+  readonly takesBinaryGcode?: boolean
 }
 
 /** What a provider needs to reach one printer. `credentials` are decrypted, in memory only. */

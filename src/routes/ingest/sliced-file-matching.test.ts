@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { prusaBinaryGcode } from '../../../test/support/binary-gcode.js'
+import { slicedExport, slicedPlate } from '../../../test/support/sliced-3mf.js'
 import { setUpInProcessSuite } from '../../../test/support/test-vault.js'
 import { binaryCube } from '../../../test/support/uploads.js'
 
@@ -102,5 +104,85 @@ describe('a sliced file joins the model of the mesh it was sliced from', () => {
     // Another mesh of the same name but other geometry: its own model.
     const other = await put('CLIP.stl', binaryCube(72))
     expect(other.model.id).not.toBe(clip.model.id)
+  })
+
+  /**
+   * The sliced files other than text G-code, each as its slicer names it, from the mesh `name`
+   * (`seed` varies the bytes); `names` and `cubes` keep each kind's meshes apart from the others'.
+   */
+  const slicedKinds: Array<{
+    kind: string
+    cubes: number
+    names: string
+    file: (name: string, seed: number) => [filename: string, bytes: Uint8Array]
+  }> = [
+    {
+      kind: '.gcode.3mf (Bambu Studio, OrcaSlicer)',
+      cubes: 0,
+      names: 'Bambu',
+      file: (name, seed) => [
+        `${name}_plate_1.gcode.3mf`,
+        slicedExport([slicedPlate(1, 600 + seed, 4.2, `${name}.stl`)], [1]),
+      ],
+    },
+    {
+      kind: '.bgcode (PrusaSlicer binary G-code)',
+      cubes: 1000,
+      names: 'Prusa',
+      file: (name, seed) => [`${name}_0.2mm_PETG_MK4_1h2m.bgcode`, prusaBinaryGcode([`${name}.stl`], seed)],
+    },
+  ]
+
+  describe.each(slicedKinds)('$kind', ({ file, cubes, names }) => {
+    it('joins its mesh’s model, whichever was uploaded first', async () => {
+      const mesh = await put(`${names}Knob.stl`, binaryCube(cubes + 81))
+      const after = await put(...file(`${names}Knob`, 1))
+      expect(after.model.id).toBe(mesh.model.id)
+
+      const before = await put(...file(`${names}Dial`, 2))
+      const dial = await put(`${names}Dial.stl`, binaryCube(cubes + 82))
+      expect(dial.model.id).toBe(before.model.id)
+      expect(dial.model.id).not.toBe(mesh.model.id)
+    })
+
+    it('uploaded at the same moment as its mesh, in either order, ends in one model', async () => {
+      const rounds = Array.from({ length: 8 }, (_, i) => i)
+      const pairs = await Promise.all(
+        rounds.map(async (i) => {
+          const name = `${names}Lever${i}`
+          const uploads = [() => put(`${name}.stl`, binaryCube(cubes + 120 + i)), () => put(...file(name, 10 + i))]
+          const ordered = i % 2 === 0 ? uploads : uploads.reverse()
+          const [a, b] = await Promise.all(ordered.map((upload) => upload()))
+          return [a!, b!] as const
+        }),
+      )
+      for (const [a, b] of pairs) expect(await modelOf(a.file.id)).toBe(await modelOf(b.file.id))
+      expect(new Set(pairs.map(([a]) => a.model.id)).size).toBe(rounds.length)
+    })
+
+    it('a second mesh of the same name but other geometry does not join a model whose mesh is there', async () => {
+      const sliced = await put(...file(`${names}Latch`, 3))
+      const mesh = await put(`${names}Latch.stl`, binaryCube(cubes + 91))
+      expect(mesh.model.id).toBe(sliced.model.id)
+      const other = await put(`${names}latch.stl`, binaryCube(cubes + 92))
+      expect(other.model.id).not.toBe(sliced.model.id)
+    })
+  })
+
+  it('a .gcode.3mf is never a mesh: the same geometry under another name joins neither way', async () => {
+    const sliced = await put(
+      'Wheel_plate_1.gcode.3mf',
+      slicedExport([slicedPlate(1, 61, 1, 'Wheel.stl')], [1], { cube: 33 }),
+    )
+    const gear = await put('Gear.stl', binaryCube(33))
+    expect(gear.model.id).not.toBe(sliced.model.id)
+    const again = await put(
+      'Rim_plate_1.gcode.3mf',
+      slicedExport([slicedPlate(1, 62, 1, 'Rim.stl')], [1], { cube: 33 }),
+    )
+    expect(again.model.id).not.toBe(gear.model.id)
+    // Its own mesh, by name, still joins it.
+    const wheel = await put('Wheel.stl', binaryCube(34))
+    expect(wheel.model.id).toBe(sliced.model.id)
   })
 })

@@ -76,6 +76,7 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
   }
 
   return {
+    takesBinaryGcode: true,
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
       return diagnose(

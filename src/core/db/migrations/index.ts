@@ -16,6 +16,7 @@ import * as m0014 from './0014-model-lists.js'
 import * as m0015 from './0015-covering-sort-indexes.js'
 import * as m0016 from './0016-sliced-sources.js'
 import * as m0017 from './0017-model-shape.js'
+import * as m0018 from './0018-sliced-3mf-sources.js'
 import * as m0020 from './0020-dispatch-history.js'
 
 /**
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0015-covering-sort-indexes': m0015,
   '0016-sliced-sources': m0016,
   '0017-model-shape': m0017,
+  '0018-sliced-3mf-sources': m0018,
   '0020-dispatch-history': m0020,
 }

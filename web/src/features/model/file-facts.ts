@@ -87,6 +87,38 @@ function gcodeFacts(gcode: Json): Fact[] {
   return facts
 }
 
+/**
+ * A sliced `.gcode.3mf` in the terms of the G-code it carries, so it shows as G-code does: its
+ * first sliced plate (the one a printer is sent) for time and filament, the package's settings
+ * for printer, layer height and nozzle. Undefined for a 3MF without sliced plates.
+ */
+function slicedPlateAsGcode(metadata: Json): Json | undefined {
+  const plate = record(list(metadata.plates)[0])
+  if (!plate) return undefined
+  const settings = record(metadata.slicer_config) ?? {}
+  // Settings lists (one value per extruder) are joined with ","; the first applies.
+  const setting = (key: string) => {
+    const value = Number.parseFloat(str(settings[key]) ?? '')
+    return Number.isFinite(value) ? value : undefined
+  }
+  const filaments = list(plate.filaments).map((filament) => record(filament) ?? {})
+  const usedM = filaments.map((filament) => num(filament.used_m))
+  return {
+    estimated_time_s: plate.prediction_s,
+    filament: {
+      type: [...new Set(filaments.map((filament) => str(filament.type)).filter(Boolean))].join(', '),
+      length_mm:
+        usedM.length > 0 && usedM.every((m) => m !== undefined)
+          ? usedM.reduce((total, m) => total + (m as number), 0) * 1000
+          : undefined,
+      weight_g: plate.weight_g,
+    },
+    layer_height_mm: setting('layer_height'),
+    nozzle_diameter_mm: setting('nozzle_diameter'),
+    printer_model: str(settings.printer_model),
+  }
+}
+
 /** What the vault read from a file, in the order a maker looks for it. */
 export function fileFacts(file: ModelFile): Fact[] {
   const metadata = file.metadata as Json
@@ -94,7 +126,7 @@ export function fileFacts(file: ModelFile): Fact[] {
   const mesh = record(metadata.mesh)
   if (mesh) facts.push(...meshFacts(mesh))
   if (file.format === '3mf') facts.push(...threeMfFacts(metadata))
-  const gcode = record(metadata.gcode)
+  const gcode = record(metadata.gcode) ?? (file.format === '3mf' ? slicedPlateAsGcode(metadata) : undefined)
   if (gcode) facts.push(...gcodeFacts(gcode))
   facts.push({ label: 'Uploaded', value: new Date(file.created_at).toLocaleString() })
   return facts
