@@ -416,7 +416,7 @@ describe('the model page', () => {
     }
   })
 
-  it('three.js is not part of the library page: it loads with the 3D view only', async () => {
+  it('three.js and the SPDX license list are not part of the library page: they load with the model page only', async () => {
     const { page, context } = await openSignedIn('/library')
     try {
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
@@ -427,7 +427,11 @@ describe('the model page', () => {
           .filter((name) => name.endsWith('.js')),
       )
       expect(scripts.length).toBeGreaterThan(0)
-      for (const script of scripts) expect(await (await fetch(script)).text()).not.toContain('WebGLRenderer')
+      for (const script of scripts) {
+        const code = await (await fetch(script)).text()
+        expect(code).not.toContain('WebGLRenderer')
+        expect(code).not.toContain('Creative Commons Attribution Share Alike 4.0 International')
+      }
     } finally {
       await context.close()
     }
@@ -488,7 +492,9 @@ describe('the model page', () => {
       await page.getByRole('button', { name: 'Edit license' }).click()
       await page.getByRole('textbox', { name: 'License' }).fill('CC-BY-NC-4.0')
       await page.getByRole('button', { name: 'Save license' }).click()
-      await page.getByText('License: CC-BY-NC-4.0').waitFor()
+      // An SPDX identifier shows as its name, linked to its SPDX page.
+      const license = page.getByRole('link', { name: 'Creative Commons Attribution Non Commercial 4.0 International' })
+      expect(await license.getAttribute('href')).toBe('https://spdx.org/licenses/CC-BY-NC-4.0.html')
       await screenshot(page, 'model-folders-and-maker')
       await expectAccessible(page)
       expect((await getModel(top.id)).body).toMatchObject({

@@ -54,6 +54,9 @@ const SendToPrinterButton = lazy(() =>
 const printable = (file: components['schemas']['File']) =>
   file.format === 'gcode' ||
   (file.format === '3mf' && Array.isArray(file.metadata.plates) && file.metadata.plates.length > 0)
+const AddFilesToModel = lazy(() =>
+  import('./features/upload/add-files-to-model').then((module) => ({ default: module.AddFilesToModel })),
+)
 const UploadPage = lazy(() =>
   import('./features/upload/upload-page').then((module) => ({ default: module.UploadPage })),
 )
@@ -91,6 +94,7 @@ export const pages: Page[] = [
     element: (
       <ModelPage
         renderFileActions={(file) => printable(file) && <SendToPrinterButton fileId={file.id} fileName={file.name} />}
+        renderAddFiles={(model) => <AddFilesToModel modelId={model.id} modelName={model.name} />}
       />
     ),
   },

@@ -1,16 +1,28 @@
-import { ActionIcon, Button, Group, Stack, Textarea, TextInput, Tooltip } from '@mantine/core'
+import {
+  ActionIcon,
+  Autocomplete,
+  type AutocompleteProps,
+  Button,
+  Group,
+  Stack,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core'
 import { IconPencil } from '@tabler/icons-react'
 import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react'
 
 /**
  * Shows `children` with an edit button; editing swaps in a text field with Save and Cancel
  * (Enter saves a single line, Escape cancels). `onSave` resolves when saved and rejects with the
- * readable reason, shown under the field.
+ * readable reason, shown under the field. With `suggestions` the single line offers them as it is
+ * typed, and any other text is still taken.
  */
 export function InlineTextEdit(props: {
   label: string
   value: string
   multiline?: boolean
+  suggestions?: Pick<AutocompleteProps, 'data' | 'filter' | 'limit' | 'renderOption'>
   onSave: (value: string) => Promise<unknown>
   errorOf: (error: unknown) => string
   children: ReactNode
@@ -62,14 +74,20 @@ export function InlineTextEdit(props: {
     label: props.label,
     value: draft,
     error,
-    onChange: (event: { currentTarget: { value: string } }) => setDraft(event.currentTarget.value),
     onKeyDown,
     autoFocus: true,
   }
+  const onChange = (event: { currentTarget: { value: string } }) => setDraft(event.currentTarget.value)
   return (
     <form onSubmit={submit}>
       <Stack gap="xs">
-        {props.multiline ? <Textarea {...field} autosize minRows={3} maxRows={12} /> : <TextInput {...field} />}
+        {props.multiline ? (
+          <Textarea {...field} onChange={onChange} autosize minRows={3} maxRows={12} />
+        ) : props.suggestions ? (
+          <Autocomplete {...field} {...props.suggestions} onChange={setDraft} />
+        ) : (
+          <TextInput {...field} onChange={onChange} />
+        )}
         <Group gap="xs">
           <Button type="submit" size="xs" loading={saving}>
             Save {props.label.toLowerCase()}

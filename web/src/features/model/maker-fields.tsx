@@ -1,6 +1,7 @@
 import { Anchor, Stack, Text } from '@mantine/core'
 import { problemMessage } from '../../api/problem'
 import { InlineTextEdit } from './inline-text-edit'
+import { LicenseField } from './license-field'
 import type { UpdateModel } from './types'
 
 interface MakerFieldsProps {
@@ -10,7 +11,7 @@ interface MakerFieldsProps {
   onSave: (change: UpdateModel) => Promise<unknown>
 }
 
-/** Who designed the model, where it came from and its license, each editable; empty clears it. */
+/** Who designed the model, where it came from and its license (see LicenseField), each editable; empty clears it. */
 export function MakerFields({ creator, sourceUrl, license, onSave }: MakerFieldsProps) {
   const none = (what: string) => (
     <Text size="sm" c="dimmed" style={{ flex: 1 }}>
@@ -53,20 +54,7 @@ export function MakerFields({ creator, sourceUrl, license, onSave }: MakerFields
           none('source')
         )}
       </InlineTextEdit>
-      <InlineTextEdit
-        label="License"
-        value={license ?? ''}
-        onSave={(value) => onSave({ license: value })}
-        errorOf={problemMessage}
-      >
-        {license ? (
-          <Text size="sm" style={{ flex: 1, overflowWrap: 'anywhere' }}>
-            License: {license}
-          </Text>
-        ) : (
-          none('license')
-        )}
-      </InlineTextEdit>
+      <LicenseField license={license} onSave={(value) => onSave({ license: value })} />
     </Stack>
   )
 }

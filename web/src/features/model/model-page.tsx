@@ -23,10 +23,12 @@ import { useModel, useUpdateModel } from './use-model'
 export interface ModelPageProps {
   /** Extra actions on each file's card (the printers feature adds "Send to printer" for G-code). */
   renderFileActions?: (file: ModelFile) => ReactNode
+  /** Adding files to this model (the upload feature's buttons and its uploads into the model). */
+  renderAddFiles?: (model: { id: string; name: string }) => ReactNode
 }
 
 /** One model: cover, 3D view, editable name, description (Markdown), designer, source, license, tags and collections, its files by folder, images and documents, delete. */
-export function ModelPage({ renderFileActions }: ModelPageProps) {
+export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps) {
   const { id = '' } = useParams()
   const model = useModel(id)
   const update = useUpdateModel(id)
@@ -130,14 +132,13 @@ export function ModelPage({ renderFileActions }: ModelPageProps) {
       {images.length > 0 && <ImageGallery modelId={data.id} images={images} coverId={data.cover_file_id} />}
       {documents.length > 0 && <DocumentList documents={documents} />}
 
-      {parts.length > 0 && (
-        <Stack gap="sm" component="section" aria-labelledby="model-files">
-          <Title order={2} size="h3" id="model-files">
-            Files
-          </Title>
-          <FileTree files={parts} actions={renderFileActions} />
-        </Stack>
-      )}
+      <Stack gap="sm" component="section" aria-labelledby="model-files">
+        <Title order={2} size="h3" id="model-files">
+          Files
+        </Title>
+        {renderAddFiles?.({ id: data.id, name: data.name })}
+        {parts.length > 0 && <FileTree files={parts} actions={renderFileActions} />}
+      </Stack>
     </Stack>
   )
 }

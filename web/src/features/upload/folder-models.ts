@@ -54,3 +54,9 @@ export function planFolders(
       : undefined
   })
 }
+
+/**
+ * The folder a file goes to when a drop is added to a chosen model: its path below the dropped
+ * folder (`Dragon/stls/body.stl` goes to `stls`); a loose file goes to the top.
+ */
+export const folderBelowDrop = (label: string): string => label.split('/').slice(1, -1).join('/')

@@ -12,10 +12,14 @@ export type IngestResult = IngestAnswers[201]['content']['application/json']
 /** The ingest path, typed against the generated paths so a renamed route breaks the build. */
 const ingestPath = '/api/v1/ingest' satisfies keyof paths
 
-/** Where a file goes: into a model (`modelId`), into a new model of this name (`modelName`), or its own way. */
+/**
+ * Where a file goes: into a model (`modelId`), into a new model of this name (`modelName`), or its
+ * own way; `folder` is the folder inside the model it goes to (the top when missing).
+ */
 export interface UploadTarget {
   modelId?: string
   modelName?: string
+  folder?: string
 }
 
 export interface UploadHandlers {
@@ -25,7 +29,7 @@ export interface UploadHandlers {
 
 /**
  * Sends one file to `POST /api/v1/ingest` as multipart field `file`, with `model_id` or
- * `model_name` when `target` names where it goes. XMLHttpRequest, not the
+ * `model_name` and `folder` when `target` names where it goes. XMLHttpRequest, not the
  * openapi-fetch client, because only XHR reports upload progress. Carries the session's bearer
  * token; a 401 refreshes the session once and sends again, as the client's middleware does.
  * Rejects with an `ApiError` (from the shared `unwrap`) for a refusal, a `TypeError` when the vault cannot be reached, and
@@ -80,11 +84,12 @@ function sendOnce(file: File, { onProgress, signal }: UploadHandlers, target: Up
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'))
     if (signal.aborted) return reject(new DOMException('The upload was cancelled.', 'AbortError'))
     signal.addEventListener('abort', abort, { once: true })
-    const fields: IngestForm = { file, model_id: target.modelId, model_name: target.modelName }
+    const fields: IngestForm = { file, model_id: target.modelId, model_name: target.modelName, folder: target.folder }
     const form = new FormData()
     // The model's fields before the file: the vault reads them as they come.
     if (fields.model_id) form.append('model_id', fields.model_id)
     if (fields.model_name) form.append('model_name', fields.model_name)
+    if (fields.folder) form.append('folder', fields.folder)
     form.append('file', fields.file, file.name)
     xhr.send(form)
   })

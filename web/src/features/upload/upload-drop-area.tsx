@@ -2,9 +2,7 @@ import '@mantine/dropzone/styles.css'
 import { Button, FileButton, Group, Stack, Text } from '@mantine/core'
 import { Dropzone } from '@mantine/dropzone'
 import { IconFolderOpen, IconUpload } from '@tabler/icons-react'
-
-/** Lets the browser's folder picker choose a whole folder (every browser the UI supports knows it). */
-const folderInput = { webkitdirectory: '' } as React.ComponentPropsWithoutRef<'input'>
+import { folderInput } from './folder-input'
 
 /**
  * Where files come in on the Upload page: a drop area (files and folders alike; react-dropzone

@@ -37,7 +37,7 @@ export function UploadPage() {
       <UploadDropArea onFiles={(files) => queue.add(files, grouping)} />
       {queue.items.length > 0 && (
         <>
-          <UploadSummary items={queue.items} onCancelAll={queue.cancelAll} onClear={queue.clearFinished} />
+          <UploadSummary items={queue.items} onCancelAll={queue.cancelAll} onClear={() => queue.clearFinished()} />
           <Text size="sm" c="dimmed">
             {uploadConcurrency} files upload at a time; the others wait their turn.
           </Text>

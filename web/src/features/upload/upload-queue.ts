@@ -1,6 +1,6 @@
 import { queryClient } from '../../api/query-client'
 import { sessionStore } from '../../api/session'
-import { type FolderPlan, type Grouping, planFolders } from './folder-models'
+import { type FolderPlan, folderBelowDrop, type Grouping, planFolders } from './folder-models'
 import { failureOf, type Outcome, outcomeOf } from './outcome'
 import { staleAfterUpload } from './query-keys'
 import { sendUpload, type UploadTarget } from './send-upload'
@@ -18,6 +18,8 @@ export interface UploadItem {
   outcome?: Outcome
   /** Set when the file belongs to the model its folder makes (see folder-models.ts). */
   folder?: FolderPlan
+  /** Set when the file was added to a chosen model: that model, and the folder in it. */
+  target?: UploadTarget & { modelId: string }
 }
 
 /** A file as react-dropzone hands it over from a folder drop: with its path inside the folder. */
@@ -97,6 +99,7 @@ function startableNow(): { item: UploadItem; target: UploadTarget }[] {
     if (!current?.folder || folder.rank < current.folder.rank) leaders.set(folder.key, item.id)
   }
   return queued.flatMap((item): { item: UploadItem; target: UploadTarget }[] => {
+    if (item.target) return [{ item, target: item.target }]
     const folder = item.folder
     if (!folder) return [{ item, target: {} }]
     const made = folderModels.get(folder.key)
@@ -144,6 +147,20 @@ function send(item: UploadItem, target: UploadTarget): void {
     })
 }
 
+/** Files worth uploading, with the path to show: hidden ones (`.DS_Store`, `.git/…`, which come along with folders) are nobody's models. */
+const labelledFiles = (files: File[]) =>
+  files.filter((file) => !file.name.startsWith('.')).map((file) => ({ file, label: labelOf(file) }))
+
+const queuedItem = (
+  { file, label }: { file: File; label: string },
+  where: Pick<UploadItem, 'folder' | 'target'>,
+): UploadItem => ({ id: nextId++, file, label, sentBytes: 0, status: 'queued', ...where })
+
+function enqueue(added: UploadItem[]): void {
+  setItems([...items, ...added])
+  startWaiting()
+}
+
 const cancelled = (item: UploadItem): UploadItem =>
   item.status === 'queued' ? { ...item, status: 'finished', outcome: { kind: 'cancelled' } } : item
 
@@ -156,23 +173,25 @@ export const uploadQueue = {
   getItems: (): readonly UploadItem[] => items,
 
   /**
-   * Queues files; hidden ones (`.DS_Store`, `.git/…`, which come along with folders) are nobody's
-   * models. By default a folder's files make one model, named after the folder; `grouping`
+   * Queues files (hidden ones stay behind). By default a folder's files make one model, named after the folder; `grouping`
    * 'file' lets each file find or make its own.
    */
   add(files: File[], grouping: Grouping = 'folder'): void {
-    const labelled = files.filter((file) => !file.name.startsWith('.')).map((file) => ({ file, label: labelOf(file) }))
+    const labelled = labelledFiles(files)
     const plans = planFolders(labelled, nextBatch++, grouping)
-    const added = labelled.map(({ file, label }, index) => ({
-      id: nextId++,
-      file,
-      label,
-      sentBytes: 0,
-      status: 'queued' as const,
-      ...(plans[index] ? { folder: plans[index] } : {}),
-    }))
-    setItems([...items, ...added])
-    startWaiting()
+    enqueue(labelled.map((file, index) => queuedItem(file, plans[index] ? { folder: plans[index] } : {})))
+  },
+
+  /**
+   * Queues files for the model `modelId`: each goes into it, in its folder below the dropped or
+   * chosen folder (a loose file at the top). Hidden files stay behind, as with `add`.
+   */
+  addToModel(files: File[], modelId: string): void {
+    enqueue(
+      labelledFiles(files).map((file) =>
+        queuedItem(file, { target: { modelId, folder: folderBelowDrop(file.label) || undefined } }),
+      ),
+    )
   },
 
   /** A running upload is aborted (it finishes as cancelled); a waiting one never starts. */
@@ -190,8 +209,11 @@ export const uploadQueue = {
     for (const controller of controllers.values()) controller.abort()
   },
 
-  clearFinished(): void {
-    setItems(items.filter((item) => item.status !== 'finished'))
+  /** Forgets finished files: all of them, or only those added to the model `modelId`. */
+  clearFinished(modelId?: string): void {
+    setItems(
+      items.filter((item) => item.status !== 'finished' || (modelId !== undefined && item.target?.modelId !== modelId)),
+    )
   },
 }
 
