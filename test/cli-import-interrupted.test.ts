@@ -138,6 +138,8 @@ describe('model-vault import, interrupted and refused', slow, () => {
     expect(template.stderr).toContain('--template: {model} must be the last segment')
     const unknown = await workspace.importCli(['--template', '{collection}/{model', tree], target.env)
     expect(unknown.stderr).toContain('unknown template segment "{model"')
+    const json = await workspace.importCli(['--json', tree], target.env)
+    expect([json.code, json.stderr]).toEqual([2, 'model-vault import: --json prints the plan: use it with --dry-run\n'])
     const concurrency = await workspace.importCli(['--concurrency', '0', tree], target.env)
     expect([concurrency.code, concurrency.stderr]).toEqual([
       2,

@@ -142,7 +142,14 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   const { journal, tally } = run
   const pending = model.files.filter((file) => !journal.unchanged(file))
   tally.unchanged += model.files.length - pending.length
-  let modelId = journal.modelIdOf(model.files) ?? (await madeByKilledRun(model, run))
+  let modelId: string | undefined
+  try {
+    modelId = journal.modelIdOf(model.files) ?? (await madeByKilledRun(model, run))
+  } catch (error) {
+    // Making it again could double it: left for the next run.
+    failed(run, model.key, error, 'finding the model an interrupted run made: ')
+    return
+  }
   let made = model.ownFolder || journal.madeModel(model.files)
   let rest = pending
   if (modelId) tally.modelsResumed++
@@ -181,20 +188,16 @@ const namedAfter = (answer: UploadAnswer, file: FoundFile) =>
 /**
  * The model a run killed between a model-making upload and its journal line made: named as the
  * model, holding that upload's bytes in its folder. Undefined when there is none (the upload never
- * arrived), and without a request when no run was killed there.
+ * arrived), and without a request when no run was killed there; throws when the vault cannot say.
  */
 async function madeByKilledRun(model: PlannedModel, run: ImportRun): Promise<string | undefined> {
   const making = run.journal.makingOf(model.key)
   const file = making && model.files.find((candidate) => candidate.path === making.path)
   if (!making || !file) return undefined
-  try {
-    for (const id of await run.slots.run(() => run.api.modelsNamed(model.name))) {
-      const detail = await run.slots.run(() => run.api.model(id))
-      const folder = folderOf(model, file)
-      if (detail.files.some((held) => held.sha256 === making.sha256 && held.folder === folder)) return id
-    }
-  } catch (error) {
-    failed(run, model.key, error, 'finding the model an interrupted run made: ')
+  for (const id of await run.slots.run(() => run.api.modelsNamed(model.name))) {
+    const detail = await run.slots.run(() => run.api.model(id))
+    const folder = folderOf(model, file)
+    if (detail.files.some((held) => held.sha256 === making.sha256 && held.folder === folder)) return id
   }
   return undefined
 }
