@@ -9,6 +9,7 @@ import {
   importWorkspace,
   libraryTree,
   modelNamed,
+  requestsTo,
   slow,
   totals,
   writeTree,
@@ -73,6 +74,10 @@ describe('model-vault import, interrupted and refused', slow, () => {
       'stls|more.stl',
       '|thing.stl',
     ])
+    const before = requestsTo(target.vault)
+    const again = await workspace.importCli(['--state', journal, tree], target.env)
+    expect(again.code, again.stderr).toBe(0)
+    expect(requestsTo(target.vault)).toBe(before)
   })
 
   it('lists a file the vault refuses with its reason, exits 1, and makes a model folder its own model though the vault holds its mesh', async () => {

@@ -96,7 +96,7 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   const tally = emptyTally(skipped)
   const pending = plan.models.flatMap((model) => model.files).filter((file) => !journal.unchanged(file))
   const waiting = plan.models.filter(
-    (model) => journal.setupOf(model.key)?.setup !== setupOf(model, model.ownFolder || journal.madeModel(model.files)),
+    (model) => journal.setupOf(model.key)?.setup !== setupOf(model, journal.madeModel(model.key, model.files)),
   )
   const api = createImportVaultApi(config, retryPolicy)
   try {
@@ -143,6 +143,8 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   const pending = model.files.filter((file) => !journal.unchanged(file))
   tally.unchanged += model.files.length - pending.length
   let modelId: string | undefined
+  // A model an earlier run joined (before model folders made their own) keeps its name.
+  let made = journal.madeModel(model.key, model.files)
   try {
     modelId = journal.modelIdOf(model.files) ?? (await madeByKilledRun(model, run))
   } catch (error) {
@@ -150,7 +152,6 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
     failed(run, model.key, error, 'finding the model an interrupted run made: ')
     return
   }
-  let made = model.ownFolder || journal.madeModel(model.files)
   let rest = pending
   if (modelId) tally.modelsResumed++
   else {

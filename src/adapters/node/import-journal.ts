@@ -41,8 +41,8 @@ export interface ImportJournal {
   unchanged(file: FoundFile): ImportedFile | undefined
   /** The vault's id for the model of any of `files` already sent. */
   modelIdOf(files: FoundFile[]): string | undefined
-  /** Whether an earlier upload of one of `files` made their model. */
-  madeModel(files: FoundFile[]): boolean
+  /** Whether an earlier run made the model `key` of `files`: one of them made it, or was sent to make it. */
+  madeModel(key: string, files: FoundFile[]): boolean
   setupOf(key: string): SetUpModel | undefined
   /** The upload an earlier run was about to make the model `key` with. */
   makingOf(key: string): MakingModel | undefined
@@ -82,7 +82,7 @@ export function openJournal(path: string): ImportJournal {
       return entry && entry.size === file.size && entry.mtime_ms === file.mtimeMs ? entry : undefined
     },
     modelIdOf: (list) => sent(list)[0]?.model_id,
-    madeModel: (list) => sent(list).some((entry) => entry.model_created),
+    madeModel: (key, list) => making.has(key) || sent(list).some((entry) => entry.model_created),
     setupOf: (key) => setups.get(key),
     makingOf: (key) => making.get(key),
     recordFile(entry) {
