@@ -57,6 +57,8 @@ function downloadsTree(): Record<string, Uint8Array | string> {
     if (index % 4 === 1) files[`${model}/stls/nested/tail.stl`] = distinctCube()
     if (index % 2 === 0) files[`${model}/images/photo ${index}.png`] = `a photo of model ${index}`
     if (index % 3 !== 1) files[`${model}/README.md`] = `# ${collection} ${index}\n\nPrint at 0.2 mm, no supports.\n`
+    // Two READMEs: the one the plan names describes the model.
+    if (index % 6 === 2) files[`${model}/readme.txt`] = `Notes on ${collection} ${index}.`
   }
   // The remix holds the original's body as its own first part, and sorts before the original.
   const original = files['Dragons/Maker A/Dragons 4/body.stl'] as Uint8Array

@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { makesModel } from '../../core/ingest/model-plan.js'
 import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
-import { folderOf, type PlannedModel, parseTemplate, planImport, TemplateError } from './import-plan.js'
+import { folderOf, type PlannedModel, parseTemplate, planImport, readmeOf, TemplateError } from './import-plan.js'
 import { type ImportProgress, startProgress } from './import-progress.js'
 import {
   describePlan,
@@ -173,7 +173,11 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
     return
   }
   const into = modelId
-  await Promise.all(rest.map((file) => send(file, { modelId: into }, folderOf(model, file), run)))
+  // The README the plan names goes alone, before any other README of the model could describe it.
+  const readme = rest.find((file) => file === readmeOf(model))
+  if (readme) await send(readme, { modelId: into }, folderOf(model, readme), run)
+  const others = rest.filter((file) => file !== readme)
+  await Promise.all(others.map((file) => send(file, { modelId: into }, folderOf(model, file), run)))
   await setUp(model, into, made, run)
 }
 
