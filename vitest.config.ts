@@ -23,6 +23,8 @@ const databaseBehaviour = [
   'src/routes/health/health.test.ts',
   // Which model an upload joins is decided under a lock each database takes its own way.
   'src/routes/ingest/sliced-file-matching.test.ts',
+  // Of READMEs sent at once, the first to commit describes the model, under each database's row lock.
+  'src/routes/ingest/readme-description.test.ts',
   // Files moving between models: the counters' and lists' triggers of each database follow them.
   'src/routes/models/model-shape.test.ts',
   // Renaming, merging and deleting tags: the kept counters' and lists' triggers of each database follow them.

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { call, createApiKeyAs } from './support/accounts.js'
@@ -8,6 +9,7 @@ import {
   importWorkspace,
   libraryTree,
   modelNamed,
+  requestsTo,
   slow,
   totals,
   writeTree,
@@ -24,8 +26,8 @@ describe('model-vault import, interrupted and refused', slow, () => {
     const args = ['--template', '{collection}/{creator}/{model}', '--state', journal, tree]
     const killed = await workspace.importCli(args, target.env, (child) => {
       const poll = setInterval(() => {
-        const lines = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length : 0
-        if (lines > 100) {
+        const text = existsSync(journal) ? readFileSync(journal, 'utf8') : ''
+        if (text.split('"file_id"').length > 100) {
           clearInterval(poll)
           child.kill('SIGKILL')
         }
@@ -47,7 +49,38 @@ describe('model-vault import, interrupted and refused', slow, () => {
     ).toBe(true)
   })
 
-  it('lists a file the vault refuses with its reason, exits 1, and joins a model the vault already holds keeping its tags', async () => {
+  it('finds the model a run killed before its first answer was journaled made, rather than making another', async () => {
+    const target = await workspace.newVault()
+    const first = distinctCube()
+    const tree = writeTree(join(workspace.dir(), 'cut-short'), {
+      'Thing/thing.stl': first,
+      'Thing/stls/more.stl': distinctCube(),
+    })
+    // What the killed run left: the vault made the model; the journal holds only the intent.
+    const made = await putRaw(target.vault.baseUrl, target.token, 'thing.stl', first, '?model_name=Thing')
+    expect(made.status).toBe(201)
+    const journal = join(workspace.dir(), 'cut-short-journal.jsonl')
+    const sha256 = createHash('sha256').update(first).digest('hex')
+    writeFileSync(journal, `${JSON.stringify({ making: 'Thing', path: 'Thing/thing.stl', sha256 })}\n`)
+
+    const run = await workspace.importCli(['--state', journal, tree], target.env)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(
+      /Models: 0 created, 0 joined, 1 from an earlier run\. Files: 1 uploaded, 1 already in the vault/,
+    )
+    expect((await totals(target)).totals).toMatchObject({ models: 1, files: 2 })
+    const thing = await modelNamed(target, 'Thing')
+    expect(thing.files.map((file: { folder: string; name: string }) => `${file.folder}|${file.name}`).sort()).toEqual([
+      'stls|more.stl',
+      '|thing.stl',
+    ])
+    const before = requestsTo(target.vault)
+    const again = await workspace.importCli(['--state', journal, tree], target.env)
+    expect(again.code, again.stderr).toBe(0)
+    expect(requestsTo(target.vault)).toBe(before)
+  })
+
+  it('lists a file the vault refuses with its reason, exits 1, and makes a model folder its own model though the vault holds its mesh', async () => {
     const target = await workspace.newVault()
     const known = distinctCube()
     const first = await putRaw(target.vault.baseUrl, target.token, 'known.stl', known)
@@ -69,9 +102,12 @@ describe('model-vault import, interrupted and refused', slow, () => {
     expect(readFileSync(join(workspace.dir(), 'refused-journal.failures.txt'), 'utf8')).toMatch(
       /^Maker\/Broken\/empty\.stl\tHTTP 422/,
     )
-    const joined = await modelNamed(target, 'Named by hand')
-    expect(joined.tags).toEqual(['creator:Maker', 'keep-me'])
-    expect(joined.files).toHaveLength(2)
+    // The model that held the mesh is left as it was; the folder's model holds a copy of it.
+    const held = await modelNamed(target, 'Named by hand')
+    expect([held.tags, held.files.length]).toEqual([['keep-me'], 1])
+    const folderModel = await modelNamed(target, 'Known')
+    expect(folderModel.tags).toEqual(['creator:Maker'])
+    expect(folderModel.files.map((file: { name: string }) => file.name).sort()).toEqual(['known.stl', 'more.stl'])
     expect((await modelNamed(target, 'Broken')).files.map((file: { name: string }) => file.name)).toEqual(['fine.stl'])
 
     const retried = await workspace.importCli(['--template', '{creator}/{model}', '--state', state, tree], target.env)
@@ -107,6 +143,8 @@ describe('model-vault import, interrupted and refused', slow, () => {
     expect(template.stderr).toContain('--template: {model} must be the last segment')
     const unknown = await workspace.importCli(['--template', '{collection}/{model', tree], target.env)
     expect(unknown.stderr).toContain('unknown template segment "{model"')
+    const json = await workspace.importCli(['--json', tree], target.env)
+    expect([json.code, json.stderr]).toEqual([2, 'model-vault import: --json prints the plan: use it with --dry-run\n'])
     const concurrency = await workspace.importCli(['--concurrency', '0', tree], target.env)
     expect([concurrency.code, concurrency.stderr]).toEqual([
       2,

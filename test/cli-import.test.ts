@@ -40,6 +40,9 @@ describe('model-vault import of a 500-file tree with {collection}/{creator}/{mod
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain('Model 1-2-3  (Collection 1/Maker 2/Model 1-2-3)')
     expect(run.stdout).toContain('  collections: Collection 1; tags: creator:Maker 2')
+    expect(run.stdout).toContain(
+      '  description from Collection 1/Maker 2/Model 1-2-3/README.md (when the model has none)',
+    )
     expect(run.stdout).toContain('  Collection 1/Maker 2/Model 1-2-3/extras/spare.stl')
     expect(run.stdout).toContain('loose-bracket  (Collection 1/loose-bracket.stl)')
     expect(run.stdout).toMatch(/Collection 1\/notes\.txt: a picture, document or other file outside any model folder/)

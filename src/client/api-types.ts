@@ -323,6 +323,9 @@ export interface paths {
          *     anywhere answers as the duplicate. Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README,
          *     LICENSE and the like) never make a model by matching (`role` on the file says which it is).
          *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
+         *     A README (`README`, `README.md`, `.markdown`, `.txt`) at the top of a model (no `folder`) becomes its description when it
+         *     has none: its text as UTF-8 (invalid bytes replaced), at most 10,000 characters. A description already set is kept; of
+         *     READMEs sent at once, the first stored wins. A zip and the folder import follow the same rule.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
@@ -343,9 +346,9 @@ export interface paths {
          *     The answer has `kind: "file"`.
          *
          *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
-         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip. The first
-         *     entry stored makes the model (or, when the vault holds it already, finds its model) and the rest join it; `model_id` names
-         *     the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
+         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip, each
+         *     file in its folder below that top folder. Meshes, G-code and CAD files go in first, then other files, then pictures and
+         *     documents, as the folder import sends them; `model_id` names the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
          *     zips inside the zip, empty entries, entries over `VAULT_MAX_UPLOAD_BYTES`, and entries refused while they inflate (one that
          *     yields more than it declares). The whole zip is refused, storing nothing, when unsafe: more than 1,000 entries, a large
          *     entry or the whole zip inflating beyond 200:1, `../` or absolute names, overlapping entries. The zip itself is held on
@@ -389,6 +392,9 @@ export interface paths {
          *     anywhere answers as the duplicate. Images (.png .jpg .jpeg .webp .gif) and documents (.pdf .txt .md .markdown, README,
          *     LICENSE and the like) never make a model by matching (`role` on the file says which it is).
          *     A model's first image becomes its cover and thumbnail; a large PNG or JPEG gets a thumbnail scaled to 512 pixels.
+         *     A README (`README`, `README.md`, `.markdown`, `.txt`) at the top of a model (no `folder`) becomes its description when it
+         *     has none: its text as UTF-8 (invalid bytes replaced), at most 10,000 characters. A description already set is kept; of
+         *     READMEs sent at once, the first stored wins. A zip and the folder import follow the same rule.
          *
          *     The file is read for its metadata (STL/OBJ/3MF geometry, 3MF title and thumbnail, G-code slicer figures and thumbnails,
          *     STEP header) and gets a thumbnail (embedded, or rendered from the mesh). It joins a model: the `model_id` given; else
@@ -409,9 +415,9 @@ export interface paths {
          *     The answer has `kind: "file"`.
          *
          *     **A `.zip` is unpacked** (answer `kind: "archive"`): each entry is ingested as if uploaded on its own (deduplicated, read,
-         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip. The first
-         *     entry stored makes the model (or, when the vault holds it already, finds its model) and the rest join it; `model_id` names
-         *     the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
+         *     redacted) into one model, named after the zip's single top folder if everything lies in one, else after the zip, each
+         *     file in its folder below that top folder. Meshes, G-code and CAD files go in first, then other files, then pictures and
+         *     documents, as the folder import sends them; `model_id` names the model instead. Skipped with a `reason`, never silently: folders, symbolic links, `__MACOSX/`, `.DS_Store`, `Thumbs.db`,
          *     zips inside the zip, empty entries, entries over `VAULT_MAX_UPLOAD_BYTES`, and entries refused while they inflate (one that
          *     yields more than it declares). The whole zip is refused, storing nothing, when unsafe: more than 1,000 entries, a large
          *     entry or the whole zip inflating beyond 200:1, `../` or absolute names, overlapping entries. The zip itself is held on

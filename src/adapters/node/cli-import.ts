@@ -1,21 +1,28 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { makesModel } from '../../core/ingest/model-plan.js'
 import { createSemaphore, type Semaphore } from '../../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
-import {
-  folderInModel,
-  makesModel,
-  type PlannedModel,
-  parseTemplate,
-  planImport,
-  TemplateError,
-} from './import-plan.js'
+import { folderOf, type PlannedModel, parseTemplate, planImport, readmeOf, TemplateError } from './import-plan.js'
 import { type ImportProgress, startProgress } from './import-progress.js'
-import { describePlan, describeTally, emptyTally, type ImportTally, writeFailures } from './import-report.js'
+import {
+  describePlan,
+  describeTally,
+  emptyTally,
+  type ImportTally,
+  planAsJson,
+  writeFailures,
+} from './import-report.js'
 import type { FoundFile } from './import-tree.js'
 import { walkTree } from './import-tree.js'
-import { AccessRefused, createImportVaultApi, type ImportVaultApi, type UploadAnswer } from './import-vault-api.js'
+import {
+  AccessRefused,
+  createImportVaultApi,
+  type ImportVaultApi,
+  type UploadAnswer,
+  type UploadTarget,
+} from './import-vault-api.js'
 import { configFilePath, hookConfig } from './vault-client-config.js'
 
 /**
@@ -28,6 +35,8 @@ export interface ImportOptions {
   template: string
   modelPerFile: boolean
   dryRun: boolean
+  /** With `dryRun`: the plan as JSON. */
+  json: boolean
   concurrency: string
   state: string | undefined
   includeHidden: boolean
@@ -72,7 +81,8 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   const tree = await walkTree(dir, { includeHidden: options.includeHidden })
   const plan = planImport(tree.files, template, options.modelPerFile)
   const skipped = [...plan.skipped, ...tree.skipped]
-  if (options.dryRun) return said(process.stdout, describePlan({ ...plan, skipped }), 0)
+  if (options.json && !options.dryRun) return usageFailure('--json prints the plan: use it with --dry-run')
+  if (options.dryRun) return said(process.stdout, (options.json ? planAsJson : describePlan)({ ...plan, skipped }), 0)
 
   const config = hookConfig(env)
   if (!config)
@@ -86,7 +96,7 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   const tally = emptyTally(skipped)
   const pending = plan.models.flatMap((model) => model.files).filter((file) => !journal.unchanged(file))
   const waiting = plan.models.filter(
-    (model) => journal.setupOf(model.key)?.setup !== setupOf(model, journal.madeModel(model.files)),
+    (model) => journal.setupOf(model.key)?.setup !== setupOf(model, journal.madeModel(model.key, model.files)),
   )
   const api = createImportVaultApi(config, retryPolicy)
   try {
@@ -121,19 +131,34 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
   return tally.failed.length > 0 ? 1 : 0
 }
 
-/** Sends the model's changed files (its first mesh, G-code or CAD file alone, to make or find the model), then sets it up. */
+/**
+ * Sends the model's changed files: its first mesh, G-code or CAD file alone to make the model,
+ * then the rest into it, then sets it up. A model folder sends it with the model's name, which
+ * makes a model of its own even when another model holds those bytes (a remix keeps the
+ * original's mesh as its own part); a model of one file sends it bare, so it joins the model
+ * that already holds it.
+ */
 async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
   const { journal, tally } = run
   const pending = model.files.filter((file) => !journal.unchanged(file))
   tally.unchanged += model.files.length - pending.length
-  let modelId = journal.modelIdOf(model.files)
-  let made = journal.madeModel(model.files)
+  let modelId: string | undefined
+  // A model an earlier run joined (before model folders made their own) keeps its name.
+  let made = journal.madeModel(model.key, model.files)
+  try {
+    modelId = journal.modelIdOf(model.files) ?? (await madeByKilledRun(model, run))
+  } catch (error) {
+    // Making it again could double it: left for the next run.
+    failed(run, model.key, error, 'finding the model an interrupted run made: ')
+    return
+  }
   let rest = pending
   if (modelId) tally.modelsResumed++
   else {
     for (const part of pending.filter((file) => makesModel(file.path))) {
       rest = rest.filter((file) => file !== part)
-      const answer = await send(part, undefined, folderInModel(model, part), run)
+      const target = model.ownFolder ? { modelName: model.name } : undefined
+      const answer = await send(part, target, folderOf(model, part), run, model.ownFolder ? model.key : undefined)
       if (!answer) continue
       modelId = answer.model.id
       made = answer.model_created || namedAfter(answer, part)
@@ -148,7 +173,11 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
     return
   }
   const into = modelId
-  await Promise.all(rest.map((file) => send(file, into, folderInModel(model, file), run)))
+  // The README the plan names goes alone, before any other README of the model could describe it.
+  const readme = rest.find((file) => file === readmeOf(model))
+  if (readme) await send(readme, { modelId: into }, folderOf(model, readme), run)
+  const others = rest.filter((file) => file !== readme)
+  await Promise.all(others.map((file) => send(file, { modelId: into }, folderOf(model, file), run)))
   await setUp(model, into, made, run)
 }
 
@@ -159,9 +188,24 @@ async function importModel(model: PlannedModel, run: ImportRun): Promise<void> {
 const namedAfter = (answer: UploadAnswer, file: FoundFile) =>
   answer.duplicate &&
   answer.model.name === answer.file.name.replace(/\.[^.]+$/, '') &&
-  answer.file.name === baseName(file)
+  answer.file.name === file.path.slice(file.path.lastIndexOf('/') + 1)
 
-const baseName = (file: FoundFile) => file.path.slice(file.path.lastIndexOf('/') + 1)
+/**
+ * The model a run killed between a model-making upload and its journal line made: named as the
+ * model, holding that upload's bytes in its folder. Undefined when there is none (the upload never
+ * arrived), and without a request when no run was killed there; throws when the vault cannot say.
+ */
+async function madeByKilledRun(model: PlannedModel, run: ImportRun): Promise<string | undefined> {
+  const making = run.journal.makingOf(model.key)
+  const file = making && model.files.find((candidate) => candidate.path === making.path)
+  if (!making || !file) return undefined
+  for (const id of await run.slots.run(() => run.api.modelsNamed(model.name))) {
+    const detail = await run.slots.run(() => run.api.model(id))
+    const folder = folderOf(model, file)
+    if (detail.files.some((held) => held.sha256 === making.sha256 && held.folder === folder)) return id
+  }
+  return undefined
+}
 
 /** What set-up a model gets: its name only when the import made it (a model it joined keeps its own). */
 const setupOf = (model: PlannedModel, made: boolean) =>
@@ -170,14 +214,17 @@ const setupOf = (model: PlannedModel, made: boolean) =>
 /** Uploads one file and journals it; answers undefined (and lists the failure) when the vault did not take it. */
 async function send(
   file: FoundFile,
-  modelId: string | undefined,
+  target: UploadTarget | undefined,
   folder: string,
   run: ImportRun,
+  making?: string,
 ): Promise<UploadAnswer | undefined> {
   try {
     const { answer, sha256 } = await run.slots.run(async () => {
       if (run.refused) throw run.refused
-      return { sha256: await sha256Of(file), answer: await run.api.upload(file, modelId, folder) }
+      const sha256 = await sha256Of(file)
+      if (making) run.journal.recordMaking({ making, path: file.path, sha256 })
+      return { sha256, answer: await run.api.upload(file, target, folder) }
     })
     run.journal.recordFile({
       path: file.path,
@@ -185,8 +232,7 @@ async function send(
       mtime_ms: file.mtimeMs,
       sha256,
       file_id: answer.file.id,
-      // The model the import meant: a duplicate answers the model that already held the bytes.
-      model_id: modelId ?? answer.model.id,
+      model_id: answer.model.id,
       model_created: answer.model_created,
     })
     if (answer.duplicate) run.tally.duplicates++

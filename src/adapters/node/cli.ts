@@ -21,15 +21,16 @@ whether or not the service is running, except upload and import, which talk to a
                                 --name, else SLIC3R_PP_OUTPUT_NAME's, else the file's. Exit 0 also
                                 when the vault cannot be reached, unless --strict
 
-  import [--template T] [--model-per-file] [--dry-run] [--concurrency N] [--state FILE]
-         [--include-hidden] <dir>
+  import [--template T] [--model-per-file] [--dry-run [--json]] [--concurrency N]
+         [--state FILE] [--include-hidden] <dir>
                                 store a folder tree in the vault at MODEL_VAULT_URL (configured as
                                 for upload; the key needs the scopes read, upload and manage).
                                 --template names the folders from <dir> down: {collection},
                                 {creator} (tag creator:<name>), {tag}, {ignore} or *, then {model}
                                 (default {model}): that folder is a model with every file below
-                                it. --model-per-file: each mesh/G-code/CAD file is a model.
-                                --dry-run prints the plan. A journal (--state, default under
+                                it, always a model of its own. --model-per-file: each
+                                mesh/G-code/CAD file is a model (or joins the one holding it).
+                                --dry-run prints the plan (--json: as JSON). A journal (--state, default under
                                 ~/.local/state/model-vault/imports) makes a second run send only
                                 new or changed files and retry failures. Exit 1 when any failed
 
@@ -68,6 +69,7 @@ async function cli(argv: string[]): Promise<void> {
       'password-stdin': { type: 'boolean', default: false },
       enable: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       name: { type: 'string' },
       strict: { type: 'boolean', default: false },
       template: { type: 'string', default: '{model}' },
@@ -90,6 +92,7 @@ async function cli(argv: string[]): Promise<void> {
         template: values.template,
         modelPerFile: values['model-per-file'],
         dryRun: values['dry-run'],
+        json: values.json,
         concurrency: values.concurrency,
         state: values.state,
         includeHidden: values['include-hidden'],

@@ -23,6 +23,13 @@ export interface SetUpModel {
   setup: string
 }
 
+/** A model-making upload about to be sent: a run killed before its answer came finds that model by it. */
+export interface MakingModel {
+  making: string
+  path: string
+  sha256: string
+}
+
 /**
  * What earlier runs of one import (one vault URL, one folder) finished, one JSON line per
  * finished upload or model set-up, written straight through to the file after each: a run
@@ -34,11 +41,14 @@ export interface ImportJournal {
   unchanged(file: FoundFile): ImportedFile | undefined
   /** The vault's id for the model of any of `files` already sent. */
   modelIdOf(files: FoundFile[]): string | undefined
-  /** Whether an earlier upload of one of `files` made their model. */
-  madeModel(files: FoundFile[]): boolean
+  /** Whether an earlier run made the model `key` of `files`: one of them made it, or was sent to make it. */
+  madeModel(key: string, files: FoundFile[]): boolean
   setupOf(key: string): SetUpModel | undefined
+  /** The upload an earlier run was about to make the model `key` with. */
+  makingOf(key: string): MakingModel | undefined
   recordFile(entry: ImportedFile): void
   recordSetup(entry: SetUpModel): void
+  recordMaking(entry: MakingModel): void
   close(): void
 }
 
@@ -53,11 +63,13 @@ export function defaultJournalPath(env: NodeJS.ProcessEnv, url: string, absolute
 export function openJournal(path: string): ImportJournal {
   const files = new Map<string, ImportedFile>()
   const setups = new Map<string, SetUpModel>()
+  const making = new Map<string, MakingModel>()
   if (existsSync(path)) {
     for (const line of readFileSync(path, 'utf8').split('\n')) {
       const entry = parsed(line)
       if (entry && 'file_id' in entry) files.set(entry.path, entry)
       else if (entry && 'setup' in entry) setups.set(entry.model, entry)
+      else if (entry && 'making' in entry) making.set(entry.making, entry)
     }
   }
   mkdirSync(dirname(path), { recursive: true })
@@ -70,8 +82,9 @@ export function openJournal(path: string): ImportJournal {
       return entry && entry.size === file.size && entry.mtime_ms === file.mtimeMs ? entry : undefined
     },
     modelIdOf: (list) => sent(list)[0]?.model_id,
-    madeModel: (list) => sent(list).some((entry) => entry.model_created),
+    madeModel: (key, list) => making.has(key) || sent(list).some((entry) => entry.model_created),
     setupOf: (key) => setups.get(key),
+    makingOf: (key) => making.get(key),
     recordFile(entry) {
       files.set(entry.path, entry)
       append(entry)
@@ -80,13 +93,19 @@ export function openJournal(path: string): ImportJournal {
       setups.set(entry.model, entry)
       append(entry)
     },
+    recordMaking(entry) {
+      making.set(entry.making, entry)
+      append(entry)
+    },
     close: () => closeSync(descriptor),
   }
 }
 
-function parsed(line: string): ImportedFile | SetUpModel | undefined {
+type JournalEntry = ImportedFile | SetUpModel | MakingModel
+
+function parsed(line: string): JournalEntry | undefined {
   try {
-    return line ? (JSON.parse(line) as ImportedFile | SetUpModel) : undefined
+    return line ? (JSON.parse(line) as JournalEntry) : undefined
   } catch {
     return undefined
   }

@@ -1,5 +1,4 @@
-import { formatOf, isMeshFormat } from '../../core/ingest/file-formats.js'
-import { roleOf } from '../../core/library/file-roles.js'
+import { folderInModel, inSendingOrder, isModelReadme, makesModel, skipReasons } from '../../core/ingest/model-plan.js'
 import type { FoundFile, SkippedFile } from './import-tree.js'
 
 /**
@@ -9,11 +8,14 @@ import type { FoundFile, SkippedFile } from './import-tree.js'
  * The template names the folders from the imported folder down, one segment per level:
  * `{collection}`, `{creator}` (the tag `creator:<name>`), `{tag}`, `{ignore}` or `*`, and
  * `{model}`, which must come last. The folder at the `{model}` level is one model, holding every
- * file beneath it, in subfolders too; a folder with no mesh, G-code or CAD file is no model, and
- * its files are skipped. A mesh, G-code or CAD file above that level is a model of its own, named
- * after the file. With `--model-per-file` every such file is a model of its own. Any other file
+ * file beneath it, in subfolders too, and always a model of its own; a folder with no mesh,
+ * G-code or CAD file is no model, and its files are skipped. A mesh, G-code or CAD file above that
+ * level is a model of its own, named after the file (or the model the vault holds it in). With
+ * `--model-per-file` every such file is a model of its own. Any other file
  * outside a model folder (a picture, a document, a slicer config) joins the mesh, G-code or CAD
  * file beside it with the same base name (`Benchy.stl` and `Benchy.jpg`), else it is skipped.
+ * Which files make a model, their order and their folders follow `core/ingest/model-plan`, as a
+ * zip's do.
  */
 export type TemplateSegment = 'collection' | 'creator' | 'tag' | 'model' | 'ignore'
 
@@ -21,6 +23,8 @@ export interface PlannedModel {
   /** The model folder's path, or the part file's for a model of one file: the model's identity across runs. */
   key: string
   name: string
+  /** A model folder: always a model of its own, made by name. Else a model of one file, which joins the model holding it. */
+  ownFolder: boolean
   collections: string[]
   tags: string[]
   /** In sending order (`sendingRank`): the first mesh (else G-code or CAD file) the vault takes makes or finds the model. */
@@ -66,21 +70,6 @@ export function parseTemplate(text: string, modelPerFile: boolean): TemplateSegm
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 const stemOf = (name: string) => name.replace(/\.[^.]*$/, '') || name
 
-/**
- * The order a model's files are sent in, which decides the model: meshes first, then G-code and
- * CAD files, then other parts (slicer configs, scripts: files many models may share, which must
- * never make or find a model), then pictures and documents.
- */
-function sendingRank(path: string): number {
-  const format = formatOf(baseName(path))
-  if (isMeshFormat(format)) return 0
-  if (format === 'gcode' || format === 'step') return 1
-  return roleOf(format) === 'part' ? 2 : 3
-}
-
-/** Whether the file can make (or find) a model: a mesh, G-code or CAD file. */
-export const makesModel = (path: string): boolean => sendingRank(path) < 2
-
 /** A folder name as a label, as the vault takes it: trimmed, without `forbidden`, at most `max` characters. */
 const cleanLabel = (text: string, forbidden: RegExp, max: number) =>
   text.replace(forbidden, ' ').replace(/\s+/g, ' ').trim().slice(0, max).trim()
@@ -107,10 +96,16 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
   const models = new Map<string, PlannedModel>()
   const skipped: SkippedFile[] = []
   const modelLevel = modelPerFile ? -1 : template.indexOf('model')
-  const modelFor = (key: string, name: string, folders: string[]) => {
+  const modelFor = (key: string, name: string, folders: string[], ownFolder: boolean) => {
     const existing = models.get(key)
     if (existing) return existing
-    const model: PlannedModel = { key, name: asModelName(name) || key, ...labelsOf(folders, template), files: [] }
+    const model: PlannedModel = {
+      key,
+      name: asModelName(name) || key,
+      ownFolder,
+      ...labelsOf(folders, template),
+      files: [],
+    }
     models.set(key, model)
     return model
   }
@@ -121,10 +116,10 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
     const folders = file.path.split('/').slice(0, -1)
     if (modelLevel >= 0 && folders.length > modelLevel) {
       const modelFolders = folders.slice(0, modelLevel + 1)
-      modelFor(modelFolders.join('/'), folders[modelLevel] ?? '', folders.slice(0, modelLevel)).files.push(file)
+      modelFor(modelFolders.join('/'), folders[modelLevel] ?? '', folders.slice(0, modelLevel), true).files.push(file)
     } else if (!makesModel(file.path)) extras.push(file)
     else {
-      const model = modelFor(file.path, stemOf(baseName(file.path)), folders)
+      const model = modelFor(file.path, stemOf(baseName(file.path)), folders, false)
       model.files.push(file)
       partsByStem.set(stemKey(file.path), model)
     }
@@ -132,35 +127,26 @@ export function planImport(files: FoundFile[], template: TemplateSegment[], mode
   for (const extra of extras) {
     const beside = partsByStem.get(stemKey(extra.path))
     if (beside) beside.files.push(extra)
-    else
-      skipped.push({
-        path: extra.path,
-        reason:
-          'a picture, document or other file outside any model folder, with no mesh, G-code or CAD file of its name beside it',
-      })
+    else skipped.push({ path: extra.path, reason: skipReasons.outsideModel })
   }
   const planned: PlannedModel[] = []
   for (const model of models.values()) {
     if (!model.files.some((file) => makesModel(file.path))) {
-      for (const file of model.files)
-        skipped.push({
-          path: file.path,
-          reason: 'its model folder holds no mesh, G-code or CAD file to make the model from',
-        })
+      for (const file of model.files) skipped.push({ path: file.path, reason: skipReasons.noModelFile })
       continue
     }
-    // Stable: within a rank, the tree's order.
-    planned.push({ ...model, files: [...model.files].sort((a, b) => sendingRank(a.path) - sendingRank(b.path)) })
+    // Within a rank, the tree's order.
+    planned.push({ ...model, files: inSendingOrder(model.files, (file) => file.path) })
   }
   return { models: planned, skipped }
 }
 
 /** Where a file of a model sits inside it: its folder below the model folder ('' for a model of one file and the files beside it). */
-export function folderInModel(model: PlannedModel, file: FoundFile): string {
-  if (!file.path.startsWith(`${model.key}/`)) return ''
-  const inside = file.path.slice(model.key.length + 1)
-  return inside.includes('/') ? inside.slice(0, inside.lastIndexOf('/')) : ''
-}
+export const folderOf = (model: PlannedModel, file: FoundFile): string => folderInModel(model.key, file.path)
+
+/** The model's README (at the top of its folder), whose text becomes its description. */
+export const readmeOf = (model: PlannedModel): FoundFile | undefined =>
+  model.files.find((file) => isModelReadme(folderOf(model, file), baseName(file.path)))
 
 /** `folder/base name` in lower case: `Benchy.stl` and `benchy.JPG` in one folder share it. */
 const stemKey = (path: string) => `${path.slice(0, path.lastIndexOf('/') + 1)}${stemOf(baseName(path))}`.toLowerCase()

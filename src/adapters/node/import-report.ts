@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs'
-import type { ImportPlan } from './import-plan.js'
+import { folderOf, type ImportPlan, readmeOf } from './import-plan.js'
 import { formatBytes } from './import-progress.js'
 import type { SkippedFile } from './import-tree.js'
 
@@ -33,13 +33,17 @@ export const emptyTally = (skipped: SkippedFile[]): ImportTally => ({
 const listed = (title: string, entries: SkippedFile[]) =>
   entries.length ? [`${title} (${entries.length}):`, ...entries.map((entry) => `  ${entry.path}: ${entry.reason}`)] : []
 
-/** `--dry-run`: each model with its files, collections and tags, then what would be skipped. */
+/** `--dry-run`: each model with its files, collections, tags and README, then what would be skipped. */
 export function describePlan(plan: ImportPlan): string {
-  const lines = plan.models.flatMap((model) => [
-    `${model.name}  (${model.key})`,
-    `  collections: ${model.collections.join(', ') || '-'}; tags: ${model.tags.join(', ') || '-'}`,
-    ...model.files.map((file) => `  ${file.path}  ${formatBytes(file.size)}`),
-  ])
+  const lines = plan.models.flatMap((model) => {
+    const readme = readmeOf(model)
+    return [
+      `${model.name}  (${model.key})`,
+      `  collections: ${model.collections.join(', ') || '-'}; tags: ${model.tags.join(', ') || '-'}`,
+      ...(readme ? [`  description from ${readme.path} (when the model has none)`] : []),
+      ...model.files.map((file) => `  ${file.path}  ${formatBytes(file.size)}`),
+    ]
+  })
   const files = plan.models.flatMap((model) => model.files)
   const bytes = files.reduce((sum, file) => sum + file.size, 0)
   return [
@@ -47,6 +51,29 @@ export function describePlan(plan: ImportPlan): string {
     ...listed('Skipped', plan.skipped),
     `Plan: ${plan.models.length} models, ${files.length} files (${formatBytes(bytes)}), ${plan.skipped.length} skipped. --dry-run: nothing was uploaded.`,
   ].join('\n')
+}
+
+/**
+ * `--dry-run --json`: the plan for scripts, in sending order. `new_model`: the model folder makes a
+ * model of its own (else its first file joins the model that holds it, if any); `readme`: the
+ * file whose text becomes the model's description when it has none.
+ */
+export function planAsJson(plan: ImportPlan): string {
+  const models = plan.models.map((model) => ({
+    key: model.key,
+    name: model.name,
+    new_model: model.ownFolder,
+    collections: model.collections,
+    tags: model.tags,
+    readme: readmeOf(model)?.path ?? null,
+    files: model.files.map((file) => ({
+      path: file.path,
+      name: file.path.slice(file.path.lastIndexOf('/') + 1),
+      folder: folderOf(model, file),
+      size: file.size,
+    })),
+  }))
+  return JSON.stringify({ models, skipped: plan.skipped }, null, 2)
 }
 
 /** The closing summary, with every failure and its reason. */

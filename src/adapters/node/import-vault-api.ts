@@ -23,7 +23,11 @@ export interface ModelDetail {
   name: string
   tags: string[]
   collections: { id: string; name: string }[]
+  files: { name: string; folder: string; sha256: string }[]
 }
+
+/** Where an upload goes: into the model of this id, or into a new model of this name. */
+export type UploadTarget = { modelId: string } | { modelName: string }
 
 interface Collection {
   id: string
@@ -102,9 +106,16 @@ export function createImportVaultApi(config: HookConfig, retry: RetryPolicy) {
   return {
     /** Checks the URL and the key before anything is sent (GET /collections needs the `read` scope the import needs). */
     check: () => request<{ items: Collection[] }>('GET', '/api/v1/collections'),
-    /** PUT /ingest/{name}: the file streamed from disk, with its Content-Length; into `modelId` when given, in `folder` of it. */
-    upload: (file: FoundFile, modelId: string | undefined, folder: string) => {
-      const query = new URLSearchParams({ ...(modelId ? { model_id: modelId } : {}), ...(folder ? { folder } : {}) })
+    /**
+     * PUT /ingest/{name}: the file streamed from disk, with its Content-Length, into `target` (else
+     * the model the vault chooses), in `folder` of it.
+     */
+    upload: (file: FoundFile, target: UploadTarget | undefined, folder: string) => {
+      const query = new URLSearchParams({
+        ...(target && 'modelId' in target ? { model_id: target.modelId } : {}),
+        ...(target && 'modelName' in target ? { model_name: target.modelName } : {}),
+        ...(folder ? { folder } : {}),
+      })
       return request<UploadAnswer>(
         'PUT',
         `/api/v1/ingest/${encodeURIComponent(file.path.slice(file.path.lastIndexOf('/') + 1))}${query.size ? `?${query}` : ''}`,
@@ -112,6 +123,16 @@ export function createImportVaultApi(config: HookConfig, retry: RetryPolicy) {
       )
     },
     model: (id: string) => request<ModelDetail>('GET', `/api/v1/models/${id}`),
+    /** The ids of the models named exactly `name` (among the first hundred its words find). */
+    modelsNamed: async (name: string) =>
+      (
+        await request<{ items: { id: string; name: string }[] }>(
+          'GET',
+          `/api/v1/models?limit=100&q=${encodeURIComponent(name)}`,
+        )
+      ).items
+        .filter((model) => model.name === name)
+        .map((model) => model.id),
     updateModel: (id: string, change: { name?: string; tags?: string[] }) =>
       request<ModelDetail>('PATCH', `/api/v1/models/${id}`, json(change)),
     addToCollection: async (name: string, modelId: string) =>

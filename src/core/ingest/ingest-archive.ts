@@ -4,8 +4,6 @@ import { unprocessable, uploadAborted, VaultError } from '../errors.js'
 import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
 import { addToCollection, ensureCollection } from '../library/collections.js'
-import { roleOf } from '../library/file-roles.js'
-import { folderOfPath } from '../library/folders.js'
 import { chooseModelCover, updateModel } from '../library/models.js'
 import { type FileRecord, type ModelRecord, toModelRecord } from '../library/records.js'
 import { baseName, skipReason } from './archive-entries.js'
@@ -15,8 +13,8 @@ import {
   type PackageMetadata,
   planArchiveModels,
 } from './datapackage.js'
-import { formatOf } from './file-formats.js'
 import { assertModelExists, type IngestDeps, registerUpload, uuidOfHex } from './ingest.js'
+import { folderInModel, inSendingOrder } from './model-plan.js'
 import { storedForm } from './stored-form.js'
 
 export type ArchiveDeps = IngestDeps & Pick<Deps, 'registrations' | 'maxUploadBytes'>
@@ -102,7 +100,7 @@ export async function ingestArchive(
   const entries: ArchiveEntryResult[] = []
   // Printable parts first: a model is made (or found) by its meshes, G-code and CAD files, never
   // by a picture, a licence text or another file (an SVG logo) that many models may share.
-  const partsFirst = [...zip.entries].sort((a, b) => unpackOrder(a.name) - unpackOrder(b.name))
+  const partsFirst = inSendingOrder(zip.entries, (entry) => entry.name)
   for (const entry of partsFirst) {
     if (upload.signal?.aborted) throw uploadAborted()
     const plan = plans.find((candidate) => entry.name.startsWith(candidate.folder))
@@ -110,8 +108,7 @@ export async function ingestArchive(
   }
   for (const [plan, target] of targets) {
     if (!target.created) continue
-    const readme = plan.metadata.description === undefined ? await readmeOf(zip, plan, entries) : undefined
-    await applyMetadata(deps, target.id, { ...plan.metadata, ...(readme ? { description: readme } : {}) })
+    await applyMetadata(deps, target.id, plan.metadata)
     const cover = entries.find((entry) => entry.file?.role === 'image' && plan.resources.get(entry.path)?.cover)
     if (cover?.file) await chooseModelCover(deps, target.id, cover.file.id)
   }
@@ -143,13 +140,6 @@ export async function ingestArchive(
     ms: deps.clock.now().getTime() - started,
   })
   return result
-}
-
-/** 0 for meshes, G-code and CAD, 1 for other parts, 2 for pictures and documents. */
-function unpackOrder(path: string): number {
-  const format = formatOf(baseName(path))
-  if (roleOf(format) !== 'part') return 2
-  return format === 'other' ? 1 : 0
 }
 
 /** The whole archive may not declare more than the ratio allows, however small its entries. */
@@ -226,12 +216,11 @@ async function unpackEntry(
     return skip(`its bytes hash to sha256:${sha256}, not the sha256:${expected} the package lists`)
 
   const target = targets.get(plan)
-  const inModel = entry.name.startsWith(plan.root) ? entry.name.slice(plan.root.length) : entry.name
   try {
     const result = await deps.registrations.run(() =>
       registerUpload(deps, stored, {
         filename,
-        folder: [upload.folder, resource?.folder ?? folderOfPath(inModel)].filter(Boolean).join('/'),
+        folder: [upload.folder, resource?.folder ?? folderInModel(plan.root, entry.name)].filter(Boolean).join('/'),
         uploadedBy: upload.uploadedBy,
         ...(target
           ? { modelId: target.id }
@@ -250,31 +239,6 @@ async function unpackEntry(
     // Refused as a single upload would be (an unsafe 3MF inside, the model deleted meanwhile).
     if (error instanceof VaultError && error.status < 500) return skip(error.message)
     throw error
-  }
-}
-
-const readmeName = /^readme(\.(md|markdown|txt))?$/i
-const maxDescription = 10_000
-
-/**
- * The text of the README at the top of a model the zip made (stored as one of its files), as
- * its description: what Printables and Thingiverse downloads say of the model. Undefined when
- * there is none, or it is not UTF-8 text; cut at the length a description may have.
- */
-async function readmeOf(zip: ZipReader, plan: ArchiveModelPlan, entries: ArchiveEntryResult[]) {
-  const stored = entries.find(
-    (entry) =>
-      entry.outcome !== 'skipped' &&
-      entry.path === `${plan.root}${baseName(entry.path)}` &&
-      readmeName.test(baseName(entry.path)),
-  )
-  const entry = stored && zip.get(stored.path)
-  if (!entry) return undefined
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(await zip.readEntry(entry, 4 * maxDescription))
-    return text.trim().slice(0, maxDescription) || undefined
-  } catch {
-    return undefined
   }
 }
 

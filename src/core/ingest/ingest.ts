@@ -11,7 +11,9 @@ import { refreshModel } from '../library/refresh-model.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { forgetRefusedContent, type Reading, readContent, readingOf } from './file-reading.js'
 import { findGcodeModelForMesh, findModelByMesh, findModelForGcode } from './model-matching.js'
+import { isModelReadme } from './model-plan.js'
 import { registerProjectAttachments } from './project-attachments.js'
+import { readmeDescription } from './readme-description.js'
 import { limitBytes } from './upload-limit.js'
 
 export type IngestDeps = Pick<
@@ -109,6 +111,8 @@ export async function registerUpload(
     .orderBy('created_at')
     .executeTakeFirst()
   const read = heldElsewhere ? readingOf(heldElsewhere) : await readContent(deps, format, stored)
+  // A README at the top of a model describes a model that has no description yet.
+  const readme = isModelReadme(upload.folder ?? '', filename) ? await readmeDescription(deps.blobs, stored) : undefined
   const now = deps.clock.now().toISOString()
   // Only a part that names no model is matched; the others go where they are told.
   const matches = upload.modelId === undefined && upload.newModelName === undefined && roleOf(format) === 'part'
@@ -187,6 +191,17 @@ export async function registerUpload(
           qb.set((eb) => ({
             thumbnail_sha256: eb.fn.coalesce('thumbnail_sha256', eb.val(file.thumbnail_sha256)),
             thumbnail_content_type: eb.fn.coalesce('thumbnail_content_type', eb.val(file.thumbnail_content_type)),
+          })),
+        )
+        // Conditional in the row's own update: of two READMEs at once, the first to commit describes it.
+        .$if(readme !== undefined, (qb) =>
+          qb.set((eb) => ({
+            description: eb
+              .case()
+              .when('description', '=', '')
+              .then(readme ?? '')
+              .else(eb.ref('description'))
+              .end(),
           })),
         )
         .where('id', '=', file.model_id)
