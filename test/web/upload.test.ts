@@ -131,7 +131,7 @@ describe('the upload page', () => {
     }
   })
 
-  it('makes one model of a chosen folder, named after it, which its pictures and documents join', async () => {
+  it('makes one model of a chosen folder, named after it, which its pictures, documents and slicer config join; its README describes it', async () => {
     const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
     try {
       await signIn(page, admin)
@@ -143,10 +143,12 @@ describe('the upload page', () => {
       await writeFile(join(dragon, 'photo.png'), Buffer.from(onePixelPng, 'base64'))
       await writeFile(join(dragon, 'stls', 'body.stl'), binaryCube(24))
       await writeFile(join(dragon, 'stls', 'tail.stl'), binaryCube(26))
+      // A slicer config never makes the model, even sent first: it joins the one the meshes make.
+      await writeFile(join(dragon, 'PrusaSlicer_config.ini'), 'layer_height = 0.2\n')
       await choose(page, 'Choose a folder', dragon)
-      await page.getByText('4 of 4 files done').waitFor({ timeout: 15_000 })
-      await page.getByText('1 new model · 3 joined a model · 0 already in the vault').waitFor()
-      for (const label of ['README.md', 'photo.png', 'stls/body.stl', 'stls/tail.stl'])
+      await page.getByText('5 of 5 files done').waitFor({ timeout: 15_000 })
+      await page.getByText('1 new model · 4 joined a model · 0 already in the vault').waitFor()
+      for (const label of ['PrusaSlicer_config.ini', 'README.md', 'photo.png', 'stls/body.stl', 'stls/tail.stl'])
         await expectOutcome(page, `Articulated Dragon/${label}`, 'model Articulated Dragon')
       await screenshot(page, 'upload-folder-model')
 
@@ -154,7 +156,10 @@ describe('the upload page', () => {
       const found = await call(suite.vault.baseUrl, 'GET', '/api/v1/models?q=Articulated', { token })
       expect(found.body.items.map((model: { name: string }) => model.name)).toEqual(['Articulated Dragon'])
       const model = await call(suite.vault.baseUrl, 'GET', `/api/v1/models/${found.body.items[0].id}`, { token })
+      // The folder's README is the model's description.
+      expect(model.body.description).toBe('# Articulated Dragon\nPrint in place.')
       expect(model.body.files.map((file: { name: string }) => file.name).sort()).toEqual([
+        'PrusaSlicer_config.ini',
         'README.md',
         'body.stl',
         'photo.png',

@@ -1,7 +1,9 @@
+import { makesModel, sendingRank } from '../../../../src/core/ingest/model-plan'
+
 /**
  * One model per folder: how the files of a dropped or chosen folder are planned onto the model
- * the folder makes. The folder's first model-making file (a mesh, else a sliced or CAD file)
- * makes the model, named after the folder; the rest join it once it is made. A folder holding
+ * the folder makes. The folder's first model-making file (a mesh, else a sliced or CAD file;
+ * never a slicer config or another file many folders share) makes the model, named after the folder; the rest join it once it is made. A folder holding
  * only pictures and documents makes no model: its files go their own way, as loose files do.
  */
 export type Grouping = 'folder' | 'file'
@@ -15,18 +17,13 @@ export interface FolderPlan {
   rank: number
 }
 
-const ranks: [RegExp, number][] = [
-  [/\.(stl|3mf|obj)$/i, 0],
-  [/\.(gcode|gco|g|bgcode|step|stp)$/i, 1],
-  [/\.(png|jpe?g|webp|gif|pdf|txt|md|markdown)$/i, 3],
-  [/(^|\/)(readme|licen[cs]e|copying|notice|authors|changelog)(\.[^/]*)?$/i, 3],
-]
+/**
+ * How early a file may make its folder's model, by the server's own rule (meshes, then sliced and
+ * CAD files, then other parts such as slicer configs, then pictures and documents): the folder
+ * import and zips plan by the same code, so the three ways of bringing a folder in agree.
+ */
+export const rankOf = (path: string): number => sendingRank(path)
 
-/** How early a file may make its folder's model: meshes, then sliced and CAD files, then others, never a picture or document. */
-export const rankOf = (path: string): number => ranks.find(([pattern]) => pattern.test(path))?.[1] ?? 2
-
-/** A folder's files are planned together only when one of them can make a model (rank below 3). */
-const makesModel = (rank: number) => rank < 3
 
 /**
  * The folder plan of each file added in one batch (`batch` tells batches apart), by the path
@@ -43,7 +40,7 @@ export function planFolders(
     grouping === 'folder'
       ? files.flatMap(({ label }) => {
           const folder = top(label)
-          return folder !== undefined && makesModel(rankOf(label)) ? [folder] : []
+          return folder !== undefined && makesModel(label) ? [folder] : []
         })
       : [],
   )
