@@ -158,6 +158,17 @@ describe('the printers pages', () => {
       await expectAccessible(page)
       await page.setViewportSize({ width: 1280, height: 900 })
 
+      // The history links both ways: a sent file to its model, whose print history names the printer.
+      await history.getByRole('link', { name: 'bench-cube.gcode' }).first().click()
+      const printHistory = page.getByRole('table', { name: 'Print history' })
+      await printHistory.getByText('confirmed').waitFor()
+      await printHistory.getByText('refused').waitFor()
+      expect(await printHistory.getByRole('row').count()).toBe(3)
+      await screenshot(page, 'model-print-history')
+      await expectAccessible(page)
+      await printHistory.getByRole('link', { name: 'Bench' }).first().click()
+      await page.getByRole('heading', { name: 'Bench', level: 1 }).waitFor()
+
       // Edit: a new name; credentials are write-only (no field shows any).
       await page.getByRole('button', { name: 'Edit' }).click()
       const edit = page.getByRole('dialog', { name: 'Edit Bench' })

@@ -14,6 +14,7 @@ import { MakerFields } from './maker-fields'
 import { MarkdownText } from './markdown-text'
 import { MergeModelsButton } from './merge-models-button'
 import { ModelViewerPanel } from './model-viewer-panel'
+import { PrintHistory } from './print-history'
 import { SendFilesButton } from './send-files-button'
 import { TagsEditor } from './tags-editor'
 import { ThumbnailImage } from './thumbnail-image'
@@ -139,6 +140,9 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
         {renderAddFiles?.({ id: data.id, name: data.name })}
         {parts.length > 0 && <FileTree files={parts} actions={renderFileActions} />}
       </Stack>
+      {data.files.some((file) => file.format === 'gcode' || file.format === '3mf') && (
+        <PrintHistory modelId={data.id} />
+      )}
     </Stack>
   )
 }

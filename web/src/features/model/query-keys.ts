@@ -1,6 +1,7 @@
 /** The model feature's query keys, in one place. */
 export const modelKeys = {
   model: (id: string) => ['model', id] as const,
+  printHistory: (id: string) => ['model', id, 'print-history'] as const,
   collections: ['model', 'collections'] as const,
   tags: ['model', 'tags'] as const,
 }

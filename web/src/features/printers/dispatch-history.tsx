@@ -1,20 +1,10 @@
-import { Alert, Badge, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core'
+import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
-import type { Dispatch } from './types'
+import { DispatchOutcomeBadge } from '../../ui/dispatch-outcome-badge'
 import { useDispatches } from './use-printers'
 
-const outcomeColors: Record<Dispatch['outcome'], string> = {
-  confirmed: 'green',
-  uploaded: 'teal',
-  refused: 'gray',
-  not_ready_after_upload: 'yellow',
-  upload_failed: 'red',
-  start_refused: 'red',
-  not_confirmed: 'orange',
-  preparing: 'blue',
-}
-
-/** What was sent to this printer, newest first, with each send's outcome as recorded. */
+/** What was sent to this printer, newest first, with each send's outcome as recorded; each file links to its model. */
 export function DispatchHistory({ printerId }: { printerId: string }) {
   const dispatches = useDispatches(printerId)
   return (
@@ -42,17 +32,27 @@ export function DispatchHistory({ printerId }: { printerId: string }) {
               {dispatches.data.map((dispatch) => (
                 <Table.Tr key={dispatch.id}>
                   <Table.Td style={{ verticalAlign: 'top' }}>
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {dispatch.file_name}
-                    </Text>
+                    {/* The file's model, while it has one: the print history links both ways. */}
+                    {dispatch.model_id ? (
+                      <Anchor
+                        component={Link}
+                        to={`/models/${dispatch.model_id}`}
+                        size="sm"
+                        style={{ overflowWrap: 'anywhere' }}
+                      >
+                        {dispatch.file_name}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {dispatch.file_name}
+                      </Text>
+                    )}
                     <Text size="xs" c="dimmed">
                       {new Date(dispatch.created_at).toLocaleString()}
                     </Text>
                   </Table.Td>
                   <Table.Td style={{ verticalAlign: 'top' }}>
-                    <Badge color={outcomeColors[dispatch.outcome]} variant="light">
-                      {dispatch.outcome.replaceAll('_', ' ')}
-                    </Badge>
+                    <DispatchOutcomeBadge outcome={dispatch.outcome} />
                     <Text size="sm">{dispatch.detail}</Text>
                   </Table.Td>
                 </Table.Tr>

@@ -28,6 +28,8 @@ export function useSendToPrinter() {
       queryClient.invalidateQueries({ queryKey: printerKeys.dispatches(printerId) })
       queryClient.invalidateQueries({ queryKey: printerKeys.list })
       queryClient.invalidateQueries({ queryKey: printerKeys.printer(printerId) })
+      // The model page's print history (by value: features do not import each other).
+      queryClient.invalidateQueries({ queryKey: ['model'] })
     },
   })
 }

@@ -24,7 +24,6 @@ export interface FolderPlan {
  */
 export const rankOf = (path: string): number => sendingRank(path)
 
-
 /**
  * The folder plan of each file added in one batch (`batch` tells batches apart), by the path
  * shown for it (`label`, relative to the drop). A file outside any folder, a zip (which makes its
