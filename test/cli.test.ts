@@ -86,7 +86,6 @@ describe('model-vault users …', () => {
   it.each([
     [['users', 'create', 'maker'], 'The username "maker" is taken.'],
     [['users', 'reset-password', 'nobody'], 'No user is named "nobody".'],
-    [['users', 'create', 'x', '--role', 'king'], '--role must be one of user, admin, superuser'],
   ])('refuses %j with a clear message and exit code 1', async (args, message) => {
     const run = await cli(args)
     expect(run.status).toBe(1)
@@ -100,10 +99,41 @@ describe('model-vault users …', () => {
     expect(run.stderr).toContain('The password must be at least 12 characters long.')
   })
 
-  it('prints usage with exit code 2 for an unknown command', async () => {
-    const run = await cli(['users', 'frobnicate'])
-    expect(run.status).toBe(2)
-    expect(run.stderr).toContain('Usage: model-vault')
+  it('refuses an unknown command or option, or a missing argument, with exit code 2 and the way to help', async () => {
+    for (const [args, message] of [
+      [['users', 'frobnicate'], "unknown command 'frobnicate'"],
+      [['users', 'create'], "missing required argument 'username'"],
+      [['users', 'create', 'x', '--role', 'king'], "argument 'king' is invalid. Allowed choices are user, admin, superuser"],
+      [['--frobnicate'], "unknown option '--frobnicate'"],
+      [['backup', 'verify'], "missing required argument 'archive'"],
+    ] as const) {
+      const run = await cli([...args])
+      expect([run.status, run.stderr]).toEqual([2, expect.stringContaining(message)])
+      expect(run.stderr).toContain('(add --help for usage)')
+      expect(run.stderr).not.toMatch(/\n\s+at /)
+    }
+    // A command group alone shows its commands, and is a usage error.
+    const bare = await cli(['users'])
+    expect(bare.status).toBe(2)
+    expect(bare.stderr).toContain('Usage: model-vault users [options] [command]')
+  })
+
+  it('prints its version, and help for each command with examples, with exit code 0', async () => {
+    const version = await cli(['--version'])
+    expect([version.status, version.stdout.trim()]).toEqual([0, (await import('../package.json')).default.version])
+    const top = await cli(['--help'])
+    expect(top.status).toBe(0)
+    for (const command of ['upload', 'import', 'users', 'backup', 'blobs']) expect(top.stdout).toContain(command)
+    expect(top.stdout).toContain('Exit codes: 0 done, 1 failed, 2 a usage error.')
+    const users = await cli(['users', '--help'])
+    expect(users.status).toBe(0)
+    expect(users.stdout).toContain('Usage: model-vault users [options] [command]')
+    expect(users.stdout).toContain('reset-password')
+    const create = await cli(['users', 'create', '--help'])
+    expect(create.stdout).toContain('--role <role>')
+    expect(create.stdout).toContain('model-vault users create alice --role admin')
+    const importHelp = await cli(['import', '--help'])
+    expect(importHelp.stdout).toContain("model-vault import --template '{collection}/{model}' ~/Prints")
   })
 })
 

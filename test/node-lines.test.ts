@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -63,6 +64,7 @@ function installedWith(line: keyof typeof supportedLines): Promise<{ node: strin
 for (const line of otherLines) {
   describe(`on Node ${line}, installed from the package`, () => {
     let node: string
+    let app: string
     let baseUrl: string
     let dataDir: string
     let database: Awaited<ReturnType<typeof createTestDatabase>>
@@ -71,6 +73,7 @@ for (const line of otherLines) {
     beforeAll(async () => {
       const installed = await installedWith(line)
       node = installed.node
+      app = installed.app
       dataDir = await mkdtemp(join(tmpdir(), `vault-node-${line}-`))
       database = await createTestDatabase(dataDir)
       const child = spawn(node, [join(installed.app, 'node_modules/model-vault/dist/src/adapters/node/main.js')], {
@@ -122,6 +125,18 @@ for (const line of otherLines) {
 
     it('stops cleanly on SIGTERM', async () => {
       expect(await stop()).toBe(0)
+    })
+
+    it('installs a model-vault command that runs: its version, its help, and exit 2 for a usage error', async () => {
+      // The bin as npm links it, started by its own `#!/usr/bin/env node` line with this Node first on PATH.
+      const bin = join(app, 'node_modules/.bin/model-vault')
+      const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` }
+      const version = await run(bin, ['--version'], { env })
+      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version)
+      const help = await run(bin, ['users', '--help'], { env })
+      expect(help.stdout).toContain('Usage: model-vault users [options] [command]')
+      const refused = await run(bin, ['frobnicate'], { env }).catch((error: { code: number; stderr: string }) => error)
+      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") })
     })
   })
 }

@@ -15,20 +15,20 @@ import { zlibCompression } from './zlib-compression.js'
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 
-/** `model-vault backup create|list|restore`: the same backups and restores the API makes, from the shell. */
-export async function runBackupCommand(deps: Deps, command: string, argument: string | undefined): Promise<void> {
-  if (command === 'restore')
-    return restoreFromShell(deps, argument ?? exitWith('backup restore needs a backup id or an archive'))
-  if (command === 'list') {
-    for (const backup of await listBackups(deps.database.db)) {
-      const s3 = backup.locations.find((l) => l.kind === 's3')
-      console.log(
-        `${backup.started_at}\t${backup.status}\t${backup.size === null ? '-' : mib(backup.size)}\t${backup.file_name}${s3 ? `\ts3:${s3.status}` : ''}`,
-      )
-    }
-    return
+/* `model-vault backup …`: the same backups and restores the API makes, from the shell. */
+
+/** `model-vault backup list`: the backups, newest first. */
+export async function listBackupsCommand(deps: Deps): Promise<void> {
+  for (const backup of await listBackups(deps.database.db)) {
+    const s3 = backup.locations.find((l) => l.kind === 's3')
+    console.log(
+      `${backup.started_at}\t${backup.status}\t${backup.size === null ? '-' : mib(backup.size)}\t${backup.file_name}${s3 ? `\ts3:${s3.status}` : ''}`,
+    )
   }
-  if (command !== 'create') exitWith(`unknown command: backup ${command}`)
+}
+
+/** `model-vault backup create`: a full backup, with its progress every 2 s. */
+export async function createBackupCommand(deps: Deps): Promise<void> {
   const { record, done } = await startBackup(deps, null).catch((error: Error) => exitWith(error.message))
   console.log(`Backing up to ${record.file_name}`)
   const progress = setInterval(() => {
@@ -66,7 +66,7 @@ export async function verifyArchiveFile(path: string): Promise<void> {
  * /api/v1/backups/{id}/restore` does, for when the API cannot start, e.g. onto a fresh data
  * directory. An id is looked up like the API does; a path is read where it is.
  */
-async function restoreFromShell(deps: Deps, target: string): Promise<void> {
+export async function restoreBackupCommand(deps: Deps, target: string): Promise<void> {
   const isFile = target.endsWith('.tar.gz') || target.includes('/')
   // A file is checked before the restore takes the lock: exiting while holding it would leave it for a minute.
   const file = isFile ? await fileSource(target) : undefined

@@ -1,38 +1,54 @@
-import { type Role, roles } from '../../core/accounts/roles.js'
+import type { Role } from '../../core/accounts/roles.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { createUser, findUserByName, listUsers, setPassword, updateUser } from '../../core/accounts/users.js'
 import type { Deps } from '../../core/deps.js'
 import { exitWith } from './node-config.js'
 
-/** `model-vault users …`: create users and reset passwords when nobody can sign in. */
-export async function runUsersCommand(
-  deps: Deps,
-  command: string,
-  username: string | undefined,
-  options: { role: string; 'password-stdin': boolean; enable: boolean },
-): Promise<void> {
-  if (command === 'list') {
-    for (const user of await listUsers(deps.database.db)) {
-      console.log(`${user.username}\t${user.role}${user.disabled ? '\tdisabled' : ''}`)
-    }
-    return
-  }
-  if (!username || !['create', 'reset-password'].includes(command)) return exitWith(`unknown command: users ${command}`)
-  const generated = !options['password-stdin']
-  const password = generated ? randomToken(18) : await readPasswordFromStdin()
-  const show = options['password-stdin'] ? '' : `\nPassword (shown only now): ${password}`
+/** How `users create` and `users reset-password` get the password: generated and shown once, or from stdin. */
+export interface PasswordSource {
+  passwordStdin: boolean
+}
 
-  if (command === 'create') {
-    if (!(roles as readonly string[]).includes(options.role)) exitWith(`--role must be one of ${roles.join(', ')}`)
-    const user = await createUser(deps, { username, password, role: options.role as Role, generated }).catch(
-      failWithDetail,
-    )
-    console.log(`Created ${user.role} "${user.username}".${show}`)
-    return
+/** `model-vault users list`. */
+export async function listUsersCommand(deps: Deps): Promise<void> {
+  for (const user of await listUsers(deps.database.db)) {
+    console.log(`${user.username}\t${user.role}${user.disabled ? '\tdisabled' : ''}`)
   }
+}
+
+/** The new password, and the line that shows a generated one (once). */
+async function newPassword({ passwordStdin }: PasswordSource): Promise<{ password: string; show: string }> {
+  if (passwordStdin) return { password: await readPasswordFromStdin(), show: '' }
+  const password = randomToken(18)
+  return { password, show: `\nPassword (shown only now): ${password}` }
+}
+
+/** `model-vault users create`: for when nobody can sign in to create one. */
+export async function createUserCommand(
+  deps: Deps,
+  username: string,
+  options: PasswordSource & { role: Role },
+): Promise<void> {
+  const { password, show } = await newPassword(options)
+  const user = await createUser(deps, {
+    username,
+    password,
+    role: options.role,
+    generated: !options.passwordStdin,
+  }).catch(failWithDetail)
+  console.log(`Created ${user.role} "${user.username}".${show}`)
+}
+
+/** `model-vault users reset-password`: a new password, the user's sessions ended, their failed sign-ins cleared. */
+export async function resetPasswordCommand(
+  deps: Deps,
+  username: string,
+  options: PasswordSource & { enable: boolean },
+): Promise<void> {
   const user = await findUserByName(deps.database.db, username)
   if (!user) exitWith(`No user is named "${username}".`)
-  await setPassword(deps, user.id, password, { generated }).catch(failWithDetail)
+  const { password, show } = await newPassword(options)
+  await setPassword(deps, user.id, password, { generated: !options.passwordStdin }).catch(failWithDetail)
   if (options.enable && user.disabled_at !== null) await updateUser(deps, user.id, { disabled: false })
   const disabledNote =
     user.disabled_at !== null && !options.enable ? '\nThe account is disabled; add --enable to re-enable it.' : ''
