@@ -103,7 +103,10 @@ describe('model-vault users …', () => {
     for (const [args, message] of [
       [['users', 'frobnicate'], "unknown command 'frobnicate'"],
       [['users', 'create'], "missing required argument 'username'"],
-      [['users', 'create', 'x', '--role', 'king'], "argument 'king' is invalid. Allowed choices are user, admin, superuser"],
+      [
+        ['users', 'create', 'x', '--role', 'king'],
+        "argument 'king' is invalid. Allowed choices are user, admin, superuser",
+      ],
       [['--frobnicate'], "unknown option '--frobnicate'"],
       [['backup', 'verify'], "missing required argument 'archive'"],
     ] as const) {
