@@ -1,6 +1,7 @@
 import { existsSync, openAsBlob } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { createVaultClient } from '../../client/index.js'
 import { configFilePath, detailOf, hookConfig } from './vault-client-config.js'
 
 /**
@@ -47,12 +48,13 @@ export async function runUploadCommand(options: UploadOptions, env: NodeJS.Proce
   const name = options.name ?? basename(env.SLIC3R_PP_OUTPUT_NAME || options.file)
   const form = new FormData()
   form.append('file', await uploadedBytes(options.file), name)
-  let response: Response
+  const vault = createVaultClient({ baseUrl: config.url, token: config.key })
+  let sent: { error?: unknown; response: Response }
   try {
-    response = await fetch(`${config.url}/api/v1/ingest`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': config.key },
-      body: form,
+    sent = await vault.POST('/api/v1/ingest', {
+      // The form as it is: openapi-fetch would otherwise rebuild it field by field.
+      body: form as never,
+      bodySerializer: () => form,
       signal: AbortSignal.timeout(config.timeoutSeconds * 1000),
     })
   } catch (error) {
@@ -60,10 +62,11 @@ export async function runUploadCommand(options: UploadOptions, env: NodeJS.Proce
       error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
     return skipped(`model-vault: network error, ${name} skipped: ${reason}`, options.strict)
   }
-  const text = await response.text()
+  const { response, error } = sent
   if (response.status === 201) return said(`model-vault: stored ${name} in the vault`, 0)
   if (response.status === 200) return said(`model-vault: ${name} is already in the vault; nothing new stored`, 0)
-  const answer = `HTTP ${response.status}: ${detailOf(text)}`
+  const detail = (error as { detail?: string } | undefined)?.detail ?? detailOf(String(error ?? ''))
+  const answer = `HTTP ${response.status}: ${detail}`
   if (response.status < 500) return said(`model-vault: the vault refused ${name}: ${answer}`, 1)
   return skipped(`model-vault: the vault failed, ${name} skipped: ${answer}`, options.strict)
 }
