@@ -15,8 +15,6 @@ export class VaultUnavailable extends Error {}
 /** A single file's answer (the import sends no zips). */
 export type UploadAnswer = components['schemas']['IngestResult']
 
-export type ModelDetail = components['schemas']['ModelDetail']
-
 /** Where an upload goes: into the model of this id, or into a new model of this name. */
 export type UploadTarget = { modelId: string } | { modelName: string }
 
