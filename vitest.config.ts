@@ -25,6 +25,7 @@ const databaseBehaviour = [
   'src/routes/ingest/sliced-file-matching.test.ts',
   // Files moving between models: the counters' and lists' triggers of each database follow them.
   'src/routes/models/model-shape.test.ts',
+  'src/routes/models/merge-suggestions.test.ts',
   'test/ingest.test.ts',
   'test/ingest-concurrency.test.ts',
   'test/interrupted-work.test.ts',

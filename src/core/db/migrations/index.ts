@@ -16,6 +16,7 @@ import * as m0014 from './0014-model-lists.js'
 import * as m0015 from './0015-covering-sort-indexes.js'
 import * as m0016 from './0016-sliced-sources.js'
 import * as m0017 from './0017-model-shape.js'
+import * as m0019 from './0019-merge-dismissals.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0015-covering-sort-indexes': m0015,
   '0016-sliced-sources': m0016,
   '0017-model-shape': m0017,
+  '0019-merge-dismissals': m0019,
 }
