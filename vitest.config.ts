@@ -29,6 +29,8 @@ const databaseBehaviour = [
   'src/routes/models/model-shape.test.ts',
   // Renaming, merging and deleting tags: the kept counters' and lists' triggers of each database follow them.
   'src/routes/tags/tags.test.ts',
+  // Merge suggestions read models, files and sliced sources with one query each database plans its own way.
+  'src/routes/models/merge-suggestions.test.ts',
   'test/ingest.test.ts',
   'test/ingest-concurrency.test.ts',
   'test/interrupted-work.test.ts',

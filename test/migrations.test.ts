@@ -207,4 +207,25 @@ describe('schema migrations', () => {
       { file_id: 'b', name_key: 'clip-plate-1' },
     ])
   })
+
+  it('keep dismissed merge suggestions only as long as their models live (0019)', async () => {
+    await migrateToLatest(database.db)
+    const at = '2026-11-01T00:00:00.000Z'
+    await database.db
+      .insertInto('models')
+      .values(['m1', 'm2'].map((id) => ({ id, name: 'Box', created_at: at, updated_at: at })))
+      .execute()
+    await database.db
+      .insertInto('merge_dismissals')
+      .values(['m1', 'm2'].map((model_id) => ({ dismissal_id: 'd1', model_id, dismissed_at: at })))
+      .execute()
+    await expect(
+      database.db
+        .insertInto('merge_dismissals')
+        .values({ dismissal_id: 'd2', model_id: 'gone', dismissed_at: at })
+        .execute(),
+    ).rejects.toThrow()
+    await database.db.deleteFrom('models').where('id', '=', 'm2').execute()
+    expect(await database.db.selectFrom('merge_dismissals').select('model_id').execute()).toEqual([{ model_id: 'm1' }])
+  })
 })

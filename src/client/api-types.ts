@@ -592,6 +592,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/merge-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Models that look like one model
+         * @description Groups of models that earlier versions split: equal names, or a G-code whose metadata names a mesh another model holds. Groups are disjoint; the target holds the mesh, else it is the oldest. Nothing merges by itself: merge a group by `POST /api/v1/models/{target}/merge`, or say it is not one model by `POST .../merge-suggestions/dismiss`.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        get: operations["listMergeSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/merge-suggestions/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say a group of models is not one model
+         * @description The group is not suggested again unless another model joins it. Deleting or merging a model forgets it here.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        post: operations["dismissMergeSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/export": {
         parameters: {
             query?: never;
@@ -2322,6 +2366,39 @@ export interface components {
                 files: number;
                 models: number;
             }[];
+        };
+        MergeSuggestions: {
+            /** @description Every group offered, of which `groups` holds the first `limit`. */
+            total: number;
+            groups: components["schemas"]["MergeSuggestion"][];
+        };
+        MergeSuggestion: {
+            /** @description `same_name`: their names are equal but for case, spaces, dashes and extension; `gcode_names_mesh`: a G-code of one was sliced from a mesh another holds. */
+            reasons: ("same_name" | "gcode_names_mesh")[];
+            target: components["schemas"]["SuggestedModel"];
+            others: components["schemas"]["SuggestedModel"][];
+        };
+        /** @description The model the others would merge into. */
+        SuggestedModel: {
+            /** @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b */
+            id: string;
+            /** @example Shape Box */
+            name: string;
+            file_count: number;
+            /** @example 2026-01-02T10:00:00.000Z */
+            created_at: string;
+            has_thumbnail: boolean;
+        };
+        /**
+         * @example {
+         *       "model_ids": [
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+         *         "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1c"
+         *       ]
+         *     }
+         */
+        DismissMergeSuggestionRequest: {
+            model_ids: string[];
         };
         ModelExport: {
             /** @enum {string} */
@@ -5044,6 +5121,149 @@ export interface operations {
             };
             /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
             403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMergeSuggestions: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups, oldest target first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeSuggestions"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A malformed query (`validation_failed`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dismissMergeSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DismissMergeSuggestionRequest"];
+            };
+        };
+        responses: {
+            /** @description Dismissed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Fewer than two or more than 100 ids, an id named twice, or an id that names no model. */
+            422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;

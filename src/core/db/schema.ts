@@ -298,6 +298,13 @@ export interface FilamentProfilesTable {
   updated_at: string
 }
 
+/** One model of a group a person said is not one model (see library/merge-suggestions). */
+export interface MergeDismissalsTable {
+  dismissal_id: string
+  model_id: string
+  dismissed_at: string
+}
+
 export interface PrinterProfilesTable {
   id: string
   name: string
@@ -325,6 +332,7 @@ export interface Database {
   models: ModelsTable
   files: FilesTable
   sliced_sources: SlicedSourcesTable
+  merge_dismissals: MergeDismissalsTable
   tags: TagsTable
   model_tags: ModelTagsTable
   collections: CollectionsTable
@@ -352,6 +360,7 @@ const databaseTables: Record<keyof Database, true> = {
   models: true,
   files: true,
   sliced_sources: true,
+  merge_dismissals: true,
   tags: true,
   model_tags: true,
   collections: true,

@@ -121,3 +121,78 @@ export const splitModelRoute = defineRoute(allow('user', 'manage'), {
     ...sameModelAnswers,
   },
 })
+
+const SuggestedModelSchema = z
+  .object({
+    id: z.string().openapi({ example: '0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b' }),
+    name: z.string().openapi({ example: 'Shape Box' }),
+    file_count: z.number().int(),
+    created_at: z.string().openapi({ example: '2026-01-02T10:00:00.000Z' }),
+    has_thumbnail: z.boolean(),
+  })
+  .openapi('SuggestedModel')
+
+const MergeSuggestionsSchema = z
+  .object({
+    total: z.number().int().openapi({ description: 'Every group offered, of which `groups` holds the first `limit`.' }),
+    groups: z.array(
+      z
+        .object({
+          reasons: z.array(z.enum(['same_name', 'gcode_names_mesh'])).openapi({
+            description:
+              '`same_name`: their names are equal but for case, spaces, dashes and extension; `gcode_names_mesh`: a G-code of one was sliced from a mesh another holds.',
+          }),
+          target: SuggestedModelSchema.openapi({ description: 'The model the others would merge into.' }),
+          others: z.array(SuggestedModelSchema),
+        })
+        .openapi('MergeSuggestion'),
+    ),
+  })
+  .openapi('MergeSuggestions')
+
+export const listMergeSuggestionsRoute = defineRoute(allow('user', 'manage'), {
+  method: 'get',
+  path: '/api/v1/models/merge-suggestions',
+  operationId: 'listMergeSuggestions',
+  tags,
+  summary: 'Models that look like one model',
+  description: [
+    'Groups of models that earlier versions split: equal names, or a G-code whose metadata names a mesh another model',
+    'holds. Groups are disjoint; the target holds the mesh, else it is the oldest. Nothing merges by itself: merge a',
+    'group by `POST /api/v1/models/{target}/merge`, or say it is not one model by `POST .../merge-suggestions/dismiss`.',
+  ].join(' '),
+  request: {
+    query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+  },
+  responses: {
+    200: {
+      description: 'The groups, oldest target first.',
+      content: { 'application/json': { schema: MergeSuggestionsSchema } },
+    },
+    422: problemResponse('A malformed query (`validation_failed`).'),
+  },
+})
+
+export const dismissMergeSuggestionRoute = defineRoute(allow('user', 'manage'), {
+  method: 'post',
+  path: '/api/v1/models/merge-suggestions/dismiss',
+  operationId: 'dismissMergeSuggestion',
+  tags,
+  summary: 'Say a group of models is not one model',
+  description:
+    'The group is not suggested again unless another model joins it. Deleting or merging a model forgets it here.',
+  request: {
+    body: jsonBody(
+      z
+        .object({ model_ids: z.array(idField()).min(2).max(100) })
+        .strict()
+        .openapi('DismissMergeSuggestionRequest', {
+          example: { model_ids: ['0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b', '0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1c'] },
+        }),
+    ),
+  },
+  responses: {
+    204: { description: 'Dismissed.' },
+    422: problemResponse('Fewer than two or more than 100 ids, an id named twice, or an id that names no model.'),
+  },
+})

@@ -1,5 +1,6 @@
 import { notFound } from '../../core/errors.js'
 import { exportModels } from '../../core/library/export.js'
+import { dismissMergeSuggestion, listMergeSuggestions } from '../../core/library/merge-suggestions.js'
 import { listModels } from '../../core/library/model-page.js'
 import { chooseModelCover, deleteModel, getModelDetail, getModelRow, updateModel } from '../../core/library/models.js'
 import { addFilesToModel, mergeModels, splitModel } from '../../core/library/reshape.js'
@@ -7,7 +8,13 @@ import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
 import { presentDetail, summaryPresenter, toModelQuery } from './model-schemas.js'
-import { addFilesRoute, mergeModelsRoute, splitModelRoute } from './model-shape.routes.js'
+import {
+  addFilesRoute,
+  dismissMergeSuggestionRoute,
+  listMergeSuggestionsRoute,
+  mergeModelsRoute,
+  splitModelRoute,
+} from './model-shape.routes.js'
 import {
   chooseCoverRoute,
   deleteModelRoute,
@@ -22,6 +29,14 @@ import {
 // The literal paths (`stats`, `export`) are registered before `/models/{id}`, which would take them as ids.
 export const modelsRouter = createRouter()
   .openapi(modelStatsRoute, async (c) => c.json(await libraryStats(c.var.deps.database.db), 200))
+  .openapi(listMergeSuggestionsRoute, async (c) =>
+    c.json(await listMergeSuggestions(c.var.deps.database.db, c.req.valid('query').limit), 200),
+  )
+  .openapi(dismissMergeSuggestionRoute, async (c) => {
+    const { deps } = c.var
+    await dismissMergeSuggestion(deps.database.db, c.req.valid('json').model_ids, deps.clock.now().toISOString())
+    return c.body(null, 204)
+  })
   .openapi(exportModelsRoute, async (c) => {
     const { deps } = c.var
     const { format, ...params } = c.req.valid('query')

@@ -17,6 +17,7 @@ import * as m0015 from './0015-covering-sort-indexes.js'
 import * as m0016 from './0016-sliced-sources.js'
 import * as m0017 from './0017-model-shape.js'
 import * as m0018 from './0018-sliced-3mf-sources.js'
+import * as m0019 from './0019-merge-dismissals.js'
 import * as m0020 from './0020-dispatch-history.js'
 
 /**
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0016-sliced-sources': m0016,
   '0017-model-shape': m0017,
   '0018-sliced-3mf-sources': m0018,
+  '0019-merge-dismissals': m0019,
   '0020-dispatch-history': m0020,
 }
