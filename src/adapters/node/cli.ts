@@ -6,6 +6,7 @@ import { createJsonLogger } from '../../core/runtime/logger.js'
 import { createBackupCommand, listBackupsCommand, restoreBackupCommand, verifyArchiveFile } from './cli-backup.js'
 import { runBlobsCommand } from './cli-blobs.js'
 import { runImportCommand } from './cli-import.js'
+import { runMergeSuggestionsCommand } from './cli-merge-suggestions.js'
 import { runUploadCommand } from './cli-upload.js'
 import { createUserCommand, listUsersCommand, resetPasswordCommand } from './cli-users.js'
 import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
@@ -127,6 +128,33 @@ Examples:
         )
       },
     )
+
+  cli
+    .command('models')
+    .description('the library as a whole')
+    .command('merge-suggestions')
+    .description('list the groups of models that look like one model; with --merge, merge them after asking')
+    .option('--json', 'print the groups as JSON')
+    .option('--merge', 'merge each group into its target, asking y/N for each')
+    .option('--yes', 'with --merge: merge every group without asking')
+    .addHelpText(
+      'after',
+      `${vaultClientHelp} The key needs the scopes read and manage.
+
+Groups: models whose names are equal but for case, spaces, dashes and extension, and a model whose
+G-code was sliced from a mesh another model holds (what earlier versions split). Nothing is
+merged without --merge; a group "not the same" is dismissed in the web UI or the API.
+
+Examples:
+  model-vault models merge-suggestions
+  model-vault models merge-suggestions --merge`,
+    )
+    .action(async (options: { json?: boolean; merge?: boolean; yes?: boolean }) => {
+      process.exitCode = await runMergeSuggestionsCommand(
+        { json: options.json ?? false, merge: options.merge ?? false, yes: options.yes ?? false },
+        process.env,
+      )
+    })
 
   const users = cli
     .command('users')
