@@ -28,7 +28,7 @@ export interface BulkOutcome {
  * many short transactions, each releasing its own content, with a turn of the event loop between
  * them, so neither the database nor other requests wait for the whole selection.
  */
-export const bulkPageSize = 200
+const bulkPageSize = 200
 
 interface PageModel {
   id: string
@@ -45,12 +45,12 @@ export async function applyToModels(
   deps: LibraryDeps,
   selection: BulkSelection,
   action: BulkAction,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; pageSize?: number },
 ): Promise<BulkOutcome> {
   if (action.type === 'add_to_collection' || action.type === 'remove_from_collection')
     await assertCollectionExists(deps.database.db, action.collection_id)
   const outcome: BulkOutcome = { models: 0, files: 0 }
-  for await (const page of selectedPages(deps, selection)) {
+  for await (const page of selectedPages(deps, selection, options.pageSize ?? bulkPageSize)) {
     const changed = options.dryRun ? page : await applyToPage(deps, page, action)
     outcome.models += changed.length
     outcome.files += changed.reduce((sum, model) => sum + model.file_count, 0)
@@ -60,12 +60,16 @@ export async function applyToModels(
   return outcome
 }
 
-async function* selectedPages(deps: LibraryDeps, selection: BulkSelection): AsyncGenerator<PageModel[]> {
+async function* selectedPages(
+  deps: LibraryDeps,
+  selection: BulkSelection,
+  pageSize: number,
+): AsyncGenerator<PageModel[]> {
   const { db } = deps.database
   if ('ids' in selection) {
     const ids = [...new Set(selection.ids)]
-    for (let start = 0; start < ids.length; start += bulkPageSize) {
-      const chunk = ids.slice(start, start + bulkPageSize)
+    for (let start = 0; start < ids.length; start += pageSize) {
+      const chunk = ids.slice(start, start + pageSize)
       yield await db.selectFrom('models').select(['id', 'file_count']).where('id', 'in', chunk).execute()
     }
     return
@@ -73,11 +77,11 @@ async function* selectedPages(deps: LibraryDeps, selection: BulkSelection): Asyn
   const query = { filters: selection.filters, sort: 'created', order: 'asc' } as const
   let after: CursorPosition | undefined
   for (;;) {
-    const statement = await modelPageQuery(deps.database, query, bulkPageSize, ['id', 'file_count'], after)
+    const statement = await modelPageQuery(deps.database, query, pageSize, ['id', 'file_count'], after)
     const rows = await statement.execute()
     if (rows.length > 0) yield rows
     const last = rows.at(-1)
-    if (!last || rows.length < bulkPageSize) return
+    if (!last || rows.length < pageSize) return
     after = { value: last.sort_value, id: last.id }
   }
 }

@@ -3,6 +3,7 @@ import { callApi, postUpload, rowCount } from '../../../test/support/in-process-
 import { recountLibrary } from '../../../test/support/library-recount.js'
 import { setUpInProcessSuite } from '../../../test/support/test-vault.js'
 import { binaryCube } from '../../../test/support/uploads.js'
+import { applyToModels } from '../../core/library/bulk.js'
 import { libraryStats } from '../../core/library/stats.js'
 
 const suite = setUpInProcessSuite()
@@ -58,8 +59,9 @@ describe('tagging many models', () => {
   })
 
   it('removes tags from every model matching a filter, however the removal changes the filter', async () => {
+    const keeping = await modelWith('Bulk Untag A', ['untag-me', 'stays'])
     const ids = [
-      await modelWith('Bulk Untag A', ['untag-me', 'stays']),
+      keeping,
       await modelWith('Bulk Untag B', ['Untag-Me']),
       await modelWith('Bulk Untag C', ['untag-me'], true),
     ]
@@ -70,11 +72,11 @@ describe('tagging many models', () => {
       dry_run: true,
     })
     expect(counted.body).toEqual({ models: 3, files: 4 })
-    expect(await found('tag=untag-me')).toEqual(ids.sort())
+    expect(await found('tag=untag-me')).toEqual([...ids].sort())
     const removed = await bulk({ filter: { tag: ['untag-me'] }, action: { type: 'remove_tags', tags: ['UNTAG-ME'] } })
     expect(removed.body).toEqual({ models: 3, files: 4 })
     expect(await found('tag=untag-me')).toEqual([])
-    expect((await model(ids[0] as string)).tags).toEqual(['stays'])
+    expect((await model(keeping)).tags).toEqual(['stays'])
     expect((await model(other)).tags).toEqual(['untag-me-not'])
     await expectCountsExact()
   })
@@ -174,5 +176,35 @@ describe('refusing a bad bulk request', () => {
       expect(answer.headers.get('Content-Type')).toContain('application/problem+json')
     }
     expect(await model(a)).toMatchObject({ tags: ['refused'] })
+  })
+})
+
+describe('walking a selection page by page', () => {
+  it('skips no model when each page takes its models out of the filter, nor when it deletes them', async () => {
+    const ids = []
+    for (let n = 0; n < 5; n++) ids.push(await modelWith(`Bulk Paged ${n}`, ['paged']))
+    const { deps } = suite.vault
+    // Pages of two: the walk crosses three pages, each changing what the filter matches.
+    const untagged = await applyToModels(
+      deps,
+      { filters: { tags: ['paged'] } },
+      { type: 'remove_tags', tags: ['paged'] },
+      {
+        dryRun: false,
+        pageSize: 2,
+      },
+    )
+    expect(untagged).toEqual({ models: 5, files: 5 })
+    expect(await found('tag=paged')).toEqual([])
+    await bulk({ model_ids: ids, action: { type: 'add_tags', tags: ['paged'] } })
+    const deleted = await applyToModels(
+      deps,
+      { filters: { tags: ['paged'] } },
+      { type: 'delete' },
+      { dryRun: false, pageSize: 2 },
+    )
+    expect(deleted).toEqual({ models: 5, files: 5 })
+    for (const id of ids) expect((await callApi(suite, 'GET', `/api/v1/models/${id}`)).status).toBe(404)
+    await expectCountsExact()
   })
 })
