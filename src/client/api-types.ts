@@ -672,6 +672,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on many models at once
+         * @description Applies one action to a selection: up to 1000 models by id, or every model matching a list filter (which
+         *     the server walks itself, so "all 80,000 matching" needs no ids from the client).
+         *
+         *     The work runs in pages of 200 models, each page one transaction, with other requests served between pages; a
+         *     deletion releases each page's stored content as it goes. An interrupted request leaves whole pages done, never half a
+         *     model. Answers how many models changed (a model that already had the tags, or was already in the collection, does
+         *     not count) and how many files they hold. With `dry_run` nothing changes and the answer counts the whole selection:
+         *     ask it before a deletion to say "Delete 37 models and their 112 files?".
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         */
+        post: operations["bulkModels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models": {
         parameters: {
             query?: never;
@@ -2433,6 +2462,116 @@ export interface components {
             /** @description Sorted regardless of case. */
             tags: string[];
             file_summary: components["schemas"]["FileSummary"];
+        };
+        /**
+         * @example {
+         *       "models": 37,
+         *       "files": 112
+         *     }
+         */
+        BulkModelsOutcome: {
+            /** @description Models changed (dry run: selected). */
+            models: number;
+            /** @description Files those models hold (deleted with them by `delete`). */
+            files: number;
+        };
+        /**
+         * @example {
+         *       "filter": {
+         *         "tag": [
+         *           "calibration"
+         *         ]
+         *       },
+         *       "action": {
+         *         "type": "add_tags",
+         *         "tags": [
+         *           "printed"
+         *         ]
+         *       },
+         *       "dry_run": false
+         *     }
+         */
+        BulkModelsRequest: {
+            /** @description The models, by id (at most 1000); ids of no model are skipped. */
+            model_ids?: string[];
+            /** @description Every model the list (`GET /api/v1/models`) shows with these parameters, however many: the same names and values as its query (`has_gcode` as `"true"`/`"false"`). `{}` selects the whole library. */
+            filter?: {
+                /**
+                 * @description Full-text search over the model name, description, tags, file names and extracted metadata (slicer, printer model, filament type and name, G-code object names, 3MF title, designer and description, STEP header). Case and accents are ignored; punctuation separates words; every word must match the start of a word (`cal cub` finds "Calibration Cube"). Results keep the `sort` order (no relevance ranking, so paging is stable). A query without letters or digits matches everything.
+                 * @example benchy prusa
+                 */
+                q?: string;
+                /** @description Only models with this tag (any case). Repeat for models with all of them. */
+                tag?: string | string[];
+                /** @description Only models in the collection with this id (an unknown id matches nothing). */
+                collection?: string;
+                /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
+                file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
+                /**
+                 * @description Only models with (`true`) or without (`false`) a G-code file.
+                 * @enum {string}
+                 */
+                has_gcode?: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @description Created at or after this instant (ISO 8601 with offset).
+                 * @example 2026-01-31T00:00:00Z
+                 */
+                created_from?: string;
+                /**
+                 * Format: date-time
+                 * @description Created before this instant.
+                 * @example 2026-01-31T00:00:00Z
+                 */
+                created_to?: string;
+                /**
+                 * Format: date-time
+                 * @description Updated at or after this instant.
+                 * @example 2026-01-31T00:00:00Z
+                 */
+                updated_from?: string;
+                /**
+                 * Format: date-time
+                 * @description Updated before this instant.
+                 * @example 2026-01-31T00:00:00Z
+                 */
+                updated_to?: string;
+            };
+            action: components["schemas"]["BulkModelAction"];
+            /**
+             * @description Only count what the selection holds (models and their files), changing nothing: what a confirmation asks about.
+             * @default false
+             */
+            dry_run?: boolean;
+        };
+        /** @description What to do to every selected model: add or remove tags (any case; a model keeps its other tags), add to or remove from a collection, or delete (as `DELETE /api/v1/models/{id}` does, files and unreferenced content with it). */
+        BulkModelAction: {
+            /** @enum {string} */
+            type: "add_tags";
+            tags: string[];
+        } | {
+            /** @enum {string} */
+            type: "remove_tags";
+            tags: string[];
+        } | {
+            /** @enum {string} */
+            type: "add_to_collection";
+            /**
+             * @description The collection, by id.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            collection_id: string;
+        } | {
+            /** @enum {string} */
+            type: "remove_from_collection";
+            /**
+             * @description The collection, by id.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            collection_id: string;
+        } | {
+            /** @enum {string} */
+            type: "delete";
         };
         ModelPage: {
             items: components["schemas"]["ModelSummary"][];
@@ -5346,6 +5485,107 @@ export interface operations {
                 };
             };
             /** @description No `format`, an unknown one, or a malformed filter (`validation_failed`). */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkModelsRequest"];
+            };
+        };
+        responses: {
+            /** @description What the action changed (or, on a dry run, what the selection holds). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkModelsOutcome"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The collection named by the action does not exist. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No selection, both `model_ids` and `filter`, too many ids, an unknown action or a bad tag (`validation_failed`, with the field in `errors`). */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -62,7 +62,8 @@ describe('keyboard only', () => {
       await page.keyboard.press('Enter')
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
 
-      const card = await tabTo(page, /Keyboard cube/)
+      // The card's own checkbox ("Select Keyboard cube") comes first, then its link.
+      const card = await tabTo(page, /^Keyboard cube/)
       expect(card.visible, card.html).toBe(true)
       await screenshot(page, 'keyboard-library-card-focused')
       await page.keyboard.press('Enter')

@@ -91,15 +91,15 @@ describe('the library grid with thousands of models', () => {
       await page.screenshot({ path: join(screenshotsDir, 'library-grid-end.png') })
       await expectAccessible(page)
 
-      // Back at the top, Tab walks card after card past the rows first drawn, and Shift+Tab back.
+      // Back at the top, Tab walks card after card (its checkbox, then its link) past the rows first drawn, and Shift+Tab back.
       await page.evaluate(() => window.scrollTo(0, 0))
       await cards(page).first().focus()
       expect(await focusedCard(page)).toBe(href(byName[0]))
-      for (let i = 0; i < 40; i++) await page.keyboard.press('Tab')
+      for (let i = 0; i < 80; i++) await page.keyboard.press('Tab')
       expect(await focusedCard(page)).toBe(href(byName[40]))
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
       expect(await page.locator(':focus').isVisible()).toBe(true)
-      for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+Tab')
+      for (let i = 0; i < 10; i++) await page.keyboard.press('Shift+Tab')
       expect(await focusedCard(page)).toBe(href(byName[35]))
       expect(await cards(page).count()).toBeLessThanOrEqual(60)
 

@@ -1,4 +1,5 @@
 import { notFound } from '../../core/errors.js'
+import { applyToModels } from '../../core/library/bulk.js'
 import { exportModels } from '../../core/library/export.js'
 import { dismissMergeSuggestion, listMergeSuggestions } from '../../core/library/merge-suggestions.js'
 import { listModels } from '../../core/library/model-page.js'
@@ -7,6 +8,7 @@ import { addFilesToModel, mergeModels, splitModel } from '../../core/library/res
 import { libraryStats } from '../../core/library/stats.js'
 import { createRouter } from '../app-env.js'
 import { thumbnailResponse } from '../files/files.index.js'
+import { bulkModelsRoute } from './bulk.routes.js'
 import { presentDetail, summaryPresenter, toModelQuery } from './model-schemas.js'
 import {
   addFilesRoute,
@@ -51,6 +53,20 @@ export const modelsRouter = createRouter()
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     })
+  })
+  .openapi(bulkModelsRoute, async (c) => {
+    const { model_ids: ids, filter, action, dry_run: dryRun } = c.req.valid('json')
+    const selection = ids
+      ? { ids }
+      : {
+          filters: toModelQuery({
+            ...filter,
+            tag: filter?.tag ?? [],
+            file_format: filter?.file_format ?? [],
+            sort: 'created',
+          }).filters,
+        }
+    return c.json(await applyToModels(c.var.deps, selection, action, { dryRun }), 200)
   })
   .openapi(listModelsRoute, async (c) => {
     const { limit, cursor, ...params } = c.req.valid('query')

@@ -1,14 +1,18 @@
 import { Alert, Button, Card, Center, Loader, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core'
 import { useIntersection } from '@mantine/hooks'
 import { IconUpload } from '@tabler/icons-react'
-import { useDeferredValue, useEffect } from 'react'
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react'
 import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
 import { useLibraryQuery } from './library-query'
 import { LibraryToolbar } from './library-toolbar'
 import { ModelGrid } from './model-grid'
 import { ModelTable } from './model-table'
+import { useModelSelection } from './use-model-selection'
 import { useModels } from './use-models'
+
+// Loaded once something is selected: the first screen does without its dialogs.
+const SelectionBar = lazy(() => import('./selection-bar').then((module) => ({ default: module.SelectionBar })))
 
 const gridColumns = { base: 2, sm: 3, md: 4, xl: 6 }
 const skeletonKeys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
@@ -21,6 +25,8 @@ export function LibraryPage() {
   const comboboxes = useDeferredValue(true, false)
   const models = useModels(query)
   const items = models.data?.pages.flatMap((page) => page.items) ?? []
+  const selecting = useModelSelection(query, items)
+  const { selection } = selecting
   const filtered =
     query.q.trim() !== '' ||
     query.formats.length > 0 ||
@@ -70,12 +76,19 @@ export function LibraryPage() {
         <ModelGrid
           models={items}
           complete={!hasNextPage}
+          isSelected={selecting.isSelected}
+          onSelect={selecting.select}
           onNearEnd={() => {
             if (hasNextPage && !isFetchingNextPage) void fetchNextPage()
           }}
         />
       ) : (
-        <ModelTable models={items} complete={!hasNextPage} />
+        <ModelTable
+          models={items}
+          complete={!hasNextPage}
+          isSelected={selecting.isSelected}
+          onSelect={selecting.select}
+        />
       )}
       <div ref={endRef} />
       {hasNextPage && (
@@ -87,6 +100,16 @@ export function LibraryPage() {
         </Center>
       )}
       {isFetchingNextPage && !hasNextPage && <Loader mx="auto" aria-label="Loading more models" />}
+      {(selection.kind === 'all' || selection.ids.size > 0) && (
+        <Suspense fallback={null}>
+          <SelectionBar
+            query={query}
+            selection={selection}
+            onSelectAll={selecting.selectAllMatching}
+            onClear={selecting.clear}
+          />
+        </Suspense>
+      )}
     </Stack>
   )
 }

@@ -2,7 +2,8 @@ import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-vir
 import { useCallback, useDeferredValue, useEffect, useRef } from 'react'
 import { useElementWidth } from '../../ui/use-element-width'
 import { usePageTop } from '../../ui/use-page-top'
-import { ModelCard, type ModelSummary } from './model-card'
+import { ModelCard } from './model-card'
+import type { ModelListProps } from './use-model-selection'
 
 /** Narrowest a card gets before the grid drops a column; 2 to 6 columns, as wide as the page allows. */
 const minCardWidth = 180
@@ -23,9 +24,9 @@ export function ModelGrid({
   models,
   complete,
   onNearEnd,
-}: {
-  models: ModelSummary[]
-  complete: boolean
+  isSelected,
+  onSelect,
+}: ModelListProps & {
   /** Called while the rows drawn come within a few rows of the last loaded one: load more. */
   onNearEnd: () => void
 }) {
@@ -111,7 +112,12 @@ export function ModelGrid({
                 aria-setsize={complete ? models.length : -1}
                 style={{ display: 'flex', flexDirection: 'column' }}
               >
-                <ModelCard model={model} />
+                <ModelCard
+                  model={model}
+                  index={row.index * columns + i}
+                  selected={isSelected(model.id)}
+                  onSelect={onSelect}
+                />
               </div>
             ))}
           </div>

@@ -6,9 +6,11 @@ import { formatBytes } from '../../ui/format-bytes'
 import { usePageTop } from '../../ui/use-page-top'
 import type { ModelSummary } from './model-card'
 import { ModelThumbnail } from './model-thumbnail'
+import { SelectModelCheckbox } from './select-model-checkbox'
+import type { ModelListProps, SelectModel } from './use-model-selection'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
-const columnCount = 6
+const columnCount = 7
 /** A row with its square thumbnail; rows are measured once drawn. */
 const estimatedRowHeight = 73
 
@@ -18,7 +20,7 @@ const estimatedRowHeight = 73
  * rows left out, so the table keeps its columns and the page its full height; `aria-rowindex`
  * tells screen readers where each drawn row sits.
  */
-export function ModelTable({ models, complete }: { models: ModelSummary[]; complete: boolean }) {
+export function ModelTable({ models, complete, isSelected, onSelect }: ModelListProps) {
   const bodyRef = useRef<HTMLTableSectionElement>(null)
   const scrollMargin = usePageTop(bodyRef)
   const virtualizer = useWindowVirtualizer({
@@ -38,6 +40,9 @@ export function ModelTable({ models, complete }: { models: ModelSummary[]; compl
       <Table verticalSpacing="xs" highlightOnHover aria-rowcount={complete ? models.length + 1 : -1}>
         <Table.Thead>
           <Table.Tr aria-rowindex={1}>
+            <Table.Th w={40}>
+              <VisuallyHidden>Selected</VisuallyHidden>
+            </Table.Th>
             <Table.Th w={72}>
               <VisuallyHidden>Thumbnail</VisuallyHidden>
             </Table.Th>
@@ -55,7 +60,14 @@ export function ModelTable({ models, complete }: { models: ModelSummary[]; compl
             const model = models[row.index]
             return (
               model && (
-                <ModelRow key={model.id} model={model} index={row.index} measureRef={virtualizer.measureElement} />
+                <ModelRow
+                  key={model.id}
+                  model={model}
+                  index={row.index}
+                  selected={isSelected(model.id)}
+                  onSelect={onSelect}
+                  measureRef={virtualizer.measureElement}
+                />
               )
             )
           })}
@@ -78,14 +90,21 @@ function SpacerRow({ height }: { height: number }) {
 const ModelRow = memo(function ModelRow({
   model,
   index,
+  selected,
+  onSelect,
   measureRef,
 }: {
   model: ModelSummary
   index: number
+  selected: boolean
+  onSelect: SelectModel
   measureRef: (element: HTMLTableRowElement | null) => void
 }) {
   return (
     <Table.Tr ref={measureRef} data-index={index} aria-rowindex={index + 2}>
+      <Table.Td>
+        <SelectModelCheckbox name={model.name} index={index} checked={selected} onSelect={onSelect} />
+      </Table.Td>
       <Table.Td>
         <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} ratio={1} />
       </Table.Td>

@@ -21,15 +21,8 @@ export function modelsQuery(query: LibraryQuery) {
         await api.GET('/api/v1/models', {
           params: {
             query: {
-              q: query.q.trim() || undefined,
+              ...listFilter(query),
               sort: query.sort,
-              file_format: query.formats.length > 0 ? query.formats : undefined,
-              has_gcode: query.hasGcode ? 'true' : undefined,
-              tag: query.tags.length > 0 ? query.tags : undefined,
-              collection: query.collection || undefined,
-              // Whole days in the browser's time zone.
-              created_from: query.addedFrom ? new Date(`${query.addedFrom}T00:00:00`).toISOString() : undefined,
-              created_to: query.addedTo ? new Date(`${query.addedTo}T23:59:59.999`).toISOString() : undefined,
               limit: pageSize,
               cursor: pageParam,
             },
@@ -39,4 +32,18 @@ export function modelsQuery(query: LibraryQuery) {
       ),
     getNextPageParam: (page) => page.next_cursor ?? undefined,
   })
+}
+
+/** The list's filter parameters for `query`: what the model list takes, and what a bulk action selects by. */
+export function listFilter(query: LibraryQuery) {
+  return {
+    q: query.q.trim() || undefined,
+    file_format: query.formats.length > 0 ? query.formats : undefined,
+    has_gcode: query.hasGcode ? ('true' as const) : undefined,
+    tag: query.tags.length > 0 ? query.tags : undefined,
+    collection: query.collection || undefined,
+    // Whole days in the browser's time zone.
+    created_from: query.addedFrom ? new Date(`${query.addedFrom}T00:00:00`).toISOString() : undefined,
+    created_to: query.addedTo ? new Date(`${query.addedTo}T23:59:59.999`).toISOString() : undefined,
+  }
 }
