@@ -57,7 +57,18 @@ export function putRaw(
 
 /** A closed cube of edge `size` mm with its corner at `offset`, as binary STL (12 triangles). */
 export function binaryCube(size = 20, offset = 0): Uint8Array {
-  const triangles = cubeTriangles(size, offset)
+  return binaryStl(cubeTriangles(size, offset))
+}
+
+/**
+ * `count` 5 mm cubes in a diagonal row, as one binary STL of 84 + 600 × `count` bytes: a real mesh
+ * of whatever size a test about big files needs.
+ */
+export function cubeRow(count: number): Uint8Array {
+  return binaryStl(Array.from({ length: count }, (_, i) => cubeTriangles(5, i * 6)).flat())
+}
+
+function binaryStl(triangles: number[][][]): Uint8Array {
   const bytes = new Uint8Array(84 + 50 * triangles.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, triangles.length, true)
