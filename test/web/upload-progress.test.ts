@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin } from '../support/accounts.js'
-import { cubeRow } from '../support/uploads.js'
+import { cubeField } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite()
@@ -19,7 +19,7 @@ afterAll(() => rm(files, { recursive: true, force: true }))
 /** Writes a mesh of `cubes` cubes (600 bytes each) and picks it through the Upload page's file chooser. */
 async function chooseMesh(page: Page, name: string, cubes: number): Promise<void> {
   const path = join(files, name)
-  await writeFile(path, cubeRow(cubes))
+  await writeFile(path, cubeField(cubes))
   const chooser = page.waitForEvent('filechooser')
   await page.getByRole('button', { name: 'Choose files' }).click()
   await (await chooser).setFiles(path)
