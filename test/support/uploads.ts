@@ -57,7 +57,32 @@ export function putRaw(
 
 /** A closed cube of edge `size` mm with its corner at `offset`, as binary STL (12 triangles). */
 export function binaryCube(size = 20, offset = 0): Uint8Array {
-  const triangles = cubeTriangles(size, offset)
+  return binaryStl(cubeTriangles(size, offset))
+}
+
+/**
+ * `count` 5 mm cubes, 6 mm apart in rows of 100, as one binary STL of 84 + 600 × `count` bytes: a
+ * real mesh of whatever size a test about big files needs (built by copying, so 50 MB is quick).
+ */
+export function cubeField(count: number): Uint8Array {
+  const cube = binaryCube(5).subarray(84)
+  const bytes = new Uint8Array(84 + cube.length * count)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(80, 12 * count, true)
+  for (let n = 0; n < count; n++) {
+    const at = 84 + n * cube.length
+    bytes.set(cube, at)
+    // Each triangle's three vertices (after its normal): move x along the row, y to the row.
+    for (let vertex = 0; vertex < 36; vertex++) {
+      const x = at + Math.floor(vertex / 3) * 50 + 12 + (vertex % 3) * 12
+      view.setFloat32(x, view.getFloat32(x, true) + (n % 100) * 6, true)
+      view.setFloat32(x + 4, view.getFloat32(x + 4, true) + Math.floor(n / 100) * 6, true)
+    }
+  }
+  return bytes
+}
+
+function binaryStl(triangles: number[][][]): Uint8Array {
   const bytes = new Uint8Array(84 + 50 * triangles.length)
   const view = new DataView(bytes.buffer)
   view.setUint32(80, triangles.length, true)

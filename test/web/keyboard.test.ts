@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { admin, login } from '../support/accounts.js'
 import { binaryCube, upload } from '../support/uploads.js'
-import { openVaultPage, screenshot, setUpBrowserSuite } from '../support/web-ui.js'
+import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite()
 
@@ -84,6 +84,47 @@ describe('keyboard only', () => {
       await expect.poll(async () => (await focused(page)).name).toBe('Delete model')
       await page.reload()
       await page.getByRole('heading', { name: 'Keyboard cube', level: 1 }).waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('skips to the content with the first Tab, and never stops on the window-wide drop target', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/library')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+      // A page freshly loaded: nothing has the focus yet.
+      await page.reload()
+      await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
+
+      await page.keyboard.press('Tab')
+      const skip = await focused(page)
+      expect(skip.name, skip.html).toBe('Skip to content')
+      expect(skip.visible, skip.html).toBe(true)
+      await screenshot(page, 'keyboard-skip-link')
+      await page.keyboard.press('Enter')
+      await expect.poll(async () => (await focused(page)).tag).toBe('main')
+
+      // From the content to the end of the page, every stop is something to use: never the drop target or its input.
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab')
+        const stop = await page.evaluate(() => {
+          const element = document.activeElement
+          return {
+            html: element?.outerHTML.slice(0, 200) ?? '',
+            unseen: Boolean(element?.closest('[aria-hidden="true"], [role="presentation"], input[type=file]')),
+            pastTheEnd: !element || element === document.body || element.textContent === 'Skip to content',
+          }
+        })
+        expect(stop.unseen, stop.html).toBe(false)
+        if (stop.pastTheEnd) break
+      }
+      // The drop target stays out of the accessibility tree while nothing is dragged over the window.
+      const overlay = page.getByText('Drop files and folders to upload them')
+      expect(await overlay.evaluate((element) => Boolean(element.closest('[aria-hidden="true"]')))).toBe(true)
+      await expectAccessible(page)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -7,7 +7,7 @@ import { prusaBinaryGcode } from '../support/binary-gcode.js'
 import { launchChromium } from '../support/browser.js'
 import { type BuiltVault, startBuiltVault } from '../support/built-vault.js'
 import { slicedExport, slicedPlate } from '../support/sliced-3mf.js'
-import { sliceShape, upload } from '../support/uploads.js'
+import { cubeField, sliceShape, upload } from '../support/uploads.js'
 import { expectAccessible, openVaultPage, screenshot, signIn } from '../support/web-ui.js'
 
 let vault: BuiltVault
@@ -287,6 +287,45 @@ describe('the model page', () => {
       if ((await waitForViewer(page)) === 'canvas') {
         await expect.poll(() => page.getByTestId('model-dimensions').textContent()).toBe('Dimensions: 299 × 299 × 2 mm')
       }
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  it('a mesh over 50 MB shows its thumbnail, and nothing of it is fetched for the 3D view until asked', async () => {
+    // Just over the 50 MB threshold: 83,334 cubes of 600 bytes.
+    const huge = cubeField(83_334)
+    expect(huge.length).toBeGreaterThan(50_000_000)
+    const reply = await upload(vault.baseUrl, token, 'Huge.stl', huge)
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+
+    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    try {
+      const isContent = (url: string) => /^\/api\/v1\/files\/[^/]+\/content$/.test(new URL(url).pathname)
+      const contentRequests: string[] = []
+      page.on('request', (request) => {
+        if (isContent(request.url())) contentRequests.push(request.url())
+      })
+      await page.getByRole('heading', { name: 'Huge', level: 1 }).waitFor()
+      const load = page.getByRole('button', { name: 'Load the 3D view (50.0 MB)' })
+      await load.waitFor()
+      // The mesh's thumbnail stands in for it.
+      await page.getByRole('img', { name: 'Huge.stl' }).first().waitFor()
+      await screenshot(page, 'model-page-large-mesh')
+      await expectAccessible(page)
+      expect(contentRequests).toEqual([])
+
+      // Asked for, the file comes (drawing a million triangles is the browser's business, not this test's).
+      const fetched = page.waitForRequest((request) => isContent(request.url()))
+      await load.click()
+      await fetched
+      await page
+        .getByRole('progressbar', { name: 'Downloading Huge.stl' })
+        .or(page.getByRole('img', { name: /^3D view of / }))
+        .first()
+        .waitFor()
+      expect(contentRequests).toHaveLength(1)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

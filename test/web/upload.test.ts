@@ -271,7 +271,9 @@ describe('the upload page', () => {
       // Off to the library while both are on their way: the header says how far they are.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
-      const indicator = page.getByRole('link', { name: /^Uploads: \d of 2 files uploaded, \d+%$/ })
+      const indicator = page.getByRole('link', {
+        name: /^Uploads: \d of 2 files uploaded(, \d processing)?, \d+% sent$/,
+      })
       await indicator.waitFor()
       await screenshot(page, 'upload-header-progress')
       await expectAccessible(page)

@@ -4,6 +4,7 @@ import type { Icon } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 import { NavLink as RouterNavLink, useLocation } from 'react-router'
 import { ColorSchemeToggle } from './color-scheme-toggle'
+import { SkipLink } from './skip-link'
 import { type ShellUser, UserMenu } from './user-menu'
 
 /** One entry of the navigation; `children` make a group (Settings → Storage, Access). */
@@ -15,9 +16,12 @@ export interface NavEntry {
   children?: NavEntry[]
 }
 
+/** The page's `<main>`, where "Skip to content" sends the focus. */
+const mainId = 'main-content'
+
 /**
- * The frame of every signed-in page: a header with the user menu, the navigation (a drawer below
- * the `sm` breakpoint, behind the burger) and the page.
+ * The frame of every signed-in page: a "Skip to content" link first, a header with the user menu,
+ * the navigation (a drawer below the `sm` breakpoint, behind the burger) and the page.
  */
 export function VaultShell(props: {
   nav: NavEntry[]
@@ -34,6 +38,7 @@ export function VaultShell(props: {
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink targetId={mainId} />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -56,7 +61,10 @@ export function VaultShell(props: {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>{props.children}</AppShell.Main>
+      {/* Focusable by script only (the skip link), never a Tab stop of its own. */}
+      <AppShell.Main id={mainId} tabIndex={-1}>
+        {props.children}
+      </AppShell.Main>
     </AppShell>
   )
 }

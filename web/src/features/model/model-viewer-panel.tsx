@@ -1,6 +1,7 @@
 import { Alert, Paper, Select, Stack, Text } from '@mantine/core'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { problemMessage } from '../../api/problem'
+import { LargeMeshView } from './large-mesh-view'
 import { LoadingView } from './loading-view'
 import { isViewable, type ModelFile } from './types'
 import { type ByteProgress, loadFileBytes } from './use-file-bytes'
@@ -8,23 +9,38 @@ import { type ByteProgress, loadFileBytes } from './use-file-bytes'
 // three.js only loads on this page, never with the library.
 const MeshViewer = lazy(() => import('./mesh-viewer'))
 
+/**
+ * Meshes above this size (bytes) wait for a click before the 3D view fetches them: the view holds
+ * the file, its parsed geometry and the GPU's copy at once (a 300 MB STL took a tab to 745 MB),
+ * which a phone or a busy laptop should not pay for just by opening the page.
+ */
+const largeMeshBytes = 50_000_000
+
 type Download =
+  | { status: 'waiting' }
   | { status: 'loading'; progress?: ByteProgress }
   | { status: 'done'; bytes: Uint8Array<ArrayBuffer> }
   | { status: 'failed'; message: string }
 
-/** The 3D view of the model's first STL, 3MF or OBJ file (or the one chosen), with download progress. */
+/**
+ * The 3D view of the model's first STL, 3MF or OBJ file (or the one chosen), with download
+ * progress; a file over `largeMeshBytes` shows its thumbnail until "Load the 3D view" is pressed.
+ */
 export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
   const viewable = files.filter(isViewable)
   const [chosenId, setChosenId] = useState<string | null>(null)
   const file = viewable.find((candidate) => candidate.id === chosenId) ?? viewable[0]
   const [download, setDownload] = useState<Download>({ status: 'loading' })
+  /** The large file whose 3D view was asked for. */
+  const [loadAsked, setLoadAsked] = useState<string | null>(null)
 
   // By id and size: an edit of the model brings new file objects, not new bytes.
   const fileId = file?.id
   const fileSize = file?.size ?? 0
+  const waits = fileSize > largeMeshBytes && loadAsked !== fileId
   useEffect(() => {
     if (!fileId) return
+    if (waits) return setDownload({ status: 'waiting' })
     const abort = new AbortController()
     setDownload({ status: 'loading' })
     loadFileBytes(
@@ -38,7 +54,7 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
       },
     )
     return () => abort.abort()
-  }, [fileId, fileSize])
+  }, [fileId, fileSize, waits])
 
   if (!file) {
     return (
@@ -63,6 +79,8 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
         <Alert color="red" title="The file could not be loaded" role="alert">
           {download.message}
         </Alert>
+      ) : download.status === 'waiting' ? (
+        <LargeMeshView file={file} onLoad={() => setLoadAsked(file.id)} />
       ) : download.status === 'loading' ? (
         <LoadingView name={file.name} progress={download.progress} />
       ) : (

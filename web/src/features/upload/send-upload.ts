@@ -24,6 +24,8 @@ export interface UploadTarget {
 
 export interface UploadHandlers {
   onProgress: (sentBytes: number) => void
+  /** Every byte is sent; the vault is reading the file and has not answered yet. */
+  onSent: () => void
   signal: AbortSignal
 }
 
@@ -58,7 +60,11 @@ const settle = (answer: RawAnswer): IngestResult =>
     response: new Response(null, { status: answer.status }),
   })
 
-function sendOnce(file: File, { onProgress, signal }: UploadHandlers, target: UploadTarget): Promise<RawAnswer> {
+function sendOnce(
+  file: File,
+  { onProgress, onSent, signal }: UploadHandlers,
+  target: UploadTarget,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const abort = () => xhr.abort()
     const xhr = new XMLHttpRequest()
@@ -73,6 +79,7 @@ function sendOnce(file: File, { onProgress, signal }: UploadHandlers, target: Up
           ? Math.round((file.size * event.loaded) / event.total)
           : Math.min(event.loaded, file.size),
       )
+    xhr.upload.onload = onSent
     xhr.onload = () => {
       signal.removeEventListener('abort', abort)
       resolve({ status: xhr.status, body: xhr.response })

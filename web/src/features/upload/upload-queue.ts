@@ -13,8 +13,13 @@ export interface UploadItem {
   file: File
   /** The name to show: the path inside a dropped or chosen folder, else the file name. */
   label: string
+  /** Bytes of the file sent so far; a file that ends without being stored keeps what it had sent, which counts for nothing. */
   sentBytes: number
-  status: 'queued' | 'uploading' | 'finished'
+  /**
+   * Waiting its turn; sending its bytes; processing (every byte sent, the vault not yet answered:
+   * it is reading and storing the file); finished, with its outcome.
+   */
+  status: 'queued' | 'sending' | 'processing' | 'finished'
   outcome?: Outcome
   /** Set when the file belongs to the model its folder makes (see folder-models.ts). */
   folder?: FolderPlan
@@ -31,13 +36,31 @@ export function labelOf(file: FileWithPath): string {
   return path.replace(/^\.?\//, '')
 }
 
-/** The queue as a whole: files finished of all, and bytes sent of all (a finished file counts whole). */
+/** A file that ended without being stored: cancelled, or refused with the vault's reason. */
+const stopped = (item: UploadItem) => item.outcome?.kind === 'cancelled' || item.outcome?.kind === 'refused'
+
+/**
+ * The queue as a whole, as it really stands: files done (stored, joined or already in the vault),
+ * cancelled and refused; files the vault is processing; and bytes sent of the bytes still meant to
+ * arrive. A cancelled or refused file's bytes count neither as sent nor in the total.
+ */
 export function queueProgress(queue: readonly UploadItem[]) {
-  const total = queue.reduce((sum, item) => sum + item.file.size, 0)
-  const sent = queue.reduce((sum, item) => sum + (item.status === 'finished' ? item.file.size : item.sentBytes), 0)
-  const finished = queue.filter((item) => item.status === 'finished').length
-  const percent = total === 0 ? (finished === queue.length ? 100 : 0) : Math.round((sent / total) * 100)
-  return { total, sent, finished, percent, busy: finished < queue.length }
+  const meant = queue.filter((item) => !stopped(item))
+  const total = meant.reduce((sum, item) => sum + item.file.size, 0)
+  const sent = meant.reduce((sum, item) => sum + (item.status === 'finished' ? item.file.size : item.sentBytes), 0)
+  const done = meant.filter((item) => item.status === 'finished').length
+  const count = (kind: string) => queue.filter((item) => item.outcome?.kind === kind).length
+  const allDone = meant.length > 0 && done === meant.length
+  return {
+    total,
+    sent,
+    done,
+    cancelled: count('cancelled'),
+    refused: count('refused'),
+    processing: queue.filter((item) => item.status === 'processing').length,
+    percent: total === 0 ? (allDone ? 100 : 0) : Math.round((sent / total) * 100),
+    busy: queue.some((item) => item.status !== 'finished'),
+  }
 }
 
 /*
@@ -87,7 +110,9 @@ function startableNow(): { item: UploadItem; target: UploadTarget }[] {
   const queued = items.filter((item) => item.status === 'queued')
   const leading = new Set(
     items.flatMap((item) =>
-      item.status === 'uploading' && item.folder && !folderModels.has(item.folder.key) ? [item.folder.key] : [],
+      (item.status === 'sending' || item.status === 'processing') && item.folder && !folderModels.has(item.folder.key)
+        ? [item.folder.key]
+        : [],
     ),
   )
   const leaders = new Map<string, number>()
@@ -112,11 +137,11 @@ function startableNow(): { item: UploadItem; target: UploadTarget }[] {
 
 /** Starts waiting files while fewer than `uploadConcurrency` are running. */
 function startWaiting(): void {
-  const running = items.filter((item) => item.status === 'uploading').length
+  const running = items.filter((item) => item.status === 'sending' || item.status === 'processing').length
   const starting = startableNow().slice(0, uploadConcurrency - running)
   if (starting.length === 0) return
   const ids = new Set(starting.map(({ item }) => item.id))
-  setItems(items.map((item) => (ids.has(item.id) ? { ...item, status: 'uploading' } : item)))
+  setItems(items.map((item) => (ids.has(item.id) ? { ...item, status: 'sending' } : item)))
   for (const { item, target } of starting) send(item, target)
 }
 
@@ -125,7 +150,11 @@ function send(item: UploadItem, target: UploadTarget): void {
   controllers.set(item.id, controller)
   sendUpload(
     item.file,
-    { signal: controller.signal, onProgress: (sentBytes) => update(item.id, { sentBytes }) },
+    {
+      signal: controller.signal,
+      onProgress: (sentBytes) => update(item.id, { status: 'sending', sentBytes }),
+      onSent: () => update(item.id, { status: 'processing', sentBytes: item.file.size }),
+    },
     target,
   )
     .then(

@@ -15,9 +15,36 @@ const colorOf = (item: UploadItem) => {
   return undefined
 }
 
-/** One file of the queue: its path, a progress bar with bytes and percent, and its outcome or a cancel button. */
+/** What the file is doing, when it is not finished (a finished one shows its outcome). */
+const stateText = { queued: 'Waiting', sending: 'Sending', processing: 'Processing…', finished: undefined }
+
+/**
+ * One file's bar: bytes sent while sending; while the vault processes the file (it does not say
+ * how far it is), an indeterminate bar with no value, rather than a 100 % that is not done.
+ */
+function UploadBar({ item, label }: { item: UploadItem; label: string }) {
+  if (item.status === 'processing')
+    return (
+      <Progress.Root>
+        <Progress.Section
+          value={100}
+          striped
+          animated
+          withAria={false}
+          role="progressbar"
+          aria-label={label}
+          aria-valuetext="Processing"
+        />
+      </Progress.Root>
+    )
+  return (
+    <Progress value={percentOf(item)} color={colorOf(item)} animated={item.status === 'sending'} aria-label={label} />
+  )
+}
+
+/** One file of the queue: its path, a progress bar with bytes and percent, its state, and its outcome or a cancel button. */
 export function UploadRow({ item, onCancel }: { item: UploadItem; onCancel: () => void }) {
-  const percent = percentOf(item)
+  const state = stateText[item.status]
   return (
     <Paper withBorder p="sm" component="li" aria-label={item.label}>
       <Stack gap={6}>
@@ -33,19 +60,15 @@ export function UploadRow({ item, onCancel }: { item: UploadItem; onCancel: () =
             </Tooltip>
           )}
         </Group>
-        <Progress
-          value={percent}
-          color={colorOf(item)}
-          animated={item.status === 'uploading'}
-          aria-label={`Upload of ${item.label}`}
-        />
+        <UploadBar item={item} label={`Upload of ${item.label}`} />
         <Group justify="space-between" gap="xs">
           <Text size="xs" c="dimmed">
-            {formatBytes(item.sentBytes)} of {formatBytes(item.file.size)} · {percent}%
+            {formatBytes(item.sentBytes)} of {formatBytes(item.file.size)}
+            {item.status === 'processing' ? ' sent' : ` · ${percentOf(item)}%`}
           </Text>
-          {item.status === 'queued' && (
+          {state && (
             <Text size="xs" c="dimmed">
-              Waiting
+              {state}
             </Text>
           )}
         </Group>

@@ -2,10 +2,13 @@ import { Button, Group, Paper, Progress, Stack, Text } from '@mantine/core'
 import { formatBytes } from '../../ui/format-bytes'
 import { queueProgress, type UploadItem } from './upload-queue'
 
-/** The whole queue in one line and one bar: files done, bytes sent, outcomes counted. */
+/**
+ * The whole queue in one line and one bar: files done (a cancelled or refused file is not), those
+ * cancelled, refused and processing, bytes sent of the bytes still meant to arrive; outcomes counted.
+ */
 export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll: () => void; onClear: () => void }) {
   const { items } = props
-  const { total, sent, finished, percent, busy } = queueProgress(items)
+  const { total, sent, done, cancelled, refused, processing, percent, busy } = queueProgress(items)
   const count = (kinds: string[]) => items.filter((item) => item.outcome && kinds.includes(item.outcome.kind)).length
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
   return (
@@ -13,7 +16,15 @@ export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text fw={500}>
-            {finished} of {items.length} files done · {formatBytes(sent)} of {formatBytes(total)}
+            {[
+              `${done} of ${items.length} files done`,
+              cancelled > 0 && `${cancelled} cancelled`,
+              refused > 0 && `${refused} refused`,
+              processing > 0 && `${processing} processing`,
+              `${formatBytes(sent)} of ${formatBytes(total)} sent`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
           </Text>
           <Group gap="xs">
             {busy ? (
