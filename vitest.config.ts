@@ -29,6 +29,8 @@ const databaseBehaviour = [
   'src/routes/models/model-shape.test.ts',
   // Renaming, merging and deleting tags: the kept counters' and lists' triggers of each database follow them.
   'src/routes/tags/tags.test.ts',
+  // Nesting collections: the recursive walks and the tree's foreign key on each database.
+  'src/routes/collections/collection-tree.test.ts',
   'test/ingest.test.ts',
   'test/ingest-concurrency.test.ts',
   'test/interrupted-work.test.ts',
