@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core'
+import { Button, Modal, Stack } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import { problemMessage } from '../../api/problem'
+import { DialogActions } from '../../ui/dialog-actions'
 import { ParentSelect } from './parent-select'
 import { type Collection, useMoveCollection } from './use-collections'
 
@@ -31,17 +31,12 @@ export function MoveCollectionModal({
             moving={collection.id}
             value={parentId}
             onChange={setParentId}
-            data-autofocus
           />
-          {move.error && <Alert color="red">{problemMessage(move.error)}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
+          <DialogActions error={move.error} onCancel={onClose}>
             <Button type="submit" loading={move.isPending}>
               Move
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Group, Table, VisuallyHidden } from '@mantine/core'
 import { IconFolderSymlink, IconPencil, IconTrash } from '@tabler/icons-react'
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 
 /** One row: what it is called, where its name leads (the library filtered by it), and how many models it has. */
@@ -10,6 +11,8 @@ export interface NamedCountRow {
   depth?: number
   to: string
   count: number
+  /** Shown under the name (a collection's description). */
+  details?: ReactNode
 }
 
 /**
@@ -22,6 +25,7 @@ export function NamedCountTable({
   noun,
   rows,
   onRename,
+  renameVerb = 'Rename',
   onMove,
   onDelete,
 }: {
@@ -31,13 +35,15 @@ export function NamedCountTable({
   noun: string
   rows: NamedCountRow[]
   onRename: (key: string) => void
+  /** The pencil's verb: "Rename", or "Edit" where it changes more than the name. */
+  renameVerb?: string
   /** Given, each row also has a move button. */
   onMove?: (key: string) => void
   onDelete: (key: string) => void
 }) {
   const named = (action: string, name: string) => [action, noun, name].filter(Boolean).join(' ')
   const actions = [
-    { verb: 'Rename', color: 'gray', Icon: IconPencil, run: onRename },
+    { verb: renameVerb, color: 'gray', Icon: IconPencil, run: onRename },
     ...(onMove ? [{ verb: 'Move', color: 'gray', Icon: IconFolderSymlink, run: onMove }] : []),
     { verb: 'Delete', color: 'red', Icon: IconTrash, run: onDelete },
   ]
@@ -64,6 +70,7 @@ export function NamedCountTable({
               <Anchor component={Link} to={row.to}>
                 {row.name}
               </Anchor>
+              {row.details}
             </Table.Td>
             <Table.Td ta="right">{row.count}</Table.Td>
             <Table.Td>

@@ -33,9 +33,10 @@ export function useCreateCollection() {
   )
 }
 
-export function useRenameCollection() {
-  return useLibraryMutation(async ({ id, name }: { id: string; name: string }) =>
-    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name } })),
+/** Renames a collection and sets its description. */
+export function useEditCollection() {
+  return useLibraryMutation(async ({ id, name, description }: { id: string; name: string; description: string }) =>
+    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name, description } })),
   )
 }
 
