@@ -33,6 +33,8 @@ const databaseBehaviour = [
   'src/routes/tags/tags.test.ts',
   // Merge suggestions read models, files and sliced sources with one query each database plans its own way.
   'src/routes/models/merge-suggestions.test.ts',
+  // Nesting collections: the recursive walks and the tree's foreign key on each database.
+  'src/routes/collections/collection-tree.test.ts',
   'test/ingest.test.ts',
   'test/ingest-concurrency.test.ts',
   'test/interrupted-work.test.ts',

@@ -228,4 +228,27 @@ describe('schema migrations', () => {
     await database.db.deleteFrom('models').where('id', '=', 'm2').execute()
     expect(await database.db.selectFrom('merge_dismissals').select('model_id').execute()).toEqual([{ model_id: 'm1' }])
   })
+
+  it('put every existing collection at the top of the tree, and keep a parent from going while a child names it (0021)', async () => {
+    const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0020-dispatch-history')).error).toBeUndefined()
+    const at = '2026-11-01T00:00:00.000Z'
+    const insertCollection = (id: string, parent?: string) =>
+      parent === undefined
+        ? sql`insert into collections (id, name, name_key, created_at, updated_at) values (${id}, ${id}, ${id}, ${at}, ${at})`.execute(
+            database.db,
+          )
+        : sql`insert into collections (id, name, name_key, parent_id, created_at, updated_at) values (${id}, ${id}, ${id}, ${parent}, ${at}, ${at})`.execute(
+            database.db,
+          )
+    await insertCollection('old')
+
+    await migrateToLatest(database.db)
+    expect(await database.db.selectFrom('collections').select(['id', 'parent_id']).execute()).toEqual([
+      { id: 'old', parent_id: null },
+    ])
+    await insertCollection('child', 'old')
+    await expect(insertCollection('stray', 'missing')).rejects.toThrow()
+    await expect(database.db.deleteFrom('collections').where('id', '=', 'old').execute()).rejects.toThrow()
+  })
 })

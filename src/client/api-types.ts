@@ -1168,7 +1168,7 @@ export interface paths {
         };
         /**
          * All collections with their model counts
-         * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault.
+         * @description Every collection, by name (ignoring case). Collections are shared by all users of the vault. Collections nest: each names its `parent_id`, so a client builds the tree from this one list.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
@@ -1201,7 +1201,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a collection
-         * @description Its models stay in the library.
+         * @description Its models stay in the library. A collection with collections inside it is kept: move or delete those first.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -1209,8 +1209,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a collection or change its description
-         * @description Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         * Rename a collection, change its description or move it
+         * @description A new `parent_id` moves the collection with everything inside it; null moves it to the top.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -2679,8 +2681,13 @@ export interface components {
             id: string;
             /** @example Calibration */
             name: string;
+            /** @description Markdown. */
             description: string;
-            /** @description Models in it. */
+            /** @description The collection it sits in; null at the top. */
+            parent_id: string | null;
+            /** @description Collections directly inside it. */
+            child_count: number;
+            /** @description Models put in it (not counting those of the collections inside it). */
             model_count: number;
             /** Format: date-time */
             created_at: string;
@@ -2700,6 +2707,11 @@ export interface components {
              */
             name: string;
             description?: string;
+            /**
+             * @description The collection to put it in; null: at the top. It must exist, must not be the collection itself or one inside it, and collections nest at most 8 deep.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            parent_id?: string | null;
         };
         UpdateCollectionRequest: {
             /**
@@ -2708,6 +2720,11 @@ export interface components {
              */
             name?: string;
             description?: string;
+            /**
+             * @description The collection to put it in; null: at the top. It must exist, must not be the collection itself or one inside it, and collections nest at most 8 deep.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            parent_id?: string | null;
         };
         TagList: {
             items: components["schemas"]["Tag"][];
@@ -5425,6 +5442,8 @@ export interface operations {
                 tag?: string | string[];
                 /** @description Only models in the collection with this id (an unknown id matches nothing). */
                 collection?: string;
+                /** @description With `collection`: `true` also lists the models of the collections inside it, at any depth (each model once). Default `false`: only the models put in the collection itself. */
+                include_descendants?: "true" | "false";
                 /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
                 file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
                 /** @description Only models with (`true`) or without (`false`) a G-code file. */
@@ -5607,6 +5626,8 @@ export interface operations {
                 tag?: string | string[];
                 /** @description Only models in the collection with this id (an unknown id matches nothing). */
                 collection?: string;
+                /** @description With `collection`: `true` also lists the models of the collections inside it, at any depth (each model once). Default `false`: only the models put in the collection itself. */
+                include_descendants?: "true" | "false";
                 /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
                 file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
                 /** @description Only models with (`true`) or without (`false`) a G-code file. */
@@ -6851,7 +6872,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Missing or bad name, or an unknown field. */
+            /** @description Missing or bad name, an unknown or too deep parent, or an unknown field. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -6981,6 +7002,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Collections are inside it (`collection_has_children`). */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
             422: {
                 headers: {
@@ -7095,7 +7127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Empty change, bad name, or an unknown field. */
+            /** @description Empty change, bad name, an unknown field, or a move into itself, into a collection inside it or too deep. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -49,7 +49,7 @@ async function create(page: Page, name: string): Promise<void> {
 }
 
 describe('the collections and tags page', () => {
-  it('creates, renames and deletes a collection, and names a taken name as the vault does', async () => {
+  it('creates, renames, describes and deletes a collection, and names a taken name as the vault does', async () => {
     const { page, context, blocked, pageErrors } = await openVaultPage(
       suite.browser,
       suite.vault.baseUrl,
@@ -73,17 +73,21 @@ describe('the collections and tags page', () => {
         .waitFor()
       await screenshot(page, 'collections-name-taken')
 
-      await collectionsTable(page).getByRole('button', { name: 'Rename Benchy' }).click()
-      const rename = page.getByRole('dialog', { name: 'Rename “Benchy”' })
-      await rename.getByLabel('Name').fill('Calibration')
-      await rename.getByRole('button', { name: 'Rename' }).click()
-      await rename.getByText('A collection named "Calibration" exists already').waitFor()
+      await collectionsTable(page).getByRole('button', { name: 'Edit Benchy' }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit “Benchy”' })
+      await edit.getByLabel('Name').fill('Calibration')
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await edit.getByText('A collection named "Calibration" exists already').waitFor()
       await expectAccessible(page, '[role="dialog"]')
-      await rename.getByLabel('Name').fill('Boats')
-      await rename.getByRole('button', { name: 'Rename' }).click()
-      await rename.waitFor({ state: 'hidden' })
+      await edit.getByLabel('Name').fill('Boats')
+      // The description is Markdown, shown rendered under the name; raw HTML is dropped.
+      await edit.getByLabel('Description').fill('Hulls **that float**. <b>not bold</b>')
+      await edit.getByRole('button', { name: 'Save' }).click()
+      await edit.waitFor({ state: 'hidden' })
       await collectionsTable(page).getByRole('link', { name: 'Boats' }).waitFor()
       expect(await collectionsTable(page).getByRole('link', { name: 'Benchy' }).count()).toBe(0)
+      await collectionsTable(page).locator('strong', { hasText: 'that float' }).waitFor()
+      expect(await collectionsTable(page).locator('b').count()).toBe(0)
 
       const href = await collectionsTable(page).getByRole('link', { name: 'Boats' }).getAttribute('href')
       expect(href).toMatch(/^\/library\?collection=.+/)

@@ -160,6 +160,8 @@ export interface CollectionsTable {
   name: string
   name_key: string
   description: Generated<string>
+  /** The collection it sits in; null at the top of the tree. */
+  parent_id: string | null
   created_at: string
   updated_at: string
 }

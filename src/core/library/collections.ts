@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { conflict, notFound } from '../errors.js'
+import { conflict, notFound, unprocessable } from '../errors.js'
 import type { Clock } from '../runtime/clock.js'
 import { countsOf } from './library-counts.js'
 
@@ -8,6 +8,10 @@ export interface CollectionRecord {
   id: string
   name: string
   description: string
+  /** The collection it sits in; null at the top. */
+  parent_id: string | null
+  /** Collections directly inside it. */
+  child_count: number
   model_count: number
   created_at: string
   updated_at: string
@@ -31,15 +35,26 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
       'collections.id',
       'collections.name',
       'collections.description',
+      'collections.parent_id',
       'collections.created_at',
       'collections.updated_at',
       'counts.models as model_count',
+      (eb) =>
+        eb
+          .selectFrom('collections as children')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('children.parent_id', '=', 'collections.id')
+          .as('child_count'),
     ])
     .$call((qb) => (id === undefined ? qb : qb.where('collections.id', '=', id)))
     .orderBy('collections.name_key')
     .orderBy('collections.id')
     .execute()
-  return rows.map((row) => ({ ...row, model_count: Number(row.model_count ?? 0) }))
+  return rows.map((row) => ({
+    ...row,
+    model_count: Number(row.model_count ?? 0),
+    child_count: Number(row.child_count ?? 0),
+  }))
 }
 
 export async function getCollection(db: Kysely<Database>, id: string): Promise<CollectionRecord> {
@@ -51,23 +66,29 @@ export async function getCollection(db: Kysely<Database>, id: string): Promise<C
 export async function createCollection(
   db: Kysely<Database>,
   clock: Clock,
-  input: { name: string; description?: string },
+  input: { name: string; description?: string; parent_id?: string | null },
 ): Promise<CollectionRecord> {
   const now = clock.now().toISOString()
   const id = crypto.randomUUID()
-  const result = await db
-    .insertInto('collections')
-    .values({
-      id,
-      name: input.name,
-      name_key: nameKey(input.name),
-      description: input.description ?? '',
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('name_key').doNothing())
-    .executeTakeFirst()
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw nameTaken(input.name)
+  const parentId = input.parent_id ?? null
+  const inserted = await db.transaction().execute(async (trx) => {
+    if (parentId !== null) await assertParentFits(trx, parentId, 1)
+    const result = await trx
+      .insertInto('collections')
+      .values({
+        id,
+        name: input.name,
+        name_key: nameKey(input.name),
+        description: input.description ?? '',
+        parent_id: parentId,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('name_key').doNothing())
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+  })
+  if (!inserted) throw nameTaken(input.name)
   return getCollection(db, id)
 }
 
@@ -90,7 +111,7 @@ export async function updateCollection(
   db: Kysely<Database>,
   clock: Clock,
   id: string,
-  changes: { name?: string; description?: string },
+  changes: { name?: string; description?: string; parent_id?: string | null },
 ): Promise<CollectionRecord> {
   await getCollection(db, id)
   if (changes.name !== undefined) {
@@ -102,6 +123,7 @@ export async function updateCollection(
       .executeTakeFirst()
     if (clash) throw nameTaken(changes.name)
   }
+  if (changes.parent_id !== undefined) await moveCollection(db, id, changes.parent_id)
   try {
     await db
       .updateTable('collections')
@@ -130,10 +152,99 @@ export async function updateCollection(
   return getCollection(db, id)
 }
 
-/** Deletes the collection; its models stay in the library. */
+/** Deletes the collection; its models stay in the library. One with collections inside it is refused. */
 export async function deleteCollection(db: Kysely<Database>, id: string): Promise<void> {
+  await getCollection(db, id)
+  const child = await db.selectFrom('collections').select('name').where('parent_id', '=', id).executeTakeFirst()
+  if (child)
+    throw conflict(
+      'collection_has_children',
+      `Collection "${child.name}" and maybe others are inside it: move or delete them first.`,
+    )
   const result = await db.deleteFrom('collections').where('id', '=', id).executeTakeFirst()
   if (Number(result.numDeletedRows) === 0) throw notFound(`No collection has the id ${id}.`)
+}
+
+/** How deep collections nest: a top-level collection is at depth 1. */
+export const maxCollectionDepth = 8
+
+/** A collection and every collection inside it, each with its level below it (the collection itself: 1). */
+function subtree(db: Kysely<Database>, id: string) {
+  return db
+    .withRecursive('subtree(id, depth)', (cte) =>
+      cte
+        .selectFrom('collections')
+        .select(['id', sql<number>`1`.as('depth')])
+        .where('id', '=', id)
+        .unionAll((next) =>
+          next
+            .selectFrom('collections')
+            .innerJoin('subtree', 'subtree.id', 'collections.parent_id')
+            .select(['collections.id', sql<number>`subtree.depth + 1`.as('depth')])
+            // Bounded, so even a loop written by a race cannot make the walk endless.
+            .where('subtree.depth', '<=', maxCollectionDepth),
+        ),
+    )
+    .selectFrom('subtree')
+}
+
+/** The ids of a collection and of every collection inside it, at any depth. */
+export async function collectionSubtree(db: Kysely<Database>, id: string): Promise<string[]> {
+  return (await subtree(db, id).select('id').execute()).map((row) => row.id)
+}
+
+/** The levels of a collection's subtree: 1 when nothing is inside it. */
+async function subtreeHeight(db: Kysely<Database>, id: string): Promise<number> {
+  const row = await subtree(db, id)
+    .select((eb) => eb.fn.max('depth').as('height'))
+    .executeTakeFirst()
+  return Number(row?.height ?? 1)
+}
+
+/** A collection and the collections it sits in, from it up to the top. */
+async function ancestry(db: Kysely<Database>, id: string): Promise<string[]> {
+  const rows = await db
+    .withRecursive('chain(id, parent_id, depth)', (cte) =>
+      cte
+        .selectFrom('collections')
+        .select(['id', 'parent_id', sql<number>`1`.as('depth')])
+        .where('id', '=', id)
+        .unionAll((next) =>
+          next
+            .selectFrom('collections')
+            .innerJoin('chain', 'chain.parent_id', 'collections.id')
+            .select(['collections.id', 'collections.parent_id', sql<number>`chain.depth + 1`.as('depth')])
+            .where('chain.depth', '<=', maxCollectionDepth),
+        ),
+    )
+    .selectFrom('chain')
+    .select(['id', 'depth'])
+    .orderBy('depth')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+const badParent = (message: string) => unprocessable(message, [{ path: 'body.parent_id', message }])
+
+/** Refuses a parent that does not exist, or under which `height` more levels would nest too deep. */
+async function assertParentFits(db: Kysely<Database>, parentId: string, height: number, moving?: string) {
+  const chain = await ancestry(db, parentId)
+  if (chain.length === 0) throw badParent(`No collection has the id ${parentId}.`)
+  if (moving !== undefined && chain.includes(moving))
+    throw badParent('A collection cannot move into itself or into a collection inside it.')
+  if (chain.length + height > maxCollectionDepth)
+    throw badParent(`Collections nest at most ${maxCollectionDepth} deep.`)
+}
+
+/** Puts a collection inside `parentId` (null: at the top), with everything inside it. */
+async function moveCollection(db: Kysely<Database>, id: string, parentId: string | null): Promise<void> {
+  if (parentId !== null && (await ancestry(db, parentId)).length === 0)
+    throw badParent(`No collection has the id ${parentId}.`)
+  await db.transaction().execute(async (trx) => {
+    // Writing the moved row first takes SQLite's write lock and PostgreSQL's row lock before the checks read the tree.
+    await trx.updateTable('collections').set({ parent_id: parentId }).where('id', '=', id).execute()
+    if (parentId !== null) await assertParentFits(trx, parentId, await subtreeHeight(trx, id), id)
+  })
 }
 
 /** Adds a model to a collection; adding it again changes nothing. */

@@ -10,6 +10,7 @@ import {
 import type { VaultDatabase } from '../db/database.js'
 import type { SqlDialect } from '../db/dialect.js'
 import type { Database, ModelsTable } from '../db/schema.js'
+import { collectionSubtree } from './collections.js'
 import { type CursorPosition, invalidCursor } from './cursor.js'
 import { countsOf } from './library-counts.js'
 import { searchTerms } from './search-text.js'
@@ -26,6 +27,8 @@ export interface ModelFilters {
   tags?: string[]
   /** Collection id: the model is in it. */
   collection?: string
+  /** With `collection`: the model is in it or in a collection inside it, at any depth. */
+  collectionDescendants?: boolean
   /** File formats: the model has a file of at least one of them. */
   formats?: string[]
   /** The model has (true) or has no (false) G-code file. */
@@ -59,6 +62,7 @@ export function queryScope(query: ModelQuery): string {
     searchTerms(f.q ?? ''),
     [...new Set((f.tags ?? []).map(tagKey))].sort(),
     f.collection ?? null,
+    f.collectionDescendants ?? false,
     [...new Set(f.formats ?? [])].sort(),
     f.hasGcode ?? null,
     f.createdFrom ?? null,
@@ -301,26 +305,36 @@ async function memberSets(database: VaultDatabase, filters: ModelFilters, bound:
       })
   }
   if (filters.collection !== undefined) {
-    const collection = filters.collection
-    const counted = await countsOf(db, 'collection').having('parts.key', '=', collection).executeTakeFirst()
+    const collections = filters.collectionDescendants
+      ? await collectionSubtree(db, filters.collection)
+      : [filters.collection]
+    const counted =
+      collections.length > 0 ? await countsOf(db, 'collection').having('parts.key', 'in', collections).execute() : []
     sets.push({
-      size: Number(counted?.models ?? 0),
-      listed: (eb) =>
-        eb(
-          'models.id',
-          'in',
-          eb
-            .selectFrom('collection_models')
-            .select('collection_models.model_id')
-            .where('collection_models.collection_id', '=', collection),
-        ),
-      holds: ({ exists, selectFrom }) =>
-        exists(
-          selectFrom('collection_models')
-            .select(sql`1`.as('one'))
-            .where('collection_models.collection_id', '=', collection)
-            .whereRef('collection_models.model_id', '=', 'models.id'),
-        ),
+      // A model in several of the collections counts once per collection: no fewer than it holds.
+      size: counted.reduce((sum, row) => sum + Number(row.models), 0),
+      listed:
+        collections.length === 0
+          ? nothing
+          : (eb) =>
+              eb(
+                'models.id',
+                'in',
+                eb
+                  .selectFrom('collection_models')
+                  .select('collection_models.model_id')
+                  .where('collection_models.collection_id', 'in', collections),
+              ),
+      holds:
+        collections.length === 0
+          ? nothing
+          : ({ exists, selectFrom }) =>
+              exists(
+                selectFrom('collection_models')
+                  .select(sql`1`.as('one'))
+                  .where('collection_models.collection_id', 'in', collections)
+                  .whereRef('collection_models.model_id', '=', 'models.id'),
+              ),
     })
   }
   if (filters.formats && filters.formats.length > 0) {

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { maxCollectionDepth } from '../../core/library/collections.js'
 import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, idField, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
@@ -9,8 +10,13 @@ export const CollectionSchema = z
   .object({
     id: z.string(),
     name: z.string().openapi({ example: 'Calibration' }),
-    description: z.string(),
-    model_count: z.number().int().openapi({ description: 'Models in it.' }),
+    description: z.string().openapi({ description: 'Markdown.' }),
+    parent_id: z.string().nullable().openapi({ description: 'The collection it sits in; null at the top.' }),
+    child_count: z.number().int().openapi({ description: 'Collections directly inside it.' }),
+    model_count: z
+      .number()
+      .int()
+      .openapi({ description: 'Models put in it (not counting those of the collections inside it).' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z
       .string()
@@ -30,6 +36,11 @@ export const collectionName = matching(
   example: 'Calibration prints',
 })
 const description = z.string().max(10_000)
+const parentId = idField()
+  .nullable()
+  .openapi({
+    description: `The collection to put it in; null: at the top. It must exist, must not be the collection itself or one inside it, and collections nest at most ${maxCollectionDepth} deep.`,
+  })
 
 const json = <T extends z.ZodType>(schema: T) => ({
   body: { required: true, content: { 'application/json': { schema } } },
@@ -59,7 +70,8 @@ export const listCollectionsRoute = defineRoute(allow('user', 'read'), {
   operationId: 'listCollections',
   tags,
   summary: 'All collections with their model counts',
-  description: 'Every collection, by name (ignoring case). Collections are shared by all users of the vault.',
+  description:
+    'Every collection, by name (ignoring case). Collections are shared by all users of the vault. Collections nest: each names its `parent_id`, so a client builds the tree from this one list.',
   responses: {
     200: {
       description: 'The collections.',
@@ -77,12 +89,15 @@ export const createCollectionRoute = defineRoute(allow('user', 'manage'), {
   tags,
   summary: 'Create a collection',
   request: json(
-    z.object({ name: collectionName, description: description.optional() }).strict().openapi('CreateCollectionRequest'),
+    z
+      .object({ name: collectionName, description: description.optional(), parent_id: parentId.optional() })
+      .strict()
+      .openapi('CreateCollectionRequest'),
   ),
   responses: {
     201: collectionAnswer('Created; `Location` names it.'),
     409: problemResponse('A collection has this name already (`collection_name_taken`).'),
-    422: problemResponse('Missing or bad name, or an unknown field.'),
+    422: problemResponse('Missing or bad name, an unknown or too deep parent, or an unknown field.'),
   },
 })
 
@@ -101,15 +116,20 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
   path: '/api/v1/collections/{id}',
   operationId: 'updateCollection',
   tags,
-  summary: 'Rename a collection or change its description',
+  summary: 'Rename a collection, change its description or move it',
+  description: 'A new `parent_id` moves the collection with everything inside it; null moves it to the top.',
   request: {
     params: IdParamSchema,
     ...json(
       z
-        .object({ name: collectionName.optional(), description: description.optional() })
+        .object({
+          name: collectionName.optional(),
+          description: description.optional(),
+          parent_id: parentId.optional(),
+        })
         .strict()
-        .refine((body) => body.name !== undefined || body.description !== undefined, {
-          message: 'give name or description',
+        .refine((body) => body.name !== undefined || body.description !== undefined || body.parent_id !== undefined, {
+          message: 'give name, description or parent_id',
         })
         .openapi('UpdateCollectionRequest'),
     ),
@@ -118,7 +138,9 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
     200: collectionAnswer('The collection as changed.'),
     404: problemResponse('No such collection.'),
     409: problemResponse('Another collection has this name (`collection_name_taken`).'),
-    422: problemResponse('Empty change, bad name, or an unknown field.'),
+    422: problemResponse(
+      'Empty change, bad name, an unknown field, or a move into itself, into a collection inside it or too deep.',
+    ),
   },
 })
 
@@ -128,9 +150,14 @@ export const deleteCollectionRoute = defineRoute(allow('user', 'manage'), {
   operationId: 'deleteCollection',
   tags,
   summary: 'Delete a collection',
-  description: 'Its models stay in the library.',
+  description:
+    'Its models stay in the library. A collection with collections inside it is kept: move or delete those first.',
   request: { params: IdParamSchema },
-  responses: { 204: { description: 'Deleted.' }, 404: problemResponse('No such collection.') },
+  responses: {
+    204: { description: 'Deleted.' },
+    404: problemResponse('No such collection.'),
+    409: problemResponse('Collections are inside it (`collection_has_children`).'),
+  },
 })
 
 export const addCollectionModelRoute = defineRoute(allow('user', 'manage'), {

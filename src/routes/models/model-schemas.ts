@@ -104,6 +104,14 @@ export const modelFilterParams = {
     .max(100)
     .optional()
     .openapi({ description: 'Only models in the collection with this id (an unknown id matches nothing).' }),
+  include_descendants: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true')
+    .openapi({
+      description:
+        'With `collection`: `true` also lists the models of the collections inside it, at any depth (each model once). Default `false`: only the models put in the collection itself.',
+    }),
   file_format: repeatable(
     z.enum(formats),
     'Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.)',
@@ -131,6 +139,7 @@ interface FilterParams {
   q?: string | undefined
   tag: string[]
   collection?: string | undefined
+  include_descendants: boolean
   file_format: string[]
   has_gcode?: boolean | undefined
   created_from?: string | undefined
@@ -146,6 +155,7 @@ export function toModelQuery(params: FilterParams): ModelQuery {
     q: params.q,
     tags: params.tag,
     collection: params.collection,
+    collectionDescendants: params.include_descendants,
     formats: params.file_format,
     hasGcode: params.has_gcode,
     createdFrom: params.created_from,

@@ -19,6 +19,7 @@ import * as m0017 from './0017-model-shape.js'
 import * as m0018 from './0018-sliced-3mf-sources.js'
 import * as m0019 from './0019-merge-dismissals.js'
 import * as m0020 from './0020-dispatch-history.js'
+import * as m0021 from './0021-collection-tree.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0018-sliced-3mf-sources': m0018,
   '0019-merge-dismissals': m0019,
   '0020-dispatch-history': m0020,
+  '0021-collection-tree': m0021,
 }

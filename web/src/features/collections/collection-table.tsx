@@ -1,13 +1,17 @@
+import { Text } from '@mantine/core'
 import { useState } from 'react'
+import { MarkdownText } from '../../ui/markdown-text'
+import { treeOrder } from './collection-tree'
 import { DeleteCollectionModal } from './delete-collection-modal'
+import { EditCollectionModal } from './edit-collection-modal'
 import { libraryOfCollection } from './library-links'
+import { MoveCollectionModal } from './move-collection-modal'
 import { NamedCountTable } from './named-count-table'
-import { RenameCollectionModal } from './rename-collection-modal'
 import type { Collection } from './use-collections'
 
-type Editing = { action: 'rename' | 'delete'; collection: Collection }
+type Editing = { action: 'edit' | 'move' | 'delete'; collection: Collection }
 
-/** The collections with their model counts; each name opens the library filtered by it. */
+/** The collections as a tree, each indented under its parent, with its model count and description; each name opens the library filtered by it. */
 export function CollectionTable({ collections }: { collections: Collection[] }) {
   const [editing, setEditing] = useState<Editing>()
   const close = () => setEditing(undefined)
@@ -21,16 +25,27 @@ export function CollectionTable({ collections }: { collections: Collection[] }) 
         label="Collections"
         nameHeader="Name"
         noun=""
-        rows={collections.map((collection) => ({
+        rows={treeOrder(collections).map(({ collection, depth }) => ({
           key: collection.id,
           name: collection.name,
+          depth,
           to: libraryOfCollection(collection.id),
           count: collection.model_count,
+          details: collection.description ? (
+            <Text component="div" size="sm" c="dimmed" lineClamp={3}>
+              <MarkdownText>{collection.description}</MarkdownText>
+            </Text>
+          ) : undefined,
         }))}
-        onRename={edit('rename')}
+        onRename={edit('edit')}
+        renameVerb="Edit"
+        onMove={edit('move')}
         onDelete={edit('delete')}
       />
-      {editing?.action === 'rename' && <RenameCollectionModal collection={editing.collection} onClose={close} />}
+      {editing?.action === 'edit' && <EditCollectionModal collection={editing.collection} onClose={close} />}
+      {editing?.action === 'move' && (
+        <MoveCollectionModal collection={editing.collection} collections={collections} onClose={close} />
+      )}
       {editing?.action === 'delete' && <DeleteCollectionModal collection={editing.collection} onClose={close} />}
     </>
   )

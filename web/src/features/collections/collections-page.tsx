@@ -6,7 +6,10 @@ import { TagTable } from './tag-table'
 import { useCollections } from './use-collections'
 import { useTags } from './use-tags'
 
-/** Collections and tags: browse them with their counts; make, rename and delete collections; rename, merge and delete tags. */
+/**
+ * Collections and tags: browse them with their counts; make collections (inside others), rename, move and delete
+ * them; rename, merge and delete tags.
+ */
 export function CollectionsPage() {
   const collections = useCollections()
   const tags = useTags()
@@ -17,7 +20,7 @@ export function CollectionsPage() {
         <Title order={2} size="h3" id="collections-heading">
           Collections
         </Title>
-        <CreateCollectionForm />
+        <CreateCollectionForm collections={collections.data ?? []} />
         {collections.isPending && <Loader size="sm" aria-label="Loading collections" />}
         {collections.error && (
           <Alert color="red" title="Cannot load the collections">

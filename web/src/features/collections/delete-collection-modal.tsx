@@ -1,7 +1,7 @@
 import { ConfirmModal } from '../../ui/confirm-modal'
 import { type Collection, useDeleteCollection } from './use-collections'
 
-/** Asks before deleting a collection, and says that its models stay. */
+/** Asks before deleting a collection, and says that its models stay and that collections inside it keep it. */
 export function DeleteCollectionModal({ collection, onClose }: { collection: Collection; onClose: () => void }) {
   const remove = useDeleteCollection()
   const models = collection.model_count === 1 ? '1 model' : `${collection.model_count} models`
@@ -16,6 +16,8 @@ export function DeleteCollectionModal({ collection, onClose }: { collection: Col
       onClose={onClose}
     >
       The collection goes; its {models} stay in the library, in any other collections they are in.
+      {collection.child_count > 0 &&
+        ` It holds ${collection.child_count === 1 ? 'a collection' : `${collection.child_count} collections`}: move or delete ${collection.child_count === 1 ? 'it' : 'them'} first.`}
     </ConfirmModal>
   )
 }

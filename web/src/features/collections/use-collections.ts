@@ -6,7 +6,7 @@ import { collectionsKeys, showCollections } from './query-keys'
 
 export type Collection = components['schemas']['Collection']
 
-/** Every collection with its model count, by name. */
+/** Every collection with its model count and parent, by name. */
 export function useCollections() {
   return useQuery({
     queryKey: collectionsKeys.collections,
@@ -28,12 +28,22 @@ export function useLibraryMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
 }
 
 export function useCreateCollection() {
-  return useLibraryMutation(async (name: string) => unwrap(await api.POST('/api/v1/collections', { body: { name } })))
+  return useLibraryMutation(async ({ name, parentId }: { name: string; parentId: string | null }) =>
+    unwrap(await api.POST('/api/v1/collections', { body: { name, parent_id: parentId } })),
+  )
 }
 
-export function useRenameCollection() {
-  return useLibraryMutation(async ({ id, name }: { id: string; name: string }) =>
-    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name } })),
+/** Renames a collection and sets its description. */
+export function useEditCollection() {
+  return useLibraryMutation(async ({ id, name, description }: { id: string; name: string; description: string }) =>
+    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name, description } })),
+  )
+}
+
+/** Puts a collection, with everything inside it, into `parentId` (null: the top level). */
+export function useMoveCollection() {
+  return useLibraryMutation(async ({ id, parentId }: { id: string; parentId: string | null }) =>
+    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { parent_id: parentId } })),
   )
 }
 

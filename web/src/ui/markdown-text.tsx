@@ -2,7 +2,7 @@ import { Anchor, TypographyStylesProvider } from '@mantine/core'
 import Markdown from 'react-markdown'
 
 /**
- * A model's description as Markdown (CommonMark). react-markdown builds React elements, never
+ * A description (a model's, a collection's) as Markdown (CommonMark). react-markdown builds React elements, never
  * HTML: raw HTML in the text shows as text, and its URL filter drops `javascript:` and other
  * unsafe links. Links open in a new tab without handing over this page.
  */
