@@ -2507,6 +2507,11 @@ export interface components {
                 tag?: string | string[];
                 /** @description Only models in the collection with this id (an unknown id matches nothing). */
                 collection?: string;
+                /**
+                 * @description With `collection`: `true` also lists the models of the collections inside it, at any depth (each model once). Default `false`: only the models put in the collection itself.
+                 * @enum {string}
+                 */
+                include_descendants?: "true" | "false";
                 /** @description Only models with a file of this format. Repeat for any of several formats. (Named so because `format` chooses the export format.) */
                 file_format?: ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other") | ("stl" | "3mf" | "obj" | "gcode" | "step" | "image" | "document" | "other")[];
                 /**

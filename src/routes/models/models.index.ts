@@ -63,6 +63,7 @@ export const modelsRouter = createRouter()
             ...filter,
             tag: filter?.tag ?? [],
             file_format: filter?.file_format ?? [],
+            include_descendants: filter?.include_descendants ?? false,
             sort: 'created',
           }).filters,
         }
