@@ -31,6 +31,16 @@ const StoragePage = lazy(() =>
 const CollectionsPage = lazy(() =>
   import('./features/collections/collections-page').then((module) => ({ default: module.CollectionsPage })),
 )
+const MergeSuggestionsNotice = lazy(() =>
+  import('./features/merge-suggestions/merge-suggestions-notice').then((module) => ({
+    default: module.MergeSuggestionsNotice,
+  })),
+)
+const MergeSuggestionsPage = lazy(() =>
+  import('./features/merge-suggestions/merge-suggestions-page').then((module) => ({
+    default: module.MergeSuggestionsPage,
+  })),
+)
 const ModelPage = lazy(() => import('./features/model/model-page').then((module) => ({ default: module.ModelPage })))
 const OverviewPage = lazy(() =>
   import('./features/overview/overview-page').then((module) => ({ default: module.OverviewPage })),
@@ -81,7 +91,12 @@ export interface Page {
 }
 
 export const pages: Page[] = [
-  { path: '/', label: 'Overview', icon: IconLayoutDashboard, element: <OverviewPage /> },
+  {
+    path: '/',
+    label: 'Overview',
+    icon: IconLayoutDashboard,
+    element: <OverviewPage notices={<MergeSuggestionsNotice />} />,
+  },
   {
     path: '/library',
     label: 'Library',
@@ -89,6 +104,7 @@ export const pages: Page[] = [
     element: <LibraryPage />,
     prefetch: (search) => queryClient.prefetchInfiniteQuery(modelsQuery(parseLibraryQuery(search))),
   },
+  { path: '/library/merge-suggestions', element: <MergeSuggestionsPage /> },
   {
     path: '/models/:id',
     element: (

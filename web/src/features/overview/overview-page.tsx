@@ -1,5 +1,5 @@
 import { Alert, Loader, Stack, Title } from '@mantine/core'
-import { lazy, Suspense } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { problemMessage } from '../../api/problem'
 import { EmptyVault } from './empty-vault'
 import { HealthPanel } from './health-panel'
@@ -9,12 +9,16 @@ import { useLibraryStats } from './use-library-stats'
 // The charting library (recharts) is large: it loads with this page only.
 const OverviewCharts = lazy(() => import('./overview-charts').then((module) => ({ default: module.OverviewCharts })))
 
-/** The landing page: the library's totals and breakdowns, and the health of the vault. */
-export function OverviewPage() {
+/**
+ * The landing page: the library's totals and breakdowns, and the health of the vault. `notices`
+ * (from other features: models that look like one) show under the title when they have something to say.
+ */
+export function OverviewPage({ notices }: { notices?: ReactNode }) {
   const stats = useLibraryStats()
   return (
     <Stack gap="lg">
       <Title order={1}>Overview</Title>
+      <Suspense fallback={null}>{notices}</Suspense>
       {stats.isPending && <Loader aria-label="Loading the library's figures" />}
       {stats.isError && (
         <Alert color="red" role="alert" title="Figures not loaded">
