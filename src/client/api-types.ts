@@ -603,7 +603,7 @@ export interface paths {
          * Models that look like one model
          * @description Groups of models that earlier versions split: equal names, or a G-code whose metadata names a mesh another model holds. Groups are disjoint; the target holds the mesh, else it is the oldest. Nothing merges by itself: merge a group by `POST /api/v1/models/{target}/merge`, or say it is not one model by `POST .../merge-suggestions/dismiss`.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
          */
         get: operations["listMergeSuggestions"];
         put?: never;

@@ -150,7 +150,7 @@ const MergeSuggestionsSchema = z
   })
   .openapi('MergeSuggestions')
 
-export const listMergeSuggestionsRoute = defineRoute(allow('user', 'manage'), {
+export const listMergeSuggestionsRoute = defineRoute(allow('user', 'read'), {
   method: 'get',
   path: '/api/v1/models/merge-suggestions',
   operationId: 'listMergeSuggestions',
