@@ -103,7 +103,7 @@ describe('the package, mounted by a parent Hono app', () => {
   it('installs a model-vault command that runs as it is, by its own shebang', async () => {
     // Run directly, not through node: without `#!/usr/bin/env node` the kernel refuses it (and a shell would run it as a script).
     const { stdout } = await promisify(execFile)(join(appDir, 'node_modules/.bin/model-vault'), ['--help'])
-    expect(stdout).toMatch(/^Usage: model-vault <command> \[options\]/)
+    expect(stdout).toMatch(/^Usage: model-vault \[options\] \[command\]/)
   })
 
   it("serves the parent's own routes beside the vault", async () => {

@@ -73,13 +73,27 @@ export async function expectAccessible(page: Page, within?: string): Promise<voi
 }
 
 /** Fills and submits the sign-in form, the way a person would. */
-/** Nothing on the page is wider than the window: no sideways scrolling (a phone's layout). */
+/**
+ * Nothing on the page is wider than the window: no sideways scrolling (a phone's layout). Waits
+ * for the layout to settle (the shell slides its navigation away when the window narrows), then
+ * names what sticks out.
+ */
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }))
-  expect(scrollWidth).toBeLessThanOrEqual(clientWidth)
+  const measure = () =>
+    page.evaluate(() => {
+      const { scrollWidth, clientWidth } = document.documentElement
+      const widest = [...document.body.querySelectorAll('*')]
+        .filter((element) => element.getBoundingClientRect().right > clientWidth + 0.5)
+        .slice(-3)
+        .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`)
+      return { overflow: scrollWidth - clientWidth, widest }
+    })
+  await expect
+    .poll(async () => (await measure()).overflow, { timeout: 5_000 })
+    .toBeLessThanOrEqual(0)
+    .catch(async () => {
+      expect.fail(`the page scrolls sideways; sticking out: ${(await measure()).widest.join('; ')}`)
+    })
 }
 
 export async function signIn(page: Page, credentials: { username: string; password: string }): Promise<void> {
