@@ -52,7 +52,11 @@ function installedWith(line: keyof typeof supportedLines): Promise<{ node: strin
       join(app, 'package.json'),
       JSON.stringify({ name: `node-${line}-app`, private: true, type: 'module' }),
     )
-    const npmCli = join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm/bin/npm-cli.js')
+    // The npm running this suite (`npm test` and `npx` say where it is): with a Node taken from the
+    // registry first on PATH (as .ci/run does), `npm root -g` names that Node's folder, which has no npm.
+    const npmCli =
+      process.env.npm_execpath ??
+      join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm/bin/npm-cli.js')
     await run(node, [npmCli, 'install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
       cwd: app,
       env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_nodedir: nodeDir },
@@ -96,7 +100,8 @@ for (const line of otherLines) {
 
     afterAll(async () => {
       await database?.drop()
-      await rm(dataDir, { recursive: true, force: true })
+      // Undefined when the install itself failed: that failure is the one to read.
+      if (dataDir) await rm(dataDir, { recursive: true, force: true })
     })
 
     it(`runs on Node ${line} itself`, () => {
