@@ -47,3 +47,6 @@ export function slicedObjectNames(format: string, metadata: unknown): string[] |
   const named = names(stored.objects, (object) => (object as { name?: unknown } | null)?.name)
   return [...new Set([...onPlates, ...named])]
 }
+
+/** The formats of the files a sliced file names as its source (meshes and CAD): what its name keys are looked up among. */
+export const slicedFromFormats = ['stl', '3mf', 'obj', 'step'] as const

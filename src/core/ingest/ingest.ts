@@ -68,8 +68,7 @@ export async function receiveUpload<T>(
  * model is asked for. Otherwise the file is attached to: the model asked for, else a new model
  * named `newModelName` (then the file joins no model by its mesh or G-code), else (a sliced file:
  * G-code, `.gcode.3mf`) the model it was sliced from, else the model whose mesh it matches, else
- * a new model. Content
- * held by another model becomes a file of this one too: one stored blob, a row per model, its
+ * a new model. Content held by another model becomes a file of this one too: one stored blob, a row per model, its
  * figures copied rather than read again (a remix keeps the original's mesh as its own part). A
  * unique index (model, content) settles races on a model; uploads that name no model take turns
  * choosing one, so of N concurrent uploads of the same new bytes one inserts and the rest answer

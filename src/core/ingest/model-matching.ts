@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { fileNamePrefixes, nameKey, objectKey } from '../formats/name-keys.js'
+import { fileNamePrefixes, nameKey, objectKey, slicedFromFormats } from '../formats/name-keys.js'
 import type { MeshStats } from '../formats/types.js'
 
 /**
@@ -33,8 +33,6 @@ export async function findModelByMesh(db: Kysely<Database>, mesh: MeshStats): Pr
   return row?.model_id
 }
 
-const meshFormats = ['stl', '3mf', 'obj', 'step'] as const
-
 /**
  * The file is no sliced file: a `.gcode.3mf` holds a mesh and is a 3MF, but it is matched by the
  * names it was sliced from (its `sliced_sources`), never as a mesh. Every sliced file has such
@@ -60,7 +58,7 @@ export async function findModelForGcode(
     .selectFrom('files')
     .select(['model_id', 'name_key'])
     .where('name_key', 'in', [...keys])
-    .where('format', 'in', meshFormats)
+    .where('format', 'in', slicedFromFormats)
     .where(unsliced('files.id'))
     .orderBy('created_at')
     .execute()
@@ -89,7 +87,7 @@ export async function findGcodeModelForMesh(db: Kysely<Database>, meshFilename: 
           selectFrom('files as mesh')
             .select('mesh.id')
             .whereRef('mesh.model_id', '=', 'files.model_id')
-            .where('mesh.format', 'in', meshFormats)
+            .where('mesh.format', 'in', slicedFromFormats)
             .where(unsliced('mesh.id')),
         ),
       ),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { unprocessable } from '../errors.js'
-import { nameKey } from '../formats/name-keys.js'
+import { nameKey, slicedFromFormats } from '../formats/name-keys.js'
 
 /** Why models look like one: the same name, or a G-code of one names a mesh another holds. */
 export type MergeReason = 'same_name' | 'gcode_names_mesh'
@@ -59,9 +59,6 @@ class Groups {
   }
 }
 
-/** The formats a G-code is sliced from, as upload matching (ingest/model-matching) reads them. */
-const meshFormats = ['stl', '3mf', 'obj', 'step']
-
 const oldestFirst = (a: ModelRow, b: ModelRow) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)
 
 /**
@@ -88,7 +85,7 @@ export async function listMergeSuggestions(
     .selectFrom('sliced_sources')
     .innerJoin('files as gcode', 'gcode.id', 'sliced_sources.file_id')
     .innerJoin('files as mesh', 'mesh.name_key', 'sliced_sources.name_key')
-    .where('mesh.format', 'in', meshFormats)
+    .where('mesh.format', 'in', slicedFromFormats)
     .whereRef('mesh.model_id', '!=', 'gcode.model_id')
     .select(['gcode.model_id as gcode_model', 'mesh.model_id as mesh_model'])
     .distinct()
