@@ -1,3 +1,4 @@
+import { AwsClient } from 'aws4fetch'
 import type { S3Config } from '../../core/config/config.js'
 
 /** A request to the bucket: the object key (absent: the bucket itself), query and body. */
@@ -16,15 +17,16 @@ export type KeyedS3Config = S3Config & { credentials: NonNullable<S3Config['cred
 export type S3Fetch = (request: S3Request) => Promise<Response>
 
 /**
- * S3 requests over `fetch`, signed with AWS Signature Version 4 through Web Crypto: what the
- * Workers build talks to an S3-compatible bucket with (AWS, R2's S3 API, MinIO, …), since the AWS
- * SDK is a Node package here (dependency-cruiser keeps it out of the Worker). Bodies are sent as
- * `UNSIGNED-PAYLOAD`, so no byte is hashed twice; the transport (HTTPS) protects them.
+ * S3 requests over `fetch`, signed with AWS Signature Version 4 by aws4fetch (Web Crypto): what
+ * the Workers build talks to an S3-compatible bucket with (AWS, R2's S3 API, MinIO, …), since the
+ * AWS SDK is a Node package here (dependency-cruiser keeps it out of the Worker). Bodies are sent
+ * as `UNSIGNED-PAYLOAD`, so no byte is hashed twice; the transport (HTTPS) protects them. Failed
+ * requests are not retried here: the callers decide what a failure means.
  */
 export function createS3Fetch(config: KeyedS3Config): S3Fetch {
-  const { credentials } = config
+  const signer = new AwsClient({ ...config.credentials, service: 's3', region: config.region, retries: 0 })
   const base = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`)
-  const urlOf = (key: string | undefined) => {
+  const urlOf = (key: string | undefined, query: Record<string, string>) => {
     const url = new URL(base)
     const path = key === undefined ? '' : `/${encodeKey(key)}`
     if (config.forcePathStyle)
@@ -33,51 +35,21 @@ export function createS3Fetch(config: KeyedS3Config): S3Fetch {
       url.hostname = `${config.bucket}.${base.hostname}`
       url.pathname = path || '/'
     }
+    // Encoded as SigV4 encodes them (a space as `%20`, never `+`), so the bucket reads back what was signed.
+    url.search = Object.entries(query)
+      .map(([name, value]) => `${encodeSegment(name)}=${encodeSegment(value)}`)
+      .join('&')
     return url
   }
-  return async ({ method, key, query = {}, body, signal }) => {
-    const url = urlOf(key)
-    const canonicalQuery = Object.entries(query)
-      .map(([name, value]) => [encodeSegment(name), encodeSegment(value)] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, value]) => `${name}=${value}`)
-      .join('&')
-    url.search = canonicalQuery
-    const amzDate = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '')
-    const day = amzDate.slice(0, 8)
-    const headers: Record<string, string> = {
-      host: url.host,
-      'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
-      'x-amz-date': amzDate,
-    }
-    const signedHeaders = Object.keys(headers).sort().join(';')
-    const canonicalRequest = [
-      method,
-      url.pathname,
-      canonicalQuery,
-      ...Object.keys(headers)
-        .sort()
-        .map((name) => `${name}:${headers[name]}`),
-      '',
-      signedHeaders,
-      'UNSIGNED-PAYLOAD',
-    ].join('\n')
-    const scope = `${day}/${config.region}/s3/aws4_request`
-    const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, toHex(await sha256(canonicalRequest))].join('\n')
-    let signingKey: ArrayBuffer = new TextEncoder().encode(`AWS4${credentials.secretAccessKey}`).buffer
-    for (const part of [day, config.region, 's3', 'aws4_request']) signingKey = await hmac(signingKey, part)
-    const signature = toHex(await hmac(signingKey, stringToSign))
-    const { host: _host, ...sent } = headers
-    return fetch(url, {
-      method,
-      body,
-      signal,
-      headers: {
-        ...sent,
-        authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
-      },
-    })
-  }
+  return async ({ method, key, query = {}, body, signal }) =>
+    fetch(
+      await signer.sign(urlOf(key, query), {
+        method,
+        body,
+        signal,
+        headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+      }),
+    )
 }
 
 /**
@@ -117,14 +89,3 @@ function encodeSegment(text: string): string {
 }
 
 const encodeKey = (key: string) => key.split('/').map(encodeSegment).join('/')
-
-async function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
-}
-
-async function hmac(key: ArrayBuffer, text: string): Promise<ArrayBuffer> {
-  const cryptoKey = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(text))
-}
-
-const toHex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('')
