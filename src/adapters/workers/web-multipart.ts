@@ -21,7 +21,9 @@ const utf8 = new TextDecoder()
  * (Cloudflare Workers). Same contract as the Node adapter's: the file part is handed over as soon
  * as its headers arrive and its bytes flow with backpressure (the body is read only as fast as
  * the file is consumed), so memory stays at a chunk or two; `request.formData()` would hold the
- * whole upload in memory.
+ * whole upload in memory. So would `@remix-run/multipart-parser` (0.16), the web-streams parser
+ * to reach for otherwise: it collects each part's chunks (`MultipartPart.content`) before handing
+ * the part over, and a Worker has 128 MiB for all its requests; busboy needs Node streams.
  */
 export const readMultipartWeb: ReadMultipart = (request, { maxFileBytes }) => {
   let resolveFile!: (file: MultipartFile | null) => void

@@ -3,6 +3,11 @@ type Env = Record<string, string | undefined>
 /**
  * Reads `VAULT_*` variables and collects every problem instead of throwing at the first, so
  * one message can name each bad variable. A bad value reads as its fallback.
+ *
+ * Not a zod schema: the configuration is flat strings read into a nested shape whose defaults
+ * depend on other variables (paths under `VAULT_DATA_DIR`, S3 variable groups set together), and
+ * each message speaks the operator's terms (`VAULT_PORT must be a whole number from 0 to 65535`).
+ * A schema would need a transform and a custom message per variable: this reader, with less.
  */
 export interface EnvReader {
   /** Trimmed; an empty value counts as unset. */
