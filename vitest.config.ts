@@ -46,6 +46,8 @@ const databaseBehaviour = [
   'test/library-query-plans.test.ts',
   'test/migrations.test.ts',
   'test/model-lists.test.ts',
+  // A union over the thumbnail store's keys on each database.
+  'test/preview-mesh.test.ts',
   // Replicas share one server database; an SQLite file belongs to one process's install.
   'test/replicas.test.ts',
   'test/restore-write-fence.test.ts',

@@ -537,6 +537,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/files/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A large mesh's preview
+         * @description A simplified copy of a mesh of over 200,000 triangles (STL, 3MF, OBJ), made on upload by vertex clustering: at most 100,000 triangles as binary STL, in millimetres, the same size and place as the file. The web UI shows it first and loads the whole file only when asked. The file's `preview_url` says whether it has one.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
+         */
+        get: operations["getFilePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signed/files/{id}/{token}/{name}": {
         parameters: {
             query?: never;
@@ -2248,12 +2270,19 @@ export interface components {
             /** @description What could not be read. A file that could not be parsed is still stored, as opaque. */
             parse_warnings: string[];
             has_thumbnail: boolean;
+            /**
+             * @description Triangles of the preview mesh made on upload for a mesh of over 200,000 triangles: a simplified copy of at most 100,000 (binary STL, `preview_url`) that a viewer can load first. Null when the file has none (smaller meshes, other formats, files stored before previews were made).
+             * @example 98304
+             */
+            preview_triangles: number | null;
             uploaded_by: string | null;
             /** Format: date-time */
             created_at: string;
             /** @example /api/v1/files/…/content */
             download_url: string;
             thumbnail_url: string | null;
+            /** @example /api/v1/files/…/preview */
+            preview_url: string | null;
         };
         Model: {
             id: string;
@@ -5092,6 +5121,91 @@ export interface operations {
                 };
             };
             /** @description No such file, or it has no thumbnail. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFilePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview mesh. */
+            200: {
+                headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/stl": Blob;
+                };
+            };
+            /** @description Not modified (the ETag matched). */
+            304: {
+                headers: {
+                    /** @description The content hash (SHA-256), quoted: send it back as `If-None-Match` or `If-Range`. */
+                    ETag?: string;
+                    /** @description Byte ranges are served. */
+                    "Accept-Ranges"?: string;
+                    /** @description The bytes of an id never change. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such file, or it has no preview. */
             404: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

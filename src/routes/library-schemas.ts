@@ -29,10 +29,16 @@ export const FileSchema = z
       .array(z.string())
       .openapi({ description: 'What could not be read. A file that could not be parsed is still stored, as opaque.' }),
     has_thumbnail: z.boolean(),
+    preview_triangles: z.number().int().nullable().openapi({
+      description:
+        'Triangles of the preview mesh made on upload for a mesh of over 200,000 triangles: a simplified copy of at most 100,000 (binary STL, `preview_url`) that a viewer can load first. Null when the file has none (smaller meshes, other formats, files stored before previews were made).',
+      example: 98_304,
+    }),
     uploaded_by: z.string().nullable(),
     created_at: z.string().openapi({ format: 'date-time' }),
     download_url: z.string().openapi({ example: '/api/v1/files/…/content' }),
     thumbnail_url: z.string().nullable(),
+    preview_url: z.string().nullable().openapi({ example: '/api/v1/files/…/preview' }),
   })
   .openapi('File')
 
@@ -70,6 +76,7 @@ export function presentFile(c: Context, file: FileRecord): z.infer<typeof FileSc
     format: file.format as z.infer<typeof FileSchema>['format'],
     download_url: `${base}/content`,
     thumbnail_url: file.has_thumbnail ? `${base}/thumbnail` : null,
+    preview_url: file.preview_triangles === null ? null : `${base}/preview`,
   }
 }
 

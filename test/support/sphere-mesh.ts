@@ -7,8 +7,10 @@ import type { TriangleSource, Vec3 } from '../../src/core/formats/types.js'
  */
 export function sphere(rings: number, segments: number): TriangleSource {
   const ring = (i: number) => [Math.sin((Math.PI * i) / rings), Math.cos((Math.PI * i) / rings)] as const
-  const cos = Float64Array.from({ length: segments + 1 }, (_, j) => Math.cos((2 * Math.PI * j) / segments))
-  const sin = Float64Array.from({ length: segments + 1 }, (_, j) => Math.sin((2 * Math.PI * j) / segments))
+  // The last column is the first again, exactly, so the seam's corners are shared.
+  const angle = (j: number) => (2 * Math.PI * (j % segments)) / segments
+  const cos = Float64Array.from({ length: segments + 1 }, (_, j) => Math.cos(angle(j)))
+  const sin = Float64Array.from({ length: segments + 1 }, (_, j) => Math.sin(angle(j)))
   return async (sink) => {
     for (let i = 0; i < rings; i++) {
       const [s0, z0] = ring(i)
@@ -27,3 +29,22 @@ export function sphere(rings: number, segments: number): TriangleSource {
 
 /** The bounding box of `sphere`. */
 export const unitSphereBox: { min: Vec3; max: Vec3 } = { min: [-1, -1, -1], max: [1, 1, 1] }
+
+/** `sphere(rings, segments)` of `radius` mm as binary STL, for uploads of a large single-body mesh. */
+export async function sphereStl(rings: number, segments: number, radius: number): Promise<Uint8Array> {
+  const count = rings * segments * 2
+  const bytes = new Uint8Array(84 + 50 * count)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(80, count, true)
+  let at = 84
+  await sphere(
+    rings,
+    segments,
+  )({
+    triangle(...corners) {
+      for (const [i, value] of corners.entries()) view.setFloat32(at + 12 + 4 * i, value * radius, true)
+      at += 50
+    },
+  })
+  return bytes
+}

@@ -28,7 +28,7 @@ export type ExtractReply =
 /**
  * The worker thread of `createWorkerExtractor`: reads one file at a time straight from the
  * blob store (the bytes never cross the thread boundary) and answers with what it found;
- * thumbnail bytes are transferred, not copied.
+ * thumbnail and preview bytes are transferred, not copied.
  */
 async function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerData): Promise<void> {
   const extract = createInThreadExtractor(await openBlobReader(storage))
@@ -37,7 +37,12 @@ async function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractW
       const extracted = await extract(format, blob)
       const thumbnail = extracted.thumbnail && { ...extracted.thumbnail, bytes: extracted.thumbnail.bytes.slice() }
       const reply: ExtractReply = { kind: 'done', extracted: { ...extracted, thumbnail } }
-      port.postMessage(reply, thumbnail ? [thumbnail.bytes.buffer] : [])
+      // A preview owns its whole buffer; a thumbnail may be a view into a file's bytes, hence its copy.
+      const preview = extracted.preview?.bytes.buffer
+      port.postMessage(
+        reply,
+        [thumbnail?.bytes.buffer, preview].filter((buffer) => buffer !== undefined),
+      )
     } catch (error) {
       const reply: ExtractReply = {
         kind: 'failed',

@@ -129,6 +129,9 @@ export interface FilesTable {
   mesh_volume: number | null
   thumbnail_sha256: string | null
   thumbnail_content_type: string | null
+  /** A large mesh's simplified copy (binary STL) in the thumbnail store, and its triangles; see formats/preview-mesh. */
+  preview_sha256: string | null
+  preview_triangles: number | null
   uploaded_by: string | null
   created_at: string
   /** The slicer named in a G-code's metadata, copied out for stats; set by `refreshModel`. */

@@ -2,6 +2,7 @@ import { readGcode } from '../formats/gcode.js'
 import { readImage } from '../formats/image.js'
 import { createMeshStats } from '../formats/mesh-stats.js'
 import { readObj } from '../formats/obj.js'
+import { type PreviewMesh, previewMesh } from '../formats/preview-mesh.js'
 import { renderThumbnail } from '../formats/render-thumbnail.js'
 import { readStepHeader } from '../formats/step.js'
 import { readStl } from '../formats/stl.js'
@@ -18,6 +19,8 @@ export interface Extracted {
   mesh?: MeshStats
   /** Embedded in the file, or rendered from its mesh. */
   thumbnail?: Thumbnail
+  /** For a mesh over `PREVIEW_FROM_TRIANGLES`: a simplified copy the web UI's 3D view loads first. */
+  preview?: PreviewMesh
   /** A better name for a new model than the file name (a 3MF's title). */
   title?: string
 }
@@ -64,7 +67,18 @@ export async function extractFile(format: FileFormat, source: ByteSource): Promi
   }
 }
 
-/** Reads the mesh once for its figures (and the reader's own metadata), then again to render it. */
+/**
+ * Meshes with more triangles than this get a preview of at most `PREVIEW_TRIANGLES` (5 MB as
+ * binary STL): a browser draws 100,000 triangles at once on any device, while a 300 MB STL took a
+ * tab to 745 MB. Below it the file itself is small enough (10 MB as binary STL) to view.
+ */
+const PREVIEW_FROM_TRIANGLES = 200_000
+const PREVIEW_TRIANGLES = 100_000
+
+const previewOf = (replay: TriangleSource, mesh: MeshStats) =>
+  mesh.triangles > PREVIEW_FROM_TRIANGLES ? previewMesh(replay, mesh, PREVIEW_TRIANGLES) : Promise.resolve(undefined)
+
+/** Reads the mesh once for its figures (and the reader's own metadata), then again to render it and to simplify it. */
 async function extractMesh(
   replay: TriangleSource,
   readOnce: (sink: ReturnType<typeof createMeshStats>) => Promise<Record<string, unknown>>,
@@ -77,6 +91,7 @@ async function extractMesh(
     warnings: [],
     mesh,
     thumbnail: await renderThumbnail(replay, mesh.bbox),
+    preview: await previewOf(replay, mesh),
   }
 }
 
@@ -90,6 +105,7 @@ const THREE_MF_RENDER_TRIANGLES = 500_000
 async function extractThreeMf(source: ByteSource): Promise<Extracted> {
   const contents = await readThreeMf(source)
   const mesh = await contents.measure()
+  const replay: TriangleSource = (sink) => contents.forEachTriangle(sink, { maxTriangles: THREE_MF_RENDER_TRIANGLES })
   return {
     metadata: {
       mesh,
@@ -100,14 +116,8 @@ async function extractThreeMf(source: ByteSource): Promise<Extracted> {
     },
     warnings: [],
     mesh,
-    thumbnail:
-      contents.thumbnail ??
-      (mesh.triangles > 0
-        ? await renderThumbnail(
-            (sink) => contents.forEachTriangle(sink, { maxTriangles: THREE_MF_RENDER_TRIANGLES }),
-            mesh.bbox,
-          )
-        : undefined),
+    thumbnail: contents.thumbnail ?? (mesh.triangles > 0 ? await renderThumbnail(replay, mesh.bbox) : undefined),
+    preview: await previewOf(replay, mesh),
     title: contents.metadata.title,
   }
 }

@@ -22,6 +22,8 @@ type Figures = Pick<
   | 'mesh_volume'
   | 'thumbnail_sha256'
   | 'thumbnail_content_type'
+  | 'preview_sha256'
+  | 'preview_triangles'
 >
 
 /** What ingest knows of an upload's bytes: read now, or copied from a file of another model with the same bytes. */
@@ -32,16 +34,21 @@ export interface Reading {
   title?: string
   /** Set for a sliced file (G-code, a `.gcode.3mf`): the objects it was sliced from (see `slicedObjectNames`). */
   objectNames?: string[]
-  /** The thumbnail's bytes when read now, to store again should a concurrent deletion take them. */
+  /** The thumbnail's and preview's bytes when read now, to store again should a concurrent deletion take them. */
   thumbnailBytes?: Uint8Array
+  previewBytes?: Uint8Array
 }
 
-/** Reads stored bytes for their figures and thumbnail (stored); 422 `unsafe_file` for a file refused for what it is. */
+/**
+ * Reads stored bytes for their figures, thumbnail and preview (both kept in the thumbnail store);
+ * 422 `unsafe_file` for a file refused for what it is.
+ */
 export async function readContent(deps: ReadingDeps, format: FileFormat, stored: StoredContent): Promise<Reading> {
   const extracted = await extractOrRefuse(deps, format, stored)
-  const thumbnail = extracted.thumbnail
-    ? await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(extracted.thumbnail.bytes))
-    : undefined
+  const keep = (bytes: Uint8Array | undefined) =>
+    bytes ? putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(bytes)) : undefined
+  const thumbnail = await keep(extracted.thumbnail?.bytes)
+  const preview = await keep(extracted.preview?.bytes)
   return {
     figures: {
       metadata: JSON.stringify(extracted.metadata),
@@ -53,11 +60,14 @@ export async function readContent(deps: ReadingDeps, format: FileFormat, stored:
       mesh_volume: extracted.mesh?.volume ?? null,
       thumbnail_sha256: thumbnail?.sha256 ?? null,
       thumbnail_content_type: extracted.thumbnail?.contentType ?? null,
+      preview_sha256: preview?.sha256 ?? null,
+      preview_triangles: extracted.preview?.triangles ?? null,
     },
     mesh: extracted.mesh,
     title: extracted.title,
     objectNames: slicedObjectNames(format, extracted.metadata),
     thumbnailBytes: extracted.thumbnail?.bytes,
+    previewBytes: extracted.preview?.bytes,
   }
 }
 
@@ -74,6 +84,8 @@ export function readingOf(row: Selectable<FilesTable>): Reading {
       mesh_volume: row.mesh_volume,
       thumbnail_sha256: row.thumbnail_sha256,
       thumbnail_content_type: row.thumbnail_content_type,
+      preview_sha256: row.preview_sha256,
+      preview_triangles: row.preview_triangles,
     },
     objectNames: slicedObjectNames(row.format, JSON.parse(row.metadata)),
   }

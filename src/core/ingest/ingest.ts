@@ -219,7 +219,7 @@ export async function registerUpload(
     return winner
   }
   const { file, modelCreated } = inserted
-  await confirmStoredContent(deps, file, read.thumbnailBytes)
+  await confirmStoredContent(deps, file, read)
   if (heldElsewhere) await recordDuplicateUpload(db, file.size)
   const attachments =
     format === '3mf' && !heldElsewhere

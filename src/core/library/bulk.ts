@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { notFound } from '../errors.js'
-import { releaseContent } from './content-release.js'
+import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import type { CursorPosition } from './cursor.js'
 import { type ModelFilters, modelPageQuery, tagKey } from './model-query.js'
 import type { LibraryDeps } from './models.js'
@@ -210,7 +210,7 @@ async function deletePage(deps: LibraryDeps, page: PageModel[]): Promise<PageMod
     const models = await trx.selectFrom('models').select('thumbnail_sha256').where('id', 'in', ids).execute()
     const files = await trx
       .selectFrom('files')
-      .select(['sha256', 'thumbnail_sha256'])
+      .select(['sha256', 'thumbnail_sha256', 'preview_sha256'])
       .where('model_id', 'in', ids)
       .execute()
     const removed = await trx.deleteFrom('models').where('id', 'in', ids).returning('id').execute()
@@ -218,9 +218,7 @@ async function deletePage(deps: LibraryDeps, page: PageModel[]): Promise<PageMod
       deleted: new Set(removed.map((row) => row.id)),
       content: {
         blobs: files.map((file) => file.sha256),
-        thumbnails: [...models, ...files]
-          .map((row) => row.thumbnail_sha256)
-          .filter((key): key is string => key !== null),
+        thumbnails: thumbnailStoreKeys(...models, ...files),
       },
     }
   })

@@ -49,7 +49,7 @@ export async function releaseContent(
   })
 }
 
-/** Which of these blobs (as `files.sha256`) and thumbnails (of a file or a model) rows refer to. */
+/** Which of these blobs (as `files.sha256`) and thumbnail-store keys (a file's or model's thumbnail, a file's preview) rows refer to. */
 export async function referencedContent(
   db: Kysely<Database>,
   content: { blobs: string[]; thumbnails: string[] },
@@ -66,6 +66,7 @@ export async function referencedContent(
           .selectFrom('files')
           .select('thumbnail_sha256 as key')
           .where('thumbnail_sha256', 'in', thumbnails)
+          .union(db.selectFrom('files').select('preview_sha256 as key').where('preview_sha256', 'in', thumbnails))
           .union(db.selectFrom('models').select('thumbnail_sha256 as key').where('thumbnail_sha256', 'in', thumbnails))
           .execute()
   return new Set([...referencedBlobs, ...referencedThumbnails].map((row) => row.key).filter((key) => key !== null))
@@ -73,17 +74,22 @@ export async function referencedContent(
 
 /**
  * For ingest, after its new file row committed: makes sure a concurrent model deletion did
- * not delete the bytes (or thumbnail) it relied on (see `releaseContent`). A lost thumbnail
- * is stored again; lost bytes mean the row is taken back (with its model, if that is left
- * without files) and the upload answers 409 `content_deleted`.
+ * not delete the bytes (or thumbnail, or preview) it relied on (see `releaseContent`). A lost
+ * thumbnail or preview is stored again; lost bytes mean the row is taken back (with its model,
+ * if that is left without files) and the upload answers 409 `content_deleted`.
  */
 export async function confirmStoredContent(
   deps: ContentDeps,
   file: Selectable<FilesTable>,
-  thumbnail?: Uint8Array,
+  read: { thumbnailBytes?: Uint8Array; previewBytes?: Uint8Array } = {},
 ): Promise<void> {
-  if (thumbnail && file.thumbnail_sha256 && !(await deps.thumbnails.stat(file.thumbnail_sha256))) {
-    await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(thumbnail))
+  for (const [key, bytes] of [
+    [file.thumbnail_sha256, read.thumbnailBytes],
+    [file.preview_sha256, read.previewBytes],
+  ] as const) {
+    if (key && bytes && !(await deps.thumbnails.stat(key))) {
+      await putContentAddressed(deps.thumbnails, deps.createSha256, streamOf(bytes))
+    }
   }
   if (await deps.blobs.stat(file.sha256)) return
   await deps.database.db.transaction().execute(async (trx) => {
@@ -93,6 +99,15 @@ export async function confirmStoredContent(
     else await refreshModel(trx, deps.database.dialect.search, file.model_id, deps.clock.now().toISOString())
   })
   throw contentDeleted()
+}
+
+/** What rows (files, models) hold in the thumbnail store: their thumbnails and, for files, their previews. */
+export function thumbnailStoreKeys(
+  ...rows: { thumbnail_sha256: string | null; preview_sha256?: string | null }[]
+): string[] {
+  return rows
+    .flatMap((row) => [row.thumbnail_sha256, row.preview_sha256 ?? null])
+    .filter((key): key is string => key !== null)
 }
 
 /** 409 `content_deleted`: the bytes of an upload went (a model deletion or the orphan sweep) while it ran. */

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
 import { notFound } from '../errors.js'
 import { nameKey } from '../formats/name-keys.js'
-import { releaseContent } from './content-release.js'
+import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import type { LibraryDeps } from './models.js'
 import { type FileRecord, toFileRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
@@ -61,6 +61,6 @@ export async function deleteFile(deps: LibraryDeps, id: string): Promise<void> {
   deps.logger.info('file deleted', { file_id: id, model_id: file.model_id })
   await releaseContent(deps, {
     blobs: [file.sha256],
-    thumbnails: file.thumbnail_sha256 ? [file.thumbnail_sha256] : [],
+    thumbnails: thumbnailStoreKeys(file),
   })
 }

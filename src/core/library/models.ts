@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Database, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { notFound } from '../errors.js'
-import { releaseContent } from './content-release.js'
+import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { chooseCover } from './cover.js'
 import { keptList } from './kept-lists.js'
 import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord } from './records.js'
@@ -149,16 +149,11 @@ export async function deleteModel(deps: LibraryDeps, id: string): Promise<void> 
     if (!model) throw notFound(`No model has the id ${id}.`)
     const files = await trx
       .selectFrom('files')
-      .select(['sha256', 'thumbnail_sha256'])
+      .select(['sha256', 'thumbnail_sha256', 'preview_sha256'])
       .where('model_id', '=', id)
       .execute()
     await trx.deleteFrom('models').where('id', '=', id).execute()
-    return {
-      blobs: files.map((file) => file.sha256),
-      thumbnails: [model.thumbnail_sha256, ...files.map((file) => file.thumbnail_sha256)].filter(
-        (key): key is string => key !== null,
-      ),
-    }
+    return { blobs: files.map((file) => file.sha256), thumbnails: thumbnailStoreKeys(model, ...files) }
   })
   deps.logger.info('model deleted', { model_id: id, files: content.blobs.length })
   await releaseContent(deps, content)

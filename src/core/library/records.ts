@@ -17,6 +17,8 @@ export interface FileRecord {
   metadata: Record<string, unknown>
   parse_warnings: string[]
   has_thumbnail: boolean
+  /** Triangles of the file's preview mesh (see formats/preview-mesh); null when it has none. */
+  preview_triangles: number | null
   uploaded_by: string | null
   created_at: string
 }
@@ -46,6 +48,7 @@ export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
   metadata: JSON.parse(row.metadata) as Record<string, unknown>,
   parse_warnings: JSON.parse(row.parse_warnings) as string[],
   has_thumbnail: row.thumbnail_sha256 !== null,
+  preview_triangles: row.preview_sha256 === null ? null : row.preview_triangles,
   uploaded_by: row.uploaded_by,
   created_at: row.created_at,
 })

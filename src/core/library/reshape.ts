@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
 import { notFound, unprocessable } from '../errors.js'
-import { releaseContent } from './content-release.js'
+import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { settleCover } from './cover.js'
 import { getModelDetail, type LibraryDeps, type ModelDetailRecord } from './models.js'
 import { refreshModel } from './refresh-model.js'
@@ -78,7 +78,7 @@ export async function mergeModels(deps: LibraryDeps, modelId: string, sources: s
       .execute()
     await joinLinks(trx, others, modelId)
     await trx.deleteFrom('models').where('id', 'in', others).execute()
-    const thumbnails = rows.flatMap((row) => (row.thumbnail_sha256 ? [row.thumbnail_sha256] : []))
+    const thumbnails = thumbnailStoreKeys(...rows)
     await refreshAll(deps, trx, [modelId], deps.clock.now().toISOString())
     return { blobs: released.blobs, thumbnails: [...released.thumbnails, ...thumbnails] }
   })
@@ -154,7 +154,7 @@ async function moveInto(
       await trx.updateTable('dispatches').set({ file_id: keeper }).where('file_id', '=', file.id).execute()
       await trx.deleteFrom('files').where('id', '=', file.id).execute()
       released.blobs.push(file.sha256)
-      if (file.thumbnail_sha256) released.thumbnails.push(file.thumbnail_sha256)
+      released.thumbnails.push(...thumbnailStoreKeys(file))
       continue
     }
     await trx

@@ -14,6 +14,7 @@ import {
   createDownloadLinkRoute,
   deleteFileRoute,
   downloadFileRoute,
+  filePreviewRoute,
   fileThumbnailRoute,
   getFileRoute,
   updateFileRoute,
@@ -50,6 +51,11 @@ export const filesRouter = createRouter()
     const file = await getFileRow(c.var.deps.database.db, c.req.valid('param').id)
     if (!file.thumbnail_sha256) throw notFound('This file has no thumbnail.')
     return thumbnailResponse(c, file.thumbnail_sha256, file.thumbnail_content_type)
+  })
+  .openapi(filePreviewRoute, async (c) => {
+    const file = await getFileRow(c.var.deps.database.db, c.req.valid('param').id)
+    if (!file.preview_sha256) throw notFound('This file has no preview mesh.')
+    return thumbnailResponse(c, file.preview_sha256, 'model/stl')
   })
 
 /** A stored file's bytes, as a download under its original name. */

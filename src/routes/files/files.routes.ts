@@ -174,3 +174,22 @@ export const fileThumbnailRoute = defineRoute(allow('user', 'read'), {
     404: problemResponse('No such file, or it has no thumbnail.'),
   },
 })
+
+export const filePreviewRoute = defineRoute(allow('user', 'read'), {
+  method: 'get',
+  path: '/api/v1/files/{id}/preview',
+  operationId: 'getFilePreview',
+  tags,
+  summary: "A large mesh's preview",
+  description: [
+    'A simplified copy of a mesh of over 200,000 triangles (STL, 3MF, OBJ), made on upload by vertex clustering: at most',
+    '100,000 triangles as binary STL, in millimetres, the same size and place as the file. The web UI shows it first and',
+    "loads the whole file only when asked. The file's `preview_url` says whether it has one.",
+  ].join(' '),
+  request: { params: IdParamSchema },
+  responses: {
+    200: { description: 'The preview mesh.', headers: storedBytesHeaders, content: binaryContent('model/stl') },
+    304: { description: 'Not modified (the ETag matched).', headers: storedBytesHeaders },
+    404: problemResponse('No such file, or it has no preview.'),
+  },
+})

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { LargeMeshView } from './large-mesh-view'
 import { LoadingView } from './loading-view'
+import { PreviewNotice } from './preview-notice'
 import { isViewable, type ModelFile } from './types'
 import { type ByteProgress, loadFileBytes } from './use-file-bytes'
 
@@ -22,31 +23,37 @@ type Download =
   | { status: 'done'; bytes: Uint8Array<ArrayBuffer> }
   | { status: 'failed'; message: string }
 
+/** What the 3D view shows of the file: its preview mesh, the file itself, or a button until asked. */
+type Shown = 'preview' | 'full' | 'waiting'
+
 /**
  * The 3D view of the model's first STL, 3MF or OBJ file (or the one chosen), with download
- * progress; a file over `largeMeshBytes` shows its thumbnail until "Load the 3D view" is pressed.
+ * progress. A large mesh with a preview (made on upload) shows the preview first, with a button
+ * for the full detail; one without shows its thumbnail until "Load the 3D view" is pressed.
  */
 export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
   const viewable = files.filter(isViewable)
   const [chosenId, setChosenId] = useState<string | null>(null)
   const file = viewable.find((candidate) => candidate.id === chosenId) ?? viewable[0]
   const [download, setDownload] = useState<Download>({ status: 'loading' })
-  /** The large file whose 3D view was asked for. */
-  const [loadAsked, setLoadAsked] = useState<string | null>(null)
+  /** The file whose whole mesh was asked for. */
+  const [fullAsked, setFullAsked] = useState<string | null>(null)
 
   // By id and size: an edit of the model brings new file objects, not new bytes.
   const fileId = file?.id
   const fileSize = file?.size ?? 0
-  const waits = fileSize > largeMeshBytes && loadAsked !== fileId
+  const shown: Shown =
+    fullAsked === fileId ? 'full' : file?.preview_url ? 'preview' : fileSize > largeMeshBytes ? 'waiting' : 'full'
   useEffect(() => {
     if (!fileId) return
-    if (waits) return setDownload({ status: 'waiting' })
+    if (shown === 'waiting') return setDownload({ status: 'waiting' })
     const abort = new AbortController()
     setDownload({ status: 'loading' })
     loadFileBytes(
       { id: fileId, size: fileSize },
       (progress) => setDownload({ status: 'loading', progress }),
       abort.signal,
+      shown === 'preview' ? 'preview' : 'content',
     ).then(
       (bytes) => setDownload({ status: 'done', bytes }),
       (error: unknown) => {
@@ -54,7 +61,7 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
       },
     )
     return () => abort.abort()
-  }, [fileId, fileSize, waits])
+  }, [fileId, fileSize, shown])
 
   if (!file) {
     return (
@@ -80,13 +87,24 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
           {download.message}
         </Alert>
       ) : download.status === 'waiting' ? (
-        <LargeMeshView file={file} onLoad={() => setLoadAsked(file.id)} />
+        <LargeMeshView file={file} onLoad={() => setFullAsked(file.id)} />
       ) : download.status === 'loading' ? (
-        <LoadingView name={file.name} progress={download.progress} />
+        <LoadingView
+          name={shown === 'preview' ? `the preview of ${file.name}` : file.name}
+          progress={download.progress}
+        />
       ) : (
         <Suspense fallback={<LoadingView name={file.name} />}>
-          <MeshViewer name={file.name} format={file.format} bytes={download.bytes} />
+          <MeshViewer
+            name={file.name}
+            // A preview is binary STL whatever the file's format.
+            format={shown === 'preview' ? 'stl' : file.format}
+            bytes={download.bytes}
+          />
         </Suspense>
+      )}
+      {shown === 'preview' && download.status !== 'failed' && (
+        <PreviewNotice file={file} onLoadFull={() => setFullAsked(file.id)} />
       )}
     </Stack>
   )

@@ -8,19 +8,19 @@ export interface ByteProgress {
 }
 
 /**
- * Downloads a stored file's bytes through the API client (so the bearer token and refresh apply),
- * reporting progress as they arrive.
+ * Downloads a stored file's bytes, or its preview mesh's (`part: 'preview'`), through the API client
+ * (so the bearer token and refresh apply), reporting progress as they arrive.
  */
 export async function loadFileBytes(
   file: { id: string; size: number },
   onProgress: (progress: ByteProgress) => void,
   signal?: AbortSignal,
+  part: 'content' | 'preview' = 'content',
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const result = await api.GET('/api/v1/files/{id}/content', {
-    params: { path: { id: file.id } },
-    parseAs: 'stream',
-    signal,
-  })
+  const request = { params: { path: { id: file.id } }, parseAs: 'stream', signal } as const
+  const result = await (part === 'preview'
+    ? api.GET('/api/v1/files/{id}/preview', request)
+    : api.GET('/api/v1/files/{id}/content', request))
   const body = unwrap(result)
   const total = Number(result.response.headers.get('Content-Length')) || file.size
   if (!body) return new Uint8Array()
