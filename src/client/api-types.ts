@@ -2041,10 +2041,11 @@ export interface components {
             /** @example The request does not match the schema. */
             detail: string;
             /**
-             * @description Stable machine-readable error code.
+             * @description Stable machine-readable error code, one of the error catalogue (`src/core/errors.ts`); each operation says which it can answer with.
              * @example validation_failed
+             * @enum {string}
              */
-            code: string;
+            code: "bad_request" | "client_error" | "malformed_json" | "malformed_multipart" | "invalid_cursor" | "upload_aborted" | "method_not_allowed" | "length_required" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "validation_failed" | "unauthorized" | "missing_token" | "invalid_token" | "invalid_credentials" | "invalid_refresh_token" | "refresh_token_reused" | "forbidden" | "insufficient_role" | "insufficient_scope" | "wrong_password" | "download_link_expired" | "download_link_invalid" | "download_link_other_file" | "download_link_other_model" | "download_link_revoked" | "too_many_attempts" | "no_session" | "not_found" | "name_taken" | "username_taken" | "api_key_name_taken" | "collection_name_taken" | "collection_has_children" | "last_superuser" | "content_deleted" | "unsafe_file" | "unreadable_archive" | "unsupported_preset_file" | "preset_out_of_range" | "insufficient_storage" | "not_gcode" | "no_printer" | "job_on_bed" | "send_in_progress" | "printer_not_ready" | "not_ready_after_upload" | "upload_failed" | "start_refused" | "not_confirmed" | "maintenance_in_progress" | "invalid_archive" | "incompatible_archive" | "backup_location_unreachable" | "restore_unfinished" | "restore_in_progress" | "starting" | "ui_not_built" | "not_supported_on_this_runtime" | "internal_error";
             /**
              * @description The request path.
              * @example /api/v1/auth/login
@@ -8473,11 +8474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Dispatch"];
                 };
             };

@@ -5,7 +5,7 @@ import { authenticateApiKey, looksLikeApiKey } from '../core/accounts/api-keys.j
 import type { Principal } from '../core/accounts/principal.js'
 import { hasRole, type Role } from '../core/accounts/roles.js'
 import { authenticate } from '../core/accounts/sessions.js'
-import { forbidden, unauthorized, VaultError } from '../core/errors.js'
+import { unauthorized, VaultError } from '../core/errors.js'
 import { andThen, type MaybePromise } from '../core/runtime/maybe-async.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
@@ -88,7 +88,10 @@ function authenticateRequest(c: Context<AppEnv>): MaybePromise<Principal> {
 function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<AppEnv> {
   const admit = (principal: Principal) => {
     if (!hasRole(principal.role, role)) {
-      throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
+      throw new VaultError(
+        'insufficient_role',
+        `This needs the ${role} role; your account has the ${principal.role} role.`,
+      )
     }
     if (scopes !== 'any') requireScope(principal, scopes)
   }
@@ -115,12 +118,13 @@ const neededScopes = (scopes: readonly ApiKeyScope[]) =>
 /** 403 naming the scopes that would do and the ones the key has; the challenge says it as RFC 6750 does. */
 function insufficientScope(needed: readonly ApiKeyScope[], held: readonly ApiKeyScope[]) {
   return new VaultError(
-    403,
     'insufficient_scope',
-    'Forbidden',
     `This needs an API key with ${neededScopes(needed)}; the key used has ${quoted(held, ', ')}.`,
-    undefined,
-    { 'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"` },
+    {
+      headers: {
+        'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"`,
+      },
+    },
   )
 }
 

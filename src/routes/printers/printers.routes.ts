@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
-import { problemResponse } from '../problem.js'
+import { ProblemSchema, problemResponse } from '../problem.js'
 
 const tags = ['Printers']
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
@@ -344,7 +344,7 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
       description:
         'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way, from any process of the install; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
       content: {
-        'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() },
+        'application/problem+json': { schema: ProblemSchema },
         'application/json': { schema: DispatchSchema },
       },
     },
