@@ -11,6 +11,7 @@ import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
 import { inputResponses, refuseNul } from './input-responses.js'
 import { problemResponse } from './problem.js'
+import { restoreInProgressResponse } from './restore-in-progress.js'
 
 /**
  * Who may call a route: anyone, or a signed-in user with at least `role` whose credential holds
@@ -155,6 +156,19 @@ function boundBody(config: RouteConfig, options: BodyOptions) {
 }
 
 /**
+ * The answers every operation of a kind can give whatever it does: under `/api/` the restore
+ * gate's 503; an upload's 507 when the disk fills while its bytes are stored.
+ */
+function sharedAnswers(config: RouteConfig, options: BodyOptions) {
+  return {
+    ...(config.path.startsWith('/api/') ? { 503: restoreInProgressResponse() } : {}),
+    ...(options.upload
+      ? { 507: problemResponse('The disk (or the quota) is full (`insufficient_storage`); nothing was stored.') }
+      : {}),
+  }
+}
+
+/**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
  * drives both the enforcement (middleware) and the documentation (security requirements with
  * the scopes, `x-required-role`, `x-required-scopes`, 401/403 answers), so the two cannot drift
@@ -168,7 +182,12 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       ...config,
       security: [],
       middleware: body.middleware,
-      responses: { ...inputResponses(config.request), ...body.responses, ...config.responses },
+      responses: {
+        ...inputResponses(config.request),
+        ...body.responses,
+        ...sharedAnswers(config, options),
+        ...config.responses,
+      },
     }) as R
   const { role, scopes } = access
   return createRoute({
@@ -182,6 +201,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     responses: {
       ...inputResponses(config.request),
       ...body.responses,
+      ...sharedAnswers(config, options),
       ...config.responses,
       401: problemResponse(
         'No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key.',
