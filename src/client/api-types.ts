@@ -3096,6 +3096,12 @@ export interface components {
             /** @description The model holding the file now; null once the file is deleted. */
             model_id: string | null;
         };
+        /**
+         * @example {
+         *       "file_id": "0193a4f2-8a31-7c02-b5c3-4d6e8f0a2b3c",
+         *       "start": true
+         *     }
+         */
         SendToPrinterRequest: {
             file_id: string;
             /** @default false */
@@ -4519,6 +4525,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "file",
+                     *       "duplicate": false,
+                     *       "model_created": true,
+                     *       "file": {
+                     *         "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box.stl",
+                     *         "folder": "",
+                     *         "format": "stl",
+                     *         "role": "part",
+                     *         "content_type": "model/stl",
+                     *         "size": 684,
+                     *         "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *         "metadata": {
+                     *           "mesh": {
+                     *             "triangles": 12,
+                     *             "bbox": {
+                     *               "min": [
+                     *                 0,
+                     *                 0,
+                     *                 0
+                     *               ],
+                     *               "max": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ]
+                     *             },
+                     *             "size": [
+                     *               20,
+                     *               20,
+                     *               20
+                     *             ],
+                     *             "volume": 8000,
+                     *             "area": 2400,
+                     *             "manifold": true
+                     *           },
+                     *           "stl": {
+                     *             "encoding": "binary"
+                     *           }
+                     *         },
+                     *         "parse_warnings": [],
+                     *         "has_thumbnail": true,
+                     *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *       },
+                     *       "model": {
+                     *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box",
+                     *         "description": "",
+                     *         "creator": null,
+                     *         "source_url": null,
+                     *         "license": null,
+                     *         "has_thumbnail": true,
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "updated_at": "2026-11-28T20:14:40.191Z",
+                     *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
@@ -4673,6 +4744,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "file",
+                     *       "duplicate": false,
+                     *       "model_created": true,
+                     *       "file": {
+                     *         "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box.stl",
+                     *         "folder": "",
+                     *         "format": "stl",
+                     *         "role": "part",
+                     *         "content_type": "model/stl",
+                     *         "size": 684,
+                     *         "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *         "metadata": {
+                     *           "mesh": {
+                     *             "triangles": 12,
+                     *             "bbox": {
+                     *               "min": [
+                     *                 0,
+                     *                 0,
+                     *                 0
+                     *               ],
+                     *               "max": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ]
+                     *             },
+                     *             "size": [
+                     *               20,
+                     *               20,
+                     *               20
+                     *             ],
+                     *             "volume": 8000,
+                     *             "area": 2400,
+                     *             "manifold": true
+                     *           },
+                     *           "stl": {
+                     *             "encoding": "binary"
+                     *           }
+                     *         },
+                     *         "parse_warnings": [],
+                     *         "has_thumbnail": true,
+                     *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *       },
+                     *       "model": {
+                     *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box",
+                     *         "description": "",
+                     *         "creator": null,
+                     *         "source_url": null,
+                     *         "license": null,
+                     *         "has_thumbnail": true,
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "updated_at": "2026-11-28T20:14:40.191Z",
+                     *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
@@ -6027,6 +6163,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "name": "Shape-Box",
+                     *           "description": "",
+                     *           "creator": null,
+                     *           "source_url": null,
+                     *           "license": null,
+                     *           "has_thumbnail": true,
+                     *           "created_at": "2026-11-28T20:14:40.191Z",
+                     *           "updated_at": "2026-11-28T20:14:40.191Z",
+                     *           "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail",
+                     *           "tags": [
+                     *             "calibration"
+                     *           ],
+                     *           "file_summary": {
+                     *             "count": 1,
+                     *             "formats": [
+                     *               "stl"
+                     *             ],
+                     *             "total_size": 684
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModelPage"];
                 };
             };
@@ -6106,6 +6272,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *       "name": "Shape-Box",
+                     *       "description": "",
+                     *       "creator": null,
+                     *       "source_url": null,
+                     *       "license": null,
+                     *       "has_thumbnail": true,
+                     *       "created_at": "2026-11-28T20:14:40.191Z",
+                     *       "updated_at": "2026-11-28T20:14:40.191Z",
+                     *       "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *       "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail",
+                     *       "tags": [
+                     *         "calibration"
+                     *       ],
+                     *       "file_summary": {
+                     *         "count": 1,
+                     *         "formats": [
+                     *           "stl"
+                     *         ],
+                     *         "total_size": 684
+                     *       },
+                     *       "cover_file_id": null,
+                     *       "collections": [],
+                     *       "files": [
+                     *         {
+                     *           "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *           "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "name": "Shape-Box.stl",
+                     *           "folder": "",
+                     *           "format": "stl",
+                     *           "role": "part",
+                     *           "content_type": "model/stl",
+                     *           "size": 684,
+                     *           "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *           "metadata": {
+                     *             "mesh": {
+                     *               "triangles": 12,
+                     *               "bbox": {
+                     *                 "min": [
+                     *                   0,
+                     *                   0,
+                     *                   0
+                     *                 ],
+                     *                 "max": [
+                     *                   20,
+                     *                   20,
+                     *                   20
+                     *                 ]
+                     *               },
+                     *               "size": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ],
+                     *               "volume": 8000,
+                     *               "area": 2400,
+                     *               "manifold": true
+                     *             },
+                     *             "stl": {
+                     *               "encoding": "binary"
+                     *             }
+                     *           },
+                     *           "parse_warnings": [],
+                     *           "has_thumbnail": true,
+                     *           "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *           "created_at": "2026-11-28T20:14:40.191Z",
+                     *           "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *           "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModelDetail"];
                 };
             };
@@ -8226,6 +8466,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-ae75-7046-b9a7-8b0c2d4e6f70",
+                     *       "status": "running",
+                     *       "file_name": "model-vault-2026-11-28T20-14-40Z-0193a4f2-ae75-7046-b9a7-8b0c2d4e6f70.tar.gz",
+                     *       "created_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *       "started_at": "2026-11-28T20:14:40.243Z",
+                     *       "finished_at": null,
+                     *       "progress": 0,
+                     *       "bytes_done": 0,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "error": null,
+                     *       "locations": [],
+                     *       "manifest": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Backup"];
                 };
             };
@@ -9214,6 +9471,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-9c53-7e24-97e5-6f8a0b2c4d5e",
+                     *       "printer_id": "0193a4f2-9b42-7d13-86d4-5e7f9a1b3c4d",
+                     *       "printer_name": "Voron",
+                     *       "file_id": "0193a4f2-8a31-7c02-b5c3-4d6e8f0a2b3c",
+                     *       "file_name": "Shape-Box.gcode",
+                     *       "user_id": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *       "start_requested": true,
+                     *       "outcome": "confirmed",
+                     *       "uploaded": true,
+                     *       "started": true,
+                     *       "confirmed": true,
+                     *       "remote_name": "Shape-Box.gcode",
+                     *       "detail": "Printing Shape-Box.gcode.",
+                     *       "steps": [
+                     *         {
+                     *           "step": "check",
+                     *           "ok": true,
+                     *           "detail": "idle",
+                     *           "at": "2026-11-28T20:14:40.236Z"
+                     *         },
+                     *         {
+                     *           "step": "upload",
+                     *           "ok": true,
+                     *           "detail": "stored as Shape-Box.gcode",
+                     *           "at": "2026-11-28T20:14:41.012Z"
+                     *         },
+                     *         {
+                     *           "step": "recheck",
+                     *           "ok": true,
+                     *           "detail": "idle",
+                     *           "at": "2026-11-28T20:14:41.030Z"
+                     *         },
+                     *         {
+                     *           "step": "start",
+                     *           "ok": true,
+                     *           "detail": "the printer accepted the start command",
+                     *           "at": "2026-11-28T20:14:41.052Z"
+                     *         },
+                     *         {
+                     *           "step": "confirm",
+                     *           "ok": true,
+                     *           "detail": "printing",
+                     *           "at": "2026-11-28T20:14:41.460Z"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-28T20:14:40.234Z",
+                     *       "finished_at": "2026-11-28T20:14:41.460Z",
+                     *       "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispatch"];
                 };
             };
@@ -9276,6 +9585,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Voron is not ready: it is printing. Nothing was sent (dispatch 0193a4f2-9d64-7f35-a8f6-7a9b1c3d5e6f).",
+                     *       "code": "printer_not_ready",
+                     *       "instance": "/api/v1/printers/0193a4f2-9b42-7d13-86d4-5e7f9a1b3c4d/send",
+                     *       "request_id": "342a57e3-8dc4-462e-a467-82fdc7640af1",
+                     *       "errors": [
+                     *         {
+                     *           "path": "printer.state",
+                     *           "message": "printing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Dispatch"];
                 };

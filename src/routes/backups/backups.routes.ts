@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
 import { ApiKeySchema } from '../account-schemas.js'
+import { backupStartedExample } from '../answer-examples.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { locationHeader } from '../response-docs.js'
@@ -138,7 +139,7 @@ export const createBackupRoute = defineRoute(allow('admin', 'full'), {
     202: {
       description: 'Started. `Location` names the record.',
       headers: locationHeader,
-      content: { 'application/json': { schema: BackupSchema } },
+      content: { 'application/json': { schema: BackupSchema, example: backupStartedExample } },
     },
     409: problemResponse(
       'A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed.',
