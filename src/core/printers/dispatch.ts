@@ -68,9 +68,10 @@ interface Ending {
 /**
  * Sends a stored G-code file to a printer and, when asked, starts it, following the rule for
  * small farms: never queue work onto an unconfirmed printer. A fresh status must say `idle`
- * (else 409, nothing sent); the file is uploaded without auto-start; the status is checked
- * again; the start is asked for; and the printer must then show that it prints, because
- * providers can answer success without starting. Every attempt is recorded.
+ * (else `printer_not_ready`, nothing sent); the file is uploaded without auto-start; the status
+ * is checked again; the start is asked for; and the printer must then show that it prints,
+ * because providers can answer success without starting. Every attempt is recorded, and the
+ * record's `outcome` says how it ended (the routes answer it with its HTTP status).
  */
 export async function sendToPrinter(
   deps: DispatchDeps,
