@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.js'
-import { conflict } from '../src/core/errors.js'
+import { VaultError } from '../src/core/errors.js'
 import { admin, adminEnv } from './support/accounts.js'
 import { createTestVault, startTestVault, type TestVault } from './support/test-vault.js'
 
@@ -72,7 +72,7 @@ describe('the shared validation and error path', () => {
     const a = createApp(vault.deps)
     a.openapi(probe, (c) => c.json(c.req.valid('json'), 200))
     a.get('/conflict', () => {
-      throw conflict('busy', 'Another backup is running.')
+      throw new VaultError('maintenance_in_progress', 'Another backup is running.')
     })
     a.get('/boom', () => {
       throw new Error('secret internal detail /var/lib/x')
@@ -97,7 +97,7 @@ describe('the shared validation and error path', () => {
   })
 
   it('a domain error keeps its status and code', async () => {
-    await expectProblem(await app().request('/conflict'), 409, 'busy')
+    await expectProblem(await app().request('/conflict'), 409, 'maintenance_in_progress')
   })
 
   it('an unexpected failure is a 500 problem without message or stack, logged with the request id', async () => {

@@ -2063,10 +2063,11 @@ export interface components {
             /** @example The request does not match the schema. */
             detail: string;
             /**
-             * @description Stable machine-readable error code.
+             * @description Stable machine-readable error code, one of the error catalogue (`src/core/errors.ts`); each operation says which it can answer with.
              * @example validation_failed
+             * @enum {string}
              */
-            code: string;
+            code: "bad_request" | "client_error" | "malformed_json" | "malformed_multipart" | "invalid_cursor" | "upload_aborted" | "method_not_allowed" | "length_required" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "validation_failed" | "unauthorized" | "missing_token" | "invalid_token" | "invalid_credentials" | "invalid_refresh_token" | "refresh_token_reused" | "forbidden" | "insufficient_role" | "insufficient_scope" | "wrong_password" | "download_link_expired" | "download_link_invalid" | "download_link_other_file" | "download_link_other_model" | "download_link_revoked" | "too_many_attempts" | "no_session" | "not_found" | "name_taken" | "username_taken" | "api_key_name_taken" | "collection_name_taken" | "collection_has_children" | "last_superuser" | "content_deleted" | "unsafe_file" | "unreadable_archive" | "unsupported_preset_file" | "preset_out_of_range" | "insufficient_storage" | "not_gcode" | "no_printer" | "job_on_bed" | "send_in_progress" | "printer_not_ready" | "not_ready_after_upload" | "upload_failed" | "start_refused" | "not_confirmed" | "maintenance_in_progress" | "invalid_archive" | "incompatible_archive" | "backup_location_unreachable" | "restore_unfinished" | "restore_in_progress" | "starting" | "ui_not_built" | "not_supported_on_this_runtime" | "internal_error";
             /**
              * @description The request path.
              * @example /api/v1/auth/login
@@ -2079,6 +2080,18 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        };
+        RestoreInProgressProblem: components["schemas"]["Problem"] & {
+            restore: components["schemas"]["RestoreProgress"];
+        };
+        /** @description Sent as `restore` in the 503 problem every other API request gets while a restore runs. */
+        RestoreProgress: {
+            /** @enum {string} */
+            phase: "verifying" | "safety_copy" | "swapping" | "finishing";
+            /** @description Archive bytes read and checked so far. */
+            bytes_done: number;
+            /** @description Bytes of the archive, when known. */
+            bytes_total: number | null;
         };
         /** @description `username` plus exactly one credential: `password` or `api_key`. */
         LoginRequest: {
@@ -2915,18 +2928,6 @@ export interface components {
             /** @description Archives in the backup directory the restored catalogue did not list (made after this backup), added back to it. */
             backups_registered: number;
         };
-        RestoreInProgressProblem: components["schemas"]["Problem"] & {
-            restore: components["schemas"]["RestoreProgress"];
-        };
-        /** @description Sent as `restore` in the 503 problem every other API request gets while a restore runs. */
-        RestoreProgress: {
-            /** @enum {string} */
-            phase: "verifying" | "safety_copy" | "swapping" | "finishing";
-            /** @description Archive bytes read and checked so far. */
-            bytes_done: number;
-            /** @description Bytes of the archive, when known. */
-            bytes_total: number | null;
-        };
         GarbageReport: {
             dry_run: boolean;
             /** @description False when a backup or restore started during the sweep: it stopped there, and the rest waits for the next run. */
@@ -3124,6 +3125,12 @@ export interface components {
             /** @description The model holding the file now; null once the file is deleted. */
             model_id: string | null;
         };
+        /**
+         * @example {
+         *       "file_id": "0193a4f2-8a31-7c02-b5c3-4d6e8f0a2b3c",
+         *       "start": true
+         *     }
+         */
         SendToPrinterRequest: {
             file_id: string;
             /** @default false */
@@ -3510,6 +3517,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     refreshToken: {
@@ -3589,6 +3609,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     logout: {
@@ -3629,6 +3662,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getMe: {
@@ -3658,6 +3704,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -3761,6 +3820,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -3803,6 +3875,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -3923,6 +4008,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -3989,6 +4087,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listUsers: {
@@ -4031,6 +4142,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -4132,6 +4256,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -4248,6 +4385,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     resetUserPassword: {
@@ -4349,6 +4499,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     ingestFile: {
@@ -4391,6 +4554,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "file",
+                     *       "duplicate": false,
+                     *       "model_created": true,
+                     *       "file": {
+                     *         "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box.stl",
+                     *         "folder": "",
+                     *         "format": "stl",
+                     *         "role": "part",
+                     *         "content_type": "model/stl",
+                     *         "size": 684,
+                     *         "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *         "metadata": {
+                     *           "mesh": {
+                     *             "triangles": 12,
+                     *             "bbox": {
+                     *               "min": [
+                     *                 0,
+                     *                 0,
+                     *                 0
+                     *               ],
+                     *               "max": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ]
+                     *             },
+                     *             "size": [
+                     *               20,
+                     *               20,
+                     *               20
+                     *             ],
+                     *             "volume": 8000,
+                     *             "area": 2400,
+                     *             "manifold": true
+                     *           },
+                     *           "stl": {
+                     *             "encoding": "binary"
+                     *           }
+                     *         },
+                     *         "parse_warnings": [],
+                     *         "has_thumbnail": true,
+                     *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *       },
+                     *       "model": {
+                     *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box",
+                     *         "description": "",
+                     *         "creator": null,
+                     *         "source_url": null,
+                     *         "license": null,
+                     *         "has_thumbnail": true,
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "updated_at": "2026-11-28T20:14:40.191Z",
+                     *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
@@ -4473,6 +4701,30 @@ export interface operations {
             };
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused file (`unsafe_file`: zip bombs, path tricks). For a zip, nothing is stored when it is refused as a whole: `unsafe_file` (bomb ratio, `../` or absolute names, overlapping entries, over 1,000 entries), `unreadable_archive` (not a zip, truncated), `validation_failed` (no entries, a bad `datapackage.json`, `model_id` with a package of several models). */
             422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+            /** @description The disk (or the quota) is full (`insufficient_storage`); nothing was stored. */
+            507: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4521,6 +4773,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "file",
+                     *       "duplicate": false,
+                     *       "model_created": true,
+                     *       "file": {
+                     *         "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *         "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box.stl",
+                     *         "folder": "",
+                     *         "format": "stl",
+                     *         "role": "part",
+                     *         "content_type": "model/stl",
+                     *         "size": 684,
+                     *         "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *         "metadata": {
+                     *           "mesh": {
+                     *             "triangles": 12,
+                     *             "bbox": {
+                     *               "min": [
+                     *                 0,
+                     *                 0,
+                     *                 0
+                     *               ],
+                     *               "max": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ]
+                     *             },
+                     *             "size": [
+                     *               20,
+                     *               20,
+                     *               20
+                     *             ],
+                     *             "volume": 8000,
+                     *             "area": 2400,
+                     *             "manifold": true
+                     *           },
+                     *           "stl": {
+                     *             "encoding": "binary"
+                     *           }
+                     *         },
+                     *         "parse_warnings": [],
+                     *         "has_thumbnail": true,
+                     *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *       },
+                     *       "model": {
+                     *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "name": "Shape-Box",
+                     *         "description": "",
+                     *         "creator": null,
+                     *         "source_url": null,
+                     *         "license": null,
+                     *         "has_thumbnail": true,
+                     *         "created_at": "2026-11-28T20:14:40.191Z",
+                     *         "updated_at": "2026-11-28T20:14:40.191Z",
+                     *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *         "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IngestAnswer"];
                 };
             };
@@ -4603,6 +4920,30 @@ export interface operations {
             };
             /** @description No file, an empty file, an unknown `model_id` (`validation_failed`), or a refused file (`unsafe_file`: zip bombs, path tricks). For a zip, nothing is stored when it is refused as a whole: `unsafe_file` (bomb ratio, `../` or absolute names, overlapping entries, over 1,000 entries), `unreadable_archive` (not a zip, truncated), `validation_failed` (no entries, a bad `datapackage.json`, `model_id` with a package of several models). */
             422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+            /** @description The disk (or the quota) is full (`insufficient_storage`); nothing was stored. */
+            507: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
                     "X-Request-Id"?: string;
@@ -4678,6 +5019,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     deleteFile: {
@@ -4740,6 +5094,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -4843,6 +5210,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -4988,6 +5368,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     createDownloadLink: {
@@ -5052,6 +5445,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5142,6 +5548,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getFilePreview: {
@@ -5225,6 +5644,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5363,6 +5795,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getModelStats: {
@@ -5403,6 +5848,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5458,6 +5916,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5548,6 +6019,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     exportModels: {
@@ -5631,6 +6115,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5734,6 +6231,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listModels: {
@@ -5780,6 +6290,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "name": "Shape-Box",
+                     *           "description": "",
+                     *           "creator": null,
+                     *           "source_url": null,
+                     *           "license": null,
+                     *           "has_thumbnail": true,
+                     *           "created_at": "2026-11-28T20:14:40.191Z",
+                     *           "updated_at": "2026-11-28T20:14:40.191Z",
+                     *           "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail",
+                     *           "tags": [
+                     *             "calibration"
+                     *           ],
+                     *           "file_summary": {
+                     *             "count": 1,
+                     *             "formats": [
+                     *               "stl"
+                     *             ],
+                     *             "total_size": 684
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModelPage"];
                 };
             };
@@ -5827,6 +6367,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getModel: {
@@ -5846,6 +6399,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *       "name": "Shape-Box",
+                     *       "description": "",
+                     *       "creator": null,
+                     *       "source_url": null,
+                     *       "license": null,
+                     *       "has_thumbnail": true,
+                     *       "created_at": "2026-11-28T20:14:40.191Z",
+                     *       "updated_at": "2026-11-28T20:14:40.191Z",
+                     *       "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *       "thumbnail_url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b/thumbnail",
+                     *       "tags": [
+                     *         "calibration"
+                     *       ],
+                     *       "file_summary": {
+                     *         "count": 1,
+                     *         "formats": [
+                     *           "stl"
+                     *         ],
+                     *         "total_size": 684
+                     *       },
+                     *       "cover_file_id": null,
+                     *       "collections": [],
+                     *       "files": [
+                     *         {
+                     *           "id": "0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b",
+                     *           "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
+                     *           "name": "Shape-Box.stl",
+                     *           "folder": "",
+                     *           "format": "stl",
+                     *           "role": "part",
+                     *           "content_type": "model/stl",
+                     *           "size": 684,
+                     *           "sha256": "e2b6f14e6687382ba011fe48db1f51a159ebd703cc21243e6924264bbbb429b7",
+                     *           "metadata": {
+                     *             "mesh": {
+                     *               "triangles": 12,
+                     *               "bbox": {
+                     *                 "min": [
+                     *                   0,
+                     *                   0,
+                     *                   0
+                     *                 ],
+                     *                 "max": [
+                     *                   20,
+                     *                   20,
+                     *                   20
+                     *                 ]
+                     *               },
+                     *               "size": [
+                     *                 20,
+                     *                 20,
+                     *                 20
+                     *               ],
+                     *               "volume": 8000,
+                     *               "area": 2400,
+                     *               "manifold": true
+                     *             },
+                     *             "stl": {
+                     *               "encoding": "binary"
+                     *             }
+                     *           },
+                     *           "parse_warnings": [],
+                     *           "has_thumbnail": true,
+                     *           "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *           "created_at": "2026-11-28T20:14:40.191Z",
+                     *           "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
+                     *           "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModelDetail"];
                 };
             };
@@ -5891,6 +6518,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -5955,6 +6595,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -6060,6 +6713,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     chooseModelCover: {
@@ -6161,6 +6827,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -6266,6 +6945,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     mergeModels: {
@@ -6367,6 +7059,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -6472,6 +7177,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getModelThumbnail: {
@@ -6560,6 +7278,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getModelPackage: {
@@ -6630,6 +7361,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -6728,6 +7472,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     createPackageLink: {
@@ -6792,6 +7549,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -6859,6 +7629,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listCollections: {
@@ -6899,6 +7682,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7002,6 +7798,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getCollection: {
@@ -7066,6 +7875,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7141,6 +7963,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7257,6 +8092,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     addModelToCollection: {
@@ -7320,6 +8168,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7387,6 +8248,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listTags: {
@@ -7427,6 +8301,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7492,6 +8379,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7603,6 +8503,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listBackups: {
@@ -7648,6 +8561,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     createBackup: {
@@ -7667,6 +8593,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-ae75-7046-b9a7-8b0c2d4e6f70",
+                     *       "status": "running",
+                     *       "file_name": "model-vault-2026-11-28T20-14-40Z-0193a4f2-ae75-7046-b9a7-8b0c2d4e6f70.tar.gz",
+                     *       "created_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *       "started_at": "2026-11-28T20:14:40.243Z",
+                     *       "finished_at": null,
+                     *       "progress": 0,
+                     *       "bytes_done": 0,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "error": null,
+                     *       "locations": [],
+                     *       "manifest": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Backup"];
                 };
             };
@@ -7712,6 +8655,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7778,6 +8734,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -7970,6 +8939,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listPrinters: {
@@ -8012,6 +8994,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -8115,6 +9110,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getPrinter: {
@@ -8181,6 +9189,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     deletePrinter: {
@@ -8243,6 +9264,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -8359,6 +9393,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     confirmBedClear: {
@@ -8436,6 +9483,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getPrinterDiagnostics: {
@@ -8502,6 +9562,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     sendToPrinter: {
@@ -8525,6 +9598,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-9c53-7e24-97e5-6f8a0b2c4d5e",
+                     *       "printer_id": "0193a4f2-9b42-7d13-86d4-5e7f9a1b3c4d",
+                     *       "printer_name": "Voron",
+                     *       "file_id": "0193a4f2-8a31-7c02-b5c3-4d6e8f0a2b3c",
+                     *       "file_name": "Shape-Box.gcode",
+                     *       "user_id": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
+                     *       "start_requested": true,
+                     *       "outcome": "confirmed",
+                     *       "uploaded": true,
+                     *       "started": true,
+                     *       "confirmed": true,
+                     *       "remote_name": "Shape-Box.gcode",
+                     *       "detail": "Printing Shape-Box.gcode.",
+                     *       "steps": [
+                     *         {
+                     *           "step": "check",
+                     *           "ok": true,
+                     *           "detail": "idle",
+                     *           "at": "2026-11-28T20:14:40.236Z"
+                     *         },
+                     *         {
+                     *           "step": "upload",
+                     *           "ok": true,
+                     *           "detail": "stored as Shape-Box.gcode",
+                     *           "at": "2026-11-28T20:14:41.012Z"
+                     *         },
+                     *         {
+                     *           "step": "recheck",
+                     *           "ok": true,
+                     *           "detail": "idle",
+                     *           "at": "2026-11-28T20:14:41.030Z"
+                     *         },
+                     *         {
+                     *           "step": "start",
+                     *           "ok": true,
+                     *           "detail": "the printer accepted the start command",
+                     *           "at": "2026-11-28T20:14:41.052Z"
+                     *         },
+                     *         {
+                     *           "step": "confirm",
+                     *           "ok": true,
+                     *           "detail": "printing",
+                     *           "at": "2026-11-28T20:14:41.460Z"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-28T20:14:40.234Z",
+                     *       "finished_at": "2026-11-28T20:14:41.460Z",
+                     *       "model_id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispatch"];
                 };
             };
@@ -8587,11 +9712,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": {
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Voron is not ready: it is printing. Nothing was sent (dispatch 0193a4f2-9d64-7f35-a8f6-7a9b1c3d5e6f).",
+                     *       "code": "printer_not_ready",
+                     *       "instance": "/api/v1/printers/0193a4f2-9b42-7d13-86d4-5e7f9a1b3c4d/send",
+                     *       "request_id": "342a57e3-8dc4-462e-a467-82fdc7640af1",
+                     *       "errors": [
+                     *         {
+                     *           "path": "printer.state",
+                     *           "message": "printing"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                     "application/json": components["schemas"]["Dispatch"];
                 };
             };
@@ -8635,6 +9773,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dispatch"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -8707,6 +9858,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listDispatches: {
@@ -8775,6 +9939,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -8846,6 +10023,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     importPrinterProfiles: {
@@ -8915,6 +10105,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listFilamentProfiles: {
@@ -8971,6 +10174,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -9074,6 +10290,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     listPrinterProfiles: {
@@ -9130,6 +10359,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -9233,6 +10475,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getFilamentProfile: {
@@ -9299,6 +10554,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     deleteFilamentProfile: {
@@ -9361,6 +10629,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -9477,6 +10758,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getPrinterProfile: {
@@ -9543,6 +10837,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     deletePrinterProfile: {
@@ -9605,6 +10912,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -9721,6 +11041,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
         };
     };
     getFilePresets: {
@@ -9785,6 +11118,19 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
                 };
             };
         };
@@ -10153,6 +11499,17 @@ export interface operations {
                     "application/json": components["schemas"]["OctoPrintError"];
                 };
             };
+            /** @description The disk (or the quota) is full (`insufficient_storage`); nothing was stored. */
+            507: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
         };
     };
     octoPrintUploadForPrinter: {
@@ -10272,6 +11629,17 @@ export interface operations {
             /** @description Stored in the vault; the printer let the print down (upload failed, start refused, not confirmed). */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OctoPrintError"];
+                };
+            };
+            /** @description The disk (or the quota) is full (`insufficient_storage`); nothing was stored. */
+            507: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,12 +5,13 @@ import { authenticateApiKey, looksLikeApiKey } from '../core/accounts/api-keys.j
 import type { Principal } from '../core/accounts/principal.js'
 import { hasRole, type Role } from '../core/accounts/roles.js'
 import { authenticate } from '../core/accounts/sessions.js'
-import { forbidden, unauthorized, VaultError } from '../core/errors.js'
+import { unauthorized, VaultError } from '../core/errors.js'
 import { andThen, type MaybePromise } from '../core/runtime/maybe-async.js'
 import type { AppEnv } from './app-env.js'
 import { bodyTooLargeResponse, limitBody } from './body-limit.js'
 import { inputResponses, refuseNul } from './input-responses.js'
 import { problemResponse } from './problem.js'
+import { restoreInProgressResponse } from './restore-in-progress.js'
 
 /**
  * Who may call a route: anyone, or a signed-in user with at least `role` whose credential holds
@@ -88,7 +89,10 @@ function authenticateRequest(c: Context<AppEnv>): MaybePromise<Principal> {
 function requireAccess(role: Role, scopes: ScopeRequirement): MiddlewareHandler<AppEnv> {
   const admit = (principal: Principal) => {
     if (!hasRole(principal.role, role)) {
-      throw forbidden('insufficient_role', `This needs the ${role} role; your account has the ${principal.role} role.`)
+      throw new VaultError(
+        'insufficient_role',
+        `This needs the ${role} role; your account has the ${principal.role} role.`,
+      )
     }
     if (scopes !== 'any') requireScope(principal, scopes)
   }
@@ -115,12 +119,13 @@ const neededScopes = (scopes: readonly ApiKeyScope[]) =>
 /** 403 naming the scopes that would do and the ones the key has; the challenge says it as RFC 6750 does. */
 function insufficientScope(needed: readonly ApiKeyScope[], held: readonly ApiKeyScope[]) {
   return new VaultError(
-    403,
     'insufficient_scope',
-    'Forbidden',
     `This needs an API key with ${neededScopes(needed)}; the key used has ${quoted(held, ', ')}.`,
-    undefined,
-    { 'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"` },
+    {
+      headers: {
+        'WWW-Authenticate': `Bearer realm="model-vault", error="insufficient_scope", scope="${needed.join(' ')}"`,
+      },
+    },
   )
 }
 
@@ -151,6 +156,19 @@ function boundBody(config: RouteConfig, options: BodyOptions) {
 }
 
 /**
+ * The answers every operation of a kind can give whatever it does: under `/api/` the restore
+ * gate's 503; an upload's 507 when the disk fills while its bytes are stored.
+ */
+function sharedAnswers(config: RouteConfig, options: BodyOptions) {
+  return {
+    ...(config.path.startsWith('/api/') ? { 503: restoreInProgressResponse() } : {}),
+    ...(options.upload
+      ? { 507: problemResponse('The disk (or the quota) is full (`insufficient_storage`); nothing was stored.') }
+      : {}),
+  }
+}
+
+/**
  * `createRoute` with access control that cannot be forgotten: `access` is required, and it
  * drives both the enforcement (middleware) and the documentation (security requirements with
  * the scopes, `x-required-role`, `x-required-scopes`, 401/403 answers), so the two cannot drift
@@ -164,7 +182,12 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
       ...config,
       security: [],
       middleware: body.middleware,
-      responses: { ...inputResponses(config.request), ...body.responses, ...config.responses },
+      responses: {
+        ...inputResponses(config.request),
+        ...body.responses,
+        ...sharedAnswers(config, options),
+        ...config.responses,
+      },
     }) as R
   const { role, scopes } = access
   return createRoute({
@@ -178,6 +201,7 @@ export function defineRoute<const R extends RouteConfig>(access: Access, config:
     responses: {
       ...inputResponses(config.request),
       ...body.responses,
+      ...sharedAnswers(config, options),
       ...config.responses,
       401: problemResponse(
         'No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key.',

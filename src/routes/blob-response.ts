@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import parseRange from 'range-parser'
 import type { BlobStore } from '../core/blobs/blob-store.js'
-import { notFound, VaultError } from '../core/errors.js'
+import { VaultError } from '../core/errors.js'
 
 export interface BlobResponseOptions {
   store: BlobStore
@@ -39,17 +39,14 @@ export async function blobResponse(c: Context, options: BlobResponseOptions): Pr
       : undefined
   if (ranges === -1) {
     throw new VaultError(
-      416,
       'range_not_satisfiable',
-      'Range Not Satisfiable',
       `No byte of the range ${rangeHeader} lies within the file's ${options.size} bytes.`,
-      undefined,
-      { 'Content-Range': `bytes */${options.size}`, 'Accept-Ranges': 'bytes', ETag: etag },
+      { headers: { 'Content-Range': `bytes */${options.size}`, 'Accept-Ranges': 'bytes', ETag: etag } },
     )
   }
   const range = Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes' ? ranges[0] : undefined
   const body = await options.store.get(options.key, range)
-  if (!body) throw notFound('The file content is missing from storage.')
+  if (!body) throw new VaultError('not_found', 'The file content is missing from storage.')
   if (range) {
     return c.body(body.stream, 206, {
       ...headers,

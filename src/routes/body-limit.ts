@@ -16,9 +16,7 @@ export function limitBody(maxBytes?: number): MiddlewareHandler<AppEnv> {
       maxSize,
       onError: () => {
         throw new VaultError(
-          413,
           'payload_too_large',
-          'Content Too Large',
           `The request body is larger than the limit of ${maxSize} bytes${maxBytes === undefined ? ' (VAULT_MAX_BODY_BYTES)' : ''}.`,
         )
       },

@@ -2,7 +2,15 @@ import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { type FieldError, unprocessable, uploadAborted, VaultError } from '../core/errors.js'
+import {
+  type ErrorCode,
+  errorCatalogue,
+  errorCodes,
+  type FieldError,
+  unprocessable,
+  uploadAborted,
+  VaultError,
+} from '../core/errors.js'
 import { requestIdHeader } from './response-docs.js'
 
 /** RFC 9457 problem details, with a stable `code` and per-field `errors` for validation. */
@@ -12,7 +20,11 @@ export const ProblemSchema = z
     title: z.string().openapi({ example: 'Unprocessable Content' }),
     status: z.number().int().openapi({ example: 422 }),
     detail: z.string().openapi({ example: 'The request does not match the schema.' }),
-    code: z.string().openapi({ description: 'Stable machine-readable error code.', example: 'validation_failed' }),
+    code: z.enum(errorCodes).openapi({
+      description:
+        'Stable machine-readable error code, one of the error catalogue (`src/core/errors.ts`); each operation says which it can answer with.',
+      example: 'validation_failed',
+    }),
     instance: z.string().openapi({ description: 'The request path.', example: '/api/v1/auth/login' }),
     request_id: z.string().openapi({ description: 'Matches the `X-Request-Id` header and the server log.' }),
     errors: z
@@ -33,7 +45,7 @@ export const problemResponse = (description: string, headers: Record<string, obj
 
 interface ProblemInput {
   status: number
-  code: string
+  code: ErrorCode
   title: string
   detail: string
   errors?: FieldError[]
@@ -41,7 +53,7 @@ interface ProblemInput {
   extensions?: Record<string, unknown>
 }
 
-export function problem(c: Context, input: ProblemInput, headers: Record<string, string> = {}): Response {
+function problem(c: Context, input: ProblemInput, headers: Record<string, string> = {}): Response {
   const body: Problem = {
     type: 'about:blank',
     title: input.title,
@@ -60,25 +72,21 @@ export function problem(c: Context, input: ProblemInput, headers: Record<string,
   })
 }
 
-const httpExceptionCodes: Record<number, [code: string, title: string]> = {
-  400: ['bad_request', 'Bad Request'],
-  401: ['unauthorized', 'Unauthorized'],
-  403: ['forbidden', 'Forbidden'],
-  404: ['not_found', 'Not Found'],
-  413: ['payload_too_large', 'Content Too Large'],
-  415: ['unsupported_media_type', 'Unsupported Media Type'],
+/** The codes of Hono's HTTP exceptions, by status. */
+const httpExceptionCodes: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
 }
 
 /** Hono's JSON validator throws this message; we give it its own code. */
 const malformedJsonMessage = 'Malformed JSON in request body'
 
-/**
- * The one error handler, set on the root app only. Domain errors keep their status and code;
- * Hono's HTTP exceptions are mapped; anything else is a 500 whose detail is the request id,
- * never the error message or stack.
- */
 /** A domain error as its problem answer, with its status, code and headers. */
-const vaultProblem = (c: Context, error: VaultError) =>
+export const vaultProblem = (c: Context, error: VaultError) =>
   problem(
     c,
     {
@@ -92,6 +100,11 @@ const vaultProblem = (c: Context, error: VaultError) =>
     error.headers,
   )
 
+/**
+ * The one error handler, set on the root app only. Domain errors keep their status and code;
+ * Hono's HTTP exceptions are mapped; anything else is a 500 whose detail is the request id,
+ * never the error message or stack.
+ */
 export function handleError(error: Error, c: Context): Response {
   return closeIfBodyUnread(c, answerError(error, c))
 }
@@ -113,21 +126,25 @@ function answerError(error: Error, c: Context): Response {
   // says, Node's "aborted"): a client's doing, logged as its 400, not as a server error.
   if (c.req.raw.bodyUsed && c.req.raw.signal.aborted) return vaultProblem(c, uploadAborted())
   if (error instanceof HTTPException && error.status < 500) {
-    const [code, title] = httpExceptionCodes[error.status] ?? ['client_error', 'Client Error']
-    return error.message === malformedJsonMessage
-      ? problem(c, { status: 400, code: 'malformed_json', title, detail: 'The request body is not valid JSON.' })
-      : problem(c, { status: error.status, code, title, detail: error.message || title })
+    if (error.message === malformedJsonMessage)
+      return vaultProblem(c, new VaultError('malformed_json', 'The request body is not valid JSON.'))
+    const code = httpExceptionCodes[error.status]
+    if (code) return vaultProblem(c, new VaultError(code, error.message || errorCatalogue[code].title))
+    // A status the catalogue does not name keeps the one Hono gave.
+    const { title } = errorCatalogue.client_error
+    return problem(c, { status: error.status, code: 'client_error', title, detail: error.message || title })
   }
   c.var.deps?.logger.error('unhandled error', {
     request_id: c.get('requestId'),
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
   })
-  return problem(c, {
-    status: 500,
-    code: 'internal_error',
-    title: 'Internal Server Error',
-    detail: `The server failed to handle this request. Quote request id ${c.get('requestId') ?? 'unknown'} when reporting it.`,
-  })
+  return vaultProblem(
+    c,
+    new VaultError(
+      'internal_error',
+      `The server failed to handle this request. Quote request id ${c.get('requestId') ?? 'unknown'} when reporting it.`,
+    ),
+  )
 }
 
 /** Hono's validation targets, named as API users know them. */
@@ -159,23 +176,18 @@ export function validationHook(
 }
 
 export function routeNotFound(c: Context): Response {
-  return problem(c, {
-    status: 404,
-    code: 'not_found',
-    title: 'Not Found',
-    detail: `No route matches ${c.req.method} ${c.req.path}.`,
-  })
+  return vaultProblem(c, new VaultError('not_found', `No route matches ${c.req.method} ${c.req.path}.`))
 }
 
 export function methodNotAllowedProblem(c: Context, methods: string[]): Response {
-  return problem(
+  return vaultProblem(
     c,
-    {
-      status: 405,
-      code: 'method_not_allowed',
-      title: 'Method Not Allowed',
-      detail: `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
-    },
-    { Allow: methods.join(', ') },
+    new VaultError(
+      'method_not_allowed',
+      `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
+      {
+        headers: { Allow: methods.join(', ') },
+      },
+    ),
   )
 }

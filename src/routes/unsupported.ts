@@ -1,5 +1,5 @@
 import type { Handler } from 'hono'
-import { notSupportedOnThisRuntime } from '../core/errors.js'
+import { VaultError } from '../core/errors.js'
 import type { HealthCheckable } from '../core/health/component.js'
 import type { ComponentName } from '../core/health/health-report.js'
 
@@ -22,7 +22,7 @@ export interface UnsupportedOperation {
 export const refuseUnsupported =
   (operation: UnsupportedOperation): Handler =>
   () => {
-    throw notSupportedOnThisRuntime(operation.reason)
+    throw new VaultError('not_supported_on_this_runtime', operation.reason)
   }
 
 /** The health part that names what `component` cannot do on this runtime; null when it can do everything. */

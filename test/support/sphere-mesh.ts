@@ -31,7 +31,7 @@ export function sphere(rings: number, segments: number): TriangleSource {
 export const unitSphereBox: { min: Vec3; max: Vec3 } = { min: [-1, -1, -1], max: [1, 1, 1] }
 
 /** `sphere(rings, segments)` of `radius` mm as binary STL, for uploads of a large single-body mesh. */
-export async function sphereStl(rings: number, segments: number, radius: number): Promise<Uint8Array> {
+export async function sphereStl(rings: number, segments: number, radius: number): Promise<Uint8Array<ArrayBuffer>> {
   const count = rings * segments * 2
   const bytes = new Uint8Array(84 + 50 * count)
   const view = new DataView(bytes.buffer)

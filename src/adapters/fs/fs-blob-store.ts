@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { assertValidBlobKey, type BlobStore, type Leftovers, type StagedBlob } from '../../core/blobs/blob-store.js'
-import { insufficientStorage } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import type { ComponentHealth } from '../../core/health/component.js'
 import { readFileStream } from './file-stream.js'
 import { claimProcessDir } from './process-dir.js'
@@ -144,7 +144,7 @@ async function syncDirectory(dir: string): Promise<void> {
 export function diskFullOr(error: unknown): unknown {
   const code = errorCode(error)
   return code === 'ENOSPC' || code === 'EDQUOT'
-    ? insufficientStorage(`The disk is full (${code}); nothing was stored.`)
+    ? new VaultError('insufficient_storage', `The disk is full (${code}); nothing was stored.`)
     : error
 }
 

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
+import { errorCatalogue } from '../../core/errors.js'
 import { createJsonLogger } from '../../core/runtime/logger.js'
 import { batchedLines } from './batched-lines.js'
 import { createNodeVault, type NodeVault } from './create-node-vault.js'
@@ -12,12 +13,14 @@ const startingAnswer = () =>
   Response.json(
     {
       type: 'about:blank',
-      title: 'Service Unavailable',
-      status: 503,
+      ...errorCatalogue.starting,
       code: 'starting',
       detail: 'The vault is starting; try again in a moment.',
     },
-    { status: 503, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } },
+    {
+      status: errorCatalogue.starting.status,
+      headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
+    },
   )
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */

@@ -13,7 +13,7 @@ import {
 } from '../../core/db/database.js'
 import { guardWrites, type WriteGuard } from '../../core/db/guarded-writes.js'
 import type { Database } from '../../core/db/schema.js'
-import { insufficientStorage } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
 import { searchVocabularyTable, sqliteFileDialect } from './sqlite-dialect.js'
 import { type CachedSqliteDatabase, withStatementCache } from './statement-cache.js'
@@ -106,7 +106,7 @@ class FullDiskAwareSqliteDialect extends SqliteDialect {
 
 function fullDiskOr(error: unknown): unknown {
   return (error as { code?: string }).code === 'SQLITE_FULL'
-    ? insufficientStorage('The disk under the database is full (SQLITE_FULL); nothing was changed.')
+    ? new VaultError('insufficient_storage', 'The disk under the database is full (SQLITE_FULL); nothing was changed.')
     : error
 }
 

@@ -4,7 +4,7 @@ import { type DumpedObject, readSqlDump, sqlDumpLines } from '../../core/backup/
 import { invalidArchive } from '../../core/backup/verify-archive.js'
 import { type DatabaseSnapshot, type StagedDatabase, snapshotFileNames } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
-import { notSupportedOnThisRuntime } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { readBounded } from './read-bounded.js'
 
 /** SQLite's own tables and D1's (`_cf_KV`, whose reading D1 refuses; `d1_migrations`): neither dumped nor dropped. */
@@ -33,7 +33,8 @@ export function d1Snapshots(d1: D1Database, db: Kysely<Database>, maxBytes: numb
   const schema = () =>
     d1.prepare('select type, name, tbl_name, sql from sqlite_master where sql is not null order by rowid')
   const tooLarge = () =>
-    notSupportedOnThisRuntime(
+    new VaultError(
+      'not_supported_on_this_runtime',
       `The database is dumped in memory for a backup or restore on Cloudflare Workers, up to VAULT_WORKERS_BACKUP_MAX_BYTES (${maxBytes} bytes), and this one is larger. Use a Node install, or wrangler d1 export.`,
     )
   return {

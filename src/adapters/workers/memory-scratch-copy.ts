@@ -1,4 +1,4 @@
-import { notSupportedOnThisRuntime } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { byteSourceFromBytes } from '../../core/formats/byte-source.js'
 import type { WriteScratchCopy } from '../../core/ingest/scratch-copy.js'
 import { readBounded } from './read-bounded.js'
@@ -10,10 +10,14 @@ import { readBounded } from './read-bounded.js'
  */
 export function createMemoryScratchCopy(maxBytes: number): WriteScratchCopy {
   return async (body) => {
-    const bytes = await readBounded(body, maxBytes, () =>
-      notSupportedOnThisRuntime(
-        `Zips are unpacked from a copy on disk; Cloudflare Workers have none, so a zip up to ${maxBytes} bytes is held in memory and this one is larger. Upload its files one by one (PUT /api/v1/ingest/{filename} with model_id), or use a Node install.`,
-      ),
+    const bytes = await readBounded(
+      body,
+      maxBytes,
+      () =>
+        new VaultError(
+          'not_supported_on_this_runtime',
+          `Zips are unpacked from a copy on disk; Cloudflare Workers have none, so a zip up to ${maxBytes} bytes is held in memory and this one is larger. Upload its files one by one (PUT /api/v1/ingest/{filename} with model_id), or use a Node install.`,
+        ),
     )
     return { source: byteSourceFromBytes(bytes), dispose: async () => {} }
   }

@@ -1,5 +1,5 @@
 import type { BackupSink } from '../../core/backup/backup-sink.js'
-import { notSupportedOnThisRuntime } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { backupsNeedABucket } from './workers-limits.js'
 
 /**
@@ -10,7 +10,7 @@ export const noBackupSink: BackupSink = {
   kind: 'none',
   location: 'none: no backup bucket is configured (VAULT_BACKUP_S3_*)',
   write: async () => {
-    throw notSupportedOnThisRuntime(backupsNeedABucket)
+    throw new VaultError('not_supported_on_this_runtime', backupsNeedABucket)
   },
   read: async () => null,
   list: async () => [],

@@ -1,6 +1,6 @@
 import type { Fetcher } from '@cloudflare/workers-types'
 import type { DocsAssetName, GetDocsAsset, GetUiAsset } from '../../core/deps.js'
-import { notSupportedOnThisRuntime } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { isPlainUiPath, uiContentType, uiEncodingSuffixes } from '../../core/ui-files.js'
 
 /** Where `scripts/build-workers.ts` puts the API reference viewers' files in the assets directory. */
@@ -41,7 +41,8 @@ export function createWorkersAssets(assets: Fetcher | undefined): {
       }
       const body = await read(`${docsAssetsDir}/${name}`)
       if (!body) {
-        throw notSupportedOnThisRuntime(
+        throw new VaultError(
+          'not_supported_on_this_runtime',
           `The API reference viewers' files are served from the Worker's static assets, and this deployment has none (${name}); /openapi.json works.`,
         )
       }

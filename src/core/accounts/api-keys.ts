@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { ApiKeysTable, Database } from '../db/schema.js'
-import { conflict, notFound, unauthorized, unprocessable } from '../errors.js'
+import { type CodeOfStatus, unauthorized, unprocessable, VaultError } from '../errors.js'
 import type { MaybePromise } from '../runtime/maybe-async.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { type ApiKeyScope, formatScopes, parseScopes } from './api-key-scopes.js'
@@ -72,7 +72,7 @@ export async function createApiKey(
     .where('name', '=', trimmed)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  if (clash) throw conflict('api_key_name_taken', `You already have an active API key named "${trimmed}".`)
+  if (clash) throw new VaultError('api_key_name_taken', `You already have an active API key named "${trimmed}".`)
   const prefix = [...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('')
   const key = `mvk_${prefix}_${randomToken(32)}`
   const row: ApiKeysTable = {
@@ -112,7 +112,7 @@ export async function revokeApiKey(deps: AccountsDeps, userId: string, keyId: st
       .where('id', '=', keyId)
       .where('user_id', '=', userId)
       .executeTakeFirst()
-    if (!row) throw notFound(`You have no API key with the id ${keyId}.`)
+    if (!row) throw new VaultError('not_found', `You have no API key with the id ${keyId}.`)
     const revokedAt = row.revoked_at ?? now.toISOString()
     await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', keyId).execute()
     await revokeSessionsWhere(trx, { apiKeyId: keyId }, 'api_key_revoked', now)
@@ -176,7 +176,7 @@ export const isExpired = (row: ApiKeysTable, now: Date): boolean =>
  * its 256 random bits, so this tells them nothing they could not know, and spares a hook's owner
  * the guessing.
  */
-export const keyExpired = (row: ApiKeysTable, code: string) =>
+export const keyExpired = (row: ApiKeysTable, code: CodeOfStatus<401>) =>
   unauthorized(code, `The API key expired at ${row.expires_at}; create a new one in Settings → Access.`)
 
 /** Whether a bearer credential is an API key rather than an access token. */

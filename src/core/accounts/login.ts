@@ -1,5 +1,5 @@
 import type { ApiKeysTable } from '../db/schema.js'
-import { forbidden, unauthorized } from '../errors.js'
+import { unauthorized, VaultError } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { findLiveApiKey, isExpired, keyExpired } from './api-keys.js'
 import { assertNotThrottled, clearPasswordFailures, recordLoginFailure, throttleKeys } from './login-throttle.js'
@@ -80,7 +80,7 @@ export async function changeOwnPassword(
   await assertNotThrottled(db, keys, now)
   if (!(await deps.auth.passwordHasher.verify(passwords.current, user.password_hash))) {
     await recordLoginFailure(db, keys, deps.clock.now())
-    throw forbidden('wrong_password', 'The current password is wrong.')
+    throw new VaultError('wrong_password', 'The current password is wrong.')
   }
   await clearPasswordFailures(db, user.username_key)
   await setPassword(deps, user.id, passwords.next, { keepSessionId: principal.sessionId, field: 'new_password' })

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database, Role, UsersTable } from '../db/schema.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import type { AccountsDeps } from './accounts-deps.js'
 import { clearPasswordFailures } from './login-throttle.js'
 import { passwordLength } from './password-hasher.js'
@@ -71,7 +71,7 @@ export async function createUser(
     .onConflict((oc) => oc.column('username_key').doNothing())
     .executeTakeFirst()
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
-    throw conflict('username_taken', `The username "${input.username}" is taken.`)
+    throw new VaultError('username_taken', `The username "${input.username}" is taken.`)
   return toPublicUser(row)
 }
 
@@ -86,7 +86,7 @@ export async function findUserByName(db: Kysely<Database>, username: string): Pr
 
 export async function getUser(db: Kysely<Database>, id: string): Promise<UsersTable> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No user has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No user has the id ${id}.`)
   return row
 }
 
@@ -126,7 +126,7 @@ export async function updateUser(
         .where('id', '!=', id)
         .executeTakeFirstOrThrow()
       if (Number(others.n) === 0)
-        throw conflict('last_superuser', 'This is the last active superuser; make another user superuser first.')
+        throw new VaultError('last_superuser', 'This is the last active superuser; make another user superuser first.')
     }
     const disabledAt =
       change.disabled === undefined

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { BackupCopyStatus, BackupsTable, Database } from '../db/schema.js'
-import { notFound } from '../errors.js'
+import { VaultError } from '../errors.js'
 import type { BackupManifest } from './manifest.js'
 
 /** A backup as the API shows it. Paths are not shown: the archive is named by `file_name`. */
@@ -32,7 +32,7 @@ export async function listBackups(db: Kysely<Database>): Promise<BackupRecord[]>
 /** One backup of the catalogue; 404 when there is none by that id. */
 export async function getBackup(db: Kysely<Database>, id: string): Promise<BackupRecord> {
   const row = await db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No backup has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No backup has the id ${id}.`)
   return toBackupRecord(row)
 }
 

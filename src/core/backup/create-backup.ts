@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js'
-import { notSupportedOnThisRuntime } from '../errors.js'
+import { VaultError } from '../errors.js'
 import type { HeldLock } from '../runtime/db-lock.js'
 import { type BackupRecord, getBackup } from './backup-records.js'
 import { takeMaintenance } from './interrupted-work.js'
@@ -37,7 +37,8 @@ export async function startBackup(
   if (limit) {
     const bytes = await storedBytes(db)
     if (bytes > limit.bytes)
-      throw notSupportedOnThisRuntime(
+      throw new VaultError(
+        'not_supported_on_this_runtime',
         `A backup here holds at most ${limit.bytes} bytes of files, and the library holds ${bytes}: ${limit.reason}`,
       )
   }

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js'
-import { notFound, VaultError } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { type BackupManifest, parseArchiveFileName } from './manifest.js'
 
 /** An archive to restore from, wherever it is. */
@@ -44,19 +44,17 @@ export async function locateArchive(
       knownManifest: row?.manifest ? (JSON.parse(row.manifest) as BackupManifest) : null,
       async open() {
         const stream = await sink.read(found.name)
-        if (!stream) throw notFound(`The archive ${found.name} disappeared before it could be read.`)
+        if (!stream) throw new VaultError('not_found', `The archive ${found.name} disappeared before it could be read.`)
         return stream
       },
     }
   }
   if (unreachable.length > 0) {
     throw new VaultError(
-      502,
       'backup_location_unreachable',
-      'Bad Gateway',
       `The archive of backup ${backupId} is not in the backup directory, and ${unreachable.join('; ')}.`,
     )
   }
   const places = offsite ? 'the backup directory or the bucket' : 'the backup directory'
-  throw notFound(`No archive of backup ${backupId} is in ${places}.`)
+  throw new VaultError('not_found', `No archive of backup ${backupId} is in ${places}.`)
 }

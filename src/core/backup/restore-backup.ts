@@ -3,7 +3,7 @@ import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
 import type { StagedDatabase } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
 import type { Deps } from '../deps.js'
-import { notSupportedOnThisRuntime, VaultError } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
 import { type HeldLock, lockLeaseMs } from '../runtime/db-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
@@ -69,7 +69,8 @@ export async function restoreArchive(
     if (source.knownManifest) refuseIncompatible(deps, source.knownManifest)
     const { limit } = deps.backups
     if (limit && source.size !== null && source.size > limit.bytes)
-      throw notSupportedOnThisRuntime(
+      throw new VaultError(
+        'not_supported_on_this_runtime',
         `A restore here reads an archive of at most ${limit.bytes} bytes, and this one has ${source.size}: ${limit.reason}`,
       )
     report({ phase: 'verifying', bytes_done: 0, bytes_total: source.size })
@@ -97,9 +98,7 @@ export async function restoreArchive(
       const message = error instanceof Error ? error.message : String(error)
       deps.logger.error('restore swapped in, but finishing it failed', { error: message })
       throw new VaultError(
-        500,
         'restore_unfinished',
-        'Internal Server Error',
         `The backup was restored, but the steps after it failed (${message}). Restart the service: start-up runs the migrations, reloads the keys and catches up the search index.`,
       )
     })
@@ -222,7 +221,7 @@ async function discardStaged(staged: Partial<Pick<StagedArchive, 'database' | 'f
 }
 
 const incompatible = (detail: string) =>
-  new VaultError(422, 'incompatible_archive', 'Unprocessable Content', `The backup cannot be restored here: ${detail}`)
+  new VaultError('incompatible_archive', `The backup cannot be restored here: ${detail}`)
 
 /**
  * Archives from a newer build or schema, of another database kind, or whose database this one

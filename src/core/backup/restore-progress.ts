@@ -18,13 +18,9 @@ export interface RestoreProgress {
  */
 export const restoreInProgress = (restore: RestoreProgress) =>
   new VaultError(
-    503,
     'restore_in_progress',
-    'Service Unavailable',
     'The install is being restored from a backup; try again when the restore has finished.',
-    undefined,
-    { 'Retry-After': '10' },
-    { restore },
+    { headers: { 'Retry-After': '10' }, extensions: { restore } },
   )
 
 /**

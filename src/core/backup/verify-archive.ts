@@ -8,7 +8,7 @@ import { drained } from './tar-archive.js'
 const maxManifestBytes = 256 * 1024 * 1024
 
 export const invalidArchive = (detail: string) =>
-  new VaultError(422, 'invalid_archive', 'Unprocessable Content', `The backup archive is not usable: ${detail}`)
+  new VaultError('invalid_archive', `The backup archive is not usable: ${detail}`)
 
 /**
  * Reads a whole archive and checks it against its manifest without writing anything: every

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { forbidden } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { getFileRow } from '../library/files.js'
 import { signDownloadToken, verifyDownloadToken } from './download-tokens.js'
 
@@ -39,7 +39,7 @@ export async function redeemDownloadLink(
   token: string,
 ): Promise<Selectable<Database['files']>> {
   const subject = await verifiedSubject(deps, token)
-  if (subject !== fileId) throw forbidden('download_link_other_file', 'This download link is for another file.')
+  if (subject !== fileId) throw new VaultError('download_link_other_file', 'This download link is for another file.')
   return getFileRow(deps.database.db, fileId)
 }
 
@@ -64,9 +64,9 @@ export async function verifiedSubject(
 ): Promise<string> {
   const check = await verifyDownloadToken(deps.keys.current().signingKeys, token, deps.clock.now())
   if (!check.valid && check.reason === 'expired') {
-    throw forbidden('download_link_expired', 'This download link has expired; ask the vault for a new one.')
+    throw new VaultError('download_link_expired', 'This download link has expired; ask the vault for a new one.')
   }
-  if (!check.valid) throw forbidden('download_link_invalid', 'This download link is not valid.')
+  if (!check.valid) throw new VaultError('download_link_invalid', 'This download link is not valid.')
   if (check.issuedBy !== null) {
     const maker = await deps.database.db
       .selectFrom('users')
@@ -75,7 +75,7 @@ export async function verifiedSubject(
       .where('disabled_at', 'is', null)
       .executeTakeFirst()
     if (!maker)
-      throw forbidden(
+      throw new VaultError(
         'download_link_revoked',
         'The user who made this download link is disabled or deleted; ask for a new one.',
       )

@@ -97,7 +97,7 @@ async function extractOrRefuse(deps: ReadingDeps, format: FileFormat, stored: St
   } catch (error) {
     if (error instanceof FormatError && error.kind === 'unsafe') {
       await forgetRefusedContent(deps, stored)
-      throw new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The file was refused: ${error.message}`)
+      throw new VaultError('unsafe_file', `The file was refused: ${error.message}`)
     }
     // The bytes went while they were read: a model holding them was deleted, or the orphan sweep took them.
     if (!(await deps.blobs.stat(stored.sha256))) throw contentDeleted()

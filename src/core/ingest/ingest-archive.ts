@@ -167,13 +167,8 @@ async function readingArchive<T>(read: () => Promise<T>): Promise<T> {
 
 const refused = (error: FormatError) =>
   error.kind === 'unsafe'
-    ? new VaultError(422, 'unsafe_file', 'Unprocessable Content', `The zip was refused: ${error.message}`)
-    : new VaultError(
-        422,
-        'unreadable_archive',
-        'Unprocessable Content',
-        `The file is not a readable zip: ${error.message}`,
-      )
+    ? new VaultError('unsafe_file', `The zip was refused: ${error.message}`)
+    : new VaultError('unreadable_archive', `The file is not a readable zip: ${error.message}`)
 
 async function unpackEntry(
   deps: ArchiveDeps,

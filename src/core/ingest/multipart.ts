@@ -1,4 +1,4 @@
-import { VaultError } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 
 /**
  * Reading a `multipart/form-data` upload as a stream. Runtimes differ (busboy on Node), so
@@ -31,11 +31,10 @@ export interface MultipartUpload {
 export type ReadMultipart = (request: Request, limits: { maxFileBytes: number }) => MultipartUpload
 
 /** 400: the body is not a readable multipart form (or was cut short). */
-export const malformedMultipart = (detail: string) => new VaultError(400, 'malformed_multipart', 'Bad Request', detail)
+export const malformedMultipart = (detail: string) => new VaultError('malformed_multipart', detail)
 
 /** 422: a readable form whose fields break the rules (a second file, too many or too long fields). */
-export const badMultipartField = (detail: string) =>
-  new VaultError(422, 'validation_failed', 'Unprocessable Content', detail, [{ path: 'body', message: detail }])
+export const badMultipartField = (detail: string) => unprocessable(detail, [{ path: 'body', message: detail }])
 
 /**
  * Browsers, fetch and curl escape a part's file name as the WHATWG multipart/form-data encoding

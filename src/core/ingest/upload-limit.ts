@@ -2,9 +2,7 @@ import { VaultError } from '../errors.js'
 
 export const payloadTooLarge = (maxBytes: number) =>
   new VaultError(
-    413,
     'payload_too_large',
-    'Content Too Large',
     `The upload is larger than the limit of ${maxBytes} bytes (VAULT_MAX_UPLOAD_BYTES).`,
   )
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { notFound } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import type { CursorPosition } from './cursor.js'
 import { type ModelFilters, modelPageQuery, tagKey } from './model-query.js'
@@ -91,7 +91,7 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 async function assertCollectionExists(db: Kysely<Database>, id: string): Promise<void> {
   const found = await db.selectFrom('collections').select('id').where('id', '=', id).executeTakeFirst()
-  if (!found) throw notFound(`No collection has the id ${id}.`)
+  if (!found) throw new VaultError('not_found', `No collection has the id ${id}.`)
 }
 
 /** Applies the action to one page in one transaction; answers the models it changed. */

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../db/schema.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import type { Clock } from '../runtime/clock.js'
 import { countsOf } from './library-counts.js'
 
@@ -21,7 +21,7 @@ export interface CollectionRecord {
 const nameKey = (name: string) => name.toLowerCase()
 
 const nameTaken = (name: string) =>
-  conflict(
+  new VaultError(
     'collection_name_taken',
     `A collection named "${name}" exists already (names are compared regardless of case).`,
   )
@@ -59,7 +59,7 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
 
 export async function getCollection(db: Kysely<Database>, id: string): Promise<CollectionRecord> {
   const [collection] = await listCollections(db, id)
-  if (!collection) throw notFound(`No collection has the id ${id}.`)
+  if (!collection) throw new VaultError('not_found', `No collection has the id ${id}.`)
   return collection
 }
 
@@ -157,12 +157,12 @@ export async function deleteCollection(db: Kysely<Database>, id: string): Promis
   await getCollection(db, id)
   const child = await db.selectFrom('collections').select('name').where('parent_id', '=', id).executeTakeFirst()
   if (child)
-    throw conflict(
+    throw new VaultError(
       'collection_has_children',
       `Collection "${child.name}" and maybe others are inside it: move or delete them first.`,
     )
   const result = await db.deleteFrom('collections').where('id', '=', id).executeTakeFirst()
-  if (Number(result.numDeletedRows) === 0) throw notFound(`No collection has the id ${id}.`)
+  if (Number(result.numDeletedRows) === 0) throw new VaultError('not_found', `No collection has the id ${id}.`)
 }
 
 /** How deep collections nest: a top-level collection is at depth 1. */
@@ -291,6 +291,6 @@ async function assertMembershipEnds(db: Kysely<Database>, collectionId: string, 
     db.selectFrom('collections').select('id').where('id', '=', collectionId).executeTakeFirst(),
     db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst(),
   ])
-  if (!collection) throw notFound(`No collection has the id ${collectionId}.`)
-  if (!model) throw notFound(`No model has the id ${modelId}.`)
+  if (!collection) throw new VaultError('not_found', `No collection has the id ${collectionId}.`)
+  if (!model) throw new VaultError('not_found', `No model has the id ${modelId}.`)
 }

@@ -113,9 +113,7 @@ export function thumbnailStoreKeys(
 /** 409 `content_deleted`: the bytes of an upload went (a model deletion or the orphan sweep) while it ran. */
 export const contentDeleted = () =>
   new VaultError(
-    409,
     'content_deleted',
-    'Conflict',
     'A model holding the same bytes was deleted while this upload ran, and the bytes with it; upload the file again.',
   )
 

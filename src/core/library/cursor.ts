@@ -9,7 +9,7 @@ export interface CursorPosition {
   id: string
 }
 
-export const invalidCursor = (detail: string) => new VaultError(400, 'invalid_cursor', 'Bad Request', detail)
+export const invalidCursor = (detail: string) => new VaultError('invalid_cursor', detail)
 
 /**
  * Opaque, tamper-evident paging cursors: `base64url(JSON [value, id]) . base64url(HMAC)`.

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
-import { notFound } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { nameKey } from '../formats/name-keys.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import type { LibraryDeps } from './models.js'
@@ -10,7 +10,7 @@ import { refreshModel } from './refresh-model.js'
 /** A stored file's row (where its bytes and thumbnail are), or 404. */
 export async function getFileRow(db: Kysely<Database>, id: string): Promise<Selectable<FilesTable>> {
   const row = await db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No file has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No file has the id ${id}.`)
   return row
 }
 

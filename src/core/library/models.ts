@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, ModelsTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { notFound } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { chooseCover } from './cover.js'
 import { keptList } from './kept-lists.js'
@@ -86,13 +86,13 @@ export async function detailModels(
 /** A model's row, or 404. */
 export async function getModelRow(db: Kysely<Database>, id: string): Promise<Selectable<ModelsTable>> {
   const row = await db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No model has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No model has the id ${id}.`)
   return row
 }
 
 export async function getModelDetail(db: Kysely<Database>, id: string): Promise<ModelDetailRecord> {
   const [detail] = await detailModels(db, [await getModelRow(db, id)])
-  if (!detail) throw notFound(`No model has the id ${id}.`)
+  if (!detail) throw new VaultError('not_found', `No model has the id ${id}.`)
   return detail
 }
 
@@ -116,7 +116,7 @@ export async function updateModel(deps: LibraryDeps, id: string, changes: ModelC
       })
       .where('id', '=', id)
       .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
+    if (Number(updated.numUpdatedRows) === 0) throw new VaultError('not_found', `No model has the id ${id}.`)
     if (changes.tags !== undefined) await setModelTags(trx, id, changes.tags, now)
     await refreshModel(trx, deps.database.dialect.search, id, now)
   })
@@ -132,7 +132,7 @@ export async function chooseModelCover(deps: LibraryDeps, id: string, fileId: st
       .set({ updated_at: deps.clock.now().toISOString() })
       .where('id', '=', id)
       .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) === 0) throw notFound(`No model has the id ${id}.`)
+    if (Number(updated.numUpdatedRows) === 0) throw new VaultError('not_found', `No model has the id ${id}.`)
     await chooseCover(trx, id, fileId)
   })
   return getModelDetail(db, id)
@@ -146,7 +146,7 @@ export async function chooseModelCover(deps: LibraryDeps, id: string, fileId: st
 export async function deleteModel(deps: LibraryDeps, id: string): Promise<void> {
   const content = await deps.database.db.transaction().execute(async (trx) => {
     const model = await trx.selectFrom('models').select('thumbnail_sha256').where('id', '=', id).executeTakeFirst()
-    if (!model) throw notFound(`No model has the id ${id}.`)
+    if (!model) throw new VaultError('not_found', `No model has the id ${id}.`)
     const files = await trx
       .selectFrom('files')
       .select(['sha256', 'thumbnail_sha256', 'preview_sha256'])

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
-import { notFound, unprocessable } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { settleCover } from './cover.js'
 import { getModelDetail, type LibraryDeps, type ModelDetailRecord } from './models.js'
@@ -228,7 +228,7 @@ async function filesByIds(trx: Kysely<Database>, ids: string[]): Promise<Selecta
  */
 async function lockModel(trx: Kysely<Database>, modelId: string, what: string) {
   const model = await trx.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst()
-  if (!model) throw notFound(`No model has the id ${modelId} (${what}).`)
+  if (!model) throw new VaultError('not_found', `No model has the id ${modelId} (${what}).`)
   await trx.updateTable('models').set({ updated_at: model.updated_at }).where('id', '=', modelId).execute()
   return model
 }

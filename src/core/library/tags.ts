@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { notFound } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { countsOf } from './library-counts.js'
 import { tagKey } from './model-query.js'
 import { refreshModel } from './refresh-model.js'
@@ -76,7 +76,7 @@ async function tagInUse(trx: Kysely<Database>, name: string): Promise<{ id: stri
       exists(selectFrom('model_tags').select('model_id').whereRef('tag_id', '=', 'tags.id')),
     )
     .executeTakeFirst()
-  if (!tag) throw notFound(`No model carries the tag "${name}".`)
+  if (!tag) throw new VaultError('not_found', `No model carries the tag "${name}".`)
   return tag
 }
 
@@ -141,7 +141,7 @@ export async function renameTag(
   })
   deps.logger.info('tag renamed', { from: outcome.from, to: newName, merged: outcome.merged })
   const tag = (await listTags(deps.database.db)).find((listed) => tagKey(listed.name) === tagKey(newName))
-  if (!tag) throw notFound(`No model carries the tag "${newName}" any more.`)
+  if (!tag) throw new VaultError('not_found', `No model carries the tag "${newName}" any more.`)
   return { tag, merged: outcome.merged }
 }
 

@@ -1,7 +1,7 @@
 import { parseArchiveFileName } from '../backup/manifest.js'
 import type { BlobStore, Leftovers, ListedBlob } from '../blobs/blob-store.js'
 import type { Deps } from '../deps.js'
-import { conflict } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { referencedContent, releaseContent } from '../library/content-release.js'
 import { isMaintenanceRunning } from '../runtime/maintenance-lock.js'
 
@@ -57,7 +57,10 @@ const batchSize = 50
 export async function collectGarbage(deps: GarbageDeps, options: GarbageOptions): Promise<GarbageReport> {
   const now = deps.clock.now()
   if (await isMaintenanceRunning(deps.database.db, now)) {
-    throw conflict('maintenance_in_progress', 'A backup or restore is running; collect garbage when it has finished.')
+    throw new VaultError(
+      'maintenance_in_progress',
+      'A backup or restore is running; collect garbage when it has finished.',
+    )
   }
   const sweep = {
     youngAfter: now.getTime() - options.graceMs,

@@ -1,6 +1,6 @@
 import { makeZip, predictLength } from 'client-zip'
 import type { Deps } from '../deps.js'
-import { notFound, unprocessable } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import { detailModels, type ModelDetailRecord } from '../library/models.js'
 import { buildDatapackage } from './datapackage.js'
 import { packagePaths, slugify, uniqueSlugs } from './package-names.js'
@@ -30,7 +30,7 @@ interface PackageEntry {
  */
 export async function packageModel(deps: PackageDeps, id: string): Promise<ModelPackage> {
   const [model] = await loadModels(deps, [id])
-  if (!model) throw notFound(`No model has the id ${id}.`)
+  if (!model) throw new VaultError('not_found', `No model has the id ${id}.`)
   const exportedAt = deps.clock.now().toISOString()
   const slug = slugify(model.name, 'model')
   return zipEntries(deps, layOutModel(model, slug, '', exportedAt), `${slug}.zip`)

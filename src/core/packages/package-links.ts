@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js'
 import { signDownloadLink, verifiedSubject } from '../downloads/download-links.js'
-import { forbidden } from '../errors.js'
+import { VaultError } from '../errors.js'
 import { getModelRow } from '../library/models.js'
 import { slugify } from './package-names.js'
 
@@ -39,6 +39,6 @@ export async function checkPackageLink(
   token: string,
 ) {
   if ((await verifiedSubject(deps, token)) !== packageSubject(modelId)) {
-    throw forbidden('download_link_other_model', "This download link is not for this model's package.")
+    throw new VaultError('download_link_other_model', "This download link is not for this model's package.")
   }
 }

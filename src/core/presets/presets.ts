@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { conflict, notFound, VaultError } from '../errors.js'
+import { VaultError } from '../errors.js'
 import {
   type FilamentPreset,
   PresetFormatError,
@@ -63,7 +63,7 @@ export async function getPreset<K extends PresetKind>(
   id: string,
 ): Promise<PresetRecord<K>> {
   const row = await deps.database.db.selectFrom(tableOf(kind)).selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No ${labels[kind]} has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No ${labels[kind]} has the id ${id}.`)
   return toRecord<K>(row)
 }
 
@@ -80,7 +80,7 @@ export async function createPreset<K extends PresetKind>(
   settings: Record<string, string> = {},
 ): Promise<PresetRecord<K>> {
   if (await nameOwner(deps, kind, fields.name))
-    throw conflict('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
+    throw new VaultError('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
   const now = deps.clock.now().toISOString()
   const id = crypto.randomUUID()
   await deps.database.db
@@ -100,7 +100,7 @@ export async function updatePreset<K extends PresetKind>(
   if (fields.name !== undefined) {
     const owner = await nameOwner(deps, kind, fields.name)
     if (owner && owner !== id)
-      throw conflict('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
+      throw new VaultError('name_taken', `A ${labels[kind]} named ${JSON.stringify(fields.name)} exists already.`)
   }
   const changes = { ...fields, updated_at: deps.clock.now().toISOString() }
   await deps.database.db.updateTable(tableOf(kind)).set(changes).where('id', '=', id).execute()
@@ -147,9 +147,8 @@ async function savePresets(
 
 /** The largest preset file an import takes. */
 export const maxImportBytes = 32 * 1024 * 1024
-const tooLarge = () =>
-  new VaultError(413, 'payload_too_large', 'Content Too Large', 'A preset file may be at most 32 MiB.')
-const unsupported = (detail: string) => new VaultError(422, 'unsupported_preset_file', 'Unprocessable Content', detail)
+const tooLarge = () => new VaultError('payload_too_large', 'A preset file may be at most 32 MiB.')
+const unsupported = (detail: string) => new VaultError('unsupported_preset_file', detail)
 
 /**
  * Imports the profiles of one kind from an uploaded preset file: a Cura material file or a
@@ -188,12 +187,7 @@ export async function importPresetFile(
   const fitting = checked.filter(({ reasons }) => reasons.length === 0).map(({ preset }) => preset)
   if (fitting.length === 0) {
     const detail = skipped.map(({ name, reasons }) => `"${name.slice(0, 80)}": ${reasons.join('; ')}`).join('. ')
-    throw new VaultError(
-      422,
-      'preset_out_of_range',
-      'Unprocessable Content',
-      `No profile of the file is within the limits: ${detail}.`,
-    )
+    throw new VaultError('preset_out_of_range', `No profile of the file is within the limits: ${detail}.`)
   }
   return { ...(await savePresets(deps, kind, fitting, cura ? 'cura' : 'prusaslicer')), skipped }
 }
@@ -208,7 +202,7 @@ export async function linkedPresets(deps: Pick<Deps, 'database'>, fileId: string
     .select(['id', 'format', 'metadata'])
     .where('id', '=', fileId)
     .executeTakeFirst()
-  if (!file) throw notFound(`No file has the id ${fileId}.`)
+  if (!file) throw new VaultError('not_found', `No file has the id ${fileId}.`)
   const gcode = (
     JSON.parse(file.metadata) as {
       gcode?: { config?: Record<string, string>; filament?: { name?: string | null }; printer_model?: string | null }

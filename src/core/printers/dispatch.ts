@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely'
 import type { Principal } from '../accounts/principal.js'
 import type { DispatchesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { notFound, unprocessable, VaultError } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
 import { acquireLock } from '../runtime/db-lock.js'
 import { markBedOccupied } from './bed-clearance.js'
@@ -28,13 +28,9 @@ export function remoteFileName(name: string, slicedPackage = false): string {
 
 const describe = (status: PrinterStatus) => `${status.state}${status.reason ? ` (${status.reason})` : ''}`
 
+/** A send that got past the checks: its record, whose `outcome` says how it ended. */
 export interface SendResult {
   dispatch: DispatchRecord
-  /**
-   * 201 for what was asked and done; 202 when the printer still prepares the job; 409 or 502 when
-   * the printer let us down midway.
-   */
-  httpStatus: 201 | 202 | 409 | 502
 }
 
 type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'>
@@ -63,19 +59,19 @@ interface Attempt {
   before: PrinterStatus | null
 }
 
-/** How a send ended: the outcome recorded and the answer given. */
+/** How a send ended: the outcome recorded and why. */
 interface Ending {
   outcome: DispatchOutcome
   detail: string
-  httpStatus: SendResult['httpStatus']
 }
 
 /**
  * Sends a stored G-code file to a printer and, when asked, starts it, following the rule for
  * small farms: never queue work onto an unconfirmed printer. A fresh status must say `idle`
- * (else 409, nothing sent); the file is uploaded without auto-start; the status is checked
- * again; the start is asked for; and the printer must then show that it prints, because
- * providers can answer success without starting. Every attempt is recorded.
+ * (else `printer_not_ready`, nothing sent); the file is uploaded without auto-start; the status
+ * is checked again; the start is asked for; and the printer must then show that it prints,
+ * because providers can answer success without starting. Every attempt is recorded, and the
+ * record's `outcome` says how it ended (the routes answer it with its HTTP status).
  */
 export async function sendToPrinter(
   deps: DispatchDeps,
@@ -108,8 +104,8 @@ export async function sendToPrinter(
   })
   if (!('held' in lock)) {
     const detail = 'Another send to this printer is under way; nothing was sent.'
-    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail, httpStatus: 409 })
-    throw new VaultError(409, 'send_in_progress', 'Conflict', `${printer.name}: ${detail} (dispatch ${dispatch.id})`)
+    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail })
+    throw new VaultError('send_in_progress', `${printer.name}: ${detail} (dispatch ${dispatch.id})`)
   }
   try {
     return await checkUploadStart(deps, attempt)
@@ -130,7 +126,7 @@ async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<S
   const before = await checkReady(deps, attempt, 'check')
   if (!before.ready) {
     const detail = `The printer is ${describe(before)}; nothing was sent.`
-    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail, httpStatus: 409 })
+    const { dispatch } = await record(deps, attempt, { outcome: 'refused', detail })
     throw notReady(printer, before, dispatch.id)
   }
 
@@ -140,14 +136,14 @@ async function checkUploadStart(deps: DispatchDeps, attempt: Attempt): Promise<S
   const { remoteName } = uploaded
   if (!startRequested) {
     const detail = `Stored on the printer as ${remoteName}; not started, as asked.`
-    return record(deps, attempt, { outcome: 'uploaded', detail, httpStatus: 201 })
+    return record(deps, attempt, { outcome: 'uploaded', detail })
   }
 
   if (!attempt.started) {
     const again = await checkReady(deps, attempt, 'recheck')
     if (!again.ready) {
       const detail = `Stored as ${remoteName}, but the printer became ${describe(again)}; not started.`
-      return record(deps, attempt, { outcome: 'not_ready_after_upload', detail, httpStatus: 409 })
+      return record(deps, attempt, { outcome: 'not_ready_after_upload', detail })
     }
     const started = await start(deps, attempt, provider, remoteName)
     if (started !== 'accepted' && started !== 'unanswered') return record(deps, attempt, started)
@@ -178,11 +174,9 @@ async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Prom
   if (plate !== undefined) return { id: file.id, original_name: file.original_name, sha256: file.sha256, plate }
   if (file.format !== 'gcode') {
     throw new VaultError(
-      422,
       'not_gcode',
-      'Unprocessable Content',
       `${file.original_name} is a ${file.format} file; only G-code (or, to a Bambu Lab printer, a sliced .gcode.3mf) can be sent to a printer. Slice it first.`,
-      [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }],
+      { fieldErrors: [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }] },
     )
   }
   return { id: file.id, original_name: file.original_name, sha256: file.sha256 }
@@ -205,13 +199,9 @@ async function refuseUnlessPrintable(deps: DispatchDeps, printer: PrinterRow, fi
           'binary G-code (.bgcode)',
           'which only printers that list .bgcode among their accepted extensions (PrusaLink) print',
         ]
-  throw new VaultError(
-    422,
-    'not_gcode',
-    'Unprocessable Content',
-    `${file.original_name} is ${what}, ${detail}; ${printer.name} takes text G-code.`,
-    [{ path: 'body.file_id', message: `is ${what}, not text G-code` }],
-  )
+  throw new VaultError('not_gcode', `${file.original_name} is ${what}, ${detail}; ${printer.name} takes text G-code.`, {
+    fieldErrors: [{ path: 'body.file_id', message: `is ${what}, not text G-code` }],
+  })
 }
 
 function note(deps: Pick<Deps, 'clock'>, attempt: Attempt, step: DispatchStep['step'], ok: boolean, detail: string) {
@@ -228,14 +218,14 @@ async function checkReady(deps: DispatchDeps, attempt: Attempt, step: 'check' | 
 
 function notReady(printer: PrinterRow, status: PrinterStatus, dispatchId: string): VaultError {
   return new VaultError(
-    409,
     'printer_not_ready',
-    'Conflict',
     `${printer.name} is not ready: it is ${describe(status)}. Nothing was sent (dispatch ${dispatchId}).`,
-    [
-      { path: 'printer.state', message: status.state },
-      ...(status.reason ? [{ path: 'printer.reason', message: status.reason }] : []),
-    ],
+    {
+      fieldErrors: [
+        { path: 'printer.state', message: status.state },
+        ...(status.reason ? [{ path: 'printer.reason', message: status.reason }] : []),
+      ],
+    },
   )
 }
 
@@ -247,7 +237,7 @@ async function upload(
 ): Promise<{ remoteName: string } | Ending> {
   const { file } = attempt
   const blob = await deps.blobs.get(file.sha256)
-  if (!blob) throw notFound(`The content of ${file.original_name} is missing from storage.`)
+  if (!blob) throw new VaultError('not_found', `The content of ${file.original_name} is missing from storage.`)
   try {
     const uploaded = await provider.upload({
       name: remoteFileName(file.original_name, file.plate !== undefined),
@@ -265,7 +255,7 @@ async function upload(
     await blob.stream.cancel().catch(() => {})
     if (!(error instanceof PrinterError)) throw error
     note(deps, attempt, 'upload', false, error.message)
-    return { outcome: 'upload_failed', detail: `The upload failed: ${error.message}`, httpStatus: 502 }
+    return { outcome: 'upload_failed', detail: `The upload failed: ${error.message}` }
   }
 }
 
@@ -290,7 +280,7 @@ async function start(
     }
     note(deps, attempt, 'start', false, error.message)
     const detail = `Stored as ${remoteName}, but the printer refused to start it: ${error.message}`
-    return { outcome: 'start_refused', detail, httpStatus: 502 }
+    return { outcome: 'start_refused', detail }
   }
   attempt.started = true
   note(deps, attempt, 'start', true, 'the printer accepted the start command')
@@ -325,20 +315,20 @@ async function confirm(
     attempt.started = true
     attempt.confirmed = true
     note(deps, attempt, 'confirm', true, describe(status))
-    if (sight === 'printing') return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, httpStatus: 201 }
+    if (sight === 'printing') return { outcome: 'confirmed', detail: `Printing ${remoteName}.` }
     await markBedOccupied(deps, attempt.printer)
     const detail = `Printed ${remoteName}: the job completed before the printer was first looked at.`
-    return { outcome: 'confirmed', detail, httpStatus: 201 }
+    return { outcome: 'confirmed', detail }
   }
   note(deps, attempt, 'confirm', false, describe(status))
   if (sight === 'preparing') {
     attempt.started = true
     const detail = `Stored as ${remoteName} and ${asked}; the printer is preparing it (${describe(status)}). The dispatch is settled once it prints or fails.`
-    return { outcome: 'preparing', detail, httpStatus: 202 }
+    return { outcome: 'preparing', detail }
   }
   const ended = sight === 'ended' ? ` (the job ${status.job?.ended} at once)` : ''
   const detail = `Stored as ${remoteName} and ${asked}, but the printer is ${describe(status)}, not printing it${ended}.`
-  return { outcome: 'not_confirmed', detail, httpStatus: 502 }
+  return { outcome: 'not_confirmed', detail }
 }
 
 /** Writes the dispatch record and logs it. */
@@ -375,7 +365,7 @@ async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Pro
     .select('model_id')
     .where('id', '=', file.id)
     .executeTakeFirst()
-  return { dispatch: toDispatchRecord(row, holder?.model_id ?? null), httpStatus: ending.httpStatus }
+  return { dispatch: toDispatchRecord(row, holder?.model_id ?? null) }
 }
 
 /** Which dispatches a list shows: one printer's, the sends of one model's files, or all; newest first. */
@@ -392,7 +382,7 @@ export async function listDispatches(
   const { db } = deps.database
   if (printerId) await getPrinterRow(deps, printerId)
   if (modelId && !(await db.selectFrom('models').select('id').where('id', '=', modelId).executeTakeFirst()))
-    throw notFound(`No model has the id ${modelId}.`)
+    throw new VaultError('not_found', `No model has the id ${modelId}.`)
   const rows = await db
     .selectFrom('dispatches')
     .leftJoin('files', 'files.id', 'dispatches.file_id')

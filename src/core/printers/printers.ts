@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { PrintersTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
-import { conflict, notFound, unprocessable } from '../errors.js'
+import { unprocessable, VaultError } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
 import type { KeyRing } from '../key-ring.js'
 import { parseBambuAddress } from './bambu-address.js'
@@ -23,7 +23,7 @@ export interface PrinterInput {
 
 export async function getPrinterRow(deps: Pick<Deps, 'database'>, id: string): Promise<PrinterRow> {
   const row = await deps.database.db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirst()
-  if (!row) throw notFound(`No printer has the id ${id}.`)
+  if (!row) throw new VaultError('not_found', `No printer has the id ${id}.`)
   return row
 }
 
@@ -86,7 +86,8 @@ function missingCredentials(provider: string, input: PrinterInput, current?: Pri
     .map((field) => ({ path: `body.credentials.${field}`, message: 'a Bambu Lab printer needs it' }))
 }
 
-const nameTaken = (name: string) => conflict('name_taken', `A printer named ${JSON.stringify(name)} exists already.`)
+const nameTaken = (name: string) =>
+  new VaultError('name_taken', `A printer named ${JSON.stringify(name)} exists already.`)
 
 async function sealOrNull(keys: KeyRing, credentials: PrinterCredentials | null | undefined): Promise<string | null> {
   const present = Object.fromEntries(
@@ -220,7 +221,7 @@ export async function confirmBedClear(
 ): Promise<PrinterRow> {
   const { row, status } = await observePrinter(deps, await getPrinterRow(deps, id), { fresh: true })
   if (jobOnBed(status.state))
-    throw conflict(
+    throw new VaultError(
       'job_on_bed',
       `${row.name} is ${status.state}; confirm the bed is clear once the job has ended and its print is taken off.`,
     )

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { VaultDatabase } from '../db/database.js'
 import type { Database } from '../db/schema.js'
-import { conflict } from '../errors.js'
+import { VaultError } from '../errors.js'
 import type { Clock } from './clock.js'
 import { acquireLock, type HeldLock, holderIsGone, type LockHolder, type LockRow } from './db-lock.js'
 import type { ProcessLiveness } from './process-liveness.js'
@@ -61,7 +61,7 @@ export async function takeMaintenanceLock(
     purpose === 'restore' ? (trx) => dialect.waitForWrites(trx) : undefined,
   )
   if ('held' in lock) return lock
-  throw conflict(
+  throw new VaultError(
     'maintenance_in_progress',
     `A ${lock.heldBy} is running; try again when it has finished. (If its process was stopped on another host, its lock lapses at ${lock.expiresAt}.)`,
   )

@@ -1,7 +1,7 @@
 import { changeOwnPassword, login } from '../../core/accounts/login.js'
 import { refreshSession, revokeSession } from '../../core/accounts/sessions.js'
 import { publicUserOf } from '../../core/accounts/users.js'
-import { conflict } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { createRouter } from '../app-env.js'
 import { loginRoute, logoutRoute, refreshRoute } from './auth.routes.js'
 import { changePasswordRoute, getMeRoute } from './me.routes.js'
@@ -22,7 +22,7 @@ export const authRouter = createRouter()
   .openapi(logoutRoute, async (c) => {
     const { sessionId } = c.var.principal
     if (sessionId === null)
-      throw conflict(
+      throw new VaultError(
         'no_session',
         'An API key has no session to end; revoke the key (DELETE /api/v1/api-keys/{id}) to stop it working.',
       )

@@ -1,9 +1,11 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
 import { ApiKeySchema } from '../account-schemas.js'
+import { backupStartedExample } from '../answer-examples.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
-import { ProblemSchema, problemResponse } from '../problem.js'
-import { locationHeader, requestIdHeader, retryAfterHeader } from '../response-docs.js'
+import { problemResponse } from '../problem.js'
+import { locationHeader } from '../response-docs.js'
+import { restoreInProgressResponse } from '../restore-in-progress.js'
 
 const tags = ['Backups']
 
@@ -68,20 +70,6 @@ export const BackupSchema = z
     manifest: ManifestSchema.nullable(),
   })
   .openapi('Backup')
-
-const RestoreProgressSchema = z
-  .object({
-    phase: z.enum(['verifying', 'safety_copy', 'swapping', 'finishing']),
-    bytes_done: z.number().int().openapi({ description: 'Archive bytes read and checked so far.' }),
-    bytes_total: z.number().int().nullable().openapi({ description: 'Bytes of the archive, when known.' }),
-  })
-  .openapi('RestoreProgress', {
-    description: 'Sent as `restore` in the 503 problem every other API request gets while a restore runs.',
-  })
-
-const RestoreInProgressSchema = ProblemSchema.extend({ restore: RestoreProgressSchema }).openapi(
-  'RestoreInProgressProblem',
-)
 
 const RestoreResultSchema = z
   .object({
@@ -151,7 +139,7 @@ export const createBackupRoute = defineRoute(allow('admin', 'full'), {
     202: {
       description: 'Started. `Location` names the record.',
       headers: locationHeader,
-      content: { 'application/json': { schema: BackupSchema } },
+      content: { 'application/json': { schema: BackupSchema, example: backupStartedExample } },
     },
     409: problemResponse(
       'A backup or restore is already running in a live process (`maintenance_in_progress`). The lock of a stopped process does not hold it off: on the same host it is taken over at once, from another host once its 15-second lease has lapsed.',
@@ -258,12 +246,9 @@ export const restoreBackupRoute = defineRoute(allow('admin', 'full'), {
       'The archive is damaged (`invalid_archive`) or cannot be restored by this build (`incompatible_archive`); nothing was changed.',
     ),
     502: problemResponse('The archive is not in the backup directory and the bucket cannot be reached.'),
-    503: {
-      description:
-        'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
-      headers: { ...requestIdHeader, ...retryAfterHeader },
-      content: { 'application/problem+json': { schema: RestoreInProgressSchema } },
-    },
+    503: restoreInProgressResponse(
+      'Another restore is running in this process (`restore_in_progress`). Every other operation answers the same way while a restore runs.',
+    ),
     501: problemResponse(
       'Cloudflare Workers only (`not_supported_on_this_runtime`): no backup bucket is configured, or the archive exceeds `VAULT_WORKERS_BACKUP_MAX_BYTES`.',
     ),

@@ -70,7 +70,8 @@ curl -sf -H "X-Api-Key: $VAULT_API_KEY" -F "file=@$1" "$VAULT/api/v1/ingest"
 Every error is \`application/problem+json\` ([RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)) with these members:
 \`type\` (\`about:blank\`), \`title\`, \`status\`, \`detail\` (a sentence for people), \`code\` (stable, for programs),
 \`instance\` (the request path), \`request_id\`, and for validation failures \`errors\`: a list of
-\`{path, message}\` naming each offending field (\`body.username\`, \`query.limit\`).
+\`{path, message}\` naming each offending field (\`body.username\`, \`query.limit\`). The \`Problem\`
+schema's \`code\` enum lists every code; each operation's answers name the ones it gives.
 
 | Status | code | When |
 |---|---|---|

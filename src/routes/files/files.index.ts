@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely'
 import type { FilesTable } from '../../core/db/schema.js'
 import { issueDownloadLink } from '../../core/downloads/download-links.js'
 import { slicerLinksFor } from '../../core/downloads/slicer-links.js'
-import { notFound } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { deleteFile, getFile, getFileRow, updateFile } from '../../core/library/files.js'
 import { type AppEnv, createRouter } from '../app-env.js'
 import { blobResponse } from '../blob-response.js'
@@ -49,12 +49,12 @@ export const filesRouter = createRouter()
   })
   .openapi(fileThumbnailRoute, async (c) => {
     const file = await getFileRow(c.var.deps.database.db, c.req.valid('param').id)
-    if (!file.thumbnail_sha256) throw notFound('This file has no thumbnail.')
+    if (!file.thumbnail_sha256) throw new VaultError('not_found', 'This file has no thumbnail.')
     return thumbnailResponse(c, file.thumbnail_sha256, file.thumbnail_content_type)
   })
   .openapi(filePreviewRoute, async (c) => {
     const file = await getFileRow(c.var.deps.database.db, c.req.valid('param').id)
-    if (!file.preview_sha256) throw notFound('This file has no preview mesh.')
+    if (!file.preview_sha256) throw new VaultError('not_found', 'This file has no preview mesh.')
     return thumbnailResponse(c, file.preview_sha256, 'model/stl')
   })
 
@@ -73,6 +73,6 @@ export function fileContentResponse(c: Context<AppEnv>, file: Selectable<FilesTa
 export async function thumbnailResponse(c: Context<AppEnv>, sha256: string, contentType: string | null) {
   const { thumbnails } = c.var.deps
   const info = await thumbnails.stat(sha256)
-  if (!info) throw notFound('The thumbnail is missing from storage.')
+  if (!info) throw new VaultError('not_found', 'The thumbnail is missing from storage.')
   return blobResponse(c, { store: thumbnails, key: sha256, size: info.size, contentType: contentType ?? 'image/png' })
 }

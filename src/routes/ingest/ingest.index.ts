@@ -29,7 +29,7 @@ function answer(c: Context<AppEnv>, result: IngestResult) {
 }
 
 const lengthRequired = () =>
-  new VaultError(411, 'length_required', 'Length Required', 'Send the file as the request body, with Content-Length.')
+  new VaultError('length_required', 'Send the file as the request body, with Content-Length.')
 
 /** Where an upload goes: the file's name, the model named by id or a new model's name, and the folder in it. */
 export interface UploadTarget {

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
+import { uploadAnswerExample } from '../answer-examples.js'
 import { idField } from '../common-schemas.js'
 import { FileSchema, ModelSchema } from '../library-schemas.js'
 import { editableModelFields } from '../models/models.routes.js'
@@ -64,7 +65,7 @@ const answers = {
   },
   201: {
     description: 'Stored as a new file (a zip: at least one), attached to an existing or new model.',
-    content: { 'application/json': { schema: IngestAnswerSchema } },
+    content: { 'application/json': { schema: IngestAnswerSchema, example: uploadAnswerExample } },
   },
   400: problemResponse('The multipart body is malformed or was cut off (`malformed_multipart`).'),
   411: problemResponse('PUT without `Content-Length` or chunked body.'),

@@ -73,9 +73,7 @@ export async function receiveUploadForm<T>(
   // What the headers already refuse is refused without waiting for a turn.
   if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? '')) {
     throw new VaultError(
-      415,
       'unsupported_media_type',
-      'Unsupported Media Type',
       'Send the file as multipart/form-data in the field "file" (or PUT the raw bytes to /api/v1/ingest/{filename}).',
     )
   }

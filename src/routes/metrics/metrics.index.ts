@@ -3,12 +3,13 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { constantTimeEqual } from '../../core/accounts/secrets.js'
 import { lastBackupHealth } from '../../core/backup/backup-health.js'
+import { VaultError } from '../../core/errors.js'
 import { checkComponent } from '../../core/health/health-report.js'
 import type { Gauge } from '../../core/metrics/metrics.js'
 import { listPrinterRows, printerStatus } from '../../core/printers/printers.js'
 import type { AppDeps, AppEnv } from '../app-env.js'
 import { componentTimeoutMs, requiredComponents } from '../health/health.index.js'
-import { problem, routeNotFound } from '../problem.js'
+import { routeNotFound, vaultProblem } from '../problem.js'
 
 /**
  * The route pattern that answered (`/api/v1/models/:id`), so a series per route rather than per
@@ -121,15 +122,13 @@ export function registerMetrics(app: OpenAPIHono<AppEnv>): void {
     if (!metrics || !metricsToken) return routeNotFound(c)
     const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]
     if (!presented || !constantTimeEqual(presented, metricsToken)) {
-      return problem(
+      return vaultProblem(
         c,
-        {
-          status: 401,
-          code: presented ? 'invalid_token' : 'missing_token',
-          title: 'Unauthorized',
-          detail: 'The metrics need `Authorization: Bearer <VAULT_METRICS_TOKEN>`.',
-        },
-        { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+        new VaultError(
+          presented ? 'invalid_token' : 'missing_token',
+          'The metrics need `Authorization: Bearer <VAULT_METRICS_TOKEN>`.',
+          { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } },
+        ),
       )
     }
     return c.text(metrics.render(await scrapeGauges(c)), 200, {

@@ -1,4 +1,4 @@
-import { notFound } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import { applyToModels } from '../../core/library/bulk.js'
 import { exportModels } from '../../core/library/export.js'
 import { dismissMergeSuggestion, listMergeSuggestions } from '../../core/library/merge-suggestions.js'
@@ -109,6 +109,6 @@ export const modelsRouter = createRouter()
   })
   .openapi(modelThumbnailRoute, async (c) => {
     const model = await getModelRow(c.var.deps.database.db, c.req.valid('param').id)
-    if (!model.thumbnail_sha256) throw notFound('This model has no thumbnail.')
+    if (!model.thumbnail_sha256) throw new VaultError('not_found', 'This model has no thumbnail.')
     return thumbnailResponse(c, model.thumbnail_sha256, model.thumbnail_content_type)
   })

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
+import { modelDetailExample, modelPageExample } from '../answer-examples.js'
 import { IdParamSchema, idField, matching } from '../common-schemas.js'
 import { problemResponse } from '../problem.js'
 import { exportHeaders, thumbnailAnswers } from '../response-docs.js'
@@ -61,6 +62,7 @@ export const listModelsRoute = defineRoute(allow('user', 'read'), {
                 .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
             })
             .openapi('ModelPage'),
+          example: modelPageExample,
         },
       },
     },
@@ -185,7 +187,7 @@ export const getModelRoute = defineRoute(allow('user', 'read'), {
   responses: {
     200: {
       description: 'The model; files oldest first.',
-      content: { 'application/json': { schema: ModelDetailSchema } },
+      content: { 'application/json': { schema: ModelDetailSchema, example: modelDetailExample } },
     },
     404: problemResponse('No such model.'),
   },

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import { conflict, VaultError } from '../../core/errors.js'
+import { VaultError } from '../../core/errors.js'
 import type { IngestResult } from '../../core/ingest/ingest.js'
 import type { FileRecord } from '../../core/library/records.js'
 import { sendToPrinter } from '../../core/printers/dispatch.js'
@@ -8,6 +8,7 @@ import { getPrinterRow, type PrinterRow } from '../../core/printers/printers.js'
 import { requireScope } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { receiveUploadForm, registerStored, stageFile } from '../ingest/multipart-ingest.js'
+import { sendAnswer } from '../printers/send-answers.js'
 import { printerRoutes, vaultBase, vaultRoutes } from './octoprint.routes.js'
 import { answerOctoPrintError, octoPrintNotFound, octoPrintValidationHook } from './octoprint-errors.js'
 
@@ -38,7 +39,7 @@ function vaultApiUrl(c: Context<AppEnv>, path: string): string {
 async function printStored(c: Context<AppEnv>, printer: PrinterRow | null, file: FileRecord): Promise<string> {
   const saved = `Saved in the vault as ${file.name}, but not printed`
   if (!printer) {
-    throw conflict(
+    throw new VaultError(
       'no_printer',
       `${saved}: this host address is the vault alone, which has no printer to start. To print, use a printer's address as the host (…/octoprint/printers/<printer id>); to only store files here, upload without printing.`,
     )
@@ -49,19 +50,15 @@ async function printStored(c: Context<AppEnv>, printer: PrinterRow | null, file:
     requireScope(principal, ['print'])
     return sendToPrinter(deps, principal, printer.id, { file_id: file.id, start: true })
   }
-  const { dispatch, httpStatus } = await send().catch((error: unknown) => {
+  const { dispatch } = await send().catch((error: unknown) => {
     throw error instanceof VaultError
-      ? new VaultError(error.status, error.code, error.title, `${saved}: ${error.message}`, error.fieldErrors)
+      ? new VaultError(error.code, `${saved}: ${error.message}`, { fieldErrors: error.fieldErrors })
       : error
   })
   // Started: printing, done, or (202) still being prepared by the printer.
-  if (httpStatus === 201 || httpStatus === 202) return dispatch.id
-  throw new VaultError(
-    httpStatus,
-    dispatch.outcome,
-    httpStatus === 409 ? 'Conflict' : 'Bad Gateway',
-    `${saved} on ${printer.name}: ${dispatch.detail} (dispatch ${dispatch.id})`,
-  )
+  const answer = sendAnswer(dispatch.outcome)
+  if (typeof answer === 'number') return dispatch.id
+  throw new VaultError(answer, `${saved} on ${printer.name}: ${dispatch.detail} (dispatch ${dispatch.id})`)
 }
 
 function uploadAnswer(c: Context<AppEnv>, result: IngestResult, dispatchId: string | null) {

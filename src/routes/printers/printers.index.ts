@@ -24,6 +24,7 @@ import {
   sendRoute,
   updatePrinterRoute,
 } from './printers.routes.js'
+import { sendStatus } from './send-answers.js'
 
 /** A printer as the API shows it: never its credentials, only whether it has some. */
 async function presentPrinter(deps: Deps, listed: PrinterRow) {
@@ -81,13 +82,8 @@ export const printersRouter = createRouter()
     )
   })
   .openapi(sendRoute, async (c) => {
-    const { dispatch, httpStatus } = await sendToPrinter(
-      c.var.deps,
-      c.var.principal,
-      c.req.valid('param').id,
-      c.req.valid('json'),
-    )
-    return c.json(dispatch, httpStatus)
+    const { dispatch } = await sendToPrinter(c.var.deps, c.var.principal, c.req.valid('param').id, c.req.valid('json'))
+    return c.json(dispatch, sendStatus(dispatch.outcome))
   })
   .openapi(printerDispatchesRoute, async (c) =>
     c.json(

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import { allow, defineRoute } from '../access.js'
+import { dispatchExample, printerNotReadyExample, sendRequestExample } from '../answer-examples.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
-import { problemResponse } from '../problem.js'
+import { ProblemSchema, problemResponse } from '../problem.js'
 
 const tags = ['Printers']
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
@@ -330,11 +331,14 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
       z
         .object({ file_id: z.string().min(1).max(100), start: z.boolean().default(false) })
         .strict()
-        .openapi('SendToPrinterRequest'),
+        .openapi('SendToPrinterRequest', { example: sendRequestExample }),
     ),
   },
   responses: {
-    201: json('Done as asked: `uploaded` (start false) or `confirmed`.', DispatchSchema),
+    201: {
+      description: 'Done as asked: `uploaded` (start false) or `confirmed`.',
+      content: { 'application/json': { schema: DispatchSchema, example: dispatchExample } },
+    },
     202: json(
       'Started, and the printer still prepares the job after `VAULT_PRINTER_CONFIRM_MS`: outcome `preparing`, which later status reads settle (poll `GET /api/v1/printers/{id}/dispatches`).',
       DispatchSchema,
@@ -344,7 +348,7 @@ export const sendRoute = defineRoute(allow('user', 'print'), {
       description:
         'Problem `printer_not_ready` (nothing sent; `errors` carry `printer.state` and `printer.reason`), problem `send_in_progress` (another send to this printer is under way, from any process of the install; nothing sent), or a dispatch with outcome `not_ready_after_upload` (stored, not started).',
       content: {
-        'application/problem+json': { schema: z.object({ code: z.string() }).passthrough() },
+        'application/problem+json': { schema: ProblemSchema, example: printerNotReadyExample },
         'application/json': { schema: DispatchSchema },
       },
     },

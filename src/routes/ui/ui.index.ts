@@ -1,8 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
+import { VaultError } from '../../core/errors.js'
 import type { AppEnv } from '../app-env.js'
 import { acceptedEncodings, encodedAnswer } from '../encoded-answer.js'
-import { problem } from '../problem.js'
+import { vaultProblem } from '../problem.js'
 
 /** Paths the UI never answers, whatever the `Accept` header says. */
 const reservedPath = /^\/(api|docs|redoc|openapi\.json)(\/|$)/
@@ -55,13 +56,13 @@ async function uiAnswer(c: Context<AppEnv>, file: string, prefix: string): Promi
   }
   const index = await getUiAsset('index.html')
   if (!index) {
-    return problem(c, {
-      status: 404,
-      code: 'ui_not_built',
-      title: 'Not Found',
-      detail:
+    return vaultProblem(
+      c,
+      new VaultError(
+        'ui_not_built',
         'The web UI is not built on this server: run `npm run build`, then restart. The API is at /api/v1, its reference at /docs.',
-    })
+      ),
+    )
   }
   const base = `${publicUrl?.replace(/\/$/, '') ?? ''}${prefix}/`
   const html = new TextDecoder().decode(index.body).replace(basePlaceholder, `<base href="${escapeAttribute(base)}" />`)

@@ -3,6 +3,9 @@ import type { components } from './schema'
 /** An RFC 9457 problem as every API error carries it. */
 export type Problem = components['schemas']['Problem']
 
+/** A code of the vault's error catalogue: a misspelt one fails the type check. */
+export type ProblemCode = Problem['code']
+
 /** A failed API call: the HTTP status and, when the body was a problem, the problem. */
 export class ApiError extends Error {
   constructor(
@@ -13,6 +16,10 @@ export class ApiError extends Error {
     this.name = 'ApiError'
   }
 }
+
+/** Whether `error` is a failed call whose problem has the code `code`. */
+export const hasProblemCode = (error: unknown, code: ProblemCode): boolean =>
+  error instanceof ApiError && error.problem?.code === code
 
 const isProblem = (body: unknown): body is Problem =>
   typeof body === 'object' && body !== null && 'detail' in body && 'code' in body && 'status' in body

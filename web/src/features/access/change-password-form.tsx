@@ -1,6 +1,6 @@
 import { Alert, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
-import { ApiError, fieldErrors, problemMessage } from '../../api/problem'
+import { fieldErrors, hasProblemCode, problemMessage } from '../../api/problem'
 import { useChangeOwnPassword } from './use-access'
 
 const minLength = 12
@@ -23,7 +23,7 @@ export function ChangePasswordForm() {
     )
   }
   const fields = fieldErrors(change.error)
-  const wrongCurrent = change.error instanceof ApiError && change.error.problem?.code === 'wrong_password'
+  const wrongCurrent = hasProblemCode(change.error, 'wrong_password')
   const tooShort = next.length > 0 && next.length < minLength
   const otherError = change.error && !wrongCurrent && !fields.new_password && !fields.current_password
   return (

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { type FormEvent, useState } from 'react'
-import { ApiError, fieldErrors, problemMessage } from '../../api/problem'
+import { fieldErrors, hasProblemCode, problemMessage } from '../../api/problem'
 import { useChangePassword, useMe } from './session-hooks'
 
 /**
@@ -23,7 +23,7 @@ export function ReplacePasswordPrompt() {
     )
   }
   const fields = fieldErrors(change.error)
-  const wrongCurrent = change.error instanceof ApiError && change.error.problem?.code === 'wrong_password'
+  const wrongCurrent = hasProblemCode(change.error, 'wrong_password')
   const message = change.error ? problemMessage(change.error) : undefined
 
   return (

@@ -13,7 +13,7 @@ import {
 import { notifications } from '@mantine/notifications'
 import { IconTrash } from '@tabler/icons-react'
 import { type FormEvent, useState } from 'react'
-import { ApiError, fieldErrors, problemMessage } from '../../api/problem'
+import { fieldErrors, hasProblemCode, problemMessage } from '../../api/problem'
 import {
   type FilamentBody,
   hexColor,
@@ -64,7 +64,7 @@ export function PresetEditor(props: {
   const save = useSavePreset(props.kind)
   const remove = useDeletePreset(props.kind)
   const fields = fieldErrors(save.error)
-  const nameTaken = save.error instanceof ApiError && save.error.problem?.code === 'name_taken'
+  const nameTaken = hasProblemCode(save.error, 'name_taken')
   const formProblem = save.error && !nameTaken && Object.keys(fields).length === 0 ? problemMessage(save.error) : ''
   // Read-only fields look it: filled, not outlined like inputs waiting for text.
   const variant = props.canEdit ? 'default' : 'filled'
