@@ -11,6 +11,8 @@ const printerId = '0193a4f2-9b42-7d13-86d4-5e7f9a1b3c4d'
 const fileUrls = (id: string) => ({
   download_url: `/api/v1/files/${id}/content`,
   thumbnail_url: `/api/v1/files/${id}/thumbnail`,
+  // A box of 12 triangles is far below the size that gets a preview mesh.
+  preview_url: null,
 })
 
 const stlFile = {
@@ -36,6 +38,7 @@ const stlFile = {
   },
   parse_warnings: [],
   has_thumbnail: true,
+  preview_triangles: null,
   uploaded_by: userId,
   created_at: '2026-11-28T20:14:40.191Z',
   ...fileUrls(stlId),
