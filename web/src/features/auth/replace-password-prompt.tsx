@@ -2,7 +2,8 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantin
 import { notifications } from '@mantine/notifications'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, hasProblemCode, problemMessage } from '../../api/problem'
-import { useChangePassword, useMe } from './session-hooks'
+import { useMe } from '../../api/use-me'
+import { useChangePassword } from './session-hooks'
 
 /**
  * Asks a user who signed in with a password the vault generated (printed once in the log at first

@@ -2,7 +2,7 @@ import { Alert, Button, Center, Stack } from '@mantine/core'
 import { type ReactNode, useCallback, useEffect, useState } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { refreshSession, sessionStore } from '../../api/session'
-import { useSession } from './session-hooks'
+import { useSession } from '../../api/use-me'
 
 /**
  * Shows `children` to a signed-in user, and to one whose stored session (after a reload) is being

@@ -1,28 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useSyncExternalStore } from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
-import { endSession, sessionStore, startSession } from '../../api/session'
-import { authKeys } from './query-keys'
+import { endSession, startSession } from '../../api/session'
+import { meKey } from '../../api/use-me'
 
-/** Whether this tab is signed in, re-rendering when that changes (here or in another tab). */
-export function useSession() {
-  return useSyncExternalStore(sessionStore.subscribe, sessionStore.getState)
-}
-
-/** The signed-in user and session (`GET /api/v1/me`). */
-export function useMe() {
-  // While a stored session is restored the call waits for it in the API client.
-  const signedOut = useSession().status === 'signed-out'
-  return useQuery({
-    queryKey: authKeys.me,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me')),
-    enabled: !signedOut,
-    staleTime: 60_000,
-  })
-}
-
-/** Password sign-in; on success the session starts and `useMe` loads. */
+/** Password sign-in; on success the session starts and `useMe` (api/use-me) loads. */
 export function useSignIn() {
   const queryClient = useQueryClient()
   return useMutation({
@@ -41,7 +23,7 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: async (passwords: { current_password: string; new_password: string }) =>
       unwrap(await api.POST('/api/v1/me/password', { body: passwords })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.me }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: meKey }),
   })
 }
 

@@ -2,7 +2,8 @@ import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } 
 import { type FormEvent, useState } from 'react'
 import { Navigate, useSearchParams } from 'react-router'
 import { fieldErrors, problemMessage } from '../../api/problem'
-import { useSession, useSignIn } from './session-hooks'
+import { useSession } from '../../api/use-me'
+import { useSignIn } from './session-hooks'
 
 /** Only paths inside the app: `next` must not send anyone to another site. */
 const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') ? next : '/')

@@ -1,5 +1,6 @@
-import { Button, Group, Paper, Text } from '@mantine/core'
+import { Button, Group, Menu, Paper, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
+import { IconChevronUp, IconTrash } from '@tabler/icons-react'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { BulkCollectionModal } from './bulk-collection-modal'
@@ -12,6 +13,16 @@ import type { ModelSelection } from './use-model-selection'
 import { maxPackageModels, usePackageDownload } from './use-package-download'
 
 type Dialog = BulkAction['type']
+
+/** One thing to do with the selection: a button from `sm` up, a menu item on a phone. */
+interface SelectionAction {
+  label: string
+  run: () => void
+  danger?: boolean
+  disabled?: boolean
+  loading?: boolean
+  title?: string
+}
 
 const everyMatch: ModelSelection = { kind: 'all' }
 const modelCount = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'model' : 'models'}`
@@ -66,6 +77,30 @@ export function SelectionBar({
       },
     })
 
+  const selectAllLabel = `Select all matching the filter${matching === undefined ? '' : ` (${matching.toLocaleString()})`}`
+  const actions: SelectionAction[] = [
+    { label: 'Add tags', run: () => open('add_tags') },
+    { label: 'Remove tags', run: () => open('remove_tags') },
+    { label: 'Add to collection', run: () => open('add_to_collection') },
+    { label: 'Remove from collection', run: () => open('remove_from_collection') },
+    {
+      label: 'Download as package',
+      disabled: !packable,
+      loading: download.isPending,
+      title: packable ? undefined : `A package holds up to ${maxPackageModels} models picked one by one`,
+      run: () =>
+        download.mutate(ids, {
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              title: 'The package was not downloaded',
+              message: problemMessage(error),
+            }),
+        }),
+    },
+    { label: 'Delete', danger: true, run: () => open('delete') },
+  ]
+
   return (
     <Paper
       withBorder
@@ -77,7 +112,7 @@ export function SelectionBar({
       role="region"
       aria-label="Selection"
     >
-      <Group gap="sm" justify="space-between">
+      <Group gap="sm" justify="space-between" wrap="nowrap">
         <Group gap="sm">
           <Text fw={600} aria-live="polite">
             {all
@@ -85,50 +120,53 @@ export function SelectionBar({
               : `${ids.length.toLocaleString()} selected`}
           </Text>
           {!all && (
-            <Button variant="subtle" size="compact-sm" onClick={onSelectAll}>
-              Select all matching the filter{matching === undefined ? '' : ` (${matching.toLocaleString()})`}
+            <Button variant="subtle" size="compact-sm" onClick={onSelectAll} visibleFrom="sm">
+              {selectAllLabel}
             </Button>
           )}
           <Button variant="subtle" size="compact-sm" onClick={onClear}>
             Clear
           </Button>
         </Group>
-        <Group gap="xs">
-          <Button variant="default" size="xs" onClick={() => open('add_tags')}>
-            Add tags
-          </Button>
-          <Button variant="default" size="xs" onClick={() => open('remove_tags')}>
-            Remove tags
-          </Button>
-          <Button variant="default" size="xs" onClick={() => open('add_to_collection')}>
-            Add to collection
-          </Button>
-          <Button variant="default" size="xs" onClick={() => open('remove_from_collection')}>
-            Remove from collection
-          </Button>
-          <Button
-            variant="default"
-            size="xs"
-            disabled={!packable}
-            loading={download.isPending}
-            title={packable ? undefined : `A package holds up to ${maxPackageModels} models picked one by one`}
-            onClick={() =>
-              download.mutate(ids, {
-                onError: (error) =>
-                  notifications.show({
-                    color: 'red',
-                    title: 'The package was not downloaded',
-                    message: problemMessage(error),
-                  }),
-              })
-            }
-          >
-            Download as package
-          </Button>
-          <Button color="red" size="xs" onClick={() => open('delete')}>
-            Delete
-          </Button>
+        <Group gap="xs" visibleFrom="sm">
+          {actions.map((action) => (
+            <Button
+              key={action.label}
+              variant={action.danger ? 'filled' : 'default'}
+              color={action.danger ? 'red' : undefined}
+              size="xs"
+              disabled={action.disabled}
+              loading={action.loading}
+              title={action.title}
+              onClick={action.run}
+            >
+              {action.label}
+            </Button>
+          ))}
         </Group>
+        {/* A phone gets one line: the actions in a menu, so the bar does not cover the rows. */}
+        <Menu position="top-end">
+          <Menu.Target>
+            <Button size="xs" variant="default" hiddenFrom="sm" rightSection={<IconChevronUp size={14} aria-hidden />}>
+              Actions
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {!all && <Menu.Item onClick={onSelectAll}>{selectAllLabel}</Menu.Item>}
+            {actions.map((action) => (
+              <Menu.Item
+                key={action.label}
+                // Not red text: Mantine's red on the menu's white falls short of AA contrast; the icon marks it.
+                leftSection={action.danger ? <IconTrash size={14} aria-hidden /> : undefined}
+                disabled={action.disabled || action.loading}
+                title={action.title}
+                onClick={action.run}
+              >
+                {action.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
       </Group>
       <BulkTagsModal
         key={dialog === 'remove_tags' ? 'remove' : 'add'}

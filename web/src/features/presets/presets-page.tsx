@@ -1,14 +1,14 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core'
 import { IconPrinter, IconSpiral } from '@tabler/icons-react'
 import { useSearchParams } from 'react-router'
+import { useIsAdmin } from '../../api/use-me'
 import { PresetTab } from './preset-tab'
-import { useCanEditPresets } from './use-presets'
 
 /** Filament and printer profiles, one tab each (`?tab=printer` opens the second). */
 export function PresetsPage() {
   const [params, setParams] = useSearchParams()
   const tab = params.get('tab') === 'printer' ? 'printer' : 'filament'
-  const canEdit = useCanEditPresets()
+  const canEdit = useIsAdmin()
   return (
     <Stack>
       <Title order={1}>Presets</Title>

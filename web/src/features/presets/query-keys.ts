@@ -4,5 +4,4 @@ import type { PresetKind } from './preset-kinds'
 export const presetKeys = {
   all: (kind: PresetKind) => ['presets', kind] as const,
   list: (kind: PresetKind, search: string) => ['presets', kind, 'list', search] as const,
-  me: ['presets', 'me'] as const,
 }

@@ -20,17 +20,6 @@ export function usePresetList(kind: PresetKind, search: string) {
   })
 }
 
-/** Whether the signed-in user may change presets (admins and superusers). */
-export function useCanEditPresets(): boolean {
-  const me = useQuery({
-    queryKey: presetKeys.me,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me')),
-    staleTime: 60_000,
-  })
-  const role = me.data?.user.role
-  return role === 'admin' || role === 'superuser'
-}
-
 /** Creates a profile (no `id`) or changes one; every field is sent. */
 export function useSavePreset(kind: PresetKind) {
   const queryClient = useQueryClient()

@@ -3,6 +3,7 @@ import { IconSend } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
+import { useIsAdmin } from '../../api/use-me'
 import { BedClearButton } from './bed-clear-button'
 import { DiagnosticsPanel } from './diagnostics-panel'
 import { DispatchHistory } from './dispatch-history'
@@ -10,7 +11,7 @@ import { EditPrinterButton } from './edit-printer-button'
 import { PrinterLiveStatus } from './printer-live-status'
 import { RemovePrinterButton } from './remove-printer-button'
 import { SendDialog } from './send-dialog'
-import { useIsAdmin, usePrinter } from './use-printers'
+import { usePrinter } from './use-printers'
 
 /** One printer: live state, "Send a file", diagnostics, dispatch history; edit and remove for admins. */
 export function PrinterPage() {

@@ -1,8 +1,9 @@
 import { Alert, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { problemMessage } from '../../api/problem'
+import { useIsAdmin } from '../../api/use-me'
 import { AddPrinterButton } from './add-printer-button'
 import { PrinterCard } from './printer-card'
-import { useIsAdmin, usePrinters } from './use-printers'
+import { usePrinters } from './use-printers'
 
 /** The dashboard: every printer with its live state, refreshed every few seconds while visible. */
 export function PrintersPage() {

@@ -7,5 +7,4 @@ export const printerKeys = {
   dispatches: (id: string) => ['printers', 'dispatches', id] as const,
   gcodeModels: (search: string) => ['printers', 'gcode-models', search] as const,
   modelFiles: (modelId: string) => ['printers', 'model-files', modelId] as const,
-  me: ['printers', 'me'] as const,
 }

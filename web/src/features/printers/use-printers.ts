@@ -95,14 +95,3 @@ export function useDeletePrinter(id: string) {
     },
   })
 }
-
-/** Whether the signed-in user may add, edit and remove printers. */
-export function useIsAdmin() {
-  const me = useQuery({
-    queryKey: printerKeys.me,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me')),
-    staleTime: 60_000,
-  })
-  const role = me.data?.user.role
-  return role === 'admin' || role === 'superuser'
-}

@@ -1,5 +1,4 @@
 /** The users feature's query keys, in one place. */
 export const usersKeys = {
   list: ['users', 'list'] as const,
-  me: ['users', 'me'] as const,
 }

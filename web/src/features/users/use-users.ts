@@ -21,15 +21,6 @@ export function useUsers() {
   })
 }
 
-/** The signed-in user, to mark their own row. */
-export function useMyUserId() {
-  return useQuery({
-    queryKey: usersKeys.me,
-    queryFn: async () => unwrap(await api.GET('/api/v1/me')).user.id,
-    staleTime: 60_000,
-  }).data
-}
-
 /** A change of users that, once done, refreshes the list. */
 function useUsersMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   const queryClient = useQueryClient()

@@ -1,17 +1,18 @@
 import { Alert, Badge, Loader, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
+import { useMe } from '../../api/use-me'
 import { type DataColumn, DataTable } from '../../ui/data-table'
 import { CreateUserForm } from './create-user-form'
 import { ResetPasswordModal } from './reset-password-modal'
-import { type User, useMyUserId, useUsers } from './use-users'
+import { type User, useUsers } from './use-users'
 import { UserActions } from './user-actions'
 import { UserRoleSelect } from './user-role-select'
 
 /** Users (superusers): list, create, change role, disable or enable, reset password. */
 export function UsersPage() {
   const users = useUsers()
-  const myId = useMyUserId()
+  const myId = useMe().data?.user.id
   const [resetting, setResetting] = useState<User>()
   const columns: DataColumn<User>[] = [
     {
