@@ -47,6 +47,8 @@ describe('an upload’s progress', () => {
       await row(page, 'big.stl').getByText('Sending').waitFor()
       await row(page, 'big.stl').getByText('Processing…').waitFor({ timeout: 15_000 })
       // No value while processing: an indeterminate bar, not a 100 % that is not done.
+      // Past cancelling: the vault has every byte and keeps the file, so no Cancel is offered.
+      expect(await page.getByRole('button', { name: 'Cancel big.stl' }).count()).toBe(0)
       const bar = row(page, 'big.stl').getByRole('progressbar', { name: 'Upload of big.stl' })
       expect(await bar.getAttribute('aria-valuenow')).toBeNull()
       expect(await row(page, 'big.stl').textContent()).toContain('3.00 MB of 3.00 MB sent')
@@ -66,9 +68,43 @@ describe('an upload’s progress', () => {
       await page.getByRole('button', { name: 'Cancel part-way.stl' }).click()
       await row(page, 'part-way.stl').getByText('Cancelled').waitFor()
       await page.getByText('1 of 2 files done · 1 cancelled · 3.00 MB of 3.00 MB sent').waitFor()
-      await page.getByText('0 refused · 1 cancelled').waitFor()
+      await page.getByText('0 refused · 0 failed · 1 cancelled').waitFor()
       expect(await page.getByRole('progressbar', { name: 'All uploads' }).getAttribute('aria-valuenow')).toBe('100')
       await screenshot(page, 'upload-cancelled')
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('tells a failed upload (the connection broke, the vault answered 5xx) from one the vault refused', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/upload')
+    try {
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Upload', level: 1 }).waitFor()
+      const outcomes = ['broken', 'unavailable', 'refused']
+      await page.route('**/api/v1/ingest', async (route) => {
+        const outcome = outcomes.shift()
+        if (outcome === 'broken') return route.abort('connectionreset')
+        const [status, code, detail] =
+          outcome === 'unavailable'
+            ? [503, 'restore_in_progress', 'A restore is running; uploads wait until it is done.']
+            : [413, 'payload_too_large', 'The upload is larger than this vault takes.']
+        return route.fulfill({
+          status,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ type: 'about:blank', title: 'Problem', status, code, detail }),
+        })
+      })
+      await chooseMesh(page, 'first.stl', 3)
+      await row(page, 'first.stl').getByText('Failed: The connection to the vault broke.').waitFor()
+      await chooseMesh(page, 'second.stl', 4)
+      await row(page, 'second.stl').getByText('Failed: A restore is running; uploads wait until it is done.').waitFor()
+      await chooseMesh(page, 'third.stl', 5)
+      await row(page, 'third.stl').getByText('Refused: The upload is larger than this vault takes.').waitFor()
+      await page.getByText('0 of 3 files done · 1 refused · 2 failed').waitFor()
+      await page.getByText('1 refused · 2 failed · 0 cancelled').waitFor()
+      await expectAccessible(page)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -1,4 +1,4 @@
-import { problemMessage } from '../../api/problem'
+import { ApiError, problemMessage } from '../../api/problem'
 import type { IngestResult } from './send-upload'
 
 /** A model an unpacked zip made or added to. */
@@ -19,6 +19,7 @@ export type Outcome =
       skipped: { path: string; reason: string }[]
     }
   | { kind: 'refused'; message: string }
+  | { kind: 'failed'; message: string }
   | { kind: 'cancelled' }
 
 /**
@@ -45,8 +46,14 @@ export function outcomeOf(result: IngestResult): Outcome {
   return { kind: 'joined-model', ...model }
 }
 
-/** A failed upload: cancelled by the user, or refused with the vault's reason. */
+/**
+ * An upload that ended without a file stored: cancelled by the user; refused, the vault saying why
+ * (a 4xx problem: too large, not allowed, a bad zip); or failed, through no fault of the file (the
+ * connection broke, the vault answered 5xx): worth trying again.
+ */
 export function failureOf(error: unknown): Outcome {
   if (error instanceof DOMException && error.name === 'AbortError') return { kind: 'cancelled' }
-  return { kind: 'refused', message: problemMessage(error) }
+  if (error instanceof ApiError && error.status < 500) return { kind: 'refused', message: problemMessage(error) }
+  if (error instanceof TypeError) return { kind: 'failed', message: 'The connection to the vault broke.' }
+  return { kind: 'failed', message: problemMessage(error) }
 }

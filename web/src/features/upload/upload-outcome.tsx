@@ -19,10 +19,10 @@ export function UploadOutcome({ outcome }: { outcome: Outcome }) {
       </Text>
     )
   }
-  if (outcome.kind === 'refused') {
+  if (outcome.kind === 'refused' || outcome.kind === 'failed') {
     return (
       <Text size="sm" c="red" role="alert">
-        Refused: {outcome.message}
+        {outcome.kind === 'refused' ? 'Refused' : 'Failed'}: {outcome.message}
       </Text>
     )
   }

@@ -36,13 +36,14 @@ export function labelOf(file: FileWithPath): string {
   return path.replace(/^\.?\//, '')
 }
 
-/** A file that ended without being stored: cancelled, or refused with the vault's reason. */
-const stopped = (item: UploadItem) => item.outcome?.kind === 'cancelled' || item.outcome?.kind === 'refused'
+/** A file that ended without being stored: cancelled, refused with the vault's reason, or failed. */
+const stopped = (item: UploadItem) =>
+  item.outcome?.kind === 'cancelled' || item.outcome?.kind === 'refused' || item.outcome?.kind === 'failed'
 
 /**
  * The queue as a whole, as it really stands: files done (stored, joined or already in the vault),
- * cancelled and refused; files the vault is processing; and bytes sent of the bytes still meant to
- * arrive. A cancelled or refused file's bytes count neither as sent nor in the total.
+ * cancelled, refused and failed; files the vault is processing; and bytes sent of the bytes still
+ * meant to arrive. A cancelled, refused or failed file's bytes count neither as sent nor in the total.
  */
 export function queueProgress(queue: readonly UploadItem[]) {
   const meant = queue.filter((item) => !stopped(item))
@@ -57,6 +58,7 @@ export function queueProgress(queue: readonly UploadItem[]) {
     done,
     cancelled: count('cancelled'),
     refused: count('refused'),
+    failed: count('failed'),
     processing: queue.filter((item) => item.status === 'processing').length,
     percent: total === 0 ? (allDone ? 100 : 0) : Math.round((sent / total) * 100),
     busy: queue.some((item) => item.status !== 'finished'),
@@ -223,8 +225,12 @@ export const uploadQueue = {
     )
   },
 
-  /** A running upload is aborted (it finishes as cancelled); a waiting one never starts. */
+  /**
+   * A sending upload is aborted (it finishes as cancelled); a waiting one never starts. One being
+   * processed is left alone: the vault has every byte and stores it whatever the tab does.
+   */
   cancel(id: number): void {
+    if (items.find((item) => item.id === id)?.status === 'processing') return
     const controller = controllers.get(id)
     if (controller) {
       controller.abort()
@@ -235,7 +241,7 @@ export const uploadQueue = {
 
   cancelAll(): void {
     setItems(items.map(cancelled))
-    for (const controller of controllers.values()) controller.abort()
+    for (const item of items) if (item.status === 'sending') controllers.get(item.id)?.abort()
   },
 
   /** Forgets finished files: all of them, or only those added to the model `modelId`. */

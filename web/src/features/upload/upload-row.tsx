@@ -9,14 +9,20 @@ const percentOf = (item: UploadItem) =>
 
 const colorOf = (item: UploadItem) => {
   const kind = item.outcome?.kind
-  if (kind === 'refused') return 'red'
+  if (kind === 'refused' || kind === 'failed') return 'red'
   if (kind === 'cancelled') return 'gray'
   if (kind) return 'teal'
   return undefined
 }
 
 /** What the file is doing, when it is not finished (a finished one shows its outcome). */
-const stateText = { queued: 'Waiting', sending: 'Sending', processing: 'Processing…', finished: undefined }
+const stateText = {
+  queued: 'Waiting',
+  sending: 'Sending',
+  // Past cancelling: the vault has every byte and keeps the file.
+  processing: 'Processing… (the vault has it all)',
+  finished: undefined,
+}
 
 /**
  * One file's bar: bytes sent while sending; while the vault processes the file (it does not say
@@ -52,7 +58,7 @@ export function UploadRow({ item, onCancel }: { item: UploadItem; onCancel: () =
           <Text size="sm" fw={500} truncate="end" title={item.label}>
             {item.label}
           </Text>
-          {item.status !== 'finished' && (
+          {(item.status === 'queued' || item.status === 'sending') && (
             <Tooltip label="Cancel this upload">
               <ActionIcon variant="subtle" color="gray" onClick={onCancel} aria-label={`Cancel ${item.label}`}>
                 <IconX size={16} aria-hidden />

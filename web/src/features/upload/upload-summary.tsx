@@ -3,12 +3,12 @@ import { formatBytes } from '../../ui/format-bytes'
 import { queueProgress, type UploadItem } from './upload-queue'
 
 /**
- * The whole queue in one line and one bar: files done (a cancelled or refused file is not), those
- * cancelled, refused and processing, bytes sent of the bytes still meant to arrive; outcomes counted.
+ * The whole queue in one line and one bar: files done (a cancelled, refused or failed file is not),
+ * those cancelled, refused, failed and processing, bytes sent of the bytes still meant to arrive; outcomes counted.
  */
 export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll: () => void; onClear: () => void }) {
   const { items } = props
-  const { total, sent, done, cancelled, refused, processing, percent, busy } = queueProgress(items)
+  const { total, sent, done, cancelled, refused, failed, processing, percent, busy } = queueProgress(items)
   const count = (kinds: string[]) => items.filter((item) => item.outcome && kinds.includes(item.outcome.kind)).length
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
   return (
@@ -20,6 +20,7 @@ export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll
               `${done} of ${items.length} files done`,
               cancelled > 0 && `${cancelled} cancelled`,
               refused > 0 && `${refused} refused`,
+              failed > 0 && `${failed} failed`,
               processing > 0 && `${processing} processing`,
               `${formatBytes(sent)} of ${formatBytes(total)} sent`,
             ]
@@ -41,8 +42,8 @@ export function UploadSummary(props: { items: readonly UploadItem[]; onCancelAll
         <Progress value={percent} size="lg" aria-label="All uploads" />
         <Text size="sm" c="dimmed" aria-live="polite">
           {plural(count(['new-model']), 'new model', 'new models')} · {count(['joined-model'])} joined a model ·{' '}
-          {count(['duplicate'])} already in the vault · {count(['refused'])} refused · {count(['cancelled'])} cancelled
-          · {plural(count(['archive']), 'zip', 'zips')} unpacked
+          {count(['duplicate'])} already in the vault · {count(['refused'])} refused · {count(['failed'])} failed ·{' '}
+          {count(['cancelled'])} cancelled · {plural(count(['archive']), 'zip', 'zips')} unpacked
         </Text>
       </Stack>
     </Paper>
