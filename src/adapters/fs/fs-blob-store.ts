@@ -13,6 +13,22 @@ const stagingDirName = '.staging'
 const lowDiskBytes = 1024 ** 3
 
 /**
+ * Read access alone to a local store's blobs, in its layout, without claiming a staging directory
+ * (or sweeping others'): what a reader on another thread needs.
+ */
+export function createFsBlobReader(root: string): Pick<BlobStore, 'get'> {
+  return {
+    async get(key, range) {
+      assertValidBlobKey(key)
+      const path = join(root, key.slice(0, 2), key)
+      const info = await statOrNull(path)
+      if (!info) return null
+      return { stream: readFileStream(path, range), size: info.size }
+    },
+  }
+}
+
+/**
  * A blob store in a local directory: `<root>/<first two key chars>/<key>`.
  * Bytes are streamed to `<root>/.staging/<this process's directory>/`, flushed to disk, then
  * renamed into place, so a blob is either absent or whole. Staging sits inside the root so
@@ -66,12 +82,7 @@ export async function createFsBlobStore(
       }
     },
 
-    async get(key, range) {
-      const path = pathOf(key)
-      const info = await statOrNull(path)
-      if (!info) return null
-      return { stream: readFileStream(path, range), size: info.size }
-    },
+    get: createFsBlobReader(root).get,
 
     async stat(key) {
       const info = await statOrNull(pathOf(key))

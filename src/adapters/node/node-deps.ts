@@ -6,12 +6,11 @@ import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 import { randomToken } from '../../core/accounts/secrets.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import { createRestoreFence } from '../../core/backup/restore-fence.js'
-import type { Leftovers } from '../../core/blobs/blob-store.js'
 import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
-import type { Deps, ServiceIdentity } from '../../core/deps.js'
+import type { ServiceIdentity } from '../../core/deps.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { createKeyRing } from '../../core/key-ring.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -23,7 +22,6 @@ import type { Logger } from '../../core/runtime/logger.js'
 import { createSemaphore } from '../../core/runtime/semaphore.js'
 import type { AppDeps } from '../../routes/app-env.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
-import { createFsBlobStore } from '../fs/fs-blob-store.js'
 import { claimProcessDir } from '../fs/process-dir.js'
 import { writeScratchCopy } from '../fs/scratch-file.js'
 import { createBambuPrinters } from '../printers/bambu/bambu-provider.js'
@@ -35,10 +33,12 @@ import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
 import { createNodeDocsAssets } from './docs-assets.js'
 import { createWorkerExtractor } from './extract-pool.js'
+import { leftoversLogger } from './leftovers-logger.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { nodeHeaderAccess } from './node-header-access.js'
 import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
+import { openStorage } from './storage.js'
 import { createNodeUiAssets } from './ui-assets.js'
 import { zlibCompression } from './zlib-compression.js'
 
@@ -98,7 +98,7 @@ export async function createNodeDeps(
     const deps: AppDeps = {
       service: options.service,
       database,
-      ...(await openStorage(config, options.logger)),
+      ...(await openStorage(config.storage, options.logger)),
       createSha256: createNativeSha256,
       compression: zlibCompression,
       backups: {
@@ -174,15 +174,9 @@ async function configuredJwtSecrets(config: Config): Promise<string[]> {
   return lines
 }
 
-/** Logs what a sweep of a stopped process's work in progress removed. */
-const leftoversLogger =
-  (logger: Logger, place: string) =>
-  ({ files, bytes }: Leftovers) =>
-    logger.info('leftovers of a stopped process removed', { place, files, bytes })
-
 /**
  * Database snapshots (and staged restores) are written in `scratchDir`, next to the archives.
- * Like the S3 client below, the PostgreSQL driver is loaded only when configured: a home install
+ * Like the S3 client (see storage.ts), the PostgreSQL driver is loaded only when configured: a home install
  * on SQLite and local storage keeps ~20 MiB less resident (docs/reliability.md).
  */
 async function openDatabase(
@@ -199,23 +193,4 @@ async function openDatabase(
   }
   await mkdir(dirname(config.database.file), { recursive: true })
   return openSqliteDatabase(config.database.file, { scratchDir, writeGuard })
-}
-
-async function openStorage(config: Config, logger: Logger): Promise<Pick<Deps, 'blobs' | 'thumbnails'>> {
-  if (config.storage.kind === 'local') {
-    return {
-      blobs: await createFsBlobStore(config.storage.blobDir, leftoversLogger(logger, 'blob staging')),
-      thumbnails: await createFsBlobStore(config.storage.thumbnailDir, leftoversLogger(logger, 'thumbnail staging')),
-    }
-  }
-  const { s3 } = config.storage
-  const [{ createS3BlobStore }, { createS3Client }] = await Promise.all([
-    import('../s3/s3-blob-store.js'),
-    import('../s3/s3-client.js'),
-  ])
-  const client = createS3Client(s3)
-  return {
-    blobs: createS3BlobStore({ client, bucket: s3.bucket, prefix: `${s3.prefix}blobs/` }),
-    thumbnails: createS3BlobStore({ client, bucket: s3.bucket, prefix: `${s3.prefix}thumbs/` }),
-  }
 }
