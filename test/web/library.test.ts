@@ -152,17 +152,42 @@ describe('the library page', () => {
       await expectAccessible(page)
 
       // The first drawing has disabled stand-ins for the toolbar's comboboxes; the comboboxes replace
-      // them without moving the grid, at a desktop's width and a phone's (the toolbar wraps onto many lines).
+      // them without moving the grid.
       await page.addInitScript({ content: recordGridTops })
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.reload()
-        await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Tagged part')])
-        await expect.poll(() => page.getByRole('textbox', { name: 'Tags' }).isEnabled(), { timeout: 10_000 }).toBe(true)
-        await page.getByRole('textbox', { name: 'Sort by' }).click()
-        await page.keyboard.press('Escape')
-        expect(await page.evaluate(() => (window as unknown as { gridTops: number[] }).gridTops)).toHaveLength(1)
-      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.reload()
+      await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Tagged part')])
+      await expect.poll(() => page.getByRole('textbox', { name: 'Tags' }).isEnabled(), { timeout: 10_000 }).toBe(true)
+      await page.getByRole('textbox', { name: 'Sort by' }).click()
+      await page.keyboard.press('Escape')
+      expect(await page.evaluate(() => (window as unknown as { gridTops: number[] }).gridTops)).toHaveLength(1)
+
+      // A phone: the filters wait in a drawer behind a button that counts them, and the cards start on the first screen.
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.reload()
+      await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Tagged part')])
+      const filters = page.getByRole('button', { name: 'Filters 1 active' })
+      await filters.waitFor()
+      expect(await page.getByRole('textbox', { name: 'Tags' }).count()).toBe(0)
+      const firstCard = page
+        .getByRole('main')
+        .getByRole('link', { name: /^Tagged part/ })
+        .first()
+      expect((await firstCard.boundingBox())?.y).toBeLessThan(422)
+      expect(await page.evaluate(() => (window as unknown as { gridTops: number[] }).gridTops)).toHaveLength(1)
+      await screenshot(page, 'library-phone-filters-closed')
+      await expectAccessible(page)
+      await filters.click()
+      const drawer = page.getByRole('dialog', { name: 'Filters and sort' })
+      await drawer.getByText('calibration').first().waitFor()
+      await drawer.getByRole('checkbox', { name: 'Has G-code' }).click()
+      await expect.poll(() => new URL(page.url()).searchParams.get('gcode')).not.toBeNull()
+      await screenshot(page, 'library-phone-filters-open')
+      await expectAccessible(page, '[role="dialog"]')
+      await drawer.getByRole('button', { name: 'Show models' }).click()
+      await page.getByRole('button', { name: 'Filters 2 active' }).waitFor()
+      await page.getByRole('heading', { name: 'No models match' }).waitFor()
+      await page.setViewportSize({ width: 1280, height: 900 })
 
       await page.goto(new URL(`library?collection=${collection.id}`, `${suite.vault.baseUrl}/`).href)
       await expect.poll(names, { timeout: 10_000 }).toEqual([expect.stringContaining('Grouped part')])
