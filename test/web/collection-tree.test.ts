@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { admin, call, login } from '../support/accounts.js'
+import { binaryCube, upload } from '../support/uploads.js'
 import {
   expectAccessible,
   expectNoSidewaysScroll,
@@ -108,4 +109,45 @@ describe('the tree of collections', () => {
         await context.close()
       }
     })
+
+  it('filters the library by a collection with what is inside it, and names collections by their path', async () => {
+    const token = (await login(suite.vault.baseUrl, admin)).body.access_token
+    const make = async (name: string, parent_id?: string) =>
+      (await call(suite.vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name, parent_id } })).body
+        .id as string
+    const shelf = await make('Shelf')
+    const bins = await make('Bins', shelf)
+    const stored = await upload(suite.vault.baseUrl, token, 'Small bin.stl', binaryCube(31))
+    const modelId = stored.body.model.id as string
+    expect(
+      (await call(suite.vault.baseUrl, 'PUT', `/api/v1/collections/${bins}/models/${modelId}`, { token })).status,
+    ).toBeLessThan(300)
+
+    const { page, context, pageErrors } = await openVaultPage(
+      suite.browser,
+      suite.vault.baseUrl,
+      `/library?collection=${shelf}`,
+    )
+    try {
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await signIn(page, admin)
+      // The model sits in Bins, inside Shelf: filtering by Shelf shows it.
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: /^Small bin/ })
+        .first()
+        .waitFor()
+      await page.getByRole('textbox', { name: 'Collection' }).click()
+      await page.getByRole('option', { name: 'Shelf › Bins (1)' }).waitFor()
+      await page.keyboard.press('Escape')
+
+      await page.goto(new URL(`models/${modelId}`, `${suite.vault.baseUrl}/`).href)
+      await page.getByRole('heading', { name: 'Small bin', level: 1 }).waitFor()
+      await page.getByText('Shelf › Bins').first().waitFor()
+      await expectAccessible(page)
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
 })

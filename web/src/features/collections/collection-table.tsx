@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core'
 import { useState } from 'react'
+import { treeOrder } from '../../api/collection-tree'
 import { MarkdownText } from '../../ui/markdown-text'
-import { treeOrder } from './collection-tree'
 import { DeleteCollectionModal } from './delete-collection-modal'
 import { EditCollectionModal } from './edit-collection-modal'
 import { libraryOfCollection } from './library-links'

@@ -1,5 +1,5 @@
 import { Select, type SelectProps } from '@mantine/core'
-import { pathLabel, subtreeIds, treeOrder } from './collection-tree'
+import { pathLabel, subtreeIds, treeOrder } from '../../api/collection-tree'
 import type { Collection } from './use-collections'
 
 /**

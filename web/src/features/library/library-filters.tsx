@@ -1,5 +1,6 @@
 import { Checkbox, MultiSelect, Select, TextInput } from '@mantine/core'
 import { useMemo } from 'react'
+import { pathLabel, treeOrder } from '../../api/collection-tree'
 import { type FileFormat, fileFormats, type LibraryQuery, type SortKey, sortLabels } from './library-query'
 import { StandInInput } from './stand-in-input'
 import { useFilterChoices } from './use-filter-choices'
@@ -50,7 +51,8 @@ export function LibraryFilters({ query, onChange, comboboxes, inRow }: FiltersPr
     }))
   }, [choices.tags, query.tags])
 
-  const collectionName = choices.collections.find((collection) => collection.id === query.collection)?.name ?? ''
+  const chosen = treeOrder(choices.collections).find((placed) => placed.collection.id === query.collection)
+  const collectionName = chosen ? pathLabel(chosen) : ''
 
   return (
     <>
@@ -89,9 +91,10 @@ export function LibraryFilters({ query, onChange, comboboxes, inRow }: FiltersPr
         <Select
           label="Collection"
           placeholder="Any"
-          data={choices.collections.map((collection) => ({
-            value: collection.id,
-            label: `${collection.name} (${collection.model_count})`,
+          // Tree order, each named by its path ("Terrain › Walls"), its own models counted.
+          data={treeOrder(choices.collections).map((placed) => ({
+            value: placed.collection.id,
+            label: `${pathLabel(placed)} (${placed.collection.model_count})`,
           }))}
           value={query.collection || null}
           onChange={(collection) => onChange({ collection: collection ?? '' })}

@@ -42,6 +42,8 @@ export function listFilter(query: LibraryQuery) {
     has_gcode: query.hasGcode ? ('true' as const) : undefined,
     tag: query.tags.length > 0 ? query.tags : undefined,
     collection: query.collection || undefined,
+    // A collection stands for everything in it, its sub-collections' models too.
+    include_descendants: query.collection ? ('true' as const) : undefined,
     // Whole days in the browser's time zone.
     created_from: query.addedFrom ? new Date(`${query.addedFrom}T00:00:00`).toISOString() : undefined,
     created_to: query.addedTo ? new Date(`${query.addedTo}T23:59:59.999`).toISOString() : undefined,

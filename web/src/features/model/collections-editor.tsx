@@ -1,4 +1,5 @@
 import { MultiSelect } from '@mantine/core'
+import { pathLabel, treeOrder } from '../../api/collection-tree'
 import { problemMessage } from '../../api/problem'
 import { useCollections, useSetCollections } from './use-collections'
 
@@ -7,9 +8,9 @@ export function CollectionsEditor(props: { modelId: string; collections: { id: s
   const all = useCollections()
   const save = useSetCollections(props.modelId)
   const current = props.collections.map((collection) => collection.id)
-  // Its own collections are options even before the list has loaded.
+  // Its own collections are options even before the list has loaded; then every one, in tree order by its path.
   const options = new Map(props.collections.map((collection) => [collection.id, collection.name]))
-  for (const collection of all.data ?? []) options.set(collection.id, collection.name)
+  for (const placed of treeOrder(all.data ?? [])) options.set(placed.collection.id, pathLabel(placed))
 
   const onChange = (next: string[]) =>
     save.mutate({

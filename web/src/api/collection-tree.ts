@@ -1,4 +1,11 @@
-import type { Collection } from './use-collections'
+import type { components } from './schema'
+
+type Collection = components['schemas']['Collection']
+
+/**
+ * Collections as a tree (`parent_id`): shared by the collections page, the library's filter and
+ * the model page's picker.
+ */
 
 /** A collection in tree order, with how deep it sits (0 at the top) and the names from the top down to it. */
 export interface PlacedCollection {
