@@ -1231,7 +1231,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a collection, change its description or move it
+         * Rename a collection, change its description or cover, or move it
          * @description A new `parent_id` moves the collection with everything inside it; null moves it to the top.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
@@ -2732,6 +2732,10 @@ export interface components {
             description: string;
             /** @description The collection it sits in; null at the top. */
             parent_id: string | null;
+            /** @description The model whose thumbnail (`GET /models/{id}/thumbnail`) is the collection's cover: the one chosen (`cover_chosen`), else the first of its models by name that has a thumbnail; null when none has. */
+            cover_model_id: string | null;
+            /** @description Whether someone chose the cover (`PATCH` with `cover_model_id`). */
+            cover_chosen: boolean;
             /** @description Collections directly inside it. */
             child_count: number;
             /** @description Models put in it (not counting those of the collections inside it). */
@@ -2772,6 +2776,11 @@ export interface components {
              * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
              */
             parent_id?: string | null;
+            /**
+             * @description A model of the collection, with a thumbnail, whose thumbnail becomes its cover; null: back to the first of its models (by name) that has one.
+             * @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b
+             */
+            cover_model_id?: string | null;
         };
         TagList: {
             items: components["schemas"]["Tag"][];
@@ -4599,10 +4608,12 @@ export interface operations {
                      *         },
                      *         "parse_warnings": [],
                      *         "has_thumbnail": true,
+                     *         "preview_triangles": null,
                      *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
                      *         "created_at": "2026-11-28T20:14:40.191Z",
                      *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
-                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail",
+                     *         "preview_url": null
                      *       },
                      *       "model": {
                      *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
@@ -4818,10 +4829,12 @@ export interface operations {
                      *         },
                      *         "parse_warnings": [],
                      *         "has_thumbnail": true,
+                     *         "preview_triangles": null,
                      *         "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
                      *         "created_at": "2026-11-28T20:14:40.191Z",
                      *         "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
-                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *         "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail",
+                     *         "preview_url": null
                      *       },
                      *       "model": {
                      *         "id": "0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
@@ -6465,10 +6478,12 @@ export interface operations {
                      *           },
                      *           "parse_warnings": [],
                      *           "has_thumbnail": true,
+                     *           "preview_triangles": null,
                      *           "uploaded_by": "0193a4f2-5b10-7a3c-8d2e-1f3a5b7c9d0e",
                      *           "created_at": "2026-11-28T20:14:40.191Z",
                      *           "download_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/content",
-                     *           "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail"
+                     *           "thumbnail_url": "/api/v1/files/0193a4f2-7c20-7e11-a4b2-3c5d7e9f1a2b/thumbnail",
+                     *           "preview_url": null
                      *         }
                      *       ]
                      *     }
@@ -8081,7 +8096,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Empty change, bad name, an unknown field, or a move into itself, into a collection inside it or too deep. */
+            /** @description Empty change, bad name, an unknown field, a move into itself, into a collection inside it or too deep, or a cover that is not a model of the collection with a thumbnail. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -110,7 +110,7 @@ describe('the tree of collections', () => {
       }
     })
 
-  it('filters the library by a collection with what is inside it, and names collections by their path', async () => {
+  it('filters the library by a collection with what is inside it, names collections by their path, and shows and chooses covers', async () => {
     const token = (await login(suite.vault.baseUrl, admin)).body.access_token
     const make = async (name: string, parent_id?: string) =>
       (await call(suite.vault.baseUrl, 'POST', '/api/v1/collections', { token, json: { name, parent_id } })).body
@@ -145,6 +145,21 @@ describe('the tree of collections', () => {
       await page.getByRole('heading', { name: 'Small bin', level: 1 }).waitFor()
       await page.getByText('Shelf › Bins').first().waitFor()
       await expectAccessible(page)
+
+      // The collections page shows each collection's cover; Edit chooses it among the collection's models.
+      await page.goto(new URL('collections', `${suite.vault.baseUrl}/`).href)
+      await page.getByRole('img', { name: 'Cover of Bins' }).waitFor()
+      await page.getByRole('button', { name: 'Edit Bins' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Edit “Bins”' })
+      await dialog.getByRole('textbox', { name: 'Cover' }).click()
+      await page.getByRole('option', { name: 'Small bin' }).click()
+      await expectAccessible(page, '[role="dialog"]')
+      await dialog.getByRole('button', { name: 'Save' }).click()
+      await dialog.waitFor({ state: 'hidden' })
+      await expect
+        .poll(async () => (await call(suite.vault.baseUrl, 'GET', `/api/v1/collections/${bins}`, { token })).body)
+        .toMatchObject({ cover_model_id: modelId, cover_chosen: true })
+      await screenshot(page, 'collections-with-covers')
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -165,6 +165,8 @@ export interface CollectionsTable {
   description: Generated<string>
   /** The collection it sits in; null at the top of the tree. */
   parent_id: string | null
+  /** The model a person chose as its cover (migration 0026); null for the first with a thumbnail. */
+  cover_model_id: Generated<string | null>
   created_at: string
   updated_at: string
 }

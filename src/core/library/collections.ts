@@ -10,6 +10,13 @@ export interface CollectionRecord {
   description: string
   /** The collection it sits in; null at the top. */
   parent_id: string | null
+  /**
+   * The model whose thumbnail is its cover: the one chosen, else the first of its models (by name)
+   * that has a thumbnail; null when none has.
+   */
+  cover_model_id: string | null
+  /** Whether a person chose the cover. */
+  cover_chosen: boolean
   /** Collections directly inside it. */
   child_count: number
   model_count: number
@@ -39,6 +46,20 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
       'collections.created_at',
       'collections.updated_at',
       'counts.models as model_count',
+      'collections.cover_model_id as chosen_cover',
+      (eb) =>
+        eb
+          .selectFrom('collection_models')
+          .innerJoin('models', 'models.id', 'collection_models.model_id')
+          .select('models.id')
+          .whereRef('collection_models.collection_id', '=', 'collections.id')
+          .where('models.thumbnail_sha256', 'is not', null)
+          // The chosen model first, then by name.
+          .orderBy(sql`case when models.id = collections.cover_model_id then 0 else 1 end`)
+          .orderBy('models.name')
+          .orderBy('models.id')
+          .limit(1)
+          .as('cover_model_id'),
       (eb) =>
         eb
           .selectFrom('collections as children')
@@ -50,8 +71,11 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
     .orderBy('collections.name_key')
     .orderBy('collections.id')
     .execute()
-  return rows.map((row) => ({
+  return rows.map(({ chosen_cover, ...row }) => ({
     ...row,
+    cover_model_id: row.cover_model_id ?? null,
+    // A chosen model taken out of the collection (or without a thumbnail) is not its cover.
+    cover_chosen: chosen_cover !== null && chosen_cover === row.cover_model_id,
     model_count: Number(row.model_count ?? 0),
     child_count: Number(row.child_count ?? 0),
   }))
@@ -111,9 +135,10 @@ export async function updateCollection(
   db: Kysely<Database>,
   clock: Clock,
   id: string,
-  changes: { name?: string; description?: string; parent_id?: string | null },
+  changes: { name?: string; description?: string; parent_id?: string | null; cover_model_id?: string | null },
 ): Promise<CollectionRecord> {
   await getCollection(db, id)
+  if (changes.cover_model_id) await assertMember(db, id, changes.cover_model_id)
   if (changes.name !== undefined) {
     const clash = await db
       .selectFrom('collections')
@@ -131,6 +156,7 @@ export async function updateCollection(
         updated_at: clock.now().toISOString(),
         ...(changes.name !== undefined ? { name: changes.name, name_key: nameKey(changes.name) } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.cover_model_id !== undefined ? { cover_model_id: changes.cover_model_id } : {}),
       })
       .where('id', '=', id)
       .execute()
@@ -150,6 +176,24 @@ export async function updateCollection(
     throw error
   }
   return getCollection(db, id)
+}
+
+/** 422 unless the model is in the collection and has a thumbnail: a cover is one of its pictures. */
+async function assertMember(db: Kysely<Database>, id: string, modelId: string): Promise<void> {
+  const member = await db
+    .selectFrom('collection_models')
+    .innerJoin('models', 'models.id', 'collection_models.model_id')
+    .select('models.thumbnail_sha256')
+    .where('collection_models.collection_id', '=', id)
+    .where('collection_models.model_id', '=', modelId)
+    .executeTakeFirst()
+  if (!member?.thumbnail_sha256) {
+    const message = member ? 'has no thumbnail' : 'not a model of this collection'
+    throw unprocessable(
+      `The model ${modelId} cannot be this collection's cover: it is ${member ? 'a model without a thumbnail' : 'not in the collection'}.`,
+      [{ path: 'body.cover_model_id', message }],
+    )
+  }
 }
 
 /** Deletes the collection; its models stay in the library. One with collections inside it is refused. */

@@ -12,6 +12,13 @@ export const CollectionSchema = z
     name: z.string().openapi({ example: 'Calibration' }),
     description: z.string().openapi({ description: 'Markdown.' }),
     parent_id: z.string().nullable().openapi({ description: 'The collection it sits in; null at the top.' }),
+    cover_model_id: z.string().nullable().openapi({
+      description:
+        "The model whose thumbnail (`GET /models/{id}/thumbnail`) is the collection's cover: the one chosen (`cover_chosen`), else the first of its models by name that has a thumbnail; null when none has.",
+    }),
+    cover_chosen: z
+      .boolean()
+      .openapi({ description: 'Whether someone chose the cover (`PATCH` with `cover_model_id`).' }),
     child_count: z.number().int().openapi({ description: 'Collections directly inside it.' }),
     model_count: z
       .number()
@@ -116,7 +123,7 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
   path: '/api/v1/collections/{id}',
   operationId: 'updateCollection',
   tags,
-  summary: 'Rename a collection, change its description or move it',
+  summary: 'Rename a collection, change its description or cover, or move it',
   description: 'A new `parent_id` moves the collection with everything inside it; null moves it to the top.',
   request: {
     params: IdParamSchema,
@@ -126,10 +133,14 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
           name: collectionName.optional(),
           description: description.optional(),
           parent_id: parentId.optional(),
+          cover_model_id: idField().nullable().optional().openapi({
+            description:
+              'A model of the collection, with a thumbnail, whose thumbnail becomes its cover; null: back to the first of its models (by name) that has one.',
+          }),
         })
         .strict()
-        .refine((body) => body.name !== undefined || body.description !== undefined || body.parent_id !== undefined, {
-          message: 'give name, description or parent_id',
+        .refine((body) => Object.values(body).some((value) => value !== undefined), {
+          message: 'give name, description, parent_id or cover_model_id',
         })
         .openapi('UpdateCollectionRequest'),
     ),
@@ -139,7 +150,7 @@ export const updateCollectionRoute = defineRoute(allow('user', 'manage'), {
     404: problemResponse('No such collection.'),
     409: problemResponse('Another collection has this name (`collection_name_taken`).'),
     422: problemResponse(
-      'Empty change, bad name, an unknown field, or a move into itself, into a collection inside it or too deep.',
+      'Empty change, bad name, an unknown field, a move into itself, into a collection inside it or too deep, or a cover that is not a model of the collection with a thumbnail.',
     ),
   },
 })

@@ -21,6 +21,7 @@ import * as m0019 from './0019-merge-dismissals.js'
 import * as m0020 from './0020-dispatch-history.js'
 import * as m0021 from './0021-collection-tree.js'
 import * as m0025 from './0025-preview-meshes.js'
+import * as m0026 from './0026-collection-cover.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0020-dispatch-history': m0020,
   '0021-collection-tree': m0021,
   '0025-preview-meshes': m0025,
+  '0026-collection-cover': m0026,
 }

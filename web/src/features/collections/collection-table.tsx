@@ -2,6 +2,7 @@ import { Text } from '@mantine/core'
 import { useState } from 'react'
 import { treeOrder } from '../../api/collection-tree'
 import { MarkdownText } from '../../ui/markdown-text'
+import { CollectionCover } from './collection-cover'
 import { DeleteCollectionModal } from './delete-collection-modal'
 import { EditCollectionModal } from './edit-collection-modal'
 import { libraryOfCollection } from './library-links'
@@ -31,6 +32,7 @@ export function CollectionTable({ collections }: { collections: Collection[] }) 
           depth,
           to: libraryOfCollection(collection.id),
           count: collection.model_count,
+          image: <CollectionCover modelId={collection.cover_model_id} name={collection.name} />,
           details: collection.description ? (
             <Text component="div" size="sm" c="dimmed" lineClamp={3}>
               <MarkdownText>{collection.description}</MarkdownText>

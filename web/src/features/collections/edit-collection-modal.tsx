@@ -1,16 +1,27 @@
-import { Button, Group, Modal, Stack, Textarea } from '@mantine/core'
+import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { NameInput } from './name-input'
-import { type Collection, useEditCollection } from './use-collections'
+import { type Collection, useCoverChoices, useEditCollection } from './use-collections'
 
-/** Renames one collection and changes its description (Markdown); the vault's refusal (a taken name) shows under the name. */
+/** The cover field's value for "no model chosen". */
+const firstModel = ''
+
+/**
+ * Renames one collection and changes its description (Markdown) and its cover (one of its models
+ * with a thumbnail, or the first); the vault's refusal (a taken name) shows under the name.
+ */
 export function EditCollectionModal({ collection, onClose }: { collection: Collection; onClose: () => void }) {
   const [name, setName] = useState(collection.name)
   const [description, setDescription] = useState(collection.description)
+  const initialCover = collection.cover_chosen ? (collection.cover_model_id ?? firstModel) : firstModel
+  const [cover, setCover] = useState(initialCover)
+  const choices = useCoverChoices(collection.id)
   const edit = useEditCollection()
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    edit.mutate({ id: collection.id, name, description }, { onSuccess: onClose })
+    // Sent only when changed: the cover's model may have left the collection meanwhile.
+    const coverChange = cover === initialCover ? {} : { cover_model_id: cover || null }
+    edit.mutate({ id: collection.id, name, description, ...coverChange }, { onSuccess: onClose })
   }
   return (
     <Modal opened onClose={onClose} closeButtonProps={{ 'aria-label': 'Close' }} title={`Edit “${collection.name}”`}>
@@ -26,6 +37,18 @@ export function EditCollectionModal({ collection, onClose }: { collection: Colle
             autosize
             minRows={3}
             maxRows={12}
+          />
+          <Select
+            label="Cover"
+            description="The thumbnail that stands for the collection."
+            data={[
+              { value: firstModel, label: 'Its first model with a picture' },
+              ...(choices.data ?? []).map((model) => ({ value: model.id, label: model.name })),
+            ]}
+            value={cover}
+            onChange={(value) => setCover(value ?? firstModel)}
+            allowDeselect={false}
+            searchable
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -13,6 +13,8 @@ export interface NamedCountRow {
   count: number
   /** Shown under the name (a collection's description). */
   details?: ReactNode
+  /** Shown before the name (a collection's cover). */
+  image?: ReactNode
 }
 
 /**
@@ -67,10 +69,15 @@ export function NamedCountTable({
                 paddingLeft: `calc(var(--mantine-spacing-xs) + ${(row.depth ?? 0) * 0.75}rem)`,
               }}
             >
-              <Anchor component={Link} to={row.to}>
-                {row.name}
-              </Anchor>
-              {row.details}
+              <Group gap="sm" wrap="nowrap" align="flex-start">
+                {row.image}
+                <div>
+                  <Anchor component={Link} to={row.to}>
+                    {row.name}
+                  </Anchor>
+                  {row.details}
+                </div>
+              </Group>
             </Table.Td>
             <Table.Td ta="right">{row.count}</Table.Td>
             <Table.Td>

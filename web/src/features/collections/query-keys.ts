@@ -2,6 +2,7 @@
 export const collectionsKeys = {
   collections: ['collections', 'list'] as const,
   tags: ['collections', 'tags'] as const,
+  coverChoices: (id: string) => ['collections', 'cover-choices', id] as const,
 }
 
 /** Other features' query-key roots (by value: features do not import each other) that show collections. */

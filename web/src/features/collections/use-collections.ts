@@ -33,11 +33,26 @@ export function useCreateCollection() {
   )
 }
 
-/** Renames a collection and sets its description. */
+/** Renames a collection, sets its description and its cover (a model's id; null: the first model with a thumbnail). */
 export function useEditCollection() {
-  return useLibraryMutation(async ({ id, name, description }: { id: string; name: string; description: string }) =>
-    unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body: { name, description } })),
+  return useLibraryMutation(
+    async ({ id, ...body }: { id: string; name: string; description: string; cover_model_id?: string | null }) =>
+      unwrap(await api.PATCH('/api/v1/collections/{id}', { params: { path: { id } }, body })),
   )
+}
+
+/** The collection's models that have a thumbnail: what its cover can be (the first 200 by name). */
+export function useCoverChoices(collectionId: string) {
+  return useQuery({
+    queryKey: collectionsKeys.coverChoices(collectionId),
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET('/api/v1/models', {
+          params: { query: { collection: collectionId, sort: 'name', order: 'asc', limit: 200 } },
+          signal,
+        }),
+      ).items.filter((model) => model.has_thumbnail),
+  })
 }
 
 /** Puts a collection, with everything inside it, into `parentId` (null: the top level). */
