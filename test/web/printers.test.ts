@@ -167,10 +167,11 @@ describe('the printers pages', () => {
       await screenshot(page, 'model-print-history')
       await expectAccessible(page)
       await printHistory.getByRole('link', { name: 'Bench' }).first().click()
-      await page.getByRole('heading', { name: 'Bench', level: 1 }).waitFor()
+      // Exact: the model page's heading ("bench-cube") holds "Bench" too, and its inline edits are "Edit name"….
+      await page.getByRole('heading', { name: 'Bench', level: 1, exact: true }).waitFor()
 
       // Edit: a new name; credentials are write-only (no field shows any).
-      await page.getByRole('button', { name: 'Edit' }).click()
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
       const edit = page.getByRole('dialog', { name: 'Edit Bench' })
       await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Bench two')
       await edit.getByRole('button', { name: 'Save' }).click()

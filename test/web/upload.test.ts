@@ -182,7 +182,8 @@ describe('the upload page', () => {
       const names = ['slow-1.obj', 'slow-2.obj', 'slow-3.obj', 'slow-4.obj']
       await dropFiles(
         page,
-        names.map((name) => ({ name, bytes: new Uint8Array(3500).fill(35) })),
+        // 30 s of sending on that line: still sending (and so still cancellable) when Cancel is pressed.
+        names.map((name) => ({ name, bytes: new Uint8Array(30_000).fill(35) })),
       )
       await expect.poll(() => page.getByText('Waiting').count()).toBe(1)
       await row(page, 'slow-4.obj').getByText('Waiting').waitFor()
@@ -193,7 +194,7 @@ describe('the upload page', () => {
       await expectOutcome(page, 'slow-1.obj', 'Cancelled')
       await page.getByRole('button', { name: 'Cancel all' }).click()
       for (const name of names) await expectOutcome(page, name, 'Cancelled')
-      await page.getByText('0 refused · 4 cancelled').waitFor()
+      await page.getByText('0 refused · 0 failed · 4 cancelled').waitFor()
 
       const token = (await login(suite.vault.baseUrl, admin)).body.access_token
       const models = await call(suite.vault.baseUrl, 'GET', '/api/v1/models?q=slow', { token })

@@ -47,19 +47,23 @@ export async function listCollections(db: Kysely<Database>, id?: string): Promis
       'collections.updated_at',
       'counts.models as model_count',
       'collections.cover_model_id as chosen_cover',
-      (eb) =>
-        eb
-          .selectFrom('collection_models')
-          .innerJoin('models', 'models.id', 'collection_models.model_id')
-          .select('models.id')
-          .whereRef('collection_models.collection_id', '=', 'collections.id')
-          .where('models.thumbnail_sha256', 'is not', null)
-          // The chosen model first, then by name.
-          .orderBy(sql`case when models.id = collections.cover_model_id then 0 else 1 end`)
-          .orderBy('models.name')
-          .orderBy('models.id')
-          .limit(1)
-          .as('cover_model_id'),
+      (eb) => {
+        const covers = () =>
+          eb
+            .selectFrom('collection_models')
+            .innerJoin('models', 'models.id', 'collection_models.model_id')
+            .select('models.id')
+            .whereRef('collection_models.collection_id', '=', 'collections.id')
+            .where('models.thumbnail_sha256', 'is not', null)
+        // The chosen model while it is one of them, else the first by name. Two subqueries rather than
+        // an ORDER BY naming the outer row, which D1's SQLite cannot resolve.
+        return eb.fn
+          .coalesce(
+            covers().whereRef('models.id', '=', 'collections.cover_model_id'),
+            covers().orderBy('models.name').orderBy('models.id').limit(1),
+          )
+          .as('cover_model_id')
+      },
       (eb) =>
         eb
           .selectFrom('collections as children')
