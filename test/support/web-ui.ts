@@ -101,3 +101,11 @@ export async function signIn(page: Page, credentials: { username: string; passwo
   await page.getByLabel('Password').fill(credentials.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
 }
+
+/** The 3D view, or the page's sentence saying WebGL is unavailable: whichever this browser gives. */
+export async function waitForViewer(page: Page): Promise<'canvas' | 'no-webgl'> {
+  const canvas = page.getByRole('img', { name: /^3D view of / })
+  const noWebGl = page.getByText('WebGL is unavailable')
+  await canvas.or(noWebGl).first().waitFor({ timeout: 30_000 })
+  return (await canvas.count()) > 0 ? 'canvas' : 'no-webgl'
+}
