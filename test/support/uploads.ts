@@ -103,7 +103,12 @@ export function asciiCube(size = 20, offset = 0): string {
 
 /** The 12 triangles of a cube of side `s` from (o, o, o), wound outwards. */
 export function cubeTriangles(s: number, o = 0): number[][][] {
-  const v = (x: number, y: number, z: number) => [o + x * s, o + y * s, o + z * s]
+  return boxTriangles([s, s, s], o)
+}
+
+/** The 12 triangles of an `x` × `y` × `z` box from (o, o, o), wound outwards: each axis can be told apart. */
+export function boxTriangles([x, y, z]: [number, number, number], o = 0): number[][][] {
+  const v = (i: number, j: number, k: number) => [o + i * x, o + j * y, o + k * z]
   const quads = [
     [v(0, 0, 0), v(0, 1, 0), v(1, 1, 0), v(1, 0, 0)],
     [v(0, 0, 1), v(1, 0, 1), v(1, 1, 1), v(0, 1, 1)],
@@ -116,6 +121,11 @@ export function cubeTriangles(s: number, o = 0): number[][][] {
     [a!, b!, c!],
     [a!, c!, d!],
   ])
+}
+
+/** A closed box of `x` × `y` × `z` mm as binary STL (12 triangles). */
+export function binaryBox(x: number, y: number, z: number): Uint8Array {
+  return binaryStl(boxTriangles([x, y, z]))
 }
 
 /**

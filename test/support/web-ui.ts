@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import axe from 'axe-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { adminEnv } from './accounts.js'
+import { admin, adminEnv } from './accounts.js'
 import { launchChromium, type OfflinePage, openOfflinePage } from './browser.js'
 import { type BuiltVault, startBuiltVault } from './built-vault.js'
 
@@ -100,6 +100,19 @@ export async function signIn(page: Page, credentials: { username: string; passwo
   await page.getByLabel('Username').fill(credentials.username)
   await page.getByLabel('Password').fill(credentials.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** Opens `path` of the vault and signs in on the page it shows, as a person following a link would. */
+export async function openSignedIn(
+  browser: Browser,
+  baseUrl: string,
+  path: string,
+  credentials: { username: string; password: string } = admin,
+): Promise<OfflinePage> {
+  const opened = await openVaultPage(browser, baseUrl, path)
+  await opened.page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
+  await signIn(opened.page, credentials)
+  return opened
 }
 
 /** The 3D view, or the page's sentence saying WebGL is unavailable: whichever this browser gives. */

@@ -2,14 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, signIn as apiSignIn } from '../support/accounts.js'
 import { sphereStl } from '../support/sphere-mesh.js'
 import { cubeField, upload } from '../support/uploads.js'
-import {
-  expectAccessible,
-  openVaultPage,
-  screenshot,
-  setUpBrowserSuite,
-  signIn,
-  waitForViewer,
-} from '../support/web-ui.js'
+import { expectAccessible, openSignedIn, screenshot, setUpBrowserSuite, waitForViewer } from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite(adminEnv)
 let token: string
@@ -17,13 +10,7 @@ beforeAll(async () => {
   token = (await apiSignIn(suite.vault.baseUrl, admin)).access_token
 })
 
-/** Opens `path` signed in, as a person following a link would. */
-async function openSignedIn(path: string) {
-  const opened = await openVaultPage(suite.browser, suite.vault.baseUrl, path)
-  await opened.page.getByRole('heading', { name: 'Sign in to model-vault' }).waitFor()
-  await signIn(opened.page, admin)
-  return opened
-}
+const open = (path: string) => openSignedIn(suite.browser, suite.vault.baseUrl, path)
 
 describe('a large mesh on its model page', () => {
   const isFilePart = (part: 'content' | 'preview', url: string) =>
@@ -34,7 +21,7 @@ describe('a large mesh on its model page', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body.file.preview_triangles).toBeGreaterThan(0)
 
-    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    const { page, context, pageErrors } = await open(`/models/${reply.body.model.id}`)
     try {
       const requested: string[] = []
       page.on('request', (request) => requested.push(request.url()))
@@ -69,7 +56,7 @@ describe('a large mesh on its model page', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
     expect(reply.body.file.preview_triangles).toBeNull()
 
-    const { page, context, pageErrors } = await openSignedIn(`/models/${reply.body.model.id}`)
+    const { page, context, pageErrors } = await open(`/models/${reply.body.model.id}`)
     try {
       const contentRequests: string[] = []
       page.on('request', (request) => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { admin, signIn as apiSignIn, call, newAccount } from '../support/accounts.js'
-import { expectAccessible, openVaultPage, screenshot, setUpBrowserSuite, signIn } from '../support/web-ui.js'
+import { expectAccessible, openSignedIn, screenshot, setUpBrowserSuite } from '../support/web-ui.js'
 
 const suite = setUpBrowserSuite()
 let token: string
@@ -34,16 +34,15 @@ async function importFile(page: Page, file: { name: string; text: string }) {
   await (await chooser).setFiles({ name: file.name, mimeType: 'text/plain', buffer: Buffer.from(file.text) })
 }
 
-async function openSignedIn(credentials: { username: string; password: string }) {
-  const opened = await openVaultPage(suite.browser, suite.vault.baseUrl, '/presets')
-  await signIn(opened.page, credentials)
+async function openPresets(credentials: { username: string; password: string }) {
+  const opened = await openSignedIn(suite.browser, suite.vault.baseUrl, '/presets', credentials)
   await opened.page.getByRole('heading', { name: 'Presets', level: 1 }).waitFor()
   return opened
 }
 
 describe('the presets page', () => {
   it('imports a PrusaSlicer bundle, edits a profile, and refuses a file that is not a preset', async () => {
-    const { page, context, blocked, pageErrors } = await openSignedIn(admin)
+    const { page, context, blocked, pageErrors } = await openPresets(admin)
     try {
       await page.getByText('No filament profiles yet.').waitFor()
       await importFile(page, { name: 'my-filaments.ini', text: bundle })
@@ -109,7 +108,7 @@ describe('the presets page', () => {
   })
 
   it('creates and deletes a printer profile, and a duplicate name is refused next to the name', async () => {
-    const { page, context, pageErrors } = await openSignedIn(admin)
+    const { page, context, pageErrors } = await openPresets(admin)
     try {
       await page.getByRole('tab', { name: 'Printer' }).click()
       expect(new URL(page.url()).searchParams.get('tab')).toBe('printer')
@@ -145,7 +144,7 @@ describe('the presets page', () => {
 
   it('a user sees the profiles read-only', async () => {
     const user = await newAccount(suite.vault.baseUrl, token)
-    const { page, context, pageErrors } = await openSignedIn(user)
+    const { page, context, pageErrors } = await openPresets(user)
     try {
       await page.getByText('Only admins can change them.').waitFor()
       await page.getByRole('button', { name: 'My PLA' }).click()

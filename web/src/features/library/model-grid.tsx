@@ -1,5 +1,5 @@
 import { defaultRangeExtractor, useWindowVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useDeferredValue, useEffect, useRef } from 'react'
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useElementWidth } from '../../ui/use-element-width'
 import { usePageTop } from '../../ui/use-page-top'
 import { ModelCard } from './model-card'
@@ -16,9 +16,9 @@ const nearEndRows = 4
 /**
  * The library grid, virtualised: only the rows near the window's scroll position are in the DOM
  * (a few dozen cards however many pages are loaded), inside a list as tall as all of them. Each
- * card is a list item with its position, so screen readers still tell "12 of 480"; the row holding
- * the focused card stays drawn while it has focus, so Tab walks card to card (the browser scrolls
- * the next one into view, which draws the rows after it).
+ * card is a list item with its position, so screen readers still tell "12 of 480". The row holding
+ * the focused card and the rows either side of it stay drawn while it has focus: the next Tab or
+ * Shift+Tab always finds its card in the DOM, however far the scroll-driven drawing lags behind.
  */
 export function ModelGrid({
   models,
@@ -39,7 +39,7 @@ export function ModelGrid({
 
   const scrollMargin = usePageTop(listRef)
 
-  const focusedRow = useRef<number | null>(null)
+  const [focusedRow, setFocusedRow] = useState<number | null>(null)
   // The first drawing has only the rows in view (what a cold page waits for); the rows around
   // them, ready for scrolling, follow in a deferred drawing straight after.
   const overscan = useDeferredValue(2, 0)
@@ -49,13 +49,15 @@ export function ModelGrid({
     overscan,
     gap,
     scrollMargin,
-    rangeExtractor: useCallback((range: Parameters<typeof defaultRangeExtractor>[0]) => {
-      const rows = defaultRangeExtractor(range)
-      const focused = focusedRow.current
-      return focused === null || focused >= range.count || rows.includes(focused)
-        ? rows
-        : [...rows, focused].sort((a, b) => a - b)
-    }, []),
+    rangeExtractor: useCallback(
+      (range: Parameters<typeof defaultRangeExtractor>[0]) => {
+        const rows = defaultRangeExtractor(range)
+        if (focusedRow === null) return rows
+        const kept = [focusedRow - 1, focusedRow, focusedRow + 1].filter((row) => row >= 0 && row < range.count)
+        return [...new Set([...rows, ...kept])].sort((a, b) => a - b)
+      },
+      [focusedRow],
+    ),
   })
   // Rows change content when the column count does: measure them again.
   useEffect(() => {
@@ -78,12 +80,13 @@ export function ModelGrid({
         role="list"
         aria-label="Models"
         style={{ position: 'relative', height: virtualizer.getTotalSize() }}
+        // A focus event's update is drawn before the next key press is handled.
         onFocus={(event) => {
           const row = rowOf(event.target)
-          focusedRow.current = Number.isNaN(row) ? null : row
+          setFocusedRow(Number.isNaN(row) ? null : row)
         }}
-        onBlur={() => {
-          focusedRow.current = null
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget)) setFocusedRow(null)
         }}
       >
         {virtualizer.getVirtualItems().map((row) => (

@@ -1,0 +1,3 @@
+import { describeApiReferencePages } from './support/api-reference-pages.js'
+
+describeApiReferencePages('/vault')
