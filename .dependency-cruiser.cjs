@@ -13,6 +13,14 @@ const nodeOnlyPackages = '^node_modules/(better-sqlite3|pg|pg-[^/]+|@hono/node-s
 module.exports = {
   forbidden: [
     {
+      name: 'fakes-serve-tests-only',
+      comment:
+        "A provider's fake (`*.fake.ts`, beside the provider it imitates) is for tests and benchmarks; the service never imports one.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.fake\\.ts$' },
+      to: { path: '\\.fake\\.ts$' },
+    },
+    {
       name: 'no-file-circles',
       comment: 'No file may reach itself through its imports, type-only imports included.',
       severity: 'error',

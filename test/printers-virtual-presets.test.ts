@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  mapMoonraker,
-  mapOctoPrintConnection,
-  mapOctoPrintFlags,
-  mapPrusaLink,
-  prusalinkStates,
-} from '../src/core/printers/state-mapping.js'
+import { mapMoonraker } from '../src/adapters/printers/moonraker/moonraker-states.js'
+import { mapOctoPrintConnection, mapOctoPrintFlags } from '../src/adapters/printers/octoprint/octoprint-states.js'
+import { mapPrusaLink, prusalinkStates } from '../src/adapters/printers/prusalink/prusalink-states.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
 import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'

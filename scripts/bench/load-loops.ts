@@ -7,9 +7,9 @@
 
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { fakeMoonraker } from '../../test/support/fake-printers/moonraker.js'
-import { fakeOctoPrint } from '../../test/support/fake-printers/octoprint.js'
-import { fakePrusaLink } from '../../test/support/fake-printers/prusalink.js'
+import { fakeMoonraker } from '../../src/adapters/printers/moonraker/moonraker.fake.js'
+import { fakeOctoPrint } from '../../src/adapters/printers/octoprint/octoprint.fake.js'
+import { fakePrusaLink } from '../../src/adapters/printers/prusalink/prusalink.fake.js'
 import { type CampaignFile, campaignFile } from '../campaigns/campaign-files.js'
 import { seededRandom } from '../seeded-random.js'
 import { type Tallies, timedRequest } from './load-tally.js'

@@ -1417,6 +1417,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/printer-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The kinds of printer this vault can drive
+         * @description Every provider this vault's runtime offers, with what its printers' `address` and `credentials` take: the web UI builds its printer form from it, and so can any client.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
+         */
+        get: operations["listPrinterProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/printers": {
         parameters: {
             query?: never;
@@ -2969,6 +2991,35 @@ export interface components {
                 bytes: number;
             };
         };
+        PrinterProvider: {
+            /** @example moonraker */
+            name: string;
+            /** @example Moonraker (Klipper) */
+            label: string;
+            address: {
+                /** @example Moonraker's API base URL */
+                description: string;
+                /** @example http://voron.local:7125 */
+                example: string;
+            };
+            /**
+             * @description JSON Schema (draft 2020-12) of the `credentials` object this provider takes: each field with a `title` and `description`, `format: "password"` for secrets, `required` for what it cannot work without.
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "api_key": {
+             *           "type": "string",
+             *           "title": "API key",
+             *           "format": "password"
+             *         }
+             *       },
+             *       "additionalProperties": false
+             *     }
+             */
+            credentials: {
+                [key: string]: unknown;
+            };
+        };
         Printer: {
             id: string;
             name: string;
@@ -3034,39 +3085,40 @@ export interface components {
         CreatePrinterRequest: {
             name: string;
             /**
-             * @description Which protocol the printer speaks.
-             * @enum {string}
+             * @description Which protocol the printer speaks: the `name` of one of `GET /api/v1/printer-providers`.
+             * @example moonraker
              */
-            provider: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider: string;
+            /**
+             * @description Where the printer is, as its provider's `address` in `GET /api/v1/printer-providers` describes it: the base URL of its API for the HTTP hosts (no credentials in it), an IP address or host name for `bambu`.
+             * @example http://voron.local:7125
+             */
             address: string;
             credentials?: components["schemas"]["PrinterCredentials"];
             printer_profile_id?: string | null;
             /** @description After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default. */
             require_bed_clear?: boolean;
         };
+        /**
+         * @description The provider's credential fields, as its `credentials` JSON Schema in `GET /api/v1/printer-providers` lists them (unknown fields are refused with 422). Stored encrypted and never sent back.
+         * @example {
+         *       "api_key": "b3c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4"
+         *     }
+         */
         PrinterCredentials: {
-            /** @description Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`. */
-            api_key?: string;
-            /** @description PrusaLink digest user (usually `maker`). */
-            username?: string;
-            password?: string;
-            /**
-             * @description Bambu Lab: the printer's serial number (Settings → Device on its screen).
-             * @example 01S00C123456789
-             */
-            serial?: string;
-            /** @description Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen). */
-            access_code?: string;
+            [key: string]: string;
         };
         UpdatePrinterRequest: {
             name?: string;
             /**
-             * @description Which protocol the printer speaks.
-             * @enum {string}
+             * @description Which protocol the printer speaks: the `name` of one of `GET /api/v1/printer-providers`.
+             * @example moonraker
              */
-            provider?: "moonraker" | "octoprint" | "prusalink" | "bambu" | "virtual";
-            /** @description Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`. */
+            provider?: string;
+            /**
+             * @description Where the printer is, as its provider's `address` in `GET /api/v1/printer-providers` describes it: the base URL of its API for the HTTP hosts (no credentials in it), an IP address or host name for `bambu`.
+             * @example http://voron.local:7125
+             */
             address?: string;
             credentials?: components["schemas"]["PrinterCredentials"] | null;
             printer_profile_id?: string | null;
@@ -8969,6 +9021,63 @@ export interface operations {
             };
         };
     };
+    listPrinterProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every provider, in the order the vault offers them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PrinterProvider"][];
+                    };
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
     listPrinters: {
         parameters: {
             query?: never;
@@ -9114,7 +9223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Bad provider, address or profile. */
+            /** @description Bad provider, address, credentials or profile. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -9397,7 +9506,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Bad provider, address or profile. */
+            /** @description Bad provider, address, credentials or profile. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

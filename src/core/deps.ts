@@ -9,7 +9,7 @@ import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
 import type { KeyRing } from './key-ring.js'
 import type { Metrics } from './metrics/metrics.js'
-import type { PrinterProviders } from './printers/provider.js'
+import type { PrinterProviderKind } from './printers/provider-kind.js'
 import type { PrinterStatusCache } from './printers/status-cache.js'
 import type { Clock } from './runtime/clock.js'
 import type { Compression } from './runtime/compression.js'
@@ -147,9 +147,9 @@ export interface Deps {
   downloadLinkTtlSeconds: number
   /** Request and upload counters for `/metrics`; absent when metrics are off (`VAULT_METRICS_TOKEN` unset). */
   metrics?: Metrics
-  /** Printer providers by name, this app's status cache, and the timeouts. */
+  /** The printer provider kinds this runtime offers, this app's status cache, and the timeouts. */
   printers: {
-    providers: PrinterProviders
+    providers: readonly PrinterProviderKind[]
     statusCache: PrinterStatusCache
     /** Per-request timeout towards a printer. */
     timeoutMs: number

@@ -16,7 +16,6 @@ import { createKeyRing } from '../../core/key-ring.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { createMetrics } from '../../core/metrics/metrics.js'
 import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
-import { createVirtualPrinters } from '../../core/printers/virtual-printer.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import { createSemaphore } from '../../core/runtime/semaphore.js'
@@ -24,10 +23,12 @@ import type { AppDeps } from '../../routes/app-env.js'
 import { createFsBackupSink } from '../fs/fs-backup-sink.js'
 import { claimProcessDir } from '../fs/process-dir.js'
 import { writeScratchCopy } from '../fs/scratch-file.js'
+import { bambu } from '../printers/bambu/bambu-kind.js'
 import { createBambuPrinters } from '../printers/bambu/bambu-provider.js'
-import { createMoonrakerProvider } from '../printers/moonraker/moonraker-provider.js'
-import { createOctoPrintProvider } from '../printers/octoprint/octoprint-provider.js'
-import { createPrusaLinkProvider } from '../printers/prusalink/prusalink-provider.js'
+import { moonraker } from '../printers/moonraker/moonraker-kind.js'
+import { octoprint } from '../printers/octoprint/octoprint-kind.js'
+import { prusalink } from '../printers/prusalink/prusalink-kind.js'
+import { virtual } from '../printers/virtual/virtual-kind.js'
 import { openSqliteDatabase } from '../sqlite/sqlite-database.js'
 import { readMultipartWithBusboy } from './busboy-multipart.js'
 import { createClientAddress } from './client-address.js'
@@ -94,7 +95,7 @@ export async function createNodeDeps(
       memoryMb: config.extract.memoryMb,
       logger: options.logger,
     })
-    const bambu = createBambuPrinters()
+    const bambuPrinters = createBambuPrinters()
     const deps: AppDeps = {
       service: options.service,
       database,
@@ -136,20 +137,15 @@ export async function createNodeDeps(
       ...(config.metricsToken ? { metrics: createMetrics(), metricsToken: config.metricsToken } : {}),
       downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
       printers: {
-        providers: {
-          moonraker: createMoonrakerProvider,
-          octoprint: createOctoPrintProvider,
-          prusalink: createPrusaLinkProvider,
-          bambu: bambu.provider,
-          virtual: createVirtualPrinters(clock),
-        },
+        // Each provider's folder under adapters/printers/ holds all of it; one line here offers it.
+        providers: [moonraker, octoprint, prusalink, bambu(bambuPrinters), virtual(clock)],
         statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,
       },
     }
     const close = async () => {
-      await bambu.close()
+      await bambuPrinters.close()
       await extractor.close()
       await database.close()
     }

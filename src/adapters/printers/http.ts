@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type FileToSend, PrinterError } from '../../core/printers/provider.js'
-import { firstLine } from '../../core/printers/state-mapping.js'
+import { firstLine } from './state-words.js'
 
 /**
  * The HTTP plumbing the printer providers share: every request has a timeout, and every

@@ -117,7 +117,8 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     corsOrigins: config.corsOrigins,
     downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
     printers: {
-      providers: {},
+      // A Worker runs in a data centre: the printers on a home network are out of its reach.
+      providers: [],
       statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
       timeoutMs: config.printers.timeoutMs,
       confirmMs: config.printers.confirmMs,

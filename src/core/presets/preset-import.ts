@@ -71,14 +71,15 @@ const text = (value: string | undefined): string | null => {
   return first ? first : null
 }
 
-const hostProviders: Record<string, string> = {
-  octoprint: 'octoprint',
-  prusalink: 'prusalink',
-  moonraker: 'moonraker',
-  klipper: 'moonraker',
-}
-
-export function readPrusaSlicerBundle(content: string): { filaments: FilamentPreset[]; printers: PrinterPreset[] } {
+/**
+ * The profiles of a PrusaSlicer config bundle. `providerFor` names the printer provider that
+ * speaks to a physical printer's `host_type` (null for none); a printer whose G-code flavour is
+ * Klipper is one Klipper's host drives, whatever host it names.
+ */
+export function readPrusaSlicerBundle(
+  content: string,
+  providerFor: (hostType: string) => string | null,
+): { filaments: FilamentPreset[]; printers: PrinterPreset[] } {
   const sections = parseIni(content)
   if (!sections.has('filament') && !sections.has('printer'))
     throw new PresetFormatError('This is not a PrusaSlicer bundle: it has no [filament:…] or [printer:…] sections.')
@@ -116,7 +117,7 @@ export function readPrusaSlicerBundle(content: string): { filaments: FilamentPre
       max_height_mm: number(s.max_print_height),
       nozzle_diameter_mm: number(s.nozzle_diameter),
       gcode_flavor: flavor,
-      firmware_provider: hostProviders[text(s.host_type) ?? ''] ?? (flavor === 'klipper' ? 'moonraker' : null),
+      firmware_provider: providerFor(text(s.host_type) ?? '') ?? (flavor === 'klipper' ? providerFor('klipper') : null),
       settings: s,
     }
   })

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely'
 import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
+import { providerForHostType } from '../printers/provider-kind.js'
 import {
   type FilamentPreset,
   PresetFormatError,
@@ -159,7 +160,7 @@ const unsupported = (detail: string) => new VaultError('unsupported_preset_file'
  * with none within them throws 422 `preset_out_of_range`.
  */
 export async function importPresetFile(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<Deps, 'database' | 'clock' | 'printers'>,
   kind: PresetKind,
   file: { declaredBytes: number; text: () => Promise<string> },
 ) {
@@ -173,7 +174,9 @@ export async function importPresetFile(
   try {
     presets = cura
       ? [readCuraMaterial(text)]
-      : readPrusaSlicerBundle(text)[kind === 'filament' ? 'filaments' : 'printers']
+      : readPrusaSlicerBundle(text, (hostType) => providerForHostType(deps.printers.providers, hostType))[
+          kind === 'filament' ? 'filaments' : 'printers'
+        ]
   } catch (error) {
     if (error instanceof PresetFormatError) throw unsupported(error.message)
     throw error

@@ -2,7 +2,6 @@ import type { Selectable } from 'kysely'
 import type { PrintersTable } from '../db/schema.js'
 import type { Deps } from '../deps.js'
 import type { PrinterState } from './provider.js'
-import { clearBedAdvice } from './state-mapping.js'
 import type { ObservedStatus } from './status-cache.js'
 
 /**
@@ -12,6 +11,12 @@ import type { ObservedStatus } from './status-cache.js'
  * every status read that says printing or paused (the vault's own sends always are seen, by
  * their confirm step), whoever started it.
  */
+/**
+ * The advice that ends the reason of a printer whose last job ended: the vault cannot see the bed.
+ * Bed clearance (see `bed-clearance.ts`) replaces it when the printer waits for a confirmation.
+ */
+export const clearBedAdvice = 'make sure the bed is clear'
+
 type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_occupied_since'>
 
 /** The states in which a job is on the bed. */

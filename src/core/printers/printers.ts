@@ -4,9 +4,9 @@ import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
 import type { KeyRing } from '../key-ring.js'
-import { parseBambuAddress } from './bambu-address.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
+import { findProviderKind, type PrinterProviderKind } from './provider-kind.js'
 import { settlePreparing } from './settle-preparing.js'
 import type { ObservedStatus } from './status-cache.js'
 
@@ -30,36 +30,22 @@ export async function getPrinterRow(deps: Pick<Deps, 'database'>, id: string): P
 export const listPrinterRows = (deps: Pick<Deps, 'database'>) =>
   deps.database.db.selectFrom('printers').selectAll().orderBy('name').orderBy('id').execute()
 
-function checkAddress(provider: string, address: string): string | null {
-  if (provider === 'virtual')
-    return /^virtual:/.test(address)
-      ? null
-      : 'a virtual printer\'s address starts with "virtual:" (e.g. virtual://bench?print_seconds=60)'
-  if (provider === 'bambu') {
-    const parsed = parseBambuAddress(address)
-    return typeof parsed === 'string' ? parsed : null
-  }
-  if (!URL.canParse(address)) return 'must be an http:// or https:// URL'
-  const url = new URL(address)
-  if (!/^https?:$/.test(url.protocol)) return 'must be an http:// or https:// URL'
-  if (url.username || url.password) return 'must not carry credentials; put them in `credentials`'
-  return null
-}
-
 async function validate(
   deps: Pick<Deps, 'database' | 'printers'>,
   input: PrinterInput,
   current?: PrinterRow,
 ): Promise<void> {
   const provider = input.provider ?? current?.provider ?? ''
+  const kind = findProviderKind(deps.printers.providers, provider)
   const errors = []
-  if (!Object.hasOwn(deps.printers.providers, provider)) {
-    errors.push({ path: 'body.provider', message: `must be one of ${Object.keys(deps.printers.providers).join(', ')}` })
+  if (!kind) {
+    const names = deps.printers.providers.map((candidate) => candidate.name)
+    errors.push({ path: 'body.provider', message: `must be one of ${names.join(', ')}` })
+  } else {
+    const addressProblem = kind.address.check(input.address ?? current?.address ?? '')
+    if (addressProblem) errors.push({ path: 'body.address', message: addressProblem })
+    errors.push(...credentialProblems(kind, input, current))
   }
-  const address = input.address ?? current?.address ?? ''
-  const addressProblem = checkAddress(provider, address)
-  if (addressProblem) errors.push({ path: 'body.address', message: addressProblem })
-  errors.push(...missingCredentials(provider, input, current))
   // Null unlinks; any string, the empty one included, must name a profile.
   if (input.printer_profile_id !== undefined && input.printer_profile_id !== null) {
     const profile = await deps.database.db
@@ -74,16 +60,20 @@ async function validate(
 }
 
 /**
- * A Bambu printer cannot be reached without its serial number (its MQTT topics) and access code:
- * both are asked for whenever credentials are given for one, or it is registered.
+ * Credentials given replace the stored ones whole, so they are checked whole against the
+ * provider's schema. None given keeps the stored ones, unless the printer is new or changes
+ * provider: then none at all must do for it (a Bambu printer cannot be reached without its serial
+ * number and access code).
  */
-function missingCredentials(provider: string, input: PrinterInput, current?: PrinterRow) {
-  if (provider !== 'bambu') return []
-  const becomesBambu = current === undefined || current.provider !== 'bambu'
-  if (input.credentials === undefined && !becomesBambu) return []
-  return (['serial', 'access_code'] as const)
-    .filter((field) => !input.credentials?.[field])
-    .map((field) => ({ path: `body.credentials.${field}`, message: 'a Bambu Lab printer needs it' }))
+function credentialProblems(kind: PrinterProviderKind, input: PrinterInput, current?: PrinterRow) {
+  const becomesKind = current === undefined || current.provider !== kind.name
+  if (input.credentials === undefined && !becomesKind) return []
+  const checked = kind.credentials.safeParse(input.credentials ?? {})
+  if (checked.success) return []
+  return checked.error.issues.map((issue) => ({
+    path: ['body.credentials', ...issue.path].join('.'),
+    message: issue.message,
+  }))
 }
 
 const nameTaken = (name: string) =>
@@ -160,10 +150,10 @@ export async function deletePrinter(deps: Pick<Deps, 'database' | 'printers'>, i
 
 /** The provider for one printer, with its credentials decrypted in memory. */
 export async function connectPrinter(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterProvider> {
-  const factory = deps.printers.providers[row.provider]
-  if (!factory) throw new Error(`no provider ${row.provider}`)
+  const kind = findProviderKind(deps.printers.providers, row.provider)
+  if (!kind) throw new Error(`no provider ${row.provider}`)
   const credentials = row.credentials ? await deps.keys.current().credentials.open(row.credentials) : {}
-  return factory({ id: row.id, address: row.address, credentials, timeoutMs: deps.printers.timeoutMs })
+  return kind.connect({ id: row.id, address: row.address, credentials, timeoutMs: deps.printers.timeoutMs })
 }
 
 /** Polls once, within the request timeout (plus a little) whatever the provider does. */

@@ -1,7 +1,7 @@
 /**
  * The printer port. One provider speaks one firmware's or host's published protocol
- * (Moonraker, OctoPrint, PrusaLink; later Bambu LAN over MQTT + FTPS, Duet's RepRapFirmware
- * HTTP API) and answers in these normalised shapes. Providers never throw for a printer that
+ * (Moonraker, OctoPrint, PrusaLink, Bambu LAN over MQTT + FTPS…; see `provider-kind.ts` for how
+ * one is registered) and answers in these normalised shapes. Providers never throw for a printer that
  * cannot be reached: `status` answers `offline` with the reason; `upload` and `start` throw
  * `PrinterError`, whose message is safe to show (no credentials, no response bodies).
  */
@@ -128,20 +128,10 @@ export interface PrinterConnection {
   timeoutMs: number
 }
 
-export interface PrinterCredentials {
-  api_key?: string
-  username?: string
-  password?: string
-  /** Bambu Lab: the printer's serial number, which names its MQTT topics. */
-  serial?: string
-  /** Bambu Lab: the LAN access code shown on the printer's screen. */
-  access_code?: string
-}
+/** A printer's credentials, as its provider kind's `credentials` schema checked them when stored. */
+export type PrinterCredentials = Readonly<Record<string, string>>
 
 export type PrinterProviderFactory = (connection: PrinterConnection) => PrinterProvider
-
-/** Provider name → factory, injected through `Deps` (adapters register the HTTP ones). */
-export type PrinterProviders = Record<string, PrinterProviderFactory>
 
 export const offlineStatus = (reason: string): PrinterStatus => ({
   state: 'offline',

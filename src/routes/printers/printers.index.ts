@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi'
 import type { Deps } from '../../core/deps.js'
 import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
 import {
@@ -11,6 +12,7 @@ import {
   type PrinterRow,
   updatePrinter,
 } from '../../core/printers/printers.js'
+import type { PrinterProviderKind } from '../../core/printers/provider-kind.js'
 import { createRouter } from '../app-env.js'
 import {
   confirmBedClearRoute,
@@ -19,6 +21,7 @@ import {
   diagnosticsRoute,
   dispatchesRoute,
   getPrinterRoute,
+  listPrinterProvidersRoute,
   listPrintersRoute,
   printerDispatchesRoute,
   sendRoute,
@@ -44,7 +47,16 @@ async function presentPrinter(deps: Deps, listed: PrinterRow) {
   }
 }
 
+/** A provider kind as the API shows it: its credentials as JSON Schema, for forms and clients. */
+const presentProvider = (kind: PrinterProviderKind) => ({
+  name: kind.name,
+  label: kind.label,
+  address: { description: kind.address.description, example: kind.address.example },
+  credentials: z.toJSONSchema(kind.credentials, { io: 'input' }),
+})
+
 export const printersRouter = createRouter()
+  .openapi(listPrinterProvidersRoute, (c) => c.json({ items: c.var.deps.printers.providers.map(presentProvider) }, 200))
   .openapi(listPrintersRoute, async (c) => {
     const rows = await listPrinterRows(c.var.deps)
     return c.json({ items: await Promise.all(rows.map((row) => presentPrinter(c.var.deps, row))) }, 200)

@@ -77,46 +77,57 @@ export const PrinterSchema = z
   })
   .openapi('Printer')
 
-const providerField = z
-  .enum(['moonraker', 'octoprint', 'prusalink', 'bambu', 'virtual'])
-  .openapi({ description: 'Which protocol the printer speaks.' })
-const CredentialsSchema = z
-  .object({
-    api_key: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .openapi({ description: 'Moonraker, OctoPrint, older PrusaLink: sent as `X-Api-Key`.' }),
-    username: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .openapi({ description: 'PrusaLink digest user (usually `maker`).' }),
-    password: z.string().min(1).max(500).optional(),
-    serial: z
-      .string()
-      .regex(/^[A-Za-z0-9]{6,32}$/, 'letters and digits only, as on the printer')
-      .optional()
-      .openapi({
-        description: "Bambu Lab: the printer's serial number (Settings → Device on its screen).",
-        example: '01S00C123456789',
-      }),
-    access_code: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ description: 'Bambu Lab: the LAN access code (Settings → WLAN or LAN Only on its screen).' }),
-  })
-  .strict()
-  .openapi('PrinterCredentials')
+const providerField = z.string().min(1).max(50).openapi({
+  description: 'Which protocol the printer speaks: the `name` of one of `GET /api/v1/printer-providers`.',
+  example: 'moonraker',
+})
+const CredentialsSchema = z.record(z.string(), z.string().max(2000)).openapi('PrinterCredentials', {
+  description:
+    "The provider's credential fields, as its `credentials` JSON Schema in `GET /api/v1/printer-providers` lists them (unknown fields are refused with 422). Stored encrypted and never sent back.",
+  example: { api_key: 'b3c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4' },
+})
 
 const nameField = z.string().trim().min(1).max(100)
 const addressField = z.string().trim().min(1).max(2000).openapi({
   description:
-    "Base URL of the printer's API (no credentials in it); for `bambu` the printer's IP address or host name (`bambu://host?mqtt_port=8883&ftp_port=990` for other ports); or `virtual://name?heat_seconds=30&print_seconds=600`.",
+    "Where the printer is, as its provider's `address` in `GET /api/v1/printer-providers` describes it: the base URL of its API for the HTTP hosts (no credentials in it), an IP address or host name for `bambu`.",
+  example: 'http://voron.local:7125',
+})
+
+export const PrinterProviderSchema = z
+  .object({
+    name: z.string().openapi({ example: 'moonraker' }),
+    label: z.string().openapi({ example: 'Moonraker (Klipper)' }),
+    address: z.object({
+      description: z.string().openapi({ example: "Moonraker's API base URL" }),
+      example: z.string().openapi({ example: 'http://voron.local:7125' }),
+    }),
+    credentials: z.record(z.string(), z.unknown()).openapi({
+      description:
+        'JSON Schema (draft 2020-12) of the `credentials` object this provider takes: each field with a `title` and `description`, `format: "password"` for secrets, `required` for what it cannot work without.',
+      example: {
+        type: 'object',
+        properties: { api_key: { type: 'string', title: 'API key', format: 'password' } },
+        additionalProperties: false,
+      },
+    }),
+  })
+  .openapi('PrinterProvider')
+
+export const listPrinterProvidersRoute = defineRoute(allow('user', 'read', 'print'), {
+  method: 'get',
+  path: '/api/v1/printer-providers',
+  operationId: 'listPrinterProviders',
+  tags,
+  summary: 'The kinds of printer this vault can drive',
+  description:
+    "Every provider this vault's runtime offers, with what its printers' `address` and `credentials` take: the web UI builds its printer form from it, and so can any client.",
+  responses: {
+    200: json(
+      'Every provider, in the order the vault offers them.',
+      z.object({ items: z.array(PrinterProviderSchema) }),
+    ),
+  },
 })
 
 export const listPrintersRoute = defineRoute(allow('user', 'read', 'print'), {
@@ -164,7 +175,7 @@ export const createPrinterRoute = defineRoute(allow('admin', 'full'), {
   responses: {
     201: json('Registered; the status is its first poll.', PrinterSchema),
     409: problemResponse('The name is taken (`name_taken`).'),
-    422: problemResponse('Bad provider, address or profile.'),
+    422: problemResponse('Bad provider, address, credentials or profile.'),
   },
 })
 
@@ -196,7 +207,7 @@ export const updatePrinterRoute = defineRoute(allow('admin', 'full'), {
     200: json('Changed.', PrinterSchema),
     404: problemResponse('No such printer.'),
     409: problemResponse('The name is taken (`name_taken`).'),
-    422: problemResponse('Bad provider, address or profile.'),
+    422: problemResponse('Bad provider, address, credentials or profile.'),
   },
 })
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { type BambuAddress, parseBambuAddress } from '../../../core/printers/bambu-address.js'
 import {
   type DiagnosticCheck,
   type PrinterConnection,
@@ -10,12 +9,13 @@ import {
   type PrinterProvider,
   type PrinterProviderFactory,
 } from '../../../core/printers/provider.js'
-import { bambuCommandNotVerified, bambuHmsErrors } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { obj, str } from '../http.js'
 import { statusOrOffline } from '../status-or-offline.js'
+import { type BambuAddress, parseBambuAddress } from './bambu-address.js'
 import { withBambuFtp } from './bambu-ftps.js'
 import { type BambuSession, openBambuSession } from './bambu-session.js'
+import { bambuCommandNotVerified, bambuHmsErrors } from './bambu-states.js'
 import { bambuStatus } from './bambu-status.js'
 import type { PeerCertificate } from './bambu-tls.js'
 import { wrapGcodeIn3mf } from './gcode-3mf.js'

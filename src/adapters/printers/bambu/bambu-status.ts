@@ -1,6 +1,7 @@
 import { fraction, type PrinterStatus } from '../../../core/printers/provider.js'
-import { bambuHmsErrors, bambuJobEndings, jobEnding, mapBambu } from '../../../core/printers/state-mapping.js'
 import { finiteNumberOrNull, str } from '../http.js'
+import { jobEnding } from '../state-words.js'
+import { bambuHmsErrors, bambuJobEndings, mapBambu } from './bambu-states.js'
 
 /** The states in which `gcode_file` and `subtask_name` name a job (the current or the last one). */
 const withJob = new Set(['PREPARE', 'RUNNING', 'PAUSE', 'FINISH', 'FAILED'])

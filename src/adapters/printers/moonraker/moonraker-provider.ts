@@ -5,10 +5,11 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { jobEnding, mapMoonraker, moonrakerJobEndings } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
+import { jobEnding } from '../state-words.js'
 import { statusOrOffline } from '../status-or-offline.js'
+import { mapMoonraker, moonrakerJobEndings } from './moonraker-states.js'
 
 const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&virtual_sdcard&extruder&heater_bed'
 

@@ -6,15 +6,11 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import {
-  type MappedState,
-  mapOctoPrintConnection,
-  mapOctoPrintFlags,
-  octoprintNotConnected,
-} from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, postMultipart, refusal, str } from '../http.js'
+import type { MappedState } from '../state-words.js'
 import { statusOrOffline } from '../status-or-offline.js'
+import { mapOctoPrintConnection, mapOctoPrintFlags, octoprintNotConnected } from './octoprint-states.js'
 
 /**
  * The job of `GET /api/job`. OctoPrint keeps the selected file, ours included once uploaded, with

@@ -4,10 +4,11 @@ import {
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
-import { jobEnding, mapPrusaLink, prusalinkJobEndings } from '../../../core/printers/state-mapping.js'
 import { diagnose, firstAnswer } from '../diagnostics.js'
 import { createPrinterHttp, finiteNumberOrNull, obj, parseJsonObject, refusal, str, uploadTimeoutMs } from '../http.js'
+import { jobEnding } from '../state-words.js'
 import { statusOrOffline } from '../status-or-offline.js'
+import { mapPrusaLink, prusalinkJobEndings } from './prusalink-states.js'
 
 /**
  * PrusaLink's v1 API (MK4, MINI, XL, CORE One; Prusa-Link on MK3). Authentication is HTTP

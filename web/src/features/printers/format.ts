@@ -38,12 +38,3 @@ export const stateLabels: Record<PrinterStatus['state'], string> = {
   offline: 'Offline',
   unknown: 'Unknown',
 }
-
-/** The providers and how their address looks. */
-export const providers = [
-  { value: 'moonraker', label: 'Moonraker (Klipper)', address: 'http://voron.local:7125' },
-  { value: 'octoprint', label: 'OctoPrint', address: 'http://octopi.local' },
-  { value: 'prusalink', label: 'PrusaLink', address: 'http://192.168.1.20' },
-  { value: 'bambu', label: 'Bambu Lab (LAN mode)', address: '192.168.1.40' },
-  { value: 'virtual', label: 'Virtual (simulated)', address: 'virtual://bench?heat_seconds=30&print_seconds=600' },
-] as const

@@ -1,7 +1,8 @@
-import { Anchor, Badge, Group, Paper, Stack, Title } from '@mantine/core'
+import { Anchor, Group, Paper, Stack, Title } from '@mantine/core'
 import { Link } from 'react-router'
 import { BedClearButton } from './bed-clear-button'
 import { PrinterLiveStatus } from './printer-live-status'
+import { ProviderBadge } from './provider-badge'
 import type { Printer } from './types'
 
 /** One printer on the dashboard: its name (a link to its page), provider and live state. */
@@ -15,9 +16,7 @@ export function PrinterCard({ printer }: { printer: Printer }) {
               {printer.name}
             </Anchor>
           </Title>
-          <Badge variant="outline" color="gray" style={{ flexShrink: 0 }}>
-            {printer.provider}
-          </Badge>
+          <ProviderBadge provider={printer.provider} />
         </Group>
         <PrinterLiveStatus name={printer.name} status={printer.status} />
         <BedClearButton printer={printer} />

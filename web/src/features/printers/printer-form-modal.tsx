@@ -1,27 +1,17 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core'
+import { Alert, Button, Checkbox, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
-import { providers } from './format'
-import type { CreatePrinter, Printer, Provider } from './types'
+import { CredentialInputs } from './credential-inputs'
+import { credentialFieldsOf, enteredCredentials } from './provider-credentials'
+import type { CreatePrinter, Printer } from './types'
+import { usePrinterProviders } from './use-printers'
 
 type Credentials = NonNullable<CreatePrinter['credentials']>
 
 /** What the form hands back: the printer's fields and what to do with its credentials. */
 export interface PrinterFormValues {
   name: string
-  provider: Provider
+  provider: string
   address: string
   require_bed_clear: boolean
   /** New credentials to store, `null` to remove the stored ones, `undefined` to keep them. */
@@ -39,31 +29,28 @@ interface PrinterFormModalProps {
 }
 
 /**
- * Adds or edits a printer. Credentials are write-only: the vault never sends them back, so the
- * fields start empty; left empty, the stored credentials stay.
+ * Adds or edits a printer. The providers, what their address is and which credentials they take
+ * come from the vault (`GET /api/v1/printer-providers`), so a new provider needs no change here.
+ * Credentials are write-only: the vault never sends them back, so the fields start empty; left
+ * empty, the stored credentials stay.
  */
 export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pending }: PrinterFormModalProps) {
+  const providers = usePrinterProviders()
   const [name, setName] = useState(printer?.name ?? '')
-  const [provider, setProvider] = useState<Provider>((printer?.provider as Provider | undefined) ?? 'moonraker')
+  const [provider, setProvider] = useState(printer?.provider ?? 'moonraker')
   const [address, setAddress] = useState(printer?.address ?? '')
   const [requireBedClear, setRequireBedClear] = useState(printer?.require_bed_clear ?? false)
-  const [apiKey, setApiKey] = useState('')
-  const [username, setUsername] = useState('')
-  const [password, setPassword] = useState('')
-  const [serial, setSerial] = useState('')
-  const [accessCode, setAccessCode] = useState('')
+  const [credentialValues, setCredentialValues] = useState<Record<string, string>>({})
   const [removeCredentials, setRemoveCredentials] = useState(false)
   const fields = fieldErrors(error)
-  const example = providers.find((candidate) => candidate.value === provider)?.address
+  const chosen = providers.data?.find((candidate) => candidate.name === provider)
+  const credentialFields = credentialFieldsOf(chosen)
+  // Stored credentials are kept unless the printer changes provider, when the new one's are asked for.
+  const keepsStored = printer?.has_credentials === true && printer.provider === provider
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const entered: Credentials = {}
-    if (apiKey) entered.api_key = apiKey
-    if (username) entered.username = username
-    if (password) entered.password = password
-    if (serial) entered.serial = serial.trim()
-    if (accessCode) entered.access_code = accessCode
+    const entered = enteredCredentials(credentialFields, credentialValues)
     const credentials = removeCredentials ? null : Object.keys(entered).length > 0 ? entered : undefined
     try {
       await onSubmit({ name, provider, address, require_bed_clear: requireBedClear, credentials })
@@ -73,10 +60,10 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
     }
   }
 
-  const hint = printer?.has_credentials
+  const hint = keepsStored
     ? 'Stored, never shown. Leave empty to keep them; anything entered replaces all stored credentials.'
-    : provider === 'bambu'
-      ? 'Both needed to reach a Bambu printer. Stored encrypted and never shown again.'
+    : credentialFields.some((field) => field.required)
+      ? 'Needed to reach this printer. Stored encrypted and never shown again.'
       : 'Optional. Stored encrypted and never shown again.'
 
   return (
@@ -100,21 +87,15 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
             label="Provider"
             required
             allowDeselect={false}
-            data={providers.map(({ value, label }) => ({ value, label }))}
+            data={(providers.data ?? []).map((candidate) => ({ value: candidate.name, label: candidate.label }))}
             value={provider}
-            onChange={(value) => value && setProvider(value as Provider)}
-            error={fields.provider}
+            onChange={(value) => value && setProvider(value)}
+            error={fields.provider ?? (providers.isError ? problemMessage(providers.error) : undefined)}
           />
           <TextInput
             label="Address"
             required
-            description={
-              provider === 'virtual'
-                ? `A simulated printer (no hardware), e.g. ${example}: heat and print times in seconds`
-                : provider === 'bambu'
-                  ? `The printer's IP address or host name, e.g. ${example} (its network settings on the printer's screen)`
-                  : `The printer's API base URL, e.g. ${example}`
-            }
+            description={chosen && `${chosen.address.description}, e.g. ${chosen.address.example}`}
             value={address}
             onChange={(event) => setAddress(event.currentTarget.value)}
             error={fields.address}
@@ -125,7 +106,7 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
             checked={requireBedClear}
             onChange={(event) => setRequireBedClear(event.currentTarget.checked)}
           />
-          {provider !== 'virtual' && (
+          {credentialFields.length > 0 && (
             <Stack gap="xs" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
               <Text component="legend" size="sm" fw={500}>
                 Credentials
@@ -133,58 +114,14 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
               <Text size="xs" c="dimmed">
                 {hint}
               </Text>
-              {provider === 'bambu' ? (
-                <>
-                  <TextInput
-                    label="Serial number"
-                    description="On the printer's screen under its device settings; it names the printer's MQTT topics"
-                    autoComplete="off"
-                    value={serial}
-                    onChange={(event) => setSerial(event.currentTarget.value)}
-                    disabled={removeCredentials}
-                    error={fields['credentials.serial']}
-                  />
-                  <PasswordInput
-                    label="Access code"
-                    description="The LAN access code on the printer's screen; it changes when LAN Only or Developer Mode is switched"
-                    autoComplete="off"
-                    value={accessCode}
-                    onChange={(event) => setAccessCode(event.currentTarget.value)}
-                    disabled={removeCredentials}
-                    error={fields['credentials.access_code']}
-                  />
-                </>
-              ) : (
-                <PasswordInput
-                  label="API key"
-                  autoComplete="off"
-                  value={apiKey}
-                  onChange={(event) => setApiKey(event.currentTarget.value)}
-                  disabled={removeCredentials}
-                  error={fields['credentials.api_key']}
-                />
-              )}
-              {provider === 'prusalink' && (
-                <>
-                  <TextInput
-                    label="Username"
-                    description="PrusaLink digest user, usually maker"
-                    autoComplete="off"
-                    value={username}
-                    onChange={(event) => setUsername(event.currentTarget.value)}
-                    disabled={removeCredentials}
-                    error={fields['credentials.username']}
-                  />
-                  <PasswordInput
-                    label="Printer password"
-                    autoComplete="new-password"
-                    value={password}
-                    onChange={(event) => setPassword(event.currentTarget.value)}
-                    disabled={removeCredentials}
-                    error={fields['credentials.password']}
-                  />
-                </>
-              )}
+              <CredentialInputs
+                fields={credentialFields}
+                values={credentialValues}
+                onChange={(field, value) => setCredentialValues((values) => ({ ...values, [field]: value }))}
+                markRequired={!keepsStored}
+                disabled={removeCredentials}
+                errors={fields}
+              />
               {printer?.has_credentials && (
                 <Checkbox
                   label="Remove the stored credentials"

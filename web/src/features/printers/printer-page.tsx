@@ -9,6 +9,7 @@ import { DiagnosticsPanel } from './diagnostics-panel'
 import { DispatchHistory } from './dispatch-history'
 import { EditPrinterButton } from './edit-printer-button'
 import { PrinterLiveStatus } from './printer-live-status'
+import { ProviderBadge } from './provider-badge'
 import { RemovePrinterButton } from './remove-printer-button'
 import { SendDialog } from './send-dialog'
 import { usePrinter } from './use-printers'
@@ -54,9 +55,7 @@ export function PrinterPage() {
             {data.name}
           </Title>
           <Group gap={6}>
-            <Badge variant="outline" color="gray">
-              {data.provider}
-            </Badge>
+            <ProviderBadge provider={data.provider} />
             <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
               {data.address}
             </Text>

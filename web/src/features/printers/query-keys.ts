@@ -2,6 +2,7 @@
 export const printerKeys = {
   all: ['printers'] as const,
   list: ['printers', 'list'] as const,
+  providers: ['printers', 'providers'] as const,
   printer: (id: string) => ['printers', 'printer', id] as const,
   diagnostics: (id: string) => ['printers', 'diagnostics', id] as const,
   dispatches: (id: string) => ['printers', 'dispatches', id] as const,

@@ -6,7 +6,7 @@ export type PrinterDiagnostics = components['schemas']['PrinterDiagnostics']
 export type Dispatch = components['schemas']['Dispatch']
 export type CreatePrinter = components['schemas']['CreatePrinterRequest']
 export type UpdatePrinter = components['schemas']['UpdatePrinterRequest']
-export type Provider = CreatePrinter['provider']
+export type PrinterProvider = components['schemas']['PrinterProvider']
 
 /** A stored G-code file to send: its id and the name shown. */
 export interface GcodeFile {

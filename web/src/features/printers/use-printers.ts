@@ -20,6 +20,21 @@ export function usePrinters() {
   })
 }
 
+/** The kinds of printer the vault can drive, and what each one's address and credentials take. */
+export function usePrinterProviders() {
+  return useQuery({
+    queryKey: printerKeys.providers,
+    queryFn: async () => unwrap(await api.GET('/api/v1/printer-providers')).items,
+    // They change only with the vault's version.
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+}
+
+/** What people call the provider named `name` (its name until the list has loaded). */
+export function useProviderLabel(name: string): string {
+  return usePrinterProviders().data?.find((provider) => provider.name === name)?.label ?? name
+}
+
 /** One printer with its live status, polled while the page is visible. */
 export function usePrinter(id: string) {
   return useQuery({

@@ -1,4 +1,11 @@
-import { apiKeyCheck, type CommonBehaviour, type FakePrinter, multipartFile, sleep, startFake } from './fake-server.js'
+import {
+  apiKeyCheck,
+  type CommonBehaviour,
+  type FakePrinter,
+  multipartFile,
+  sleep,
+  startFake,
+} from '../fake-server.fake.js'
 
 /**
  * OctoPrint's serial link when it is not operational, in the words OctoPrint 1.8+ reports

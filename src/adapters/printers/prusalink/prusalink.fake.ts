@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { type Answer, type Authorize, type CommonBehaviour, type FakePrinter, sleep, startFake } from './fake-server.js'
+import {
+  type Answer,
+  type Authorize,
+  type CommonBehaviour,
+  type FakePrinter,
+  sleep,
+  startFake,
+} from '../fake-server.fake.js'
 
 /** PrusaLink v1 `printer.state` (Prusa-Link-Web spec/openapi.yaml, StatusPrinter). */
 type PrusaLinkState = 'IDLE' | 'BUSY' | 'PRINTING' | 'PAUSED' | 'FINISHED' | 'STOPPED' | 'ERROR' | 'ATTENTION' | 'READY'

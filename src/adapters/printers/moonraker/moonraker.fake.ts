@@ -1,4 +1,11 @@
-import { apiKeyCheck, type CommonBehaviour, type FakePrinter, multipartFile, sleep, startFake } from './fake-server.js'
+import {
+  apiKeyCheck,
+  type CommonBehaviour,
+  type FakePrinter,
+  multipartFile,
+  sleep,
+  startFake,
+} from '../fake-server.fake.js'
 
 export interface MoonrakerBehaviour extends CommonBehaviour {
   /** The start command answers only after this long (the print begins when it answers). */

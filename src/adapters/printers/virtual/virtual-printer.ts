@@ -1,6 +1,6 @@
-import type { Clock } from '../runtime/clock.js'
-import { PrinterError, type PrinterProviderFactory, type PrinterStatus } from './provider.js'
-import { clearBedAdvice } from './state-mapping.js'
+import { clearBedAdvice } from '../../../core/printers/bed-clearance.js'
+import { PrinterError, type PrinterProviderFactory, type PrinterStatus } from '../../../core/printers/provider.js'
+import type { Clock } from '../../../core/runtime/clock.js'
 
 /**
  * A simulated printer for trying the whole flow without hardware. Address
