@@ -1,10 +1,10 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core'
 import { problemMessage } from '../../api/problem'
+import { useCollections } from '../../api/use-collections'
+import { useTags } from '../../api/use-tags'
 import { CollectionTable } from './collection-table'
 import { CreateCollectionForm } from './create-collection-form'
 import { TagTable } from './tag-table'
-import { useCollections } from './use-collections'
-import { useTags } from './use-tags'
 
 /**
  * Collections and tags: browse them with their counts; make collections (inside others), rename, move and delete

@@ -1,7 +1,5 @@
 /** The collections feature's query keys, in one place. */
 export const collectionsKeys = {
-  collections: ['collections', 'list'] as const,
-  tags: ['collections', 'tags'] as const,
   coverChoices: (id: string) => ['collections', 'cover-choices', id] as const,
 }
 

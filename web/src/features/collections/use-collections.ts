@@ -2,17 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { fieldErrors, problemMessage, unwrap } from '../../api/problem'
 import type { components } from '../../api/schema'
+import { collectionsKey } from '../../api/use-collections'
+import { tagsKey } from '../../api/use-tags'
 import { collectionsKeys, showCollections } from './query-keys'
 
 export type Collection = components['schemas']['Collection']
-
-/** Every collection with its model count and parent, by name. */
-export function useCollections() {
-  return useQuery({
-    queryKey: collectionsKeys.collections,
-    queryFn: async () => unwrap(await api.GET('/api/v1/collections')).items,
-  })
-}
 
 /** A mutation of collections or tags that, once done, refreshes every view showing them. */
 export function useLibraryMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
@@ -20,8 +14,8 @@ export function useLibraryMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
   return useMutation({
     mutationFn,
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: collectionsKeys.collections })
-      queryClient.invalidateQueries({ queryKey: collectionsKeys.tags })
+      queryClient.invalidateQueries({ queryKey: collectionsKey })
+      queryClient.invalidateQueries({ queryKey: tagsKey })
       for (const queryKey of showCollections) queryClient.invalidateQueries({ queryKey })
     },
   })

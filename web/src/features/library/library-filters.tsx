@@ -1,9 +1,10 @@
 import { Checkbox, MultiSelect, Select, TextInput } from '@mantine/core'
 import { useMemo } from 'react'
 import { pathLabel, treeOrder } from '../../api/collection-tree'
+import { useCollections } from '../../api/use-collections'
+import { useTags } from '../../api/use-tags'
 import { type FileFormat, fileFormats, type LibraryQuery, type SortKey, sortLabels } from './library-query'
 import { StandInInput } from './stand-in-input'
-import { useFilterChoices } from './use-filter-choices'
 
 interface FiltersProps {
   query: LibraryQuery
@@ -41,17 +42,18 @@ export const activeFilterCount = (query: LibraryQuery) =>
 /** Format, tag, collection, date and G-code filters, and the sort: laid out by whatever holds them (a row, a drawer). */
 export function LibraryFilters({ query, onChange, comboboxes, inRow }: FiltersProps) {
   const style = inRow ? rowStyles : columnStyles
-  const choices = useFilterChoices()
+  const allTags = useTags().data ?? []
+  const allCollections = useCollections().data ?? []
   // Every tag with its count, and the tags in the URL even when no model has them (any more).
   const tagOptions = useMemo(() => {
-    const counts = new Map(choices.tags.map((tag) => [tag.name, tag.model_count]))
+    const counts = new Map(allTags.map((tag) => [tag.name, tag.model_count]))
     return [...new Set([...counts.keys(), ...query.tags])].map((name) => ({
       value: name,
       label: `${name} (${counts.get(name) ?? 0})`,
     }))
-  }, [choices.tags, query.tags])
+  }, [allTags, query.tags])
 
-  const chosen = treeOrder(choices.collections).find((placed) => placed.collection.id === query.collection)
+  const chosen = treeOrder(allCollections).find((placed) => placed.collection.id === query.collection)
   const collectionName = chosen ? pathLabel(chosen) : ''
 
   return (
@@ -92,7 +94,7 @@ export function LibraryFilters({ query, onChange, comboboxes, inRow }: FiltersPr
           label="Collection"
           placeholder="Any"
           // Tree order, each named by its path ("Terrain › Walls"), its own models counted.
-          data={treeOrder(choices.collections).map((placed) => ({
+          data={treeOrder(allCollections).map((placed) => ({
             value: placed.collection.id,
             label: `${pathLabel(placed)} (${placed.collection.model_count})`,
           }))}

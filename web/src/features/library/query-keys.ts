@@ -4,6 +4,4 @@ import type { LibraryQuery } from './library-query'
 export const libraryKeys = {
   all: ['library'] as const,
   list: (query: LibraryQuery) => ['library', 'list', query] as const,
-  tags: ['library', 'tags'] as const,
-  collections: ['library', 'collections'] as const,
 }

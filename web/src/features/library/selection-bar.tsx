@@ -3,12 +3,13 @@ import { notifications } from '@mantine/notifications'
 import { IconChevronUp, IconTrash } from '@tabler/icons-react'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
+import { useCollections } from '../../api/use-collections'
+import { useTags } from '../../api/use-tags'
 import { BulkCollectionModal } from './bulk-collection-modal'
 import { BulkDeleteModal } from './bulk-delete-modal'
 import { BulkTagsModal } from './bulk-tags-modal'
 import type { LibraryQuery } from './library-query'
 import { type BulkAction, useBulkAction, useSelectionCount } from './use-bulk-action'
-import { useFilterChoices } from './use-filter-choices'
 import type { ModelSelection } from './use-model-selection'
 import { maxPackageModels, usePackageDownload } from './use-package-download'
 
@@ -57,7 +58,8 @@ export function SelectionBar({
   const matching = useSelectionCount(query, everyMatch, true).data?.models
   const action = useBulkAction(query, selection)
   const download = usePackageDownload()
-  const choices = useFilterChoices()
+  const allTags = useTags().data ?? []
+  const allCollections = useCollections().data ?? []
   const all = selection.kind === 'all'
   const ids = selection.kind === 'ids' ? [...selection.ids] : []
   const selectedLabel = all ? `all ${matching?.toLocaleString() ?? ''} matching models` : modelCount(ids.length)
@@ -173,7 +175,7 @@ export function SelectionBar({
         opened={opened && (dialog === 'add_tags' || dialog === 'remove_tags')}
         removing={dialog === 'remove_tags'}
         selectedLabel={selectedLabel}
-        tagNames={choices.tags.map((tag) => tag.name)}
+        tagNames={allTags.map((tag) => tag.name)}
         error={action.error}
         pending={action.isPending}
         onApply={(tags) => apply({ type: dialog === 'remove_tags' ? 'remove_tags' : 'add_tags', tags })}
@@ -184,7 +186,7 @@ export function SelectionBar({
         opened={opened && (dialog === 'add_to_collection' || dialog === 'remove_from_collection')}
         removing={dialog === 'remove_from_collection'}
         selectedLabel={selectedLabel}
-        collections={choices.collections}
+        collections={allCollections}
         error={action.error}
         pending={action.isPending}
         onApply={(collection) =>

@@ -1,7 +1,8 @@
 import { MultiSelect } from '@mantine/core'
 import { pathLabel, treeOrder } from '../../api/collection-tree'
 import { problemMessage } from '../../api/problem'
-import { useCollections, useSetCollections } from './use-collections'
+import { useCollections } from '../../api/use-collections'
+import { useSetCollections } from './use-collections'
 
 /** The collections the model is in: choosing one adds it there, removing one takes it out. */
 export function CollectionsEditor(props: { modelId: string; collections: { id: string; name: string }[] }) {

@@ -2,6 +2,4 @@
 export const modelKeys = {
   model: (id: string) => ['model', id] as const,
   printHistory: (id: string) => ['model', id, 'print-history'] as const,
-  collections: ['model', 'collections'] as const,
-  tags: ['model', 'tags'] as const,
 }

@@ -1,7 +1,7 @@
 import { TagsInput } from '@mantine/core'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
-import { useTags } from './use-collections'
+import { useTags } from '../../api/use-tags'
 import { useUpdateModel } from './use-model'
 
 /**

@@ -1,23 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
+import { collectionsKey } from '../../api/use-collections'
 import { modelKeys } from './query-keys'
-
-/** Every collection, for choosing the ones a model is in. */
-export function useCollections() {
-  return useQuery({
-    queryKey: modelKeys.collections,
-    queryFn: async () => unwrap(await api.GET('/api/v1/collections')).items,
-  })
-}
-
-/** Every tag in use, as suggestions. */
-export function useTags() {
-  return useQuery({
-    queryKey: modelKeys.tags,
-    queryFn: async () => unwrap(await api.GET('/api/v1/tags')).items,
-  })
-}
 
 /** Puts the model into the collections it was added to and takes it out of the ones removed. */
 export function useSetCollections(modelId: string) {
@@ -30,7 +15,8 @@ export function useSetCollections(modelId: string) {
     },
     onSettled: () => {
       queryClient.invalidateQueries({ queryKey: modelKeys.model(modelId) })
-      queryClient.invalidateQueries({ queryKey: modelKeys.collections })
+      // The collections' model counts change with it.
+      queryClient.invalidateQueries({ queryKey: collectionsKey })
     },
   })
 }

@@ -21,8 +21,7 @@ export function useUpdateModel(id: string) {
       unwrap(await api.PATCH('/api/v1/models/{id}', { params: { path: { id } }, body: change })),
     onSuccess: (model) => {
       queryClient.setQueryData(modelKeys.model(id), model)
-      // Tag names and library listings change with it.
-      queryClient.invalidateQueries({ queryKey: modelKeys.tags })
+      // Tag names and library listings change with it: every query outside this feature is refreshed.
       queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'model' })
     },
   })

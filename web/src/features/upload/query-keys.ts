@@ -1,5 +1,16 @@
+import { collectionsKey } from '../../api/use-collections'
+import { tagsKey } from '../../api/use-tags'
+
 /**
  * The upload feature reads no queries of its own; these are the other features' query-key roots
- * (by value: features do not import each other) that a finished upload makes stale.
+ * (by value: features do not import each other) that a finished upload makes stale, and the shared
+ * tag and collection lists, whose counts it changes.
  */
-export const staleAfterUpload = [['library'], ['overview'], ['model'], ['collections']] as const
+export const staleAfterUpload = [
+  ['library'],
+  ['overview'],
+  ['model'],
+  ['collections'],
+  collectionsKey,
+  tagsKey,
+] as const
