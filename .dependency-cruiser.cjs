@@ -10,6 +10,12 @@
  */
 const nodeOnlyPackages = '^node_modules/(better-sqlite3|pg|pg-[^/]+|@hono/node-server|busboy|@aws-sdk/[^/]+)/'
 
+/** What runs on workerd: the Workers runtime entry and the runtime-free backends it assembles. */
+const workerdCode = '^src/adapters/(workers|d1|r2|s3-fetch|web)/'
+
+/** A runtime assembles backends; no backend or runtime reaches into the CLI, which uses them. */
+const runtimeCode = '^src/adapters/'
+
 module.exports = {
   forbidden: [
     {
@@ -60,20 +66,28 @@ module.exports = {
       },
     },
     {
+      name: 'the-cli-stands-apart',
+      comment:
+        'The `model-vault` command (src/cli/) uses the runtimes and the typed client; nothing in the service imports it.',
+      severity: 'error',
+      from: { path: runtimeCode },
+      to: { path: '^src/cli/' },
+    },
+    {
       name: 'workers-adapter-stays-off-node',
       comment:
-        'The Cloudflare Workers entry runs on workerd: no Node built-in, Node-only package or Node-only adapter (test/workers-runtime.test.ts checks the bundle too).',
+        'The Cloudflare Workers entry and the backends it assembles (D1, R2, S3 over fetch, the web-standard helpers) run on workerd: no Node built-in, Node-only package or Node-only adapter (test/workers-runtime.test.ts checks the bundle too).',
       severity: 'error',
-      from: { path: '^src/adapters/workers/' },
+      from: { path: workerdCode },
       to: {
         dependencyTypesNot: ['type-only'],
-        path: [nodeOnlyPackages, '^src/adapters/(node|fs|postgres|s3|printers)/'],
+        path: [nodeOnlyPackages, '^src/(adapters/(node|fs|postgres|s3|printers)|cli)/'],
       },
     },
     {
       name: 'workers-adapter-no-node-builtins',
       severity: 'error',
-      from: { path: '^src/adapters/workers/' },
+      from: { path: workerdCode },
       to: { dependencyTypes: ['core'] },
     },
     {

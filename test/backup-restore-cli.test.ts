@@ -37,7 +37,7 @@ interface CliRun {
 
 /** Spawns the CLI without blocking this process, which serves the vaults under test. */
 function startCli(args: string[], env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -284,7 +284,7 @@ function exitedPid(): Promise<number> {
 }
 
 function cli(vault: TestVault, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
     env: {
       PATH: process.env.PATH,
       VAULT_DATA_DIR: vault.dataDir,

@@ -17,11 +17,9 @@ beforeAll(async () => {
 afterAll(async () => vault?.close())
 
 function cli(args: string[], stdin = '') {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/adapters/node/cli.ts', 'models', 'merge-suggestions', ...args],
-    { env: { PATH: process.env.PATH, ...env } },
-  )
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'models', 'merge-suggestions', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -75,7 +73,7 @@ describe('model-vault models merge-suggestions', () => {
     expect(merged.stdout).toMatch(/1 of 1 groups merged\./)
     expect((await cli([])).stdout).toContain('No models look like one another.')
     const unset = await new Promise<number | null>((resolve) =>
-      spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', 'models', 'merge-suggestions'], {
+      spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'models', 'merge-suggestions'], {
         env: { PATH: process.env.PATH, MODEL_VAULT_HOOK_CONFIG: '/nonexistent' },
       }).on('close', resolve),
     )

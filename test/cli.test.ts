@@ -18,7 +18,7 @@ function cli(
   stdin?: string,
   env: Record<string, string> = { VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl },
 ) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
     env: { PATH: process.env.PATH, ...env },
   })
   let stdout = ''

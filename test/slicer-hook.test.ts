@@ -113,7 +113,7 @@ describe('the post-processing hook under the real PrusaSlicer', () => {
 
 describe('model-vault upload', () => {
   const cli = (args: string[], env: Record<string, string>) =>
-    run(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', 'upload', ...args], env)
+    run(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'upload', ...args], env)
 
   it('uploads as the hook does: the same name rule, dedup with the hook’s upload, the same outcome lines', async () => {
     // The G-code the hook stored, named by the slicer's variable: already in the vault.

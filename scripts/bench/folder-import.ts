@@ -68,7 +68,7 @@ async function timed(name: string, upload: (service: BuiltService, key: string) 
 
 const importCommand = (service: BuiltService, key: string) =>
   new Promise<void>((resolve, reject) =>
-    spawn(process.execPath, ['dist/src/adapters/node/cli.js', 'import', '--state', join(work, 'journal.jsonl'), tree], {
+    spawn(process.execPath, ['dist/src/cli/cli.js', 'import', '--state', join(work, 'journal.jsonl'), tree], {
       env: { ...process.env, MODEL_VAULT_URL: service.url, MODEL_VAULT_API_KEY: key },
       stdio: ['ignore', 'ignore', 'inherit'],
     }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`model-vault import exited ${code}`)))),

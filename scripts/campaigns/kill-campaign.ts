@@ -133,7 +133,7 @@ function runCli(buildDir: string, env: Record<string, string>, args: string[]) {
   return new Promise<{ code: number; output: string }>((resolve) => {
     execFile(
       process.execPath,
-      [join(buildDir, 'src/adapters/node/cli.js'), ...args],
+      [join(buildDir, 'src/cli/cli.js'), ...args],
       { env: { ...process.env, ...env } },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),

@@ -88,7 +88,7 @@ export function importWorkspace() {
       env: Record<string, string>,
       onStart?: (child: ReturnType<typeof spawn>) => void,
     ): Promise<Run> {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/adapters/node/cli.ts', 'import', ...args], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'import', ...args], {
         env: { PATH: process.env.PATH, HOME: work, ...env },
       })
       let stdout = ''

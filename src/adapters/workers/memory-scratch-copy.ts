@@ -1,7 +1,7 @@
 import { VaultError } from '../../core/errors.js'
 import { byteSourceFromBytes } from '../../core/formats/byte-source.js'
 import type { WriteScratchCopy } from '../../core/ingest/scratch-copy.js'
-import { readBounded } from './read-bounded.js'
+import { readBounded } from '../web/read-bounded.js'
 
 /**
  * Holds an uploaded zip in memory while it is unpacked: a Worker has no disk. Zips over

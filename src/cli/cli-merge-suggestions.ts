@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import { type components, createVaultClient } from '../../client/index.js'
+import { type components, createVaultClient } from '../client/index.js'
 import { configFilePath, hookConfig } from './vault-client-config.js'
 
 type Suggestion = components['schemas']['MergeSuggestion']

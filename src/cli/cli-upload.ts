@@ -1,7 +1,7 @@
 import { existsSync, openAsBlob } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { createVaultClient } from '../../client/index.js'
+import { createVaultClient } from '../client/index.js'
 import { configFilePath, detailOf, hookConfig } from './vault-client-config.js'
 
 /**

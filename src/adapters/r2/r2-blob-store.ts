@@ -7,7 +7,7 @@ import {
   type StagedBlob,
 } from '../../core/blobs/blob-store.js'
 import { type Clock, systemClock } from '../../core/runtime/clock.js'
-import { fixedSizeParts } from './fixed-size-parts.js'
+import { fixedSizeParts } from '../web/fixed-size-parts.js'
 
 const stagingDirName = '.staging'
 /** A staging object lives from its upload's end to `commit` (one copy): one an hour old is a leftover. */

@@ -5,7 +5,7 @@ import { invalidArchive } from '../../core/backup/verify-archive.js'
 import { type DatabaseSnapshot, type StagedDatabase, snapshotFileNames } from '../../core/db/database.js'
 import type { Database } from '../../core/db/schema.js'
 import { VaultError } from '../../core/errors.js'
-import { readBounded } from './read-bounded.js'
+import { readBounded } from '../web/read-bounded.js'
 
 /** SQLite's own tables and D1's (`_cf_KV`, whose reading D1 refuses; `d1_migrations`): neither dumped nor dropped. */
 const notOurs = /^(sqlite_|_cf_|d1_)/i

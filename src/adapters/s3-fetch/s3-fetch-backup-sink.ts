@@ -1,5 +1,5 @@
 import type { BackupSink } from '../../core/backup/backup-sink.js'
-import { fixedSizeParts } from './fixed-size-parts.js'
+import { fixedSizeParts } from '../web/fixed-size-parts.js'
 import {
   createS3Fetch,
   describeS3Failure,

@@ -1,5 +1,5 @@
 import { openAsBlob } from 'node:fs'
-import { type components, createVaultClient } from '../../client/index.js'
+import { type components, createVaultClient } from '../client/index.js'
 import type { FoundFile } from './import-tree.js'
 import { detailOf, type HookConfig } from './vault-client-config.js'
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander'
-import { type Role, roles } from '../../core/accounts/roles.js'
-import type { Deps } from '../../core/deps.js'
-import { createJsonLogger } from '../../core/runtime/logger.js'
+import {
+  describeStartupError,
+  exitWith,
+  nodeServiceIdentity,
+  readNodeConfigOrExit,
+} from '../adapters/node/node-config.js'
+import { createNodeDeps } from '../adapters/node/node-deps.js'
+import { type Role, roles } from '../core/accounts/roles.js'
+import type { Deps } from '../core/deps.js'
+import { createJsonLogger } from '../core/runtime/logger.js'
 import { createBackupCommand, listBackupsCommand, restoreBackupCommand, verifyArchiveFile } from './cli-backup.js'
 import { runBlobsCommand } from './cli-blobs.js'
 import { runImportCommand } from './cli-import.js'
 import { runMergeSuggestionsCommand } from './cli-merge-suggestions.js'
 import { runUploadCommand } from './cli-upload.js'
 import { createUserCommand, listUsersCommand, resetPasswordCommand } from './cli-users.js'
-import { describeStartupError, exitWith, nodeServiceIdentity, readNodeConfigOrExit } from './node-config.js'
-import { createNodeDeps } from './node-deps.js'
 
 /**
  * `model-vault`, the command line. Exit codes, the same for every command: 0 done, 1 failed (the

@@ -1,8 +1,8 @@
-import type { Role } from '../../core/accounts/roles.js'
-import { randomToken } from '../../core/accounts/secrets.js'
-import { createUser, findUserByName, listUsers, setPassword, updateUser } from '../../core/accounts/users.js'
-import type { Deps } from '../../core/deps.js'
-import { exitWith } from './node-config.js'
+import { exitWith } from '../adapters/node/node-config.js'
+import type { Role } from '../core/accounts/roles.js'
+import { randomToken } from '../core/accounts/secrets.js'
+import { createUser, findUserByName, listUsers, setPassword, updateUser } from '../core/accounts/users.js'
+import type { Deps } from '../core/deps.js'
 
 /** How `users create` and `users reset-password` get the password: generated and shown once, or from stdin. */
 export interface PasswordSource {

@@ -1,6 +1,6 @@
-import type { Deps } from '../../core/deps.js'
-import { collectGarbage, type GarbageReport, type StoreSweep } from '../../core/maintenance/collect-garbage.js'
-import { exitWith } from './node-config.js'
+import { exitWith } from '../adapters/node/node-config.js'
+import type { Deps } from '../core/deps.js'
+import { collectGarbage, type GarbageReport, type StoreSweep } from '../core/maintenance/collect-garbage.js'
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 

@@ -1,4 +1,4 @@
-import { folderInModel, inSendingOrder, isModelReadme, makesModel, skipReasons } from '../../core/ingest/model-plan.js'
+import { folderInModel, inSendingOrder, isModelReadme, makesModel, skipReasons } from '../core/ingest/model-plan.js'
 import type { FoundFile, SkippedFile } from './import-tree.js'
 
 /**
