@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^src/core/', circular: true },
     },
     {
+      name: 'core-modules-declare-their-deps',
+      comment:
+        'Each core module declares the narrow dependencies it takes (accounts-deps.ts, backup-deps.ts…); `Deps` (core/deps.ts) is their sum for the runtime entries and routes, never imported back.',
+      severity: 'error',
+      from: { path: '^src/core/[^/]+/' },
+      to: { path: '^src/core/deps\\.ts$' },
+    },
+    {
       name: 'core-is-the-bottom-layer',
       comment: 'src/core knows nothing of routes, adapters, the app or any entry point.',
       severity: 'error',

@@ -1,30 +1,14 @@
-import type { ConfirmedCredentials } from './accounts/confirmed-credentials.js'
-import type { PasswordHasher } from './accounts/password-hasher.js'
-import type { BackupSink } from './backup/backup-sink.js'
-import type { BlobStore } from './blobs/blob-store.js'
-import type { CreateSha256 } from './blobs/hasher.js'
-import type { VaultDatabase } from './db/database.js'
-import type { ExtractStoredFile } from './ingest/extractor.js'
+import type { AccountsDeps } from './accounts/accounts-deps.js'
+import type { BackupDeps } from './backup/backup-deps.js'
+import type { StorageDeps } from './blobs/storage-deps.js'
+import type { DownloadDeps } from './downloads/download-deps.js'
+import type { ArchiveIngestDeps } from './ingest/ingest-deps.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
-import type { KeyRing } from './key-ring.js'
-import type { Metrics } from './metrics/metrics.js'
-import type { PrinterProviderKind } from './printers/provider-kind.js'
-import type { PrinterStatusCache } from './printers/status-cache.js'
-import type { Clock } from './runtime/clock.js'
-import type { Compression } from './runtime/compression.js'
-import type { Logger } from './runtime/logger.js'
-import type { ProcessLiveness } from './runtime/process-liveness.js'
+import type { LibraryDeps } from './library/library-deps.js'
+import type { PrintersDeps } from './printers/printers-deps.js'
+import type { RuntimeDeps } from './runtime/runtime-deps.js'
 import type { Semaphore } from './runtime/semaphore.js'
-
-/** Who is answering: reported by health so a failing replica can be told apart. */
-export interface ServiceIdentity {
-  name: string
-  version: string
-  /** Random per process. */
-  instanceId: string
-  startedAt: string
-}
 
 /** How a UI build may hold a file compressed ahead of time, besides as it is. */
 export type UiAssetEncoding = 'br' | 'gzip'
@@ -56,74 +40,25 @@ export interface UiAsset extends EncodedAsset {
 export type GetUiAsset = (path: string, encodings?: readonly UiAssetEncoding[]) => Promise<UiAsset | undefined>
 
 /**
- * Everything the app needs from its runtime. Each runtime entry (Node today) builds one
- * `Deps` and hands it to `createApp`; routes reach it through `c.var.deps`, never through
- * globals or `process.env`.
+ * Everything the app needs from its runtime. Each core module declares the part it takes
+ * (`RuntimeDeps`, `StorageDeps`, `AccountsDeps`, `BackupDeps`, `IngestDeps`, `LibraryDeps`,
+ * `DownloadDeps`, `PrintersDeps`); this is their sum, plus what only the routes read. Each runtime
+ * entry (Node, Workers) builds one and hands it to `createApp`; routes reach it through
+ * `c.var.deps`, never through globals or `process.env`.
  */
-export interface Deps {
-  service: ServiceIdentity
-  database: VaultDatabase
-  /** Uploaded files, keyed by SHA-256. */
-  blobs: BlobStore
-  /** Thumbnails, kept apart from blobs so backups and volumes can treat them separately. */
-  thumbnails: BlobStore
-  createSha256: CreateSha256
-  /** gzip for backup archives. */
-  compression: Compression
-  /** Where backup archives go and how long they are kept. */
-  backups: {
-    /** The backup directory: every archive is written here first, and restores look here first. */
-    local: BackupSink
-    /**
-     * The optional bucket (`VAULT_BACKUP_S3_*`) each finished archive is copied to. One at most:
-     * a backup record holds one copy status.
-     */
-    offsite: BackupSink | null
-    /** `VAULT_BACKUP_RETENTION_DAYS`: archives older than this are pruned; 0 keeps them all. */
-    retentionDays: number
-    /**
-     * The most a backup (its files' bytes) or a restore (its archive's bytes) may hold where the
-     * runtime bounds it, and why (Cloudflare Workers: a backup runs in the 30 s a Worker may go on
-     * after its answer); larger ones answer 501. Absent: unbounded.
-     */
-    limit?: { bytes: number; reason: string }
-  }
+export interface Deps
+  extends RuntimeDeps,
+    StorageDeps,
+    AccountsDeps,
+    BackupDeps,
+    ArchiveIngestDeps,
+    LibraryDeps,
+    DownloadDeps,
+    PrintersDeps {
   /** Garbage collection keeps blobs younger than this (`VAULT_GC_GRACE_MINUTES`). */
   gcGraceMs: number
-  clock: Clock
-  /**
-   * This process's host and pid, and whether another process of the host still runs: a lock
-   * whose holder is gone is taken over at once. Null where the runtime cannot tell; such locks
-   * are taken over once their lease lapses.
-   */
-  liveness: ProcessLiveness | null
-  logger: Logger
   getDocsAsset: GetDocsAsset
   getUiAsset: GetUiAsset
-  /** The token-signing keys and the printer-credentials cipher; read with `keys.current()` at use time. */
-  keys: KeyRing
-  /**
-   * Sessions and API keys found live within `VAULT_SESSION_RECHECK_MS`: the bound on how long a
-   * revocation made by another process takes to reach this one.
-   */
-  confirmedCredentials: ConfirmedCredentials
-  auth: {
-    passwordHasher: PasswordHasher
-    /** A hash checked when the username is unknown, so unknown and known users cost the same. */
-    decoyPasswordHash: string
-  }
-  /**
-   * Reads an uploaded file's metadata and thumbnail. On Node a bounded pool of worker threads,
-   * each file within `VAULT_EXTRACT_TIMEOUT_MS` and `VAULT_EXTRACT_MEMORY_MB`, so a hostile
-   * file never stalls other requests.
-   */
-  extractStoredFile: ExtractStoredFile
-  /**
-   * How many uploads of this app are read and registered at once (reader, mesh figures,
-   * thumbnail, the database transaction); the rest wait with their bytes already staged. Bounds
-   * an upload burst's memory and lets list and search requests interleave with it.
-   */
-  registrations: Semaphore
   /**
    * How many upload bodies this app reads at once, from the first byte until the file is staged
    * (hashed into the blob store, or copied to scratch for a zip). The others wait unread, their
@@ -137,23 +72,8 @@ export interface Deps {
   readMultipart: ReadMultipart
   /** Holds an uploaded zip on local scratch disk while it is unpacked (never in the blob store). */
   writeScratchCopy: WriteScratchCopy
-  /** `VAULT_MAX_UPLOAD_BYTES`. */
-  maxUploadBytes: number
   /** `VAULT_MAX_BODY_BYTES`: the bound on every request body but a file upload's. */
   maxBodyBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
-  /** `VAULT_DOWNLOAD_LINK_TTL_S`: how long a signed download link (open in slicer) works. */
-  downloadLinkTtlSeconds: number
-  /** Request and upload counters for `/metrics`; absent when metrics are off (`VAULT_METRICS_TOKEN` unset). */
-  metrics?: Metrics
-  /** The printer provider kinds this runtime offers, this app's status cache, and the timeouts. */
-  printers: {
-    providers: readonly PrinterProviderKind[]
-    statusCache: PrinterStatusCache
-    /** Per-request timeout towards a printer. */
-    timeoutMs: number
-    /** How long `send` waits for a started printer to show that it prints. */
-    confirmMs: number
-  }
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import packageJson from '../../../package.json' with { type: 'json' }
 import { type Config, ConfigError, type Env, parseConfig } from '../../core/config/config.js'
-import type { ServiceIdentity } from '../../core/deps.js'
+import type { ServiceIdentity } from '../../core/runtime/runtime-deps.js'
 
 /** `parseConfig` plus what only Node can do: relative directories resolved against the working directory. */
 export function readNodeConfig(env: Env): Config {

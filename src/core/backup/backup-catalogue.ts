@@ -1,5 +1,5 @@
 import type { BackupCopyStatus } from '../db/schema.js'
-import type { Deps } from '../deps.js'
+import type { BackupDeps } from './backup-deps.js'
 import { parseArchiveFileName } from './manifest.js'
 
 /**
@@ -8,7 +8,9 @@ import { parseArchiveFileName } from './manifest.js'
  * complete, their checksum unknown until verified), and copies still `pending` in the
  * restored catalogue get the bucket's answer. Returns how many archives were added.
  */
-export async function reconcileBackupCatalogue(deps: Pick<Deps, 'database' | 'backups' | 'logger'>): Promise<number> {
+export async function reconcileBackupCatalogue(
+  deps: Pick<BackupDeps, 'database' | 'backups' | 'logger'>,
+): Promise<number> {
   const { db } = deps.database
   const { local, offsite: bucket } = deps.backups
   let inBucket: Set<string> | null = null

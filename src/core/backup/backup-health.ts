@@ -1,5 +1,5 @@
-import type { Deps } from '../deps.js'
 import type { HealthCheckable } from '../health/component.js'
+import type { BackupDeps } from './backup-deps.js'
 import { interruptedBackupError, isBackupInterrupted } from './interrupted-work.js'
 
 /** A vault whose last good backup is older than this is told so. */
@@ -9,7 +9,7 @@ const staleAfterDays = 7
  * How old the last good backup is, whether its bucket copy failed, and whether the most recent
  * attempt failed or was interrupted (a warning until a later backup completes).
  */
-export function lastBackupHealth(deps: Pick<Deps, 'database' | 'clock' | 'liveness'>): HealthCheckable {
+export function lastBackupHealth(deps: Pick<BackupDeps, 'database' | 'clock' | 'liveness'>): HealthCheckable {
   const { db } = deps.database
   return {
     async checkHealth() {

@@ -1,14 +1,14 @@
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import type { HeldLock } from '../runtime/db-lock.js'
+import type { BackupDeps } from './backup-deps.js'
 import { type BackupRecord, getBackup } from './backup-records.js'
 import { takeMaintenance } from './interrupted-work.js'
 import { archiveFileName } from './manifest.js'
 import { pruneOldBackups } from './retention.js'
 import { storedBytes, writeArchive } from './write-archive.js'
 
-export type BackupDeps = Pick<
-  Deps,
+export type CreateBackupDeps = Pick<
+  BackupDeps,
   | 'database'
   | 'blobs'
   | 'thumbnails'
@@ -29,7 +29,7 @@ const progressEveryMs = 1000
  * backup directory under a temporary name, so memory stays flat at any vault size.
  */
 export async function startBackup(
-  deps: BackupDeps,
+  deps: CreateBackupDeps,
   createdBy: string | null,
 ): Promise<{ record: BackupRecord; done: Promise<BackupRecord> }> {
   const { db } = deps.database
@@ -66,7 +66,7 @@ export async function startBackup(
 }
 
 async function runBackup(
-  deps: BackupDeps,
+  deps: CreateBackupDeps,
   id: string,
   fileName: string,
   startedAt: Date,
@@ -145,7 +145,7 @@ async function runBackup(
  * Copies the finished archive to the bucket, when there is one, and checks it by reading it
  * back and hashing it. A failed copy leaves the local backup standing; the failure is on the record.
  */
-async function copyOffsite(deps: BackupDeps, id: string, fileName: string, sha256: string): Promise<void> {
+async function copyOffsite(deps: CreateBackupDeps, id: string, fileName: string, sha256: string): Promise<void> {
   const { db } = deps.database
   const { local, offsite } = deps.backups
   if (!offsite) return
@@ -168,7 +168,7 @@ async function copyOffsite(deps: BackupDeps, id: string, fileName: string, sha25
   }
 }
 
-async function hashStream(deps: Pick<Deps, 'createSha256'>, stream: ReadableStream<Uint8Array>): Promise<string> {
+async function hashStream(deps: Pick<BackupDeps, 'createSha256'>, stream: ReadableStream<Uint8Array>): Promise<string> {
   const hash = deps.createSha256()
   const reader = stream.getReader()
   for (;;) {

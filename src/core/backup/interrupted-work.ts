@@ -1,4 +1,3 @@
-import type { Deps } from '../deps.js'
 import { type HeldLock, holderIsGone, type LockRow } from '../runtime/db-lock.js'
 import {
   lastRestoreMarkName,
@@ -7,11 +6,12 @@ import {
   releaseAbandonedMaintenanceLock,
   takeMaintenanceLock,
 } from '../runtime/maintenance-lock.js'
+import type { BackupDeps } from './backup-deps.js'
 
 /** What the record of a backup whose process stopped says. */
 export const interruptedBackupError = 'Interrupted: the process running it stopped before it finished.'
 
-type WorkDeps = MaintenanceLockDeps & Pick<Deps, 'logger'>
+type WorkDeps = MaintenanceLockDeps & Pick<BackupDeps, 'logger'>
 
 /**
  * Takes the maintenance lock for a backup or restore (409 while a live process holds it). When

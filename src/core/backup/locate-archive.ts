@@ -1,5 +1,5 @@
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
+import type { BackupDeps } from './backup-deps.js'
 import { type BackupManifest, parseArchiveFileName } from './manifest.js'
 
 /** An archive to restore from, wherever it is. */
@@ -22,7 +22,7 @@ export interface ArchiveSource {
  * every archive name carries. The backup directory is searched first, then the bucket.
  */
 export async function locateArchive(
-  deps: Pick<Deps, 'database' | 'backups'>,
+  deps: Pick<BackupDeps, 'database' | 'backups'>,
   backupId: string,
 ): Promise<ArchiveSource> {
   const row = await deps.database.db.selectFrom('backups').selectAll().where('id', '=', backupId).executeTakeFirst()

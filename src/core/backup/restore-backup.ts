@@ -2,11 +2,11 @@ import { type PublicApiKey, toPublicApiKey } from '../accounts/api-keys.js'
 import type { BlobStore, StagedBlob } from '../blobs/blob-store.js'
 import type { StagedDatabase } from '../db/database.js'
 import { latestSchemaVersion, migrateToLatest } from '../db/migrate.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { indexPendingModels } from '../library/refresh-model.js'
 import { type HeldLock, lockLeaseMs } from '../runtime/db-lock.js'
 import { reconcileBackupCatalogue } from './backup-catalogue.js'
+import type { BackupDeps } from './backup-deps.js'
 import { takeMaintenance } from './interrupted-work.js'
 import { type ArchiveSource, locateArchive } from './locate-archive.js'
 import { archiveFileName, type BackupManifest } from './manifest.js'
@@ -16,7 +16,7 @@ import { restoreSeenWithinMs } from './restore-watch.js'
 import { invalidArchive, verifyArchive } from './verify-archive.js'
 import { type ArchiveDeps, writeArchive } from './write-archive.js'
 
-export type RestoreDeps = ArchiveDeps & Pick<Deps, 'clock' | 'logger' | 'keys' | 'liveness'>
+export type RestoreDeps = ArchiveDeps & Pick<BackupDeps, 'clock' | 'logger' | 'keys' | 'liveness'>
 
 export type RestoredApiKey = PublicApiKey & { username: string }
 

@@ -1,5 +1,5 @@
 import type { WriteGuard } from '../db/guarded-writes.js'
-import type { Deps } from '../deps.js'
+import type { BackupDeps } from './backup-deps.js'
 import { restoreInProgress } from './restore-progress.js'
 import { readRestoreLocks } from './restore-watch.js'
 
@@ -13,7 +13,7 @@ import { readRestoreLocks } from './restore-watch.js'
  * and pass. Writes to the lock table and the backup catalogue pass unchecked: the restore writes
  * them itself, and its swap rewrites both (core/backup/restore-statements.ts).
  */
-export function createRestoreFence(deps: Pick<Deps, 'clock' | 'liveness'>): WriteGuard {
+export function createRestoreFence(deps: Pick<BackupDeps, 'clock' | 'liveness'>): WriteGuard {
   return {
     unguardedTables: new Set(['locks', 'backups']),
     async check(trx, dialect) {

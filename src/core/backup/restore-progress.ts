@@ -1,7 +1,7 @@
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import type { HeldLock } from '../runtime/db-lock.js'
 import { maintenanceLockName } from '../runtime/maintenance-lock.js'
+import type { BackupDeps } from './backup-deps.js'
 
 /** Where a running restore is: reported in the 503 answers other requests get, and by the CLI. */
 export interface RestoreProgress {
@@ -36,7 +36,7 @@ export const restoreInProgress = (restore: RestoreProgress) =>
 const publishedPhases: RestoreProgress['phase'][] = ['verifying', 'finishing']
 
 export function publishRestoreProgress(
-  deps: Pick<Deps, 'database'>,
+  deps: Pick<BackupDeps, 'database'>,
   lock: HeldLock,
   onProgress: (progress: RestoreProgress) => void,
 ): (progress: RestoreProgress) => void {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { holderIsGone } from '../runtime/db-lock.js'
 import { lastRestoreMarkName, maintenanceLockName } from '../runtime/maintenance-lock.js'
 import type { ProcessLiveness } from '../runtime/process-liveness.js'
+import type { BackupDeps } from './backup-deps.js'
 import type { RestoreProgress } from './restore-progress.js'
 
 /**
@@ -59,7 +59,7 @@ export async function readRestoreLocks(
 }
 
 export function createRestoreWatch(
-  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness' | 'confirmedCredentials'>,
+  deps: Pick<BackupDeps, 'database' | 'clock' | 'keys' | 'logger' | 'liveness' | 'confirmedCredentials'>,
   maxAgeMs = restoreSeenWithinMs,
 ): RestoreWatch {
   let seen: { running: RestoreProgress | null; at: number } | null = null

@@ -1,8 +1,8 @@
-import type { Deps } from '../deps.js'
+import type { BackupDeps } from './backup-deps.js'
 import type { BackupSink } from './backup-sink.js'
 import { parseArchiveFileName } from './manifest.js'
 
-type RetentionDeps = Pick<Deps, 'database' | 'backups' | 'clock' | 'logger'>
+type RetentionDeps = Pick<BackupDeps, 'database' | 'backups' | 'clock' | 'logger'>
 
 const dayMs = 24 * 60 * 60 * 1000
 

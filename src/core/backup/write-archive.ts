@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely'
 import { readSchemaVersion } from '../db/migrate.js'
 import type { Database } from '../db/schema.js'
-import type { Deps } from '../deps.js'
+import type { BackupDeps } from './backup-deps.js'
 import { type BackupManifest, type ManifestEntry, manifestPath } from './manifest.js'
 import { createTarWriter } from './tar-archive.js'
 
 export type ArchiveDeps = Pick<
-  Deps,
+  BackupDeps,
   'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'compression' | 'backups' | 'service'
 >
 

@@ -1,11 +1,9 @@
 import type { Selectable } from 'kysely'
 import type { Database, FilesTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { getFileRow } from '../library/files.js'
+import type { DownloadDeps } from './download-deps.js'
 import { signDownloadToken, verifyDownloadToken } from './download-tokens.js'
-
-type DownloadDeps = Pick<Deps, 'database' | 'keys' | 'clock' | 'downloadLinkTtlSeconds'>
 
 /** A signed link's parts; the HTTP layer puts them into a URL. */
 export interface IssuedDownloadLink {

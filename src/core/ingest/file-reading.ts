@@ -1,14 +1,14 @@
 import type { Selectable } from 'kysely'
 import { putContentAddressed, type StoredContent, streamOf } from '../blobs/put-content-addressed.js'
 import type { FilesTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { slicedObjectNames } from '../formats/name-keys.js'
 import { FormatError, type MeshStats } from '../formats/types.js'
 import { contentDeleted } from '../library/content-release.js'
 import type { FileFormat } from './file-formats.js'
+import type { IngestDeps } from './ingest-deps.js'
 
-type ReadingDeps = Pick<Deps, 'blobs' | 'thumbnails' | 'createSha256' | 'extractStoredFile'>
+type ReadingDeps = Pick<IngestDeps, 'blobs' | 'thumbnails' | 'createSha256' | 'extractStoredFile'>
 
 /** The columns of a file row that come from reading its bytes. */
 type Figures = Pick<
@@ -110,6 +110,6 @@ async function extractOrRefuse(deps: ReadingDeps, format: FileFormat, stored: St
  * under concurrency: another upload of the same bytes meets the same refusal, so no file
  * row can come to point at them.
  */
-export async function forgetRefusedContent(deps: Pick<Deps, 'blobs'>, stored: StoredContent): Promise<void> {
+export async function forgetRefusedContent(deps: Pick<IngestDeps, 'blobs'>, stored: StoredContent): Promise<void> {
   if (stored.created) await deps.blobs.delete(stored.sha256)
 }

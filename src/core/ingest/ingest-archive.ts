@@ -1,5 +1,4 @@
 import { hashing, putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
-import type { Deps } from '../deps.js'
 import { unprocessable, uploadAborted, VaultError } from '../errors.js'
 import { type ByteSource, FormatError } from '../formats/types.js'
 import { openZip, type ZipEntry, type ZipReader } from '../formats/zip-reader.js'
@@ -13,11 +12,10 @@ import {
   type PackageMetadata,
   planArchiveModels,
 } from './datapackage.js'
-import { assertModelExists, type IngestDeps, registerUpload, uuidOfHex } from './ingest.js'
+import { assertModelExists, registerUpload, uuidOfHex } from './ingest.js'
+import type { ArchiveIngestDeps } from './ingest-deps.js'
 import { folderInModel, inSendingOrder } from './model-plan.js'
 import { storedForm } from './stored-form.js'
-
-export type ArchiveDeps = IngestDeps & Pick<Deps, 'registrations' | 'maxUploadBytes'>
 
 export interface ArchiveEntryResult {
   path: string
@@ -60,7 +58,7 @@ const maxCompressionRatio = 200
  * `validation_failed` (no entries, a bad `datapackage.json`, `modelId` with several models).
  */
 export async function ingestArchive(
-  deps: ArchiveDeps,
+  deps: ArchiveIngestDeps,
   source: ByteSource,
   upload: {
     filename: string
@@ -171,7 +169,7 @@ const refused = (error: FormatError) =>
     : new VaultError('unreadable_archive', `The file is not a readable zip: ${error.message}`)
 
 async function unpackEntry(
-  deps: ArchiveDeps,
+  deps: ArchiveIngestDeps,
   zip: ZipReader,
   entry: ZipEntry,
   plan: ArchiveModelPlan | undefined,
@@ -242,7 +240,11 @@ async function unpackEntry(
  * central directory states them) and the model's name: the same zip uploaded twice, or twice at
  * once, fills one model, while a remix holding some of the same files makes a model of its own.
  */
-function archiveModelId(deps: Pick<ArchiveDeps, 'createSha256'>, plan: ArchiveModelPlan, entries: readonly ZipEntry[]) {
+function archiveModelId(
+  deps: Pick<ArchiveIngestDeps, 'createSha256'>,
+  plan: ArchiveModelPlan,
+  entries: readonly ZipEntry[],
+) {
   const hash = deps.createSha256()
   const held = entries
     .filter((entry) => entry.name.startsWith(plan.folder) && !entry.isDirectory)
@@ -252,7 +254,7 @@ function archiveModelId(deps: Pick<ArchiveDeps, 'createSha256'>, plan: ArchiveMo
   return uuidOfHex(hash.digestHex())
 }
 
-async function applyMetadata(deps: ArchiveDeps, modelId: string, metadata: PackageMetadata): Promise<void> {
+async function applyMetadata(deps: ArchiveIngestDeps, modelId: string, metadata: PackageMetadata): Promise<void> {
   const { description, tags, collections = [], creator, sourceUrl, license } = metadata
   const changes = { description, tags, creator, source_url: sourceUrl, license }
   if (Object.values(changes).some((value) => value !== undefined)) await updateModel(deps, modelId, changes)

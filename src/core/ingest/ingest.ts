@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { unprocessable, uploadAborted } from '../errors.js'
 import { nameKey, slicedSourceKeys } from '../formats/name-keys.js'
 import { confirmStoredContent, recordDuplicateUpload } from '../library/content-release.js'
@@ -10,16 +9,12 @@ import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '
 import { refreshModel } from '../library/refresh-model.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { forgetRefusedContent, type Reading, readContent, readingOf } from './file-reading.js'
+import type { IngestDeps } from './ingest-deps.js'
 import { findGcodeModelForMesh, findModelByMesh, findModelForGcode } from './model-matching.js'
 import { isModelReadme } from './model-plan.js'
 import { registerProjectAttachments } from './project-attachments.js'
 import { readmeDescription } from './readme-description.js'
 import { limitBytes } from './upload-limit.js'
-
-export type IngestDeps = Pick<
-  Deps,
-  'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger' | 'extractStoredFile' | 'metrics'
->
 
 export interface IngestResult {
   /** True when the vault already held these bytes: nothing new was stored. */

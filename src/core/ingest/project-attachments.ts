@@ -1,5 +1,4 @@
 import { putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { FormatError } from '../formats/types.js'
 import { openZip } from '../formats/zip-reader.js'
@@ -7,6 +6,7 @@ import { roleOf } from '../library/file-roles.js'
 import { baseName } from './archive-entries.js'
 import { blobByteSource } from './blob-byte-source.js'
 import { formatOf } from './file-formats.js'
+import type { IngestDeps } from './ingest-deps.js'
 
 /** Where Bambu Studio and OrcaSlicer keep a project's pictures, assembly guide and other files. */
 const attachmentsFolder = 'Auxiliaries/'
@@ -14,7 +14,7 @@ const attachmentsFolder = 'Auxiliaries/'
 const maxAttachments = 50
 const maxAttachmentBytes = 64 * 1024 * 1024
 
-type AttachmentDeps = Pick<Deps, 'blobs' | 'createSha256' | 'logger'>
+type AttachmentDeps = Pick<IngestDeps, 'blobs' | 'createSha256' | 'logger'>
 
 /** Registers stored bytes as a file of the model (ingest's `registerUpload`, passed in). */
 type Register<D> = (

@@ -3,8 +3,8 @@ import type { Database } from '../db/schema.js'
 import { VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import type { CursorPosition } from './cursor.js'
+import type { LibraryDeps } from './library-deps.js'
 import { type ModelFilters, modelPageQuery, tagKey } from './model-query.js'
-import type { LibraryDeps } from './models.js'
 import { refreshModel } from './refresh-model.js'
 
 /** Explicit model ids (unknown ones are skipped), or every model matching the list's filters. */

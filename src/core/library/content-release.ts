@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from 'kysely'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { isMaintenanceRunning } from '../runtime/maintenance-lock.js'
+import type { LibraryDeps } from './library-deps.js'
 import { refreshModel } from './refresh-model.js'
 
-type ContentDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock'>
+type ContentDeps = Pick<LibraryDeps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock'>
 
 /**
  * Deletes stored bytes (blobs) and thumbnails that no row references any more, after the

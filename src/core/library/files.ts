@@ -3,7 +3,7 @@ import type { Database, FilesTable } from '../db/schema.js'
 import { VaultError } from '../errors.js'
 import { nameKey } from '../formats/name-keys.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
-import type { LibraryDeps } from './models.js'
+import type { LibraryDeps } from './library-deps.js'
 import { type FileRecord, toFileRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 

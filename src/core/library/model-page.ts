@@ -1,5 +1,6 @@
-import type { Deps } from '../deps.js'
+import type { AccountsDeps } from '../accounts/accounts-deps.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
+import type { LibraryDeps } from './library-deps.js'
 import { type ModelQuery, queryScope } from './model-query.js'
 import { type ModelSummaryRecord, toModelSummary } from './models.js'
 import { summaryPage } from './page-statements.js'
@@ -22,7 +23,7 @@ export interface ModelPage {
  * rows of every column cost a page a tenth to a sixth of its SQLite time.
  */
 export async function listModels(
-  deps: Pick<Deps, 'database' | 'keys'>,
+  deps: Pick<LibraryDeps, 'database'> & Pick<AccountsDeps, 'keys'>,
   query: ModelQuery,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<ModelPage> {

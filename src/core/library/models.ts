@@ -1,15 +1,13 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, ModelsTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { chooseCover } from './cover.js'
 import { keptList } from './kept-lists.js'
+import type { LibraryDeps } from './library-deps.js'
 import { type FileRecord, type ModelRecord, type SummaryColumns, toFileRecord } from './records.js'
 import { refreshModel } from './refresh-model.js'
 import { setModelTags } from './tags.js'
-
-export type LibraryDeps = Pick<Deps, 'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'clock' | 'logger'>
 
 /** A model as lists show it: its tags and a summary of its files. */
 export interface ModelSummaryRecord extends ModelRecord {

@@ -3,7 +3,8 @@ import type { Database, FilesTable } from '../db/schema.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { releaseContent, thumbnailStoreKeys } from './content-release.js'
 import { settleCover } from './cover.js'
-import { getModelDetail, type LibraryDeps, type ModelDetailRecord } from './models.js'
+import type { LibraryDeps } from './library-deps.js'
+import { getModelDetail, type ModelDetailRecord } from './models.js'
 import { refreshModel } from './refresh-model.js'
 
 /**

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { countsOf } from './library-counts.js'
+import type { LibraryDeps } from './library-deps.js'
 import { tagKey } from './model-query.js'
 import { refreshModel } from './refresh-model.js'
 
@@ -64,7 +64,7 @@ export async function listTags(db: Kysely<Database>): Promise<TagRecord[]> {
   return rows.map((row) => ({ name: row.name, model_count: Number(row.model_count) }))
 }
 
-type TagDeps = Pick<Deps, 'database' | 'clock' | 'logger'>
+type TagDeps = Pick<LibraryDeps, 'database' | 'clock' | 'logger'>
 
 /** The tag a model carries by this name (any case), or 404. */
 async function tagInUse(trx: Kysely<Database>, name: string): Promise<{ id: string; name: string }> {

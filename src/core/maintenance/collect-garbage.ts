@@ -1,12 +1,12 @@
+import type { BackupDeps } from '../backup/backup-deps.js'
 import { parseArchiveFileName } from '../backup/manifest.js'
 import type { BlobStore, Leftovers, ListedBlob } from '../blobs/blob-store.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
 import { referencedContent, releaseContent } from '../library/content-release.js'
 import { isMaintenanceRunning } from '../runtime/maintenance-lock.js'
 
 export type GarbageDeps = Pick<
-  Deps,
+  BackupDeps,
   'database' | 'blobs' | 'thumbnails' | 'createSha256' | 'backups' | 'clock' | 'logger'
 >
 

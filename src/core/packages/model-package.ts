@@ -1,11 +1,11 @@
 import { makeZip, predictLength } from 'client-zip'
-import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
+import type { LibraryDeps } from '../library/library-deps.js'
 import { detailModels, type ModelDetailRecord } from '../library/models.js'
 import { buildDatapackage } from './datapackage.js'
 import { packagePaths, slugify, uniqueSlugs } from './package-names.js'
 
-type PackageDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger'>
+type PackageDeps = Pick<LibraryDeps, 'database' | 'blobs' | 'clock' | 'logger'>
 
 /** A zip of one or more models, made as it is read. */
 export interface ModelPackage {

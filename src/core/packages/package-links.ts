@@ -1,10 +1,10 @@
-import type { Deps } from '../deps.js'
+import type { DownloadDeps } from '../downloads/download-deps.js'
 import { signDownloadLink, verifiedSubject } from '../downloads/download-links.js'
 import { VaultError } from '../errors.js'
 import { getModelRow } from '../library/models.js'
 import { slugify } from './package-names.js'
 
-type PackageLinkDeps = Pick<Deps, 'database' | 'keys' | 'clock' | 'downloadLinkTtlSeconds'>
+type PackageLinkDeps = Pick<DownloadDeps, 'database' | 'keys' | 'clock' | 'downloadLinkTtlSeconds'>
 
 /** A signed link's parts; the HTTP layer puts them into a URL. */
 export interface IssuedPackageLink {
@@ -34,7 +34,7 @@ export async function issuePackageLink(
 
 /** Refuses (403) a package link whose token is not valid for exactly this model's package, or whose maker is disabled. */
 export async function checkPackageLink(
-  deps: Pick<Deps, 'database' | 'keys' | 'clock'>,
+  deps: Pick<DownloadDeps, 'database' | 'keys' | 'clock'>,
   modelId: string,
   token: string,
 ) {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { FilamentProfilesTable, PrinterProfilesTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { VaultError } from '../errors.js'
+import type { PrintersDeps } from '../printers/printers-deps.js'
 import { providerForHostType } from '../printers/provider-kind.js'
 import {
   type FilamentPreset,
@@ -47,7 +47,7 @@ const toRecord = <K extends PresetKind>(row: ProfileRow): PresetRecord<K> =>
   ({ ...row, settings: JSON.parse(row.settings) as Record<string, string> }) as PresetRecord<K>
 
 export async function listPresets<K extends PresetKind>(
-  deps: Pick<Deps, 'database'>,
+  deps: Pick<PrintersDeps, 'database'>,
   kind: K,
   search?: string,
 ): Promise<PresetRecord<K>[]> {
@@ -59,7 +59,7 @@ export async function listPresets<K extends PresetKind>(
 }
 
 export async function getPreset<K extends PresetKind>(
-  deps: Pick<Deps, 'database'>,
+  deps: Pick<PrintersDeps, 'database'>,
   kind: K,
   id: string,
 ): Promise<PresetRecord<K>> {
@@ -68,13 +68,13 @@ export async function getPreset<K extends PresetKind>(
   return toRecord<K>(row)
 }
 
-async function nameOwner(deps: Pick<Deps, 'database'>, kind: PresetKind, name: string): Promise<string | null> {
+async function nameOwner(deps: Pick<PrintersDeps, 'database'>, kind: PresetKind, name: string): Promise<string | null> {
   const row = await deps.database.db.selectFrom(tableOf(kind)).select('id').where('name', '=', name).executeTakeFirst()
   return row ? row.id : null
 }
 
 export async function createPreset<K extends PresetKind>(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock'>,
   kind: K,
   fields: Fields<K>,
   source = 'manual',
@@ -92,7 +92,7 @@ export async function createPreset<K extends PresetKind>(
 }
 
 export async function updatePreset<K extends PresetKind>(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock'>,
   kind: K,
   id: string,
   fields: Partial<Fields<K>>,
@@ -108,14 +108,14 @@ export async function updatePreset<K extends PresetKind>(
   return getPreset(deps, kind, id)
 }
 
-export async function deletePreset(deps: Pick<Deps, 'database'>, kind: PresetKind, id: string): Promise<void> {
+export async function deletePreset(deps: Pick<PrintersDeps, 'database'>, kind: PresetKind, id: string): Promise<void> {
   await getPreset(deps, kind, id)
   await deps.database.db.deleteFrom(tableOf(kind)).where('id', '=', id).execute()
 }
 
 /** Stores imported presets, replacing those of the same name. */
 async function savePresets(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock'>,
   kind: PresetKind,
   presets: (FilamentPreset | PrinterPreset)[],
   source: string,
@@ -160,7 +160,7 @@ const unsupported = (detail: string) => new VaultError('unsupported_preset_file'
  * with none within them throws 422 `preset_out_of_range`.
  */
 export async function importPresetFile(
-  deps: Pick<Deps, 'database' | 'clock' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'printers'>,
   kind: PresetKind,
   file: { declaredBytes: number; text: () => Promise<string> },
 ) {
@@ -199,7 +199,7 @@ export async function importPresetFile(
  * The presets a stored G-code file names: its filament profile names (`filament_settings_id`,
  * one per extruder) and printer profile name (`printer_settings_id`), as slicers write them.
  */
-export async function linkedPresets(deps: Pick<Deps, 'database'>, fileId: string) {
+export async function linkedPresets(deps: Pick<PrintersDeps, 'database'>, fileId: string) {
   const file = await deps.database.db
     .selectFrom('files')
     .select(['id', 'format', 'metadata'])

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { PrintersTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
+import type { PrintersDeps } from './printers-deps.js'
 import type { PrinterState } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
 
@@ -24,7 +24,7 @@ export const jobOnBed = (state: PrinterState): boolean => state === 'printing' |
 
 /** Records that a job was seen on the printer, once, until the bed is confirmed clear. */
 export async function noteJobSeen<Row extends BedRow>(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock'>,
   row: Row,
   status: ObservedStatus,
 ): Promise<Row> {
@@ -34,7 +34,7 @@ export async function noteJobSeen<Row extends BedRow>(
 
 /** Records that a job ran on the printer (seen printing, or seen done with a run the vault started). */
 export async function markBedOccupied<Row extends BedRow>(
-  deps: Pick<Deps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock'>,
   row: Row,
 ): Promise<Row> {
   const since = deps.clock.now().toISOString()

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Principal } from '../accounts/principal.js'
 import type { DispatchesTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
 import { acquireLock } from '../runtime/db-lock.js'
@@ -9,6 +8,7 @@ import { markBedOccupied } from './bed-clearance.js'
 import { type DispatchOutcome, type DispatchRecord, type DispatchStep, toDispatchRecord } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
 import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
+import type { PrintersDeps } from './printers-deps.js'
 import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
 import type { ObservedStatus } from './status-cache.js'
 
@@ -33,7 +33,10 @@ export interface SendResult {
   dispatch: DispatchRecord
 }
 
-type DispatchDeps = Pick<Deps, 'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'>
+type DispatchDeps = Pick<
+  PrintersDeps,
+  'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'
+>
 
 interface GcodeFile {
   id: string
@@ -160,7 +163,7 @@ function firstSlicedPlate(metadata: string): number | undefined {
   return typeof index === 'number' ? index : undefined
 }
 
-async function findGcodeFile(deps: Pick<Deps, 'database'>, fileId: string): Promise<GcodeFile> {
+async function findGcodeFile(deps: Pick<PrintersDeps, 'database'>, fileId: string): Promise<GcodeFile> {
   const file = await deps.database.db
     .selectFrom('files')
     .select(['id', 'original_name', 'format', 'sha256', 'metadata'])
@@ -204,7 +207,13 @@ async function refuseUnlessPrintable(deps: DispatchDeps, printer: PrinterRow, fi
   })
 }
 
-function note(deps: Pick<Deps, 'clock'>, attempt: Attempt, step: DispatchStep['step'], ok: boolean, detail: string) {
+function note(
+  deps: Pick<PrintersDeps, 'clock'>,
+  attempt: Attempt,
+  step: DispatchStep['step'],
+  ok: boolean,
+  detail: string,
+) {
   attempt.steps.push({ step, ok, detail, at: deps.clock.now().toISOString() })
 }
 
@@ -376,7 +385,7 @@ export interface DispatchFilter {
 }
 
 export async function listDispatches(
-  deps: Pick<Deps, 'database'>,
+  deps: Pick<PrintersDeps, 'database'>,
   { printerId, modelId, limit = 100 }: DispatchFilter = {},
 ): Promise<DispatchRecord[]> {
   const { db } = deps.database

@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely'
+import type { KeyRing } from '../accounts/key-ring.js'
 import type { PrintersTable } from '../db/schema.js'
-import type { Deps } from '../deps.js'
 import { unprocessable, VaultError } from '../errors.js'
 import type { HealthCheckable } from '../health/component.js'
-import type { KeyRing } from '../key-ring.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
+import type { PrintersDeps } from './printers-deps.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
 import { findProviderKind, type PrinterProviderKind } from './provider-kind.js'
 import { settlePreparing } from './settle-preparing.js'
@@ -21,17 +21,17 @@ export interface PrinterInput {
   require_bed_clear?: boolean
 }
 
-export async function getPrinterRow(deps: Pick<Deps, 'database'>, id: string): Promise<PrinterRow> {
+export async function getPrinterRow(deps: Pick<PrintersDeps, 'database'>, id: string): Promise<PrinterRow> {
   const row = await deps.database.db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw new VaultError('not_found', `No printer has the id ${id}.`)
   return row
 }
 
-export const listPrinterRows = (deps: Pick<Deps, 'database'>) =>
+export const listPrinterRows = (deps: Pick<PrintersDeps, 'database'>) =>
   deps.database.db.selectFrom('printers').selectAll().orderBy('name').orderBy('id').execute()
 
 async function validate(
-  deps: Pick<Deps, 'database' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'printers'>,
   input: PrinterInput,
   current?: PrinterRow,
 ): Promise<void> {
@@ -87,7 +87,7 @@ async function sealOrNull(keys: KeyRing, credentials: PrinterCredentials | null 
 }
 
 export async function createPrinter(
-  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
   input: Required<Pick<PrinterInput, 'name' | 'provider' | 'address'>> & PrinterInput,
 ): Promise<PrinterRow> {
   await validate(deps, input)
@@ -119,7 +119,7 @@ export async function createPrinter(
 }
 
 export async function updatePrinter(
-  deps: Pick<Deps, 'database' | 'clock' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'keys' | 'printers'>,
   id: string,
   input: PrinterInput,
 ): Promise<PrinterRow> {
@@ -142,14 +142,17 @@ export async function updatePrinter(
   return getPrinterRow(deps, id)
 }
 
-export async function deletePrinter(deps: Pick<Deps, 'database' | 'printers'>, id: string): Promise<void> {
+export async function deletePrinter(deps: Pick<PrintersDeps, 'database' | 'printers'>, id: string): Promise<void> {
   await getPrinterRow(deps, id)
   await deps.database.db.deleteFrom('printers').where('id', '=', id).execute()
   deps.printers.statusCache.forget(id)
 }
 
 /** The provider for one printer, with its credentials decrypted in memory. */
-export async function connectPrinter(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterProvider> {
+export async function connectPrinter(
+  deps: Pick<PrintersDeps, 'keys' | 'printers'>,
+  row: PrinterRow,
+): Promise<PrinterProvider> {
   const kind = findProviderKind(deps.printers.providers, row.provider)
   if (!kind) throw new Error(`no provider ${row.provider}`)
   const credentials = row.credentials ? await deps.keys.current().credentials.open(row.credentials) : {}
@@ -157,7 +160,7 @@ export async function connectPrinter(deps: Pick<Deps, 'keys' | 'printers'>, row:
 }
 
 /** Polls once, within the request timeout (plus a little) whatever the provider does. */
-async function poll(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterStatus> {
+async function poll(deps: Pick<PrintersDeps, 'keys' | 'printers'>, row: PrinterRow): Promise<PrinterStatus> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const limit = deps.printers.timeoutMs + 250
   const timeout = new Promise<PrinterStatus>((resolve) => {
@@ -187,7 +190,7 @@ async function poll(deps: Pick<Deps, 'keys' | 'printers'>, row: PrinterRow): Pro
  * the sends it was preparing; the row comes back as it now is.
  */
 export async function observePrinter(
-  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
   row: PrinterRow,
   options: { fresh?: boolean } = {},
 ): Promise<{ row: PrinterRow; status: ObservedStatus }> {
@@ -205,7 +208,7 @@ export const printerStatus = async (...args: Parameters<typeof observePrinter>):
  * Refused while a job is on the bed, as a fresh status shows it.
  */
 export async function confirmBedClear(
-  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
   id: string,
   userId: string | null,
 ): Promise<PrinterRow> {
@@ -225,7 +228,7 @@ export async function confirmBedClear(
  * "Offline", not "unreachable": a host can answer while its printer is not connected to it.
  */
 export function printerFleetHealth(
-  deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
 ): HealthCheckable {
   return {
     async checkHealth() {

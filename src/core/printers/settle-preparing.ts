@@ -1,6 +1,6 @@
-import type { Deps } from '../deps.js'
 import type { DispatchStep } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
+import type { PrintersDeps } from './printers-deps.js'
 import type { PrinterStatus } from './provider.js'
 
 /**
@@ -10,7 +10,7 @@ import type { PrinterStatus } from './provider.js'
  * replaces, so two processes reading the same status settle a dispatch once.
  */
 export async function settlePreparing(
-  deps: Pick<Deps, 'database' | 'clock' | 'logger'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger'>,
   printerId: string,
   status: PrinterStatus,
 ): Promise<void> {

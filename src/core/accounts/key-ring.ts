@@ -1,8 +1,8 @@
-import { loadSigningKeys, type SigningKeys } from './accounts/signing-keys.js'
-import type { CreateSha256 } from './blobs/hasher.js'
-import type { VaultDatabase } from './db/database.js'
-import { type CredentialCipher, loadCredentialCipher } from './printers/credentials.js'
-import type { Clock } from './runtime/clock.js'
+import type { CreateSha256 } from '../blobs/hasher.js'
+import type { VaultDatabase } from '../db/database.js'
+import type { Clock } from '../runtime/clock.js'
+import { type CredentialCipher, loadCredentialCipher } from './credential-cipher.js'
+import { loadSigningKeys, type SigningKeys } from './signing-keys.js'
 
 /** Secrets from the configuration; whatever is not configured is generated and kept in the database. */
 export interface ConfiguredKeys {

@@ -1,9 +1,11 @@
 import { base64url } from 'jose'
 import type { Kysely } from 'kysely'
-import { randomToken } from '../accounts/secrets.js'
 import type { Database } from '../db/schema.js'
 import type { Clock } from '../runtime/clock.js'
-import type { PrinterCredentials } from './provider.js'
+import { randomToken } from './secrets.js'
+
+/** What the cipher keeps: a printer's credential fields, by name. */
+export type SealedFields = Readonly<Record<string, string>>
 
 /**
  * Encrypts printer credentials at rest with AES-256-GCM (WebCrypto, so every runtime has it).
@@ -11,8 +13,8 @@ import type { PrinterCredentials } from './provider.js'
  * vault started with another key fails with a clear message instead of garbage.
  */
 export interface CredentialCipher {
-  seal(credentials: PrinterCredentials): Promise<string>
-  open(sealed: string): Promise<PrinterCredentials>
+  seal(credentials: SealedFields): Promise<string>
+  open(sealed: string): Promise<SealedFields>
 }
 
 export class CredentialKeyError extends Error {
@@ -55,7 +57,7 @@ export async function createCredentialCipher(secret: string): Promise<Credential
         key,
         new Uint8Array(base64url.decode(data)),
       )
-      return JSON.parse(new TextDecoder().decode(plain)) as PrinterCredentials
+      return JSON.parse(new TextDecoder().decode(plain)) as SealedFields
     },
   }
 }
