@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type DuetBehaviour, fakeDuet } from '../src/adapters/printers/duet/duet.fake.js'
 import type { CommonBehaviour, FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { fakeOctoPrint, type OctoPrintBehaviour } from '../src/adapters/printers/octoprint/octoprint.fake.js'
@@ -76,14 +77,40 @@ async function jobThroughHeatUp({ fake, printer }: { fake: FakePrinter; printer:
   return [heating, (await status(printer.id)).job]
 }
 
+/**
+ * Per provider: the progress its fake's job shows, whether the host tells how a job that is over
+ * ended (standalone RepRapFirmware names only its file), and how it refuses wrong credentials.
+ */
+const apiKeyRefused = { wrong: { api_key: 'wrong' }, reason: /refused our credentials \(HTTP 40[13]\)/ }
 describe.each([
-  ['moonraker', () => fakeMoonraker(secret), { api_key: secret }, { progress: 0.25 }],
-  ['octoprint', () => fakeOctoPrint(secret), { api_key: secret }, { progress: 0.425 }],
+  ['moonraker', () => fakeMoonraker(secret), { api_key: secret }, { progress: 0.25, endsTold: true, ...apiKeyRefused }],
+  [
+    'octoprint',
+    () => fakeOctoPrint(secret),
+    { api_key: secret },
+    { progress: 0.425, endsTold: true, ...apiKeyRefused },
+  ],
   [
     'prusalink',
     () => fakePrusaLink({ username: 'maker', password: secret }),
     { username: 'maker', password: secret },
-    { progress: 0.12 },
+    {
+      progress: 0.12,
+      endsTold: true,
+      wrong: { username: 'maker', password: 'wrong' },
+      reason: /refused our credentials \(HTTP 40[13]\)/,
+    },
+  ],
+  [
+    'duet',
+    () => fakeDuet(secret),
+    { password: secret },
+    {
+      progress: 0.3,
+      endsTold: false,
+      wrong: { password: 'wrong' },
+      reason: /refused the password \(rr_connect err 1\)/,
+    },
   ],
 ] as const)('%s', (provider, start, credentials, expected) => {
   it('shows an idle printer with temperatures, sends real G-code, starts it and confirms it prints', async () => {
@@ -112,7 +139,7 @@ describe.each([
     expect(listed.status).toMatchObject({
       state: 'printing',
       ready: false,
-      job: { file_name: 'box.gcode', progress: expected.progress },
+      job: { file_name: 'box.gcode', progress: expect.closeTo(expected.progress, 3) },
     })
 
     const again = await send(printer.id, { file_id: gcodeId, start: true })
@@ -135,6 +162,14 @@ describe.each([
     fakes.push(fake)
     fake.behaviour.finishAtOnce = true
     const printer = await register(provider, fake, credentials)
+    if (!expected.endsTold) {
+      // The host never shows the job, nor how it ended: the vault says it could not confirm it.
+      const unseen = await send(printer.id, { file_id: gcodeId, start: true })
+      expect(unseen.status, JSON.stringify(unseen.body)).toBe(502)
+      expect(unseen.body).toMatchObject({ outcome: 'not_confirmed', started: true, confirmed: false })
+      expect((await status(printer.id)).job).toBeNull()
+      return
+    }
     const first = await send(printer.id, { file_id: gcodeId, start: true })
     expect(first.status, JSON.stringify(first.body)).toBe(201)
     expect(first.body).toMatchObject({ outcome: 'confirmed', started: true, confirmed: true })
@@ -182,13 +217,9 @@ describe.each([
   it('is offline with an authentication reason when the credentials are wrong', async () => {
     const fake = await start()
     fakes.push(fake)
-    const printer = await register(
-      provider,
-      fake,
-      provider === 'prusalink' ? { username: 'maker', password: 'wrong' } : { api_key: 'wrong' },
-    )
+    const printer = await register(provider, fake, expected.wrong)
     expect(printer.status).toMatchObject({ state: 'offline', ready: false })
-    expect(printer.status.reason).toMatch(/refused our credentials \(HTTP 40[13]\)/)
+    expect(printer.status.reason).toMatch(expected.reason)
     const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, {
       token: userToken,
     })
@@ -741,6 +772,89 @@ describe('PrusaLink against what a real PrusaLink does', () => {
   })
 })
 
+describe('Duet against what RepRapFirmware does', () => {
+  const registeredDuet = async (behaviour: DuetBehaviour = {}, printing?: string) => {
+    const fake = await fakeDuet(secret)
+    const { printer } = await registered('duet', async () => fake, { password: secret }, behaviour, printing)
+    return { fake, printer }
+  }
+
+  it.each([
+    ['starting', 'busy', 'starting up'],
+    ['updating', 'busy', 'updating its firmware'],
+    ['simulating', 'busy', 'simulating a file'],
+    ['changingTool', 'busy', 'changing tools'],
+    ['pausing', 'busy', 'pausing a job'],
+    ['cancelling', 'busy', 'cancelling a job'],
+    ['paused', 'paused', null],
+    ['halted', 'error', 'halted'],
+    ['off', 'error', 'no motor power'],
+    ['disconnected', 'offline', 'not connected to the board'],
+  ] as const)('reports a board that is %s as %s, and sends it nothing', async (board, state, reason) => {
+    const { fake, printer } = await registeredDuet({ board }, board === 'paused' ? 'box.gcode' : undefined)
+    expect(printer.status).toMatchObject({ state, ready: false, raw: { status: board } })
+    if (reason) expect(printer.status.reason).toContain(reason)
+    expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
+    expect(fake.files.size).toBe(0)
+  })
+
+  it('is busy while a macro runs, and takes the send once it is done', async () => {
+    const { fake, printer } = await registeredDuet()
+    fake.runCommand(60_000)
+    expect(await status(printer.id)).toMatchObject({ state: 'busy', ready: false })
+    fake.state.busyUntil = 0
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    expect(fake.state.printing).toBe('box.gcode')
+  })
+
+  it('keeps one session across status reads, logs in again once it lapsed, and says when the board has none free', async () => {
+    const { fake, printer } = await registeredDuet()
+    for (let read = 0; read < 3; read++) expect((await status(printer.id)).state).toBe('idle')
+    expect(fake.logins).toHaveLength(1)
+    fake.expireSessions()
+    expect((await status(printer.id)).state).toBe('idle')
+    expect(fake.logins).toHaveLength(2)
+
+    const { printer: crowded } = await registeredDuet({ sessionsFull: true })
+    expect(crowded.status).toMatchObject({ state: 'offline', ready: false })
+    expect(crowded.status.reason).toContain('no free session')
+  })
+
+  it("records the board's own reason when it refuses the start", async () => {
+    const { printer } = await registeredDuet({ refuseStart: true })
+    const reply = await send(printer.id, { file_id: gcodeId, start: true })
+    expect(reply.status).toBe(502)
+    expect(reply.body).toMatchObject({ outcome: 'start_refused', uploaded: true, started: false })
+    expect(reply.body.detail).toContain('Error: M32: Cannot set file to print')
+  })
+
+  it('shows a job just begun without progress or time left, and a board without a bed or heaters without their temperatures', async () => {
+    const heating = await registeredDuet({ heating: true })
+    expect(await jobThroughHeatUp(heating)).toEqual([
+      { file_name: 'box.gcode', progress: 0, time_left_s: null, elapsed_s: 35, ended: null, run_id: null },
+      expect.objectContaining({ file_name: 'box.gcode', time_left_s: 900, elapsed_s: 400 }),
+    ])
+    const { printer: bedless } = await registeredDuet({ noBed: true })
+    expect(bedless.status.temperatures).toEqual({ nozzle: { actual: 214.7, target: 0 }, bed: null })
+    const { printer: bare } = await registeredDuet({ noHeaters: true })
+    expect(bare.status).toMatchObject({ state: 'idle', ready: true, temperatures: { nozzle: null, bed: null } })
+  })
+
+  it('reaches a board without a password, and lists its kind among the providers', async () => {
+    const fake = await fakeDuet()
+    fakes.push(fake)
+    const printer = await register('duet', fake)
+    expect(printer).toMatchObject({ has_credentials: false, status: { state: 'idle', ready: true } })
+    expect(fake.logins).toEqual([''])
+    const providers = await call(vault.baseUrl, 'GET', '/api/v1/printer-providers', { token: userToken })
+    expect(providers.body.items.find((p: { name: string }) => p.name === 'duet')).toMatchObject({
+      label: 'Duet (RepRapFirmware)',
+      credentials: { properties: { password: { format: 'password' } } },
+    })
+  })
+})
+
 describe('credentials', () => {
   it('are encrypted at rest and never appear in answers or logs', async () => {
     const fake = await fakeMoonraker(secret)
@@ -783,7 +897,7 @@ describe('credentials', () => {
     expectProblem(bad, 422, 'validation_failed')
     const unknown = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
       token,
-      json: { name: 'z', provider: 'duet', address: 'http://host' },
+      json: { name: 'z', provider: 'repetier', address: 'http://host' },
     })
     expectProblem(unknown, 422, 'validation_failed')
   })

@@ -25,6 +25,7 @@ import { claimProcessDir } from '../fs/process-dir.js'
 import { writeScratchCopy } from '../fs/scratch-file.js'
 import { bambu } from '../printers/bambu/bambu-kind.js'
 import { createBambuPrinters } from '../printers/bambu/bambu-provider.js'
+import { duet } from '../printers/duet/duet-kind.js'
 import { moonraker } from '../printers/moonraker/moonraker-kind.js'
 import { octoprint } from '../printers/octoprint/octoprint-kind.js'
 import { prusalink } from '../printers/prusalink/prusalink-kind.js'
@@ -138,7 +139,7 @@ export async function createNodeDeps(
       downloadLinkTtlSeconds: config.downloadLinkTtlSeconds,
       printers: {
         // Each provider's folder under adapters/printers/ holds all of it; one line here offers it.
-        providers: [moonraker, octoprint, prusalink, bambu(bambuPrinters), virtual(clock)],
+        providers: [moonraker, octoprint, prusalink, duet(), bambu(bambuPrinters), virtual(clock)],
         statusCache: createPrinterStatusCache({ clock, ttlMs: config.printers.statusTtlMs }),
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,

@@ -51,7 +51,8 @@ export interface CommonBehaviour {
   finishAtOnce?: boolean
 }
 
-export type Answer = { status: number; json?: unknown; headers?: Record<string, string> }
+/** An answer: JSON, or plain `text` (RepRapFirmware's `rr_reply`). */
+export type Answer = { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
 type Handler<B extends CommonBehaviour> = (
   req: IncomingMessage,
   url: URL,
@@ -59,10 +60,7 @@ type Handler<B extends CommonBehaviour> = (
   fake: FakePrinter<B>,
 ) => Answer | Promise<Answer>
 /** A refusal of the request's credentials, or null to let it through. */
-export type Authorize<B extends CommonBehaviour> = (
-  req: IncomingMessage,
-  fake: FakePrinter<B>,
-) => { status: number; headers?: Record<string, string>; json?: unknown } | null
+export type Authorize<B extends CommonBehaviour> = (req: IncomingMessage, fake: FakePrinter<B>) => Answer | null
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 
@@ -94,7 +92,7 @@ export async function startFake<B extends CommonBehaviour>(
         ...(answer.json !== undefined ? { 'Content-Type': 'application/json' } : {}),
         ...answer.headers,
       })
-      res.end(answer.json !== undefined ? JSON.stringify(answer.json) : undefined)
+      res.end(answer.json !== undefined ? JSON.stringify(answer.json) : answer.text)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -33,7 +33,7 @@ describe('the printer providers', () => {
     const listed = await callApi<{ items: Provider[] }>(suite, 'GET', '/api/v1/printer-providers')
     expect(listed.status).toBe(200)
     const byName = new Map(listed.body.items.map((provider) => [provider.name, provider]))
-    expect([...byName.keys()]).toEqual(['moonraker', 'octoprint', 'prusalink', 'bambu', 'virtual'])
+    expect([...byName.keys()]).toEqual(['moonraker', 'octoprint', 'prusalink', 'duet', 'bambu', 'virtual'])
 
     const bambu = byName.get('bambu')!
     expect(bambu.label).toBe('Bambu Lab (LAN mode)')
@@ -58,7 +58,7 @@ describe('the printer providers', () => {
     expect(refused.status).toBe(422)
     expect(refused.body.errors).toContainEqual({
       path: 'body.provider',
-      message: 'must be one of moonraker, octoprint, prusalink, bambu, virtual',
+      message: 'must be one of moonraker, octoprint, prusalink, duet, bambu, virtual',
     })
   })
 
