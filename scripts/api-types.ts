@@ -44,7 +44,11 @@ export async function generateApiTypes(): Promise<string> {
       service,
     })
     try {
-      const document = buildOpenApiDocument(createApp(opened.deps), { version: service.version, serverUrl: '/' })
+      const document = buildOpenApiDocument(createApp(opened.deps), {
+        version: service.version,
+        serverUrl: '/',
+        printerProviders: opened.deps.printers.providers,
+      })
       // As JSON text: openapi3-ts and openapi-typescript type the same document slightly differently.
       return header + astToString(await openapiTS(JSON.stringify(document), typeOptions))
     } finally {

@@ -15,7 +15,11 @@ interface Document {
 }
 
 const openApiDocument = () =>
-  buildOpenApiDocument(suite.vault.app, { version: '0.0.0-test', serverUrl: '/' }) as unknown as Document
+  buildOpenApiDocument(suite.vault.app, {
+    version: '0.0.0-test',
+    serverUrl: '/',
+    printerProviders: suite.vault.deps.printers.providers,
+  }) as unknown as Document
 
 /** Every operation of the document as `METHOD path`, with its responses. */
 const operations = (document: Document) =>

@@ -7,7 +7,11 @@ let document: unknown
 
 beforeAll(async () => {
   vault = await startTestVault()
-  document = buildOpenApiDocument(vault.app, { version: '0.0.0-test', serverUrl: '/' })
+  document = buildOpenApiDocument(vault.app, {
+    version: '0.0.0-test',
+    serverUrl: '/',
+    printerProviders: vault.deps.printers.providers,
+  })
 })
 
 afterAll(async () => {

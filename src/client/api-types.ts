@@ -3087,8 +3087,9 @@ export interface components {
             /**
              * @description Which protocol the printer speaks: the `name` of one of `GET /api/v1/printer-providers`.
              * @example moonraker
+             * @enum {string}
              */
-            provider: string;
+            provider: "moonraker" | "octoprint" | "prusalink" | "duet" | "bambu" | "virtual";
             /**
              * @description Where the printer is, as its provider's `address` in `GET /api/v1/printer-providers` describes it: the base URL of its API for the HTTP hosts (no credentials in it), an IP address or host name for `bambu`.
              * @example http://voron.local:7125
@@ -3099,22 +3100,16 @@ export interface components {
             /** @description After each job the printer is not `ready` until someone confirms the bed is clear (`POST /api/v1/printers/{id}/bed-cleared`). Off by default. */
             require_bed_clear?: boolean;
         };
-        /**
-         * @description The provider's credential fields, as its `credentials` JSON Schema in `GET /api/v1/printer-providers` lists them (unknown fields are refused with 422). Stored encrypted and never sent back.
-         * @example {
-         *       "api_key": "b3c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4"
-         *     }
-         */
-        PrinterCredentials: {
-            [key: string]: string;
-        };
+        /** @description The provider's credential fields, as its `credentials` JSON Schema in `GET /api/v1/printer-providers` lists them (unknown fields are refused with 422). Stored encrypted and never sent back. */
+        PrinterCredentials: components["schemas"]["MoonrakerCredentials"] | components["schemas"]["OctoprintCredentials"] | components["schemas"]["PrusalinkCredentials"] | components["schemas"]["DuetCredentials"] | components["schemas"]["BambuCredentials"] | components["schemas"]["VirtualCredentials"];
         UpdatePrinterRequest: {
             name?: string;
             /**
              * @description Which protocol the printer speaks: the `name` of one of `GET /api/v1/printer-providers`.
              * @example moonraker
+             * @enum {string}
              */
-            provider?: string;
+            provider?: "moonraker" | "octoprint" | "prusalink" | "duet" | "bambu" | "virtual";
             /**
              * @description Where the printer is, as its provider's `address` in `GET /api/v1/printer-providers` describes it: the base URL of its API for the HTTP hosts (no credentials in it), an IP address or host name for `bambu`.
              * @example http://voron.local:7125
@@ -3401,6 +3396,70 @@ export interface components {
                 dispatch_id: string | null;
             };
         };
+        /** Moonraker (Klipper) credentials */
+        MoonrakerCredentials: {
+            /**
+             * API key
+             * Format: password
+             * @description Only when Moonraker's [authorization] section asks for one: its API key (Mainsail or Fluidd show it). Sent as X-Api-Key.
+             */
+            api_key?: string;
+        };
+        /** OctoPrint credentials */
+        OctoprintCredentials: {
+            /**
+             * API key
+             * Format: password
+             * @description An application key or a user's API key (OctoPrint's Settings → Application Keys). Sent as X-Api-Key.
+             */
+            api_key?: string;
+        };
+        /** PrusaLink credentials */
+        PrusalinkCredentials: {
+            /**
+             * Username
+             * @description The printer's PrusaLink user, usually maker (Settings → Network on its screen).
+             */
+            username?: string;
+            /**
+             * Password
+             * Format: password
+             * @description The PrusaLink password shown on the printer's screen.
+             */
+            password?: string;
+            /**
+             * API key
+             * Format: password
+             * @description Older PrusaLink firmware only: its API key instead of a username and password.
+             */
+            api_key?: string;
+        };
+        /** Duet (RepRapFirmware) credentials */
+        DuetCredentials: {
+            /**
+             * Password
+             * Format: password
+             * @description Only when the board has one (M551 in its config.g); Duet Web Control asks for the same.
+             */
+            password?: string;
+        };
+        /** Bambu Lab (LAN mode) credentials */
+        BambuCredentials: {
+            /**
+             * Serial number
+             * @description On the printer's screen under its device settings; it names the printer's MQTT topics.
+             * @example 01S00C123456789
+             */
+            serial: string;
+            /**
+             * Access code
+             * Format: password
+             * @description The LAN access code on the printer's screen (Settings → WLAN or LAN Only); it changes when LAN Only or Developer Mode is switched.
+             */
+            access_code: string;
+        };
+        /** Virtual (simulated) credentials */
+        VirtualCredentials: Record<string, never>;
     };
     responses: never;
     parameters: never;

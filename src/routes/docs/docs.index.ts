@@ -54,11 +54,17 @@ export function registerDocs(app: OpenAPIHono<AppEnv>): void {
   // Built for each request (the servers entry follows the mount point) and compressed as it goes:
   // about 330 KB as it is, a tenth of that in gzip.
   app.get('/openapi.json', compress(), (c) => {
-    const { service, publicUrl } = c.var.deps
+    const { service, publicUrl, printers } = c.var.deps
     // The mount prefix, if another Hono app mounted this one, is what precedes our own path.
     const basePath = c.req.path.slice(0, -'/openapi.json'.length)
     const serverUrl = publicUrl ? `${publicUrl}${basePath}` : basePath || '/'
-    return c.json(buildOpenApiDocument(app, { version: service.version, serverUrl }))
+    return c.json(
+      buildOpenApiDocument(app, {
+        version: service.version,
+        serverUrl,
+        printerProviders: printers.providers,
+      }),
+    )
   })
 
   app.get(

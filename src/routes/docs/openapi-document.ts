@@ -1,15 +1,20 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { PrinterProviderKind } from '../../core/printers/provider-kind.js'
 import { credentialSchemes } from '../access.js'
 import type { AppEnv } from '../app-env.js'
+import { withPrinterProviders } from '../printers/provider-document.js'
 import { apiDescription } from './api-description.js'
 
 /**
  * The OpenAPI 3.1 document of `app` (an app built by `createApp`), for a vault reachable at
- * `serverUrl`. Pure: `/openapi.json` serves it and `npm run generate:api` turns it into the web
- * UI's types without a running server.
+ * `serverUrl` that offers `printerProviders`. Pure: `/openapi.json` serves it and
+ * `npm run generate:api` turns it into the web UI's types without a running server.
  */
-export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { version: string; serverUrl: string }) {
-  return app.getOpenAPI31Document({
+export function buildOpenApiDocument(
+  app: OpenAPIHono<AppEnv>,
+  options: { version: string; serverUrl: string; printerProviders: readonly PrinterProviderKind[] },
+) {
+  const document = app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'model-vault API',
@@ -56,4 +61,5 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, options: { versio
       },
     ],
   })
+  return withPrinterProviders(document, options.printerProviders)
 }

@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi'
 import type { Deps } from '../../core/deps.js'
 import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
 import {
@@ -27,6 +26,7 @@ import {
   sendRoute,
   updatePrinterRoute,
 } from './printers.routes.js'
+import { credentialsJsonSchema } from './provider-document.js'
 import { sendStatus } from './send-answers.js'
 
 /** A printer as the API shows it: never its credentials, only whether it has some. */
@@ -52,7 +52,7 @@ const presentProvider = (kind: PrinterProviderKind) => ({
   name: kind.name,
   label: kind.label,
   address: { description: kind.address.description, example: kind.address.example },
-  credentials: z.toJSONSchema(kind.credentials, { io: 'input' }),
+  credentials: credentialsJsonSchema(kind),
 })
 
 export const printersRouter = createRouter()

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { fieldErrors, problemMessage } from '../../api/problem'
 import { CredentialInputs } from './credential-inputs'
 import { credentialFieldsOf, enteredCredentials } from './provider-credentials'
-import type { CreatePrinter, Printer } from './types'
+import type { CreatePrinter, Printer, ProviderName } from './types'
 import { usePrinterProviders } from './use-printers'
 
 type Credentials = NonNullable<CreatePrinter['credentials']>
@@ -11,7 +11,7 @@ type Credentials = NonNullable<CreatePrinter['credentials']>
 /** What the form hands back: the printer's fields and what to do with its credentials. */
 export interface PrinterFormValues {
   name: string
-  provider: string
+  provider: ProviderName
   address: string
   require_bed_clear: boolean
   /** New credentials to store, `null` to remove the stored ones, `undefined` to keep them. */
@@ -37,7 +37,7 @@ interface PrinterFormModalProps {
 export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pending }: PrinterFormModalProps) {
   const providers = usePrinterProviders()
   const [name, setName] = useState(printer?.name ?? '')
-  const [provider, setProvider] = useState(printer?.provider ?? 'moonraker')
+  const [provider, setProvider] = useState<ProviderName>((printer?.provider as ProviderName | undefined) ?? 'moonraker')
   const [address, setAddress] = useState(printer?.address ?? '')
   const [requireBedClear, setRequireBedClear] = useState(printer?.require_bed_clear ?? false)
   const [credentialValues, setCredentialValues] = useState<Record<string, string>>({})
@@ -89,7 +89,8 @@ export function PrinterFormModal({ opened, onClose, printer, onSubmit, error, pe
             allowDeselect={false}
             data={(providers.data ?? []).map((candidate) => ({ value: candidate.name, label: candidate.label }))}
             value={provider}
-            onChange={(value) => value && setProvider(value)}
+            // The choices are the vault's own providers, which its document lists.
+            onChange={(value) => value && setProvider(value as ProviderName)}
             error={fields.provider ?? (providers.isError ? problemMessage(providers.error) : undefined)}
           />
           <TextInput
