@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { compressDocsAsset, readDocsAsset } from '../src/adapters/node/docs-assets.js'
-import type { DocsAssetName } from '../src/core/deps.js'
+import type { DocsAssetName } from '../src/core/ui-files.js'
 import { uiEncodingSuffixes } from '../src/core/ui-files.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))

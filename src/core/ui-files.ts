@@ -1,4 +1,31 @@
-import type { UiAssetEncoding } from './deps.js'
+/** How a UI build may hold a file compressed ahead of time, besides as it is. */
+export type UiAssetEncoding = 'br' | 'gzip'
+
+/** A file's bytes, and how `body` is encoded (absent: as it is). */
+export interface EncodedAsset {
+  body: Uint8Array<ArrayBuffer>
+  encoding?: UiAssetEncoding
+}
+
+/** Static files of the API reference viewers (Swagger UI, ReDoc), served without a CDN. */
+export type DocsAssetName = 'swagger-ui.css' | 'swagger-ui-bundle.js' | 'redoc.standalone.js'
+/**
+ * Reads a viewer's file in the first of `encodings` the runtime holds it in (Brotli or gzip,
+ * compressed once), else as it is. Rejects where the runtime has no such files.
+ */
+export type GetDocsAsset = (name: DocsAssetName, encodings?: readonly UiAssetEncoding[]) => Promise<EncodedAsset>
+
+/** A file of the built web UI, its `Content-Type`, and how `body` is encoded (absent: as it is). */
+export interface UiAsset extends EncodedAsset {
+  type: string
+}
+/**
+ * Reads a file of the built web UI by its path relative to the build's root (`index.html`,
+ * `assets/index-3f2a.js`): the first of `encodings` the build holds it in, else as it is.
+ * Resolves undefined when there is no such file, when the path would leave the build's root, or
+ * when the UI was not built.
+ */
+export type GetUiAsset = (path: string, encodings?: readonly UiAssetEncoding[]) => Promise<UiAsset | undefined>
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,4 +1,4 @@
-import type { EncodedAsset, UiAssetEncoding } from '../core/deps.js'
+import type { EncodedAsset, UiAssetEncoding } from '../core/ui-files.js'
 
 /**
  * The precompressed encodings an `Accept-Encoding` header takes, best first (Brotli, then gzip).

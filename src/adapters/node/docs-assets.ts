@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
-import type { DocsAssetName, EncodedAsset, GetDocsAsset, UiAssetEncoding } from '../../core/deps.js'
+import type { DocsAssetName, EncodedAsset, GetDocsAsset, UiAssetEncoding } from '../../core/ui-files.js'
 
 const require = createRequire(import.meta.url)
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { GetUiAsset } from '../../core/deps.js'
+import type { GetUiAsset } from '../../core/ui-files.js'
 import { isPlainUiPath, uiContentType, uiEncodingSuffixes } from '../../core/ui-files.js'
 
 /** Compiled, this file sits in `dist/src/adapters/node`; run from source (tsx, vitest), in `src/adapters/node`. */

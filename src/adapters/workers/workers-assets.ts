@@ -1,6 +1,6 @@
 import type { Fetcher } from '@cloudflare/workers-types'
-import type { DocsAssetName, GetDocsAsset, GetUiAsset } from '../../core/deps.js'
 import { VaultError } from '../../core/errors.js'
+import type { DocsAssetName, GetDocsAsset, GetUiAsset } from '../../core/ui-files.js'
 import { isPlainUiPath, uiContentType, uiEncodingSuffixes } from '../../core/ui-files.js'
 
 /** Where `scripts/build-workers.ts` puts the API reference viewers' files in the assets directory. */

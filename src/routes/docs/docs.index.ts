@@ -1,7 +1,7 @@
 import { swaggerUI } from '@hono/swagger-ui'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { compress } from 'hono/compress'
-import type { DocsAssetName } from '../../core/deps.js'
+import type { DocsAssetName } from '../../core/ui-files.js'
 import { apiKeySchemeName, bearerSchemeName } from '../access.js'
 import type { AppEnv } from '../app-env.js'
 import { acceptedEncodings, encodedAnswer } from '../encoded-answer.js'
