@@ -228,12 +228,14 @@ describe.each([
     expectProblem(await send(printer.id, { file_id: gcodeId, start: true }), 409, 'printer_not_ready')
   })
 
-  it('is offline within the timeout when the printer never answers, and on garbage', async () => {
+  it('is offline within the timeout when the printer never answers, on garbage and on errors, never naming a secret', async () => {
     const silent = await start()
     const garbled = await start()
-    fakes.push(silent, garbled)
+    const failing = await start()
+    fakes.push(silent, garbled, failing)
     silent.behaviour.hang = true
     garbled.behaviour.garbage = true
+    failing.behaviour.status = 500
     const started = Date.now()
     const hung = await register(provider, silent, credentials)
     expect(Date.now() - started).toBeLessThan(2000)
@@ -241,6 +243,17 @@ describe.each([
     const garbage = await register(provider, garbled, credentials)
     expect(garbage.status.state).toBe('offline')
     expect(garbage.status.reason).toMatch(/not JSON/)
+    const broken = await register(provider, failing, credentials)
+    expect(broken.status).toMatchObject({ state: 'offline', ready: false })
+    expect(broken.status.reason).toMatch(/HTTP 500/)
+    // The credentials travel in headers or, for a Duet board, in the login's query: no answer repeats them.
+    for (const printer of [garbage, broken]) {
+      const diagnostics = await call(vault.baseUrl, 'GET', `/api/v1/printers/${printer.id}/diagnostics`, {
+        token: userToken,
+      })
+      expect(JSON.stringify([printer, diagnostics.body])).not.toContain(secret)
+    }
+    expect(JSON.stringify(vault.logs)).not.toContain(secret)
   })
 
   it('reports identity and capabilities in diagnostics', async () => {

@@ -54,7 +54,10 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
   const logIn = async (): Promise<Record<string, unknown>> => {
     const time = new Date().toISOString().slice(0, 19)
     const query = new URLSearchParams({ password, time, sessionKey: 'yes' })
-    const answer = await http.json('GET', `/rr_connect?${query}`)
+    // Never `http.json`: its errors name the path, and this one carries the password.
+    const reply = await http.request('GET', `/rr_connect?${query}`)
+    if (reply.status !== 200) throw new PrinterError('protocol', `rr_connect answered HTTP ${reply.status}`)
+    const answer = parseJsonObject(reply.text, 'rr_connect')
     if (answer.err === 1)
       throw new PrinterError(
         'auth',
