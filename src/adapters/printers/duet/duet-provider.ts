@@ -45,6 +45,9 @@ export function createDuetProviders(): PrinterProviderFactory {
 }
 
 const gcodesFolder = '0:/gcodes/'
+/** How long a start waits for the board's reply to M32, asking every `replyPollMs`. */
+const replyWaitMs = 1000
+const replyPollMs = 100
 
 function duetPrinter(connection: PrinterConnection, sessions: Map<string, string>): PrinterProvider {
   const http = createPrinterHttp(connection.address, connection.timeoutMs)
@@ -178,9 +181,16 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
       )
       if (queued.err === 1)
         throw new PrinterError('refused', 'the board did not take the start command (rr_gcode err 1)')
-      const reply = firstLine((await inSession('GET', '/rr_reply')).text)
-      if (reply && /^error/i.test(reply))
-        throw new PrinterError('refused', `the board refused the start (${reply.slice(0, 200)})`)
+      // The board runs the queued M32 in its main loop, after the answer: its refusal shows in
+      // rr_reply a moment later. Silence for a while is no refusal; the confirm step looks then.
+      const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
+      for (;;) {
+        const reply = firstLine((await inSession('GET', '/rr_reply')).text)
+        if (reply && /^error/i.test(reply))
+          throw new PrinterError('refused', `the board refused the start (${reply.slice(0, 200)})`)
+        if (reply || Date.now() >= until) return
+        await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+      }
     },
   }
 }

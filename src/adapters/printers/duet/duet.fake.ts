@@ -35,6 +35,8 @@ export interface FakeDuet extends FakePrinter<DuetBehaviour> {
 }
 
 const json = (value: unknown): Answer => ({ status: 200, json: value })
+/** How long after `rr_gcode` answers the board runs the command. */
+const gcodeDelayMs = 30
 
 /**
  * A Duet board in standalone mode, answering the `rr_*` HTTP API as RepRapFirmware 3.5 does
@@ -80,9 +82,13 @@ export async function fakeDuet(password = ''): Promise<FakeDuet> {
         return json({ err: 0 })
       }
       if (path === '/rr_gcode') {
-        reply = runGcode(printer, url.searchParams.get('gcode') ?? '', (file) => {
-          lastFile = file
-        })
+        // As the board: the command runs in its main loop after this answer, and its reply comes then.
+        const gcode = url.searchParams.get('gcode') ?? ''
+        setTimeout(() => {
+          reply = runGcode(printer, gcode, (file) => {
+            lastFile = file
+          })
+        }, gcodeDelayMs)
         return json({ buff: 255 })
       }
       if (path === '/rr_reply') {
