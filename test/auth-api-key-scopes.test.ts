@@ -96,11 +96,10 @@ describe('the OpenAPI document states the scopes', () => {
     for (const op of protectedOperations.filter((op) => fullOnlyPrefixes.some((p) => op.path.startsWith(p))))
       expect(fullOnly).toContain(label(op))
     expect(fullOnly).toContain('POST /api/v1/me/password')
-    // Printing reads the printers too; it changes nothing else.
+    // Printing reads the printers and their providers too; it changes nothing else.
+    const printing = ['/printers', '/printer-providers', '/dispatches']
     expect(
-      accepting('print').filter(
-        (op) => !anyScope.includes(op) && !op.includes('/printers') && !op.includes('/dispatches'),
-      ),
+      accepting('print').filter((op) => !anyScope.includes(op) && !printing.some((part) => op.includes(part))),
     ).toEqual([])
     expect(accepting('print')).toContain('POST /api/v1/printers/{id}/send')
     expect(accepting('print')).not.toContain('DELETE /api/v1/printers/{id}')
