@@ -17,10 +17,13 @@ import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { admin, adminEnv, call, newAccountWithKey, signIn } from './support/accounts.js'
 import { backUp } from './support/backups.js'
+import { cliArgs, setUpBuiltCli } from './support/built-cli.js'
 import { filesUnder } from './support/leftovers.js'
 import { createTestDatabase } from './support/test-database.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, bulkyGcode, sliceShape, upload } from './support/uploads.js'
+
+setUpBuiltCli()
 
 /**
  * `model-vault backup restore`, run as a process of its own: onto a fresh install, with a
@@ -37,7 +40,7 @@ interface CliRun {
 
 /** Spawns the CLI without blocking this process, which serves the vaults under test. */
 function startCli(args: string[], env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(...args), {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

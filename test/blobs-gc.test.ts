@@ -12,9 +12,12 @@ import { scheduleGarbageCollection } from '../src/core/maintenance/collect-garba
 import { acquireLock } from '../src/core/runtime/db-lock.js'
 import { maintenanceLockName } from '../src/core/runtime/maintenance-lock.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
+import { cliArgs, setUpBuiltCli } from './support/built-cli.js'
 import { type S3TestServer, startS3Server } from './support/s3-server.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
+
+setUpBuiltCli()
 
 /** Bytes stored the way an upload killed before registering them leaves them: complete, hash-named, no row. */
 async function orphan(vault: TestVault, store: 'blobs' | 'thumbnails' = 'blobs', size = 5000) {
@@ -284,7 +287,7 @@ function exitedPid(): Promise<number> {
 }
 
 function cli(vault: TestVault, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(...args), {
     env: {
       PATH: process.env.PATH,
       VAULT_DATA_DIR: vault.dataDir,

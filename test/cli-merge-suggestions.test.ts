@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, call, createApiKeyAs, signIn } from './support/accounts.js'
+import { cliArgs, setUpBuiltCli } from './support/built-cli.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
+
+setUpBuiltCli()
 
 /** `model-vault models merge-suggestions`, run as its own process against a vault over loopback. */
 let vault: TestVault
@@ -17,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => vault?.close())
 
 function cli(args: string[], stdin = '') {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'models', 'merge-suggestions', ...args], {
+  const child = spawn(process.execPath, cliArgs('models', 'merge-suggestions', ...args), {
     env: { PATH: process.env.PATH, ...env },
   })
   let stdout = ''
@@ -73,7 +76,7 @@ describe('model-vault models merge-suggestions', () => {
     expect(merged.stdout).toMatch(/1 of 1 groups merged\./)
     expect((await cli([])).stdout).toContain('No models look like one another.')
     const unset = await new Promise<number | null>((resolve) =>
-      spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'models', 'merge-suggestions'], {
+      spawn(process.execPath, cliArgs('models', 'merge-suggestions'), {
         env: { PATH: process.env.PATH, MODEL_VAULT_HOOK_CONFIG: '/nonexistent' },
       }).on('close', resolve),
     )

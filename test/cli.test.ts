@@ -3,7 +3,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findUserByName, updateUser } from '../src/core/accounts/users.js'
+import { cliArgs, setUpBuiltCli } from './support/built-cli.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+
+setUpBuiltCli()
 
 /** The recovery CLI, run as a separate process against the same database as a live vault. */
 let vault: TestVault
@@ -18,7 +21,7 @@ function cli(
   stdin?: string,
   env: Record<string, string> = { VAULT_DATA_DIR: vault.dataDir, VAULT_DATABASE_URL: vault.databaseUrl },
 ) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
+  const child = spawn(process.execPath, cliArgs(...args), {
     env: { PATH: process.env.PATH, ...env },
   })
   let stdout = ''

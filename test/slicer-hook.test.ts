@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { admin, adminEnv, createApiKeyAs, newAccount, signIn } from './support/accounts.js'
+import { cliArgs, setUpBuiltCli } from './support/built-cli.js'
 import { SHAPES } from './support/prusa-slicer.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+
+setUpBuiltCli()
 
 /**
  * The shipped post-processing hook, run by the real PrusaSlicer (`--post-process`, as the
@@ -112,8 +115,7 @@ describe('the post-processing hook under the real PrusaSlicer', () => {
 })
 
 describe('model-vault upload', () => {
-  const cli = (args: string[], env: Record<string, string>) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'upload', ...args], env)
+  const cli = (args: string[], env: Record<string, string>) => run(process.execPath, cliArgs('upload', ...args), env)
 
   it('uploads as the hook does: the same name rule, dedup with the hook’s upload, the same outcome lines', async () => {
     // The G-code the hook stored, named by the slicer's variable: already in the vault.

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { admin, adminEnv, call, createApiKeyAs, signIn } from './accounts.js'
+import { cliArgs, setUpBuiltCli } from './built-cli.js'
 import { startTestVault, type TestVault } from './test-vault.js'
 import { binaryCube } from './uploads.js'
 
@@ -62,6 +63,7 @@ export interface Run {
  * after the file's tests. Call once at the top of a test file.
  */
 export function importWorkspace() {
+  setUpBuiltCli()
   const vaults: TestVault[] = []
   let work = ''
   beforeAll(() => {
@@ -88,7 +90,7 @@ export function importWorkspace() {
       env: Record<string, string>,
       onStart?: (child: ReturnType<typeof spawn>) => void,
     ): Promise<Run> {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'import', ...args], {
+      const child = spawn(process.execPath, cliArgs('import', ...args), {
         env: { PATH: process.env.PATH, HOME: work, ...env },
       })
       let stdout = ''
