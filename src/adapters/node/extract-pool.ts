@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { StorageConfig } from '../../core/config/config.js'
 import { FormatError } from '../../core/formats/types.js'
@@ -8,6 +6,7 @@ import type { ExtractStoredFile, StoredBlob } from '../../core/ingest/extractor.
 import type { FileFormat } from '../../core/ingest/file-formats.js'
 import type { Logger } from '../../core/runtime/logger.js'
 import type { ExtractJob, ExtractReply, ExtractWorkerData } from './extract-worker.js'
+import { workerEntry } from './worker-entry.js'
 
 export interface WorkerExtractorOptions {
   /** Where the workers read blobs from: each opens the store itself. */
@@ -59,7 +58,7 @@ interface Slot {
  * from the reader rejects as such; any other failure rejects with its message.
  */
 export function createWorkerExtractor(options: WorkerExtractorOptions): WorkerExtractor {
-  const entry = workerEntry()
+  const entry = workerEntry('extract-worker', import.meta.url)
   const slots = new Set<Slot>()
   const queue: Job[] = []
   let closed = false
@@ -163,24 +162,5 @@ export function createWorkerExtractor(options: WorkerExtractorOptions): WorkerEx
       for (const job of queue.splice(0)) job.reject(new Error('the vault is shutting down'))
       await Promise.all([...slots].map((slot) => slot.worker.terminate()))
     },
-  }
-}
-
-/**
- * The worker's file next to this one: the compiled `.js` when running from `dist`. Under tsx
- * or vitest this module is TypeScript source; Node 20 cannot start a worker from a `.ts` file
- * even with tsx in `execArgv`, so a one-line bootstrap registers tsx's loader, then imports it.
- */
-function workerEntry(): { source: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { source: new URL('./extract-worker.js', import.meta.url), eval: false }
-  // tsx's ESM entry of its API, by its own exports map (require.resolve would give the CommonJS one).
-  const require = createRequire(import.meta.url)
-  const manifest = require('tsx/package.json') as { exports: { './esm/api': { import: { default: string } } } }
-  const tsx = new URL(manifest.exports['./esm/api'].import.default, pathToFileURL(require.resolve('tsx/package.json')))
-    .href
-  const entry = new URL('./extract-worker.ts', import.meta.url).href
-  return {
-    source: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}) })`,
-    eval: true,
   }
 }

@@ -38,11 +38,11 @@ import { createWorkerExtractor } from './extract-pool.js'
 import { leftoversLogger } from './leftovers-logger.js'
 import { createNativeSha256 } from './native-sha256.js'
 import { nodeHeaderAccess } from './node-header-access.js'
+import { createParallelGzip } from './parallel-gzip.js'
 import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { openStorage } from './storage.js'
 import { createNodeUiAssets } from './ui-assets.js'
-import { zlibCompression } from './zlib-compression.js'
 
 export interface NodeDepsOptions {
   logger: Logger
@@ -97,12 +97,14 @@ export async function createNodeDeps(
       logger: options.logger,
     })
     const bambuPrinters = createBambuPrinters()
+    // Archives are compressed in blocks on a worker per core (threads start with the first backup).
+    const compression = createParallelGzip()
     const deps: AppDeps = {
       service: options.service,
       database,
       ...(await openStorage(config.storage, options.logger)),
       createSha256: createNativeSha256,
-      compression: zlibCompression,
+      compression,
       backups: {
         local: await createFsBackupSink(config.backup.dir),
         offsite: config.backup.s3
@@ -148,6 +150,7 @@ export async function createNodeDeps(
     const close = async () => {
       await bambuPrinters.close()
       await extractor.close()
+      await compression.close()
       await database.close()
     }
     return { deps, close }
