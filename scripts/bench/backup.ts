@@ -1,22 +1,32 @@
 /**
- * Backup and restore benchmark: `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048]`.
+ * Backup and restore benchmark:
+ * `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048] [--old-build DIR]`.
  *
  * Fills a vault through the API (curl -T) with G-code-like files (text that compresses like real
- * G-code), then times POST /api/v1/backups until complete against `tar -czf` of the same
- * data directory, and POST /api/v1/backups/{id}/restore of that archive onto a fresh install
- * against `tar -xzf` of the same archive, all in the same run, sampling each server's RSS
+ * G-code), then times, on the same data directory: `tar -czf` (the baseline), tar through `pigz`
+ * (when installed: `apt-get install pigz`), POST /api/v1/backups until complete with `--old-build`
+ * (another build, such as `tsc -p tsconfig.build.json --outDir DIR` of a `git archive` of the commit
+ * before parallel gzip: its single zlib stream) and with this build. Then POST
+ * /api/v1/backups/{id}/restore of this build's archive onto a fresh install against `tar -xzf` of
+ * the same archive (and tar through `pigz -d`), all in the same run, sampling each server's RSS
  * meanwhile. Build first (`npm run build`): the servers run as `npm start` runs them.
  */
-import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BuiltService, startBuiltService } from './built-service.js'
 
-const sizeMiB = Number(process.argv[2] ?? 2048)
+const positional = process.argv
+  .slice(2)
+  .filter((arg, i, args) => !arg.startsWith('--') && args[i - 1] !== '--old-build')
+const sizeMiB = Number(positional[0] ?? 2048)
+const oldBuildAt = process.argv.indexOf('--old-build')
+const oldBuild = oldBuildAt >= 0 ? process.argv[oldBuildAt + 1] : undefined
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))
 const dataDir = join(work, 'data')
 const fileMiB = 64
+const hasPigz = spawnSync('sh', ['-c', 'command -v pigz']).status === 0
 
 /** `mib` MiB of plausible G-code: moves with varying coordinates, so gzip finds what it finds in real files. */
 function gcode(mib: number, seed: number): Buffer {
@@ -53,40 +63,26 @@ async function main(): Promise<void> {
     ])
   }
   rmSync(part)
+  await service.stop()
   execFileSync('sync')
 
-  const tarStarted = process.hrtime.bigint()
-  execFileSync('tar', ['-czf', join(work, 'baseline.tar.gz'), '-C', dataDir, 'db', 'blobs', 'thumbs'])
-  execFileSync('sync')
-  const tarSeconds = Number(process.hrtime.bigint() - tarStarted) / 1e9
-  const tarBytes = readFileSync(join(work, 'baseline.tar.gz')).length
-  rmSync(join(work, 'baseline.tar.gz'))
+  const tarGz = timedTarCreate([])
+  const pigz = hasPigz ? timedTarCreate(['--use-compress-program=pigz']) : undefined
 
-  const measured = await sampleRss(service, async () => {
-    const created = (await (await fetch(`${url}/api/v1/backups`, { method: 'POST', headers: auth })).json()) as {
-      id: string
-    }
-    let backup: { id: string; status: string; size: number; file_name: string }
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      backup = (await (await fetch(`${url}/api/v1/backups/${created.id}`, { headers: auth })).json()) as typeof backup
-    } while (backup.status === 'running')
-    return backup
-  })
-  const backup = measured.result
-  service.stop()
-  if (backup.status !== 'complete') throw new Error(`backup ${backup.status}`)
+  // The old build first, so the archive left for the restore is this build's.
+  let old: Awaited<ReturnType<typeof backupWith>> | undefined
+  if (oldBuild) {
+    old = await backupWith(oldBuild)
+    rmSync(join(dataDir, 'backups', old.backup.file_name))
+  }
+  const measured = await backupWith('dist')
+  const backup = measured.backup
   const archive = join(dataDir, 'backups', backup.file_name)
 
   // Restore onto a fresh install: every byte is written, as after losing a machine.
   execFileSync('sync')
-  const untarDir = join(work, 'untar')
-  mkdirSync(untarDir)
-  const untarStarted = process.hrtime.bigint()
-  execFileSync('tar', ['-xzf', archive, '-C', untarDir])
-  execFileSync('sync')
-  const untarSeconds = Number(process.hrtime.bigint() - untarStarted) / 1e9
-  rmSync(untarDir, { recursive: true })
+  const untar = timedTarExtract(archive, [])
+  const unpigz = hasPigz ? timedTarExtract(archive, ['--use-compress-program=pigz']) : undefined
 
   const freshDir = join(work, 'fresh')
   const fresh = await startBuiltService({ VAULT_DATA_DIR: freshDir })
@@ -102,27 +98,96 @@ async function main(): Promise<void> {
     execFileSync('sync')
     return body
   })
-  fresh.stop()
+  await fresh.stop()
 
-  const mibs = (s: number) => (sizeMiB / s).toFixed(0)
-  const row = (what: string, seconds: number, baseline: number) =>
-    `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} |`
+  const mibs = (seconds: number) => (sizeMiB / seconds).toFixed(0)
+  const row = (what: string, seconds: number, baseline: number, pigzSeconds?: number) =>
+    `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} | ${pigzSeconds ? (seconds / pigzSeconds).toFixed(2) : '–'} |`
+  const archiveMiB = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`
   console.log(
-    `\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; node ${process.version}, ${new Date().toISOString()})\n`,
+    `\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; ${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
   )
+  if (!hasPigz) console.log('pigz is not installed (apt-get install pigz): its rows are skipped.\n')
   console.log(
-    `Archives: tar -czf ${(tarBytes / 1048576).toFixed(0)} MiB, backup ${(backup.size / 1048576).toFixed(0)} MiB.\n`,
+    `Archives: tar -czf ${archiveMiB(tarGz.bytes)}${pigz ? `, pigz ${archiveMiB(pigz.bytes)}` : ''}${old ? `, old build ${archiveMiB(old.backup.size)}` : ''}, backup ${archiveMiB(backup.size)}.\n`,
   )
-  console.log('| measure | seconds | vault MiB/s | ratio to baseline |')
-  console.log('|---|---|---|---|')
-  console.log(row('tar -czf of db, blobs, thumbs (baseline)', tarSeconds, tarSeconds))
-  console.log(row('POST /api/v1/backups until complete', measured.seconds, tarSeconds))
-  console.log(row('tar -xzf of the archive, then sync (baseline)', untarSeconds, untarSeconds))
-  console.log(row('POST /api/v1/backups/{id}/restore onto a fresh install, then sync', restored.seconds, untarSeconds))
+  console.log('| measure | seconds | vault MiB/s | × tar | × pigz |')
+  console.log('|---|---|---|---|---|')
+  console.log(row('tar -czf of db, blobs, thumbs (baseline)', tarGz.seconds, tarGz.seconds, pigz?.seconds))
+  if (pigz) console.log(row('tar through pigz of the same', pigz.seconds, tarGz.seconds, pigz.seconds))
+  if (old)
+    console.log(row(`POST /api/v1/backups until complete, ${oldBuild}`, old.seconds, tarGz.seconds, pigz?.seconds))
+  console.log(row('POST /api/v1/backups until complete', measured.seconds, tarGz.seconds, pigz?.seconds))
+  console.log(row('tar -xzf of the archive, then sync (baseline)', untar, untar, unpigz))
+  if (unpigz) console.log(row('tar through pigz -d of the archive, then sync', unpigz, untar, unpigz))
+  console.log(row('POST /api/v1/backups/{id}/restore onto a fresh install, then sync', restored.seconds, untar, unpigz))
+  const rss = (what: string, sample: { before: number; peak: number }) =>
+    `${what} ${sample.before.toFixed(0)} → peak ${sample.peak.toFixed(0)} MiB`
   console.log(
-    `\nService RSS: backup ${measured.before.toFixed(0)} → peak ${measured.peak.toFixed(0)} MiB; restore ${restored.before.toFixed(0)} → peak ${restored.peak.toFixed(0)} MiB.`,
+    `\nService RSS: ${old ? `${rss('old build backup', old)}; ` : ''}${rss('backup', measured)}; ${rss('restore', restored)}.`,
   )
   rmSync(work, { recursive: true, force: true })
+}
+
+/** A backup by the service of `buildDir` on the bench's data directory, timed, with its RSS. */
+async function backupWith(buildDir: string) {
+  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir }, buildDir)
+  const auth = { Authorization: service.authorization }
+  try {
+    const measured = await sampleRss(service, async () => {
+      const created = (await (
+        await fetch(`${service.url}/api/v1/backups`, { method: 'POST', headers: auth })
+      ).json()) as { id: string }
+      let backup: { id: string; status: string; size: number; file_name: string; error?: string }
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        backup = (await (
+          await fetch(`${service.url}/api/v1/backups/${created.id}`, { headers: auth })
+        ).json()) as typeof backup
+      } while (backup.status === 'running')
+      return backup
+    })
+    if (measured.result.status !== 'complete')
+      throw new Error(`backup ${measured.result.status}: ${measured.result.error}`)
+    return { ...measured, backup: measured.result }
+  } finally {
+    await service.stop()
+  }
+}
+
+/** `tar -c` (through `compressor` options, gzip by default) of the data directory, then sync: seconds and bytes. */
+function timedTarCreate(compressor: string[]): { seconds: number; bytes: number } {
+  const file = join(work, 'baseline.tar.gz')
+  execFileSync('sync')
+  const started = process.hrtime.bigint()
+  execFileSync('tar', [
+    ...(compressor.length > 0 ? compressor : ['-z']),
+    '-cf',
+    file,
+    '-C',
+    dataDir,
+    'db',
+    'blobs',
+    'thumbs',
+  ])
+  execFileSync('sync')
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  const bytes = statSync(file).size
+  rmSync(file)
+  return { seconds, bytes }
+}
+
+/** `tar -x` (through `compressor` options, gzip by default) of `archive` into an empty directory, then sync: seconds. */
+function timedTarExtract(archive: string, compressor: string[]): number {
+  const target = join(work, 'untar')
+  mkdirSync(target)
+  execFileSync('sync')
+  const started = process.hrtime.bigint()
+  execFileSync('tar', [...(compressor.length > 0 ? compressor : ['-z']), '-xf', archive, '-C', target])
+  execFileSync('sync')
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  rmSync(target, { recursive: true })
+  return seconds
 }
 
 /** Runs `work`, timing it and sampling the service's RSS every 50 ms. */

@@ -149,6 +149,18 @@ describe('parallel gzip', () => {
     await reader.cancel()
   })
 
+  it('ends idle workers, and starts new ones for the next stream', async () => {
+    const brief = createParallelGzip({ workers: 2, blockBytes, idleMs: 50 })
+    try {
+      const input = text(6 * blockBytes)
+      expect(Buffer.compare(gunzipSync(await compress(input, [64 * 1024], brief.gzip())), input)).toBe(0)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      expect(Buffer.compare(gunzipSync(await compress(input, [64 * 1024], brief.gzip())), input)).toBe(0)
+    } finally {
+      await brief.close()
+    }
+  })
+
   it('errors the stream when a worker stops, rather than hanging', async () => {
     // zlib refuses level 42 inside the worker, which then ends: the stream fails with the reason.
     const broken = createParallelGzip({ workers: 2, blockBytes, level: 42 })

@@ -12,6 +12,8 @@ export interface ParallelGzipOptions {
   blockBytes?: number
   /** zlib's compression level, 6 by default as gzip's and pigz's. */
   level?: number
+  /** How long a worker waits for the next block before it ends (between backups none is kept). */
+  idleMs?: number
 }
 
 export interface ParallelGzip extends Compression {
@@ -37,7 +39,7 @@ export function createParallelGzip(options: ParallelGzipOptions = {}): ParallelG
   const workers = options.workers ?? availableParallelism()
   const blockBytes = options.blockBytes ?? defaultBlockBytes
   if (blockBytes < windowBytes) throw new Error(`a block must hold at least ${windowBytes} bytes`)
-  const pool = createDeflatePool(workers)
+  const pool = createDeflatePool(workers, options.idleMs ?? 10_000)
   const settings = { blockBytes, level: options.level ?? 6, inFlight: 2 * workers }
   return {
     gzip: () => gzipStream(pool, settings),
@@ -178,14 +180,16 @@ interface Slot {
   worker: Worker
   task?: Task
   error?: Error
+  idle?: ReturnType<typeof setTimeout>
 }
 
 /**
  * At most `size` worker threads, started on demand and kept for the next block, each deflating
  * one block at a time; blocks wait their turn in order. An idle worker does not keep the
- * process alive. A worker that stops fails the block it held and is replaced by the next one.
+ * process alive, and ends after `idleMs`. A worker that stops fails the block it held and is
+ * replaced by the next one.
  */
-function createDeflatePool(size: number): DeflatePool {
+function createDeflatePool(size: number, idleMs: number): DeflatePool {
   const entry = workerEntry('parallel-gzip-worker', import.meta.url)
   const slots = new Set<Slot>()
   const queue: Task[] = []
@@ -196,6 +200,7 @@ function createDeflatePool(size: number): DeflatePool {
       const slot = [...slots].find((candidate) => !candidate.task) ?? (slots.size < size ? spawn() : undefined)
       if (!slot) return
       const task = queue.shift() as Task
+      clearTimeout(slot.idle)
       slot.task = task
       slot.worker.ref()
       slot.worker.postMessage(task.job, [task.job.input.buffer])
@@ -216,7 +221,9 @@ function createDeflatePool(size: number): DeflatePool {
     })
     worker.on('exit', (code) => {
       slots.delete(slot)
-      const task = finish(slot)
+      const task = slot.task
+      slot.task = undefined
+      clearTimeout(slot.idle)
       const why = closed ? 'the vault is shutting down' : (slot.error?.message ?? `exit code ${code}`)
       task?.reject(new Error(`gzip failed: its worker thread stopped (${why})`))
       pump()
@@ -228,6 +235,13 @@ function createDeflatePool(size: number): DeflatePool {
     const task = slot.task
     slot.task = undefined
     slot.worker.unref()
+    clearTimeout(slot.idle)
+    slot.idle = setTimeout(() => {
+      // Out of the pool first, so no block is handed to a worker on its way out.
+      slots.delete(slot)
+      void slot.worker.terminate()
+    }, idleMs)
+    slot.idle.unref()
     return task
   }
 
