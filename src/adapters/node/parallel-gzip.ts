@@ -23,7 +23,7 @@ export interface ParallelGzip extends Compression {
 
 /** Deflate's window: each block is compressed with this much of the previous one as its dictionary. */
 const windowBytes = 32 * 1024
-const defaultBlockBytes = 256 * 1024
+const defaultBlockBytes = 512 * 1024
 
 /**
  * gzip as pigz writes it: the input is cut into blocks, deflated on a pool of worker threads,
