@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { createRestoreWatch } from './core/backup/restore-watch.js'
 import { adminUsersRouter } from './routes/admin-users/admin-users.index.js'
+import { analysisRouter } from './routes/analysis/analysis.index.js'
 import { apiKeysRouter } from './routes/api-keys/api-keys.index.js'
 import type { AppDeps, AppEnv } from './routes/app-env.js'
 import { authRouter } from './routes/auth/auth.index.js'
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', adminUsersRouter)
   app.route('/', ingestRouter)
   app.route('/', filesRouter)
+  app.route('/', analysisRouter)
   app.route('/', signedRouter)
   app.route('/', modelsRouter)
   app.route('/', packagesRouter)

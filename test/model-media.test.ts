@@ -37,7 +37,12 @@ let meshes = 0
 async function meshModel(): Promise<{ id: string; meshThumbnail: string }> {
   const res = await upload(vault.baseUrl, token, 'part.stl', binaryCube(10 + ++meshes * 0.37))
   expect(res.status).toBe(201)
-  return { id: res.body.model.id, meshThumbnail: res.body.file.thumbnail_url }
+  return { id: res.body.model.id, meshThumbnail: (await analysedFile(res.body.file.id)).thumbnail_url }
+}
+/** The file as the API shows it once the background analysis has rendered what was queued. */
+async function analysedFile(id: string) {
+  await vault.deps.analysis.idle()
+  return (await call(vault.baseUrl, 'GET', `/api/v1/files/${id}`, { token })).body
 }
 const rowsHolding = (bytes: Uint8Array) =>
   vault.deps.database.db.selectFrom('files').select('id').where('sha256', '=', sha256(bytes)).execute()
@@ -305,12 +310,16 @@ describe('image thumbnails', () => {
     const png = encodePng({ width: 1200, height: 900, data: noise(1200 * 900 * 3), channels: 3, depth: 8 })
     expect(png.length).toBeGreaterThan(512 * 1024)
     const res = await upload(vault.baseUrl, token, 'big.png', png)
-    expect(res.body.file).toMatchObject({
+    // Scaling is left to the analysis queue: the answer has the size, not yet the thumbnail.
+    expect(res.body.file).toMatchObject({ has_thumbnail: false, metadata: { image: { width: 1200 } } })
+    expect(res.body.model.analysing_files).toBe(1)
+    const file = await analysedFile(res.body.file.id)
+    expect(file).toMatchObject({
       has_thumbnail: true,
       parse_warnings: [],
       metadata: { image: { type: 'png', width: 1200, height: 900 } },
     })
-    const thumbnail = await bytesOf(res.body.file.thumbnail_url)
+    const thumbnail = await bytesOf(file.thumbnail_url)
     expect(thumbnail.type).toBe('image/png')
     expect(decodePng(thumbnail.bytes)).toMatchObject({ width: 512, height: 384 })
   })
@@ -319,8 +328,9 @@ describe('image thumbnails', () => {
     const jpeg = new Uint8Array(encodeJpeg({ width: 1200, height: 900, data: noise(1200 * 900 * 4) }, 90).data)
     expect(jpeg.length).toBeGreaterThan(512 * 1024)
     const res = await upload(vault.baseUrl, token, 'big.jpg', jpeg)
-    expect(res.body.file).toMatchObject({ has_thumbnail: true, metadata: { image: { width: 1200, height: 900 } } })
-    const thumbnail = await bytesOf(res.body.file.thumbnail_url)
+    const file = await analysedFile(res.body.file.id)
+    expect(file).toMatchObject({ has_thumbnail: true, metadata: { image: { width: 1200, height: 900 } } })
+    const thumbnail = await bytesOf(file.thumbnail_url)
     expect(thumbnail.type).toBe('image/jpeg')
     expect(decodeJpeg(thumbnail.bytes, { useTArray: true })).toMatchObject({ width: 512, height: 384 })
   })
@@ -341,8 +351,14 @@ describe('image thumbnails', () => {
     const bomb = pngOf(1000, 1000, zlibZeros(8), 600 * 1024)
     const res = await upload(vault.baseUrl, token, 'bomb.png', bomb)
     expect(res.status).toBe(201)
-    expect(res.body.file.has_thumbnail).toBe(false)
-    expect(res.body.file.parse_warnings[0]).toMatch(/inflates to more than/)
+    // The scaling fails in the background: the queue keeps the reason, the file stays as stored.
+    const file = await analysedFile(res.body.file.id)
+    expect(file).toMatchObject({ has_thumbnail: false, parse_warnings: [] })
+    const queue = await call(vault.baseUrl, 'GET', '/api/v1/analysis', { token })
+    const failure = queue.body.failures.find((entry: { sha256: string }) => entry.sha256 === sha256(bomb))
+    expect(failure.reason).toMatch(/inflates to more than/)
+    expect(failure.files).toEqual([{ id: file.id, name: 'bomb.png', model_id: file.model_id }])
+    expect((await getModel(file.model_id)).analysing_files).toBe(0)
   })
 
   it('store a file named as an image that is none as an opaque file', async () => {

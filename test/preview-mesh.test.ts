@@ -20,12 +20,16 @@ describe('preview meshes of large meshes', () => {
   const suite = setUpInProcessSuite({ ...adminEnv, VAULT_GC_GRACE_MINUTES: '0' })
   const get = (path: string, headers: Record<string, string> = {}) =>
     suite.vault.app.request(path, { headers: { Authorization: suite.authorization, ...headers } })
+  const fileNow = async (id: string) => (await (await get(`/api/v1/files/${id}`)).json()) as UploadedFile
 
   it('makes one on upload, serves it as STL of the same size, and removes it with the file', async () => {
     // 300 × 400 × 2 = 240,000 triangles (12 MB): over the 200,000 from which a preview is made.
     const uploaded = await postUpload<{ file: UploadedFile }>(suite, 'Big sphere.stl', await sphereStl(300, 400, 40))
     expect(uploaded.status).toBe(201)
-    const { file } = uploaded.body
+    // The answer comes before the preview: the analysis queue makes it in the background.
+    expect(uploaded.body.file).toMatchObject({ preview_triangles: null, preview_url: null })
+    await suite.vault.deps.analysis.idle()
+    const file = await fileNow(uploaded.body.file.id)
     expect(file.preview_triangles).toBeGreaterThan(25_000)
     expect(file.preview_triangles).toBeLessThanOrEqual(100_000)
     expect(file.preview_url).toBe(`/api/v1/files/${file.id}/preview`)
@@ -66,9 +70,13 @@ describe('preview meshes of large meshes', () => {
   it('keeps the preview with the other copy when the same content stays in another model', async () => {
     const bytes = await sphereStl(320, 400, 25)
     const first = await postUpload<{ file: UploadedFile }>(suite, 'Ball.stl', bytes)
+    // Stored again before the first is rendered: one rendering serves both files.
     const second = await postUpload<{ file: UploadedFile }>(suite, 'Ball.stl', bytes, { model_name: 'Ball again' })
-    expect(second.body.file.preview_triangles).toBe(first.body.file.preview_triangles)
+    await suite.vault.deps.analysis.idle()
+    const [firstFile, secondFile] = [await fileNow(first.body.file.id), await fileNow(second.body.file.id)]
+    expect(firstFile.preview_triangles).toBeGreaterThan(25_000)
+    expect(secondFile.preview_triangles).toBe(firstFile.preview_triangles)
     expect((await callApi(suite, 'DELETE', `/api/v1/files/${first.body.file.id}`)).status).toBe(204)
-    expect((await get(second.body.file.preview_url as string)).status).toBe(200)
+    expect((await get(secondFile.preview_url as string)).status).toBe(200)
   })
 })

@@ -559,6 +559,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the background analysis stands
+         * @description An upload answers once its bytes are stored and its figures, metadata and model are known. The costly part, rendering a mesh's thumbnail, simplifying a large mesh's preview and scaling a large image down, is queued and done in the background, on the same bounded pool of reader threads, a reading for an upload always going first. The queue is kept in the database: it survives restarts and crashes (a job whose process stopped is taken up again once its lease lapses, and fails after 3 such tries), and the processes of an install sharing one database each take their own jobs. Until its files are rendered, a model's `analysing_files` counts them. This answers the queue's depth, its rate and the time left, and the failures with their reasons.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` scope (or `full`).
+         */
+        get: operations["getAnalysisStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analysis/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue failed analyses again
+         * @description Queues every failed content again, or only the one named by `sha256`. Answers how many were queued; 0 when none had failed.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` or `manage` scope (or `full`).
+         */
+        post: operations["retryAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signed/files/{id}/{token}/{name}": {
         parameters: {
             query?: never;
@@ -2341,6 +2385,11 @@ export interface components {
              */
             license: string | null;
             has_thumbnail: boolean;
+            /**
+             * @description Its files whose thumbnail or preview is still being rendered in the background (`GET /api/v1/analysis`); 0 when none. Figures, metadata and search are complete as soon as an upload answers; only these pictures come later.
+             * @example 0
+             */
+            analysing_files: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2432,6 +2481,48 @@ export interface components {
                 /** @description Opens the file in Creality Print (`crealityprintlink://open?file=…`): STL, 3MF, OBJ, STEP; absent when it does not open this format. */
                 crealityprint?: string;
             };
+        };
+        AnalysisStatus: {
+            /** @description Contents waiting to be rendered. */
+            queued: number;
+            /** @description Being rendered now, by this or another process of the install. */
+            running: number;
+            /** @description Failed, with a reason, until retried. */
+            failed: number;
+            /**
+             * @description Contents finished per second over the last minute; 0 when none.
+             * @example 41.5
+             */
+            rate_per_second: number;
+            /**
+             * @description At that rate, until nothing waits; null when nothing waits or nothing finished in the last minute.
+             * @example 120
+             */
+            seconds_left: number | null;
+            /** @description The 100 most recent failures, newest first. */
+            failures: components["schemas"]["AnalysisFailure"][];
+        };
+        AnalysisFailure: {
+            /** @description The content whose rendering failed. */
+            sha256: string;
+            /**
+             * @description Why, as a sentence.
+             * @example No thumbnail: the image cannot be decoded (invalid PNG signature).
+             */
+            reason: string;
+            /** Format: date-time */
+            failed_at: string;
+            /** @description Times it was taken up. */
+            attempts: number;
+            /** @description The files holding this content, oldest first. */
+            files: {
+                id: string;
+                name: string;
+                model_id: string;
+            }[];
+        };
+        AnalysisRetried: {
+            retried: number;
         };
         ModelStats: {
             totals: {
@@ -4734,6 +4825,7 @@ export interface operations {
                      *         "source_url": null,
                      *         "license": null,
                      *         "has_thumbnail": true,
+                     *         "analysing_files": 0,
                      *         "created_at": "2026-11-28T20:14:40.191Z",
                      *         "updated_at": "2026-11-28T20:14:40.191Z",
                      *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
@@ -4955,6 +5047,7 @@ export interface operations {
                      *         "source_url": null,
                      *         "license": null,
                      *         "has_thumbnail": true,
+                     *         "analysing_files": 0,
                      *         "created_at": "2026-11-28T20:14:40.191Z",
                      *         "updated_at": "2026-11-28T20:14:40.191Z",
                      *         "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
@@ -5785,6 +5878,167 @@ export interface operations {
             };
         };
     };
+    getAnalysisStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisStatus"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
+    retryAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The failed content to retry; absent: all of them. */
+                    sha256?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisRetried"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not valid. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
     downloadSignedFile: {
         parameters: {
             query?: never;
@@ -6425,6 +6679,7 @@ export interface operations {
                      *           "source_url": null,
                      *           "license": null,
                      *           "has_thumbnail": true,
+                     *           "analysing_files": 0,
                      *           "created_at": "2026-11-28T20:14:40.191Z",
                      *           "updated_at": "2026-11-28T20:14:40.191Z",
                      *           "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",
@@ -6532,6 +6787,7 @@ export interface operations {
                      *       "source_url": null,
                      *       "license": null,
                      *       "has_thumbnail": true,
+                     *       "analysing_files": 0,
                      *       "created_at": "2026-11-28T20:14:40.191Z",
                      *       "updated_at": "2026-11-28T20:14:40.191Z",
                      *       "url": "/api/v1/models/0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b",

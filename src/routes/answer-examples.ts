@@ -52,6 +52,7 @@ const model = {
   source_url: null,
   license: null,
   has_thumbnail: true,
+  analysing_files: 0,
   created_at: '2026-11-28T20:14:40.191Z',
   updated_at: '2026-11-28T20:14:40.191Z',
   url: `/api/v1/models/${modelId}`,

@@ -57,6 +57,11 @@ export const ModelSchema = z
       example: 'CC-BY-4.0',
     }),
     has_thumbnail: z.boolean(),
+    analysing_files: z.number().int().openapi({
+      description:
+        'Its files whose thumbnail or preview is still being rendered in the background (`GET /api/v1/analysis`); 0 when none. Figures, metadata and search are complete as soon as an upload answers; only these pictures come later.',
+      example: 0,
+    }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
     url: z.string(),

@@ -150,7 +150,7 @@ describe('3MF instancing', () => {
     expect(drawn.calls).toBeLessThanOrEqual(50_000 + 990 + 12 * 210)
 
     // What ingest does: the same figures, and a thumbnail drawn from at most 2 million triangles, boxes beyond.
-    const extracted = await extractFile('3mf', byteSourceFromBytes(zip))
+    const extracted = await extractFile('3mf', byteSourceFromBytes(zip), { render: true })
     expect(extracted.mesh).toEqual(mesh)
     expect(extracted.thumbnail).toMatchObject({ contentType: 'image/png', width: 256 })
   })

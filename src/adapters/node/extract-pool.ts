@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import type { StorageConfig } from '../../core/config/config.js'
 import { FormatError } from '../../core/formats/types.js'
-import type { Extracted } from '../../core/ingest/extract.js'
+import type { Extracted, ExtractOptions } from '../../core/ingest/extract.js'
 import type { ExtractStoredFile, StoredBlob } from '../../core/ingest/extractor.js'
 import type { FileFormat } from '../../core/ingest/file-formats.js'
 import type { Logger } from '../../core/runtime/logger.js'
@@ -121,7 +121,7 @@ export function createWorkerExtractor(options: WorkerExtractorOptions): WorkerEx
       slot.overBudget = 'time'
       void slot.worker.terminate()
     }, options.timeoutMs)
-    slot.worker.postMessage({ format: job.format, blob: job.blob } satisfies ExtractJob)
+    slot.worker.postMessage({ format: job.format, blob: job.blob, options: job.options } satisfies ExtractJob)
   }
 
   function finish(slot: Slot): Job | undefined {
@@ -150,10 +150,13 @@ export function createWorkerExtractor(options: WorkerExtractorOptions): WorkerEx
   }
 
   return {
-    extract(format: FileFormat, blob: StoredBlob) {
+    extract(format: FileFormat, blob: StoredBlob, options: ExtractOptions) {
       if (closed) return Promise.reject(new Error('the vault is shutting down'))
       return new Promise<Extracted>((resolve, reject) => {
-        queue.push({ format, blob: { sha256: blob.sha256, size: blob.size }, resolve, reject })
+        const job = { format, blob: { sha256: blob.sha256, size: blob.size }, options, resolve, reject }
+        // An upload waits for its reading; rendering is background work, so readings go ahead of it.
+        const firstRender = options.render ? -1 : queue.findIndex((waiting) => waiting.options.render)
+        queue.splice(firstRender < 0 ? queue.length : firstRender, 0, job)
         pump()
       })
     },

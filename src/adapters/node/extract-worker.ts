@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { StorageConfig } from '../../core/config/config.js'
 import { FormatError } from '../../core/formats/types.js'
-import type { Extracted } from '../../core/ingest/extract.js'
+import type { Extracted, ExtractOptions } from '../../core/ingest/extract.js'
 import { createInThreadExtractor, type StoredBlob } from '../../core/ingest/extractor.js'
 import type { FileFormat } from '../../core/ingest/file-formats.js'
 import { openBlobReader } from './storage.js'
@@ -14,6 +14,7 @@ export interface ExtractWorkerData {
 export interface ExtractJob {
   format: FileFormat
   blob: StoredBlob
+  options: ExtractOptions
 }
 
 /** `ready` once at start, then one answer per job, in order. */
@@ -29,9 +30,9 @@ export type ExtractReply =
  */
 async function serve(port: NonNullable<typeof parentPort>, { storage }: ExtractWorkerData): Promise<void> {
   const extract = createInThreadExtractor(await openBlobReader(storage))
-  port.on('message', async ({ format, blob }: ExtractJob) => {
+  port.on('message', async ({ format, blob, options }: ExtractJob) => {
     try {
-      const extracted = await extract(format, blob)
+      const extracted = await extract(format, blob, options)
       const thumbnail = extracted.thumbnail && { ...extracted.thumbnail, bytes: extracted.thumbnail.bytes.slice() }
       const reply: ExtractReply = { kind: 'done', extracted: { ...extracted, thumbnail } }
       // A preview owns its whole buffer; a thumbnail may be a view into a file's bytes, hence its copy.

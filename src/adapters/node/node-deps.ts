@@ -5,6 +5,7 @@ import { createConfirmedCredentials } from '../../core/accounts/confirmed-creden
 import { createKeyRing } from '../../core/accounts/key-ring.js'
 import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 import { randomToken } from '../../core/accounts/secrets.js'
+import { startAnalysisRunner } from '../../core/analysis/analysis-runner.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import { createRestoreFence } from '../../core/backup/restore-fence.js'
 import type { Config } from '../../core/config/config.js'
@@ -88,21 +89,40 @@ export async function createNodeDeps(
       jwtSecrets: await configuredJwtSecrets(config),
       printerCredentialsKey: config.printers.credentialsKey,
     }
+    // One core stays for requests; a few readers are plenty, each may hold VAULT_EXTRACT_MEMORY_MB.
+    const extractorWorkers = config.extract.workers ?? Math.max(1, Math.min(4, availableParallelism() - 1))
     const extractor = createWorkerExtractor({
       storage: config.storage,
-      // One core stays for requests; a few readers are plenty, each may hold VAULT_EXTRACT_MEMORY_MB.
-      workers: config.extract.workers ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
+      workers: extractorWorkers,
       timeoutMs: config.extract.timeoutMs,
       memoryMb: config.extract.memoryMb,
       logger: options.logger,
     })
+    const storage = await openStorage(config.storage, options.logger)
+    const analysis = startAnalysisRunner(
+      {
+        service: options.service,
+        database,
+        clock,
+        logger: options.logger,
+        ...storage,
+        createSha256: createNativeSha256,
+        extractStoredFile: extractor.extract,
+      },
+      {
+        concurrency: extractorWorkers,
+        // Past any one file's budget, so a lease lapses only when its process has stopped.
+        leaseMs: config.extract.timeoutMs + 60_000,
+        pollMs: 5_000,
+      },
+    )
     const bambuPrinters = createBambuPrinters()
     // Archives are compressed in blocks on a worker per core (threads start with the first backup).
     const compression = createParallelGzip()
     const deps: AppDeps = {
       service: options.service,
       database,
-      ...(await openStorage(config.storage, options.logger)),
+      ...storage,
       createSha256: createNativeSha256,
       compression,
       backups: {
@@ -127,6 +147,7 @@ export async function createNodeDeps(
       getClientAddress: createClientAddress(config.trustProxy),
       headerAccess: nodeHeaderAccess,
       extractStoredFile: extractor.extract,
+      analysis,
       // Two: measured with scripts/campaigns/upload-burst.ts (docs/reliability.md), half the peak memory of unbounded.
       registrations: createSemaphore(2),
       // Four, each for 10 s at most: the 200-upload burst peaked at 271 MiB instead of 349 (docs/reliability.md).
@@ -149,7 +170,8 @@ export async function createNodeDeps(
     }
     const close = async () => {
       await bambuPrinters.close()
-      await extractor.close()
+      // The runner gives its jobs back while the readers stop under the renders it still waits for.
+      await Promise.all([analysis.stop(), extractor.close()])
       await compression.close()
       await database.close()
     }

@@ -20,7 +20,7 @@ import { fetchHeaderAccess } from '../../routes/header-access.js'
 import { openD1Database } from '../d1/d1-database.js'
 import { createR2BlobStore } from '../r2/r2-blob-store.js'
 import { createFetchS3BackupSink } from '../s3-fetch/s3-fetch-backup-sink.js'
-import { createBoundedExtractor } from './bounded-extractor.js'
+import { createBoundedExtractor, idleAnalysis } from './bounded-extractor.js'
 import { createMemoryScratchCopy } from './memory-scratch-copy.js'
 import { noBackupSink } from './no-backup-sink.js'
 import { createPbkdf2PasswordHasher } from './pbkdf2-password-hasher.js'
@@ -106,6 +106,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     getClientAddress: (c) => c.req.header('cf-connecting-ip'),
     headerAccess: fetchHeaderAccess,
     extractStoredFile: createBoundedExtractor(blobs, readMaxBytes),
+    analysis: idleAnalysis,
     registrations: createSemaphore(2),
     // As on Node (node-deps.ts): an isolate has 128 MB, and bodies being read hold their chunks in it.
     uploadBodies: createSemaphore(4, { leaseMs: 10_000 }),

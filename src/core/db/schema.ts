@@ -104,6 +104,8 @@ export interface ModelsTable {
   creator: Generated<string | null>
   source_url: Generated<string | null>
   license: Generated<string | null>
+  /** Its files whose thumbnail or preview the analysis queue has yet to render (see core/analysis). */
+  analysing_files: Generated<number>
 }
 
 export interface FilesTable {
@@ -328,6 +330,26 @@ export interface PrinterProfilesTable {
   updated_at: string
 }
 
+/** `queued` → `running` (under a lease) → `done` (kept an hour, for the rate) or `failed` (with its reason, until retried). */
+export type AnalysisState = 'queued' | 'running' | 'done' | 'failed'
+
+/** The background analysis of one stored content (migration 0027; see core/analysis). */
+export interface AnalysisJobsTable {
+  sha256: string
+  /** The format it is read as: the first file of these bytes says. */
+  format: string
+  state: AnalysisState
+  /** Claims so far: a job whose lease ran out this often (its process died each time) fails. */
+  attempts: Generated<number>
+  /** The process holding it while `running`, and until when; a later claim takes it over. */
+  lease_owner: string | null
+  lease_until: string | null
+  /** Why it failed, as a sentence. */
+  reason: string | null
+  queued_at: string
+  finished_at: string | null
+}
+
 export interface Database {
   installation: InstallationTable
   users: UsersTable
@@ -354,6 +376,7 @@ export interface Database {
   dispatches: DispatchesTable
   filament_profiles: FilamentProfilesTable
   printer_profiles: PrinterProfilesTable
+  analysis_jobs: AnalysisJobsTable
 }
 
 const databaseTables: Record<keyof Database, true> = {
@@ -382,6 +405,7 @@ const databaseTables: Record<keyof Database, true> = {
   dispatches: true,
   filament_profiles: true,
   printer_profiles: true,
+  analysis_jobs: true,
 }
 
 /**

@@ -21,6 +21,8 @@ export interface ReadImage {
   metadata: { image: { type: keyof typeof contentTypes; width: number; height: number } }
   warnings: string[]
   thumbnail?: Thumbnail
+  /** Set when `scale` was false and the image would be scaled down: its thumbnail is still to make. */
+  renderLater?: true
 }
 
 /**
@@ -28,9 +30,10 @@ export interface ReadImage {
  * else (PNG, JPEG) a copy scaled down to 512 pixels. Dimensions are read from the header and
  * checked before anything is decoded, so an image claiming 100000×100000 pixels is stored
  * without a thumbnail instead of being given gigabytes of memory. Throws a `malformed`
- * FormatError for bytes that are not a PNG, JPEG, GIF or WebP.
+ * FormatError for bytes that are not a PNG, JPEG, GIF or WebP. With `scale` false the scaling (the
+ * costly part) is left for later: the answer says so with `renderLater`.
  */
-export async function readImage(source: ByteSource): Promise<ReadImage> {
+export async function readImage(source: ByteSource, scale = true): Promise<ReadImage> {
   const head = await source.read(0, Math.min(source.size, HEADER_BYTES) - 1)
   const kind = imageKind(head)
   if (kind === null || kind === 'qoi')
@@ -49,6 +52,7 @@ export async function readImage(source: ByteSource): Promise<ReadImage> {
   }
   const refusal = thumbnailRefusal(kind, source.size, size)
   if (refusal) return { metadata, warnings: [`No thumbnail: ${refusal}`] }
+  if (!scale) return { metadata, warnings: [], renderLater: true }
   try {
     const bytes = await source.read(0, source.size - 1)
     return { metadata, warnings: [], thumbnail: kind === 'png' ? pngThumbnail(bytes, size) : jpegThumbnail(bytes) }

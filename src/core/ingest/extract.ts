@@ -23,6 +23,17 @@ export interface Extracted {
   preview?: PreviewMesh
   /** A better name for a new model than the file name (a 3MF's title). */
   title?: string
+  /** Set when rendering was left out (`render: false`) and would make a thumbnail or a preview. */
+  renderLater?: true
+}
+
+/**
+ * `render: false` reads what is quick (figures, metadata, thumbnails a file carries) and leaves
+ * out what costs the most: rendering a mesh's thumbnail, simplifying its preview, scaling a large
+ * image down. Ingest reads so, and the analysis queue renders later (see core/analysis).
+ */
+export interface ExtractOptions {
+  render: boolean
 }
 
 /**
@@ -30,21 +41,23 @@ export interface Extracted {
  * file with a warning. Only `FormatError('unsafe')` (zip bombs, path tricks) propagates,
  * because ingest refuses such files outright.
  */
-export async function extractFile(format: FileFormat, source: ByteSource): Promise<Extracted> {
+export async function extractFile(format: FileFormat, source: ByteSource, options: ExtractOptions): Promise<Extracted> {
   try {
     switch (format) {
       case 'stl':
         return await extractMesh(
           (sink) => readStl(source, sink).then(() => {}),
           async (sink) => ({ stl: await readStl(source, sink) }),
+          options,
         )
       case 'obj':
         return await extractMesh(
           (sink) => readObj(source, sink).then(() => {}),
           async (sink) => ({ obj: await readObj(source, sink) }),
+          options,
         )
       case '3mf':
-        return await extractThreeMf(source)
+        return await extractThreeMf(source, options)
       case 'gcode':
         return await extractGcode(source)
       case 'step': {
@@ -54,7 +67,7 @@ export async function extractFile(format: FileFormat, source: ByteSource): Promi
           : { metadata: {}, warnings: ['The file does not start with an ISO-10303-21 (STEP) header.'] }
       }
       case 'image':
-        return await readImage(source)
+        return await readImage(source, options.render)
       case 'document':
       case 'other':
         return { metadata: {}, warnings: [] }
@@ -82,17 +95,14 @@ const previewOf = (replay: TriangleSource, mesh: MeshStats) =>
 async function extractMesh(
   replay: TriangleSource,
   readOnce: (sink: ReturnType<typeof createMeshStats>) => Promise<Record<string, unknown>>,
+  { render }: ExtractOptions,
 ): Promise<Extracted> {
   const stats = createMeshStats()
   const readerMetadata = await readOnce(stats)
   const mesh = stats.finish()
-  return {
-    metadata: { mesh, ...readerMetadata },
-    warnings: [],
-    mesh,
-    thumbnail: await renderThumbnail(replay, mesh.bbox),
-    preview: await previewOf(replay, mesh),
-  }
+  const read = { metadata: { mesh, ...readerMetadata }, warnings: [], mesh }
+  if (!render) return { ...read, renderLater: true }
+  return { ...read, thumbnail: await renderThumbnail(replay, mesh.bbox), preview: await previewOf(replay, mesh) }
 }
 
 /**
@@ -102,11 +112,11 @@ async function extractMesh(
  */
 const THREE_MF_RENDER_TRIANGLES = 500_000
 
-async function extractThreeMf(source: ByteSource): Promise<Extracted> {
+async function extractThreeMf(source: ByteSource, { render }: ExtractOptions): Promise<Extracted> {
   const contents = await readThreeMf(source)
   const mesh = await contents.measure()
   const replay: TriangleSource = (sink) => contents.forEachTriangle(sink, { maxTriangles: THREE_MF_RENDER_TRIANGLES })
-  return {
+  const read = {
     metadata: {
       mesh,
       objects: contents.objects,
@@ -116,9 +126,19 @@ async function extractThreeMf(source: ByteSource): Promise<Extracted> {
     },
     warnings: [],
     mesh,
-    thumbnail: contents.thumbnail ?? (mesh.triangles > 0 ? await renderThumbnail(replay, mesh.bbox) : undefined),
-    preview: await previewOf(replay, mesh),
     title: contents.metadata.title,
+  }
+  const rendersThumbnail = !contents.thumbnail && mesh.triangles > 0
+  if (!render)
+    return {
+      ...read,
+      thumbnail: contents.thumbnail,
+      ...(rendersThumbnail || mesh.triangles > PREVIEW_FROM_TRIANGLES ? { renderLater: true as const } : {}),
+    }
+  return {
+    ...read,
+    thumbnail: contents.thumbnail ?? (rendersThumbnail ? await renderThumbnail(replay, mesh.bbox) : undefined),
+    preview: await previewOf(replay, mesh),
   }
 }
 

@@ -1,6 +1,6 @@
 import type { BlobStore } from '../blobs/blob-store.js'
 import { blobByteSource } from './blob-byte-source.js'
-import { type Extracted, extractFile } from './extract.js'
+import { type Extracted, type ExtractOptions, extractFile } from './extract.js'
 import type { FileFormat } from './file-formats.js'
 
 /** A committed blob to read: its key (the SHA-256) and its size. */
@@ -16,12 +16,12 @@ export interface StoredBlob {
  * with `FormatError('unsafe')` for files ingest must refuse, and with other errors when the
  * blob cannot be read at all.
  */
-export type ExtractStoredFile = (format: FileFormat, blob: StoredBlob) => Promise<Extracted>
+export type ExtractStoredFile = (format: FileFormat, blob: StoredBlob, options: ExtractOptions) => Promise<Extracted>
 
 /**
  * Reads on the calling thread, with no budget of its own: for runtimes without threads, and
  * inside the Node adapter's worker threads (which bring the budgets).
  */
 export function createInThreadExtractor(blobs: Pick<BlobStore, 'get'>): ExtractStoredFile {
-  return (format, blob) => extractFile(format, blobByteSource(blobs, blob.sha256, blob.size))
+  return (format, blob, options) => extractFile(format, blobByteSource(blobs, blob.sha256, blob.size), options)
 }

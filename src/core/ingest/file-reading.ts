@@ -37,11 +37,14 @@ export interface Reading {
   /** The thumbnail's and preview's bytes when read now, to store again should a concurrent deletion take them. */
   thumbnailBytes?: Uint8Array
   previewBytes?: Uint8Array
+  /** Its thumbnail or preview is still to be rendered: the analysis queue takes it (see core/analysis). */
+  renderLater?: boolean
 }
 
 /**
- * Reads stored bytes for their figures, thumbnail and preview (both kept in the thumbnail store);
- * 422 `unsafe_file` for a file refused for what it is.
+ * Reads stored bytes for their figures, metadata and any thumbnail they carry (kept in the
+ * thumbnail store), leaving rendering to the analysis queue (`renderLater`); 422 `unsafe_file`
+ * for a file refused for what it is.
  */
 export async function readContent(deps: ReadingDeps, format: FileFormat, stored: StoredContent): Promise<Reading> {
   const extracted = await extractOrRefuse(deps, format, stored)
@@ -68,6 +71,7 @@ export async function readContent(deps: ReadingDeps, format: FileFormat, stored:
     objectNames: slicedObjectNames(format, extracted.metadata),
     thumbnailBytes: extracted.thumbnail?.bytes,
     previewBytes: extracted.preview?.bytes,
+    renderLater: extracted.renderLater === true,
   }
 }
 
@@ -93,7 +97,7 @@ export function readingOf(row: Selectable<FilesTable>): Reading {
 
 async function extractOrRefuse(deps: ReadingDeps, format: FileFormat, stored: StoredContent) {
   try {
-    return await deps.extractStoredFile(format, stored)
+    return await deps.extractStoredFile(format, stored, { render: false })
   } catch (error) {
     if (error instanceof FormatError && error.kind === 'unsafe') {
       await forgetRefusedContent(deps, stored)

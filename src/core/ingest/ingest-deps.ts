@@ -1,3 +1,4 @@
+import type { AnalysisRunner } from '../analysis/analysis-deps.js'
 import type { StorageDeps } from '../blobs/storage-deps.js'
 import type { RuntimeDeps } from '../runtime/runtime-deps.js'
 import type { Semaphore } from '../runtime/semaphore.js'
@@ -11,6 +12,8 @@ export interface IngestDeps extends Pick<RuntimeDeps, 'database' | 'clock' | 'lo
    * file never stalls other requests.
    */
   extractStoredFile: ExtractStoredFile
+  /** Renders thumbnails and previews after the upload has answered; woken by each upload that queues work. */
+  analysis: AnalysisRunner
 }
 
 /** What storing a zip's files takes besides: the bound on registrations at once and on each file. */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { queueAnalysis } from '../analysis/analysis-queue.js'
 import { putContentAddressed, type StoredContent } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable, ModelsTable } from '../db/schema.js'
 import { unprocessable, uploadAborted } from '../errors.js'
@@ -170,6 +171,7 @@ export async function registerUpload(
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst()
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) throw new LostRace()
+      if (read.renderLater) await queueAnalysis(trx, { sha256: stored.sha256, format, now })
       if (read.objectNames) {
         const sources = slicedSourceKeys(read.objectNames, filename)
         if (sources.length > 0)
@@ -215,6 +217,7 @@ export async function registerUpload(
   }
   const { file, modelCreated } = inserted
   await confirmStoredContent(deps, file, read)
+  if (read.renderLater) deps.analysis.wake()
   if (heldElsewhere) await recordDuplicateUpload(db, file.size)
   const attachments =
     format === '3mf' && !heldElsewhere

@@ -46,6 +46,7 @@ export const toModelSummary = (row: SummaryColumns): ModelSummaryRecord => ({
   source_url: row.source_url,
   license: row.license,
   has_thumbnail: row.thumbnail_sha256 !== null,
+  analysing_files: Number(row.analysing_files),
   created_at: row.created_at,
   updated_at: row.updated_at,
   tags: keptList(row.tag_names),

@@ -31,6 +31,8 @@ export interface ModelRecord {
   source_url: string | null
   license: string | null
   has_thumbnail: boolean
+  /** Its files whose thumbnail or preview is still being rendered in the background; 0 when none. */
+  analysing_files: number
   created_at: string
   updated_at: string
 }
@@ -62,6 +64,7 @@ export const summaryColumns = [
   'source_url',
   'license',
   'thumbnail_sha256',
+  'analysing_files',
   'created_at',
   'updated_at',
   'file_count',
@@ -80,6 +83,7 @@ export const toModelRecord = (row: SummaryColumns): ModelRecord => ({
   source_url: row.source_url,
   license: row.license,
   has_thumbnail: row.thumbnail_sha256 !== null,
+  analysing_files: Number(row.analysing_files),
   created_at: row.created_at,
   updated_at: row.updated_at,
 })

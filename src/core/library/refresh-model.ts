@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { analysingFilesOf } from '../analysis/analysis-queue.js'
 import type { VaultDatabase } from '../db/database.js'
 import type { SearchIndex } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
@@ -6,7 +7,7 @@ import { settleCover } from './cover.js'
 import { normalizeSearchText } from './search-text.js'
 
 /**
- * Recomputes what the library derives from a model's rows: its file count, G-code file count and total size,
+ * Recomputes what the library derives from a model's rows: its file count, G-code file count, total size and files awaiting analysis,
  * each G-code file's `slicer`, its cover (see `settleCover`) and its search document. Run it inside the transaction that
  * changed the model, after that transaction updated the model's row: on PostgreSQL the row
  * lock serialises concurrent refreshes of one model, so the last one sees every file.
@@ -49,6 +50,7 @@ export async function refreshModel(
       file_count: files.length,
       gcode_file_count: files.filter((file) => file.format === 'gcode').length,
       total_size: files.reduce((sum, file) => sum + Number(file.size), 0),
+      analysing_files: await analysingFilesOf(db, modelId),
       indexed_at: now,
     })
     .where('id', '=', modelId)

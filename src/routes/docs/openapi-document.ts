@@ -35,6 +35,10 @@ export function buildOpenApiDocument(
         description: 'Put files into the vault: hashed, deduplicated, read and attached to a model.',
       },
       { name: 'Files', description: 'Stored files: metadata, download, thumbnails.' },
+      {
+        name: 'Analysis',
+        description: 'The background queue that renders thumbnails and previews after uploads have answered.',
+      },
       { name: 'Models', description: 'Models and their files.' },
       { name: 'Collections', description: 'Named groups of models; a model can be in several.' },
       { name: 'Tags', description: 'Labels on models, set per model.' },

@@ -50,6 +50,7 @@ export function summaryPresenter(c: Context): (model: ModelSummaryRecord) => z.i
       source_url: model.source_url,
       license: model.license,
       has_thumbnail: model.has_thumbnail,
+      analysing_files: model.analysing_files,
       created_at: model.created_at,
       updated_at: model.updated_at,
       url,
