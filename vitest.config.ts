@@ -9,6 +9,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * the Workers runtime) behave the same on either and run once. Tests get the kind through `inject`.
  */
 const databaseBehaviour = [
+  // Claims under leases, one statement each database runs its own way; replicas sharing one database.
+  'test/analysis-queue.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

@@ -155,6 +155,8 @@ describe('backup restore from the shell', () => {
     ] as const) {
       expect((await upload(original.baseUrl, token, name, bytes)).status).toBe(201)
     }
+    // Thumbnails rendered before the backup, so the install compared after the restore is the one backed up.
+    await original.deps.analysis.idle()
     maker = await newAccountWithKey(original.baseUrl, token)
     backup = await backUp(original.baseUrl, token)
     expect(backup).toMatchObject({ status: 'complete' })

@@ -51,6 +51,7 @@ describe('restoring a backup over the API', () => {
     await upload(vault.baseUrl, rootToken, 'cylinder.stl', sliced.stl)
     await upload(vault.baseUrl, rootToken, 'cylinder.gcode', sliced.gcode)
     const cube = (await upload(vault.baseUrl, rootToken, 'cube.stl', binaryCube(9))).body
+    await vault.deps.analysis.idle()
     const maker = await newAccountWithKey(vault.baseUrl, rootToken)
     const before = await libraryState(vault, rootToken)
     const backup = await backUp(vault.baseUrl, rootToken)
@@ -61,6 +62,7 @@ describe('restoring a backup over the API', () => {
       204,
     )
     await upload(vault.baseUrl, rootToken, 'late.stl', binaryCube(4))
+    await vault.deps.analysis.idle()
     expect(
       (await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status,
     ).toBe(200)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { admin, adminEnv, type Reply, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, type Reply, signIn } from './support/accounts.js'
 import { gridThreeMf, manyPlacementsThreeMf } from './support/hostile-files.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
 import { binaryCube, upload } from './support/uploads.js'
@@ -37,6 +37,9 @@ function expectOpaque(res: Reply, warning: string) {
   expect(res.body.file.parse_warnings).toEqual([`Stored as an opaque file: ${warning}`])
 }
 
+const fileNow = async (vault: TestVault, token: string, id: string) =>
+  (await call(vault.baseUrl, 'GET', `/api/v1/files/${id}`, { token })).body
+
 const readersStarted = (vault: TestVault) => vault.logs.filter((line) => line.msg === 'file reader started').length
 
 // Each test reads files that take seconds of CPU on purpose; a busy machine needs the room.
@@ -49,10 +52,16 @@ describe('reading uploaded files off the request thread', { timeout: 180_000 }, 
     // The reader thread is started by a first small file, so what follows measures reading only.
     expect((await upload(vault.baseUrl, token, 'warm-up.stl', binaryCube(10))).status).toBe(201)
 
-    const { result, answers } = await healthWhile(vault.baseUrl, upload(vault.baseUrl, token, 'grid.3mf', grid))
+    await vault.deps.analysis.idle()
+    // Its reading for the answer, then its rendering in the background: both on the reader thread.
+    const readAndRendered = upload(vault.baseUrl, token, 'grid.3mf', grid).then(async (reply) => {
+      await vault.deps.analysis.idle()
+      return reply
+    })
+    const { result, answers } = await healthWhile(vault.baseUrl, readAndRendered)
     expect(result.status).toBe(201)
     expect(result.body.file.metadata.mesh.triangles).toBe(2 * 250 * 250)
-    expect(result.body.file.has_thumbnail).toBe(true)
+    expect((await fileNow(vault, token, result.body.file.id)).has_thumbnail).toBe(true)
     // Read on the request thread, the same file let 13 health requests through (its long
     // synchronous stretches hold them); read by a worker, 244 (both on a busy 2-core machine).
     expect(answers.length, 'health answers while the file was read').toBeGreaterThanOrEqual(50)
@@ -75,7 +84,8 @@ describe('reading uploaded files off the request thread', { timeout: 180_000 }, 
     expect(next.status).toBe(201)
     expect(next.body.file.parse_warnings).toEqual([])
     expect(next.body.file.metadata.mesh.triangles).toBe(12)
-    expect(next.body.file.has_thumbnail).toBe(true)
+    await vault.deps.analysis.idle()
+    expect((await fileNow(vault, token, next.body.file.id)).has_thumbnail).toBe(true)
     expect(readersStarted(vault)).toBe(2)
   })
 

@@ -97,8 +97,14 @@ describe('uploading a zip', () => {
     })
     expect(await content.text()).toContain('; printhost_apikey = [redacted]')
     expect(entry(res.body, 'Benchy/parts/cube.stl')).toMatchObject({
-      file: { sha256: sha256(cube), format: 'stl', has_thumbnail: true, folder: 'parts' },
+      file: { sha256: sha256(cube), format: 'stl', folder: 'parts' },
     })
+    // Its thumbnail is rendered in the background, as for a single upload.
+    await vault.deps.analysis.idle()
+    const cubeFile = await fetch(`${vault.baseUrl}/api/v1/files/${entry(res.body, 'Benchy/parts/cube.stl').file.id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect(await cubeFile.json()).toMatchObject({ has_thumbnail: true })
     // Folders inside the model are kept; the top folder is the model itself.
     expect(entry(res.body, 'Benchy/print.gcode').file.folder).toBe('')
     const reasons = Object.fromEntries(

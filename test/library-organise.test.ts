@@ -15,6 +15,8 @@ afterAll(async () => vault?.close())
 async function add(name: string, bytes: Uint8Array | string, fields: Record<string, string> = {}) {
   const reply = await upload(vault.baseUrl, token, name, bytes, fields)
   expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+  // Its thumbnail rendered: these tests follow thumbnails through deletions.
+  await vault.deps.analysis.idle()
   return reply.body as { model: { id: string; name: string }; file: { sha256: string; size: number } }
 }
 const api = (method: string, path: string, json?: unknown) =>

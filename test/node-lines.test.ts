@@ -9,6 +9,7 @@ import { signIn } from './support/accounts.js'
 import { oncePerSourceState, untilListening } from './support/built-vault.js'
 import { packVault } from './support/packed-vault.js'
 import { createTestDatabase } from './support/test-database.js'
+import { until } from './support/until.js'
 import { binaryCube, putRaw } from './support/uploads.js'
 
 const run = promisify(execFile)
@@ -117,11 +118,19 @@ for (const line of otherLines) {
       expect(stored.status).toBe(201)
       const { file, model } = stored.body as {
         file: { id: string; metadata: { mesh?: { triangles: number } } }
-        model: { id: string; has_thumbnail: boolean }
+        model: { id: string; analysing_files: number }
       }
       expect(file.metadata.mesh?.triangles).toBe(12)
-      expect(model.has_thumbnail).toBe(true)
+      expect(model.analysing_files).toBe(1)
       const headers = { Authorization: `Bearer ${access_token}` }
+      // Its thumbnail is rendered on a reader thread after the answer.
+      const rendered = async () =>
+        (
+          (await (await fetch(`${baseUrl}/api/v1/models/${model.id}`, { headers })).json()) as {
+            has_thumbnail: boolean
+          }
+        ).has_thumbnail
+      await until(rendered, 'the thumbnail is rendered', { timeoutMs: 20_000, everyMs: 50 })
       const list = (await (await fetch(`${baseUrl}/api/v1/models`, { headers })).json()) as { items: { id: string }[] }
       expect(list.items.map((item) => item.id)).toEqual([model.id])
       const content = await fetch(`${baseUrl}/api/v1/files/${file.id}/content`, { headers })

@@ -1,22 +1,33 @@
 /**
- * Folder import benchmark: `npx tsx scripts/bench/folder-import.ts [files, default 10000]`
- * (after `npm run build`: the service and the CLI run as built).
+ * Folder import benchmark:
+ * `npx tsx scripts/bench/folder-import.ts [files, default 10000] [--old-build DIR] [--slicer-sample N, default 400]`
+ * (after `npm run build`: the service and the CLI run as built; `--old-build` names another build,
+ * `npx tsc -p tsconfig.build.json --outDir DIR`, to time in the same run).
  *
- * A folder of small binary STL meshes (about 1 kB each, five per model folder), stored twice,
- * each time into a fresh vault: by `model-vault import` (its default concurrency), then one file
- * at a time by `curl -T` to PUT /api/v1/ingest/{filename}, as a shell loop would. Prints a
- * Markdown table for docs/benchmarks.md.
+ * A folder of small binary STL meshes (about 1 kB each, five per model folder), stored into a fresh
+ * vault by `model-vault import` (its default concurrency): files/s until the last answer (durable
+ * storage), then the seconds until the background analysis has rendered every thumbnail, and the
+ * service's peak RSS. Baselines in the same run: the same import by the older build, when given;
+ * one file at a time by `curl -T` to PUT /api/v1/ingest/{filename}, as a shell loop would (on the
+ * first 1,000 files); and `prusa-slicer --info` over a sample of the same meshes, two at a time
+ * (both cores), extrapolated to all of them. Prints Markdown rows for docs/benchmarks.md.
  */
 
-import { execFileSync, spawn } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { campaignFile } from '../campaigns/campaign-files.js'
 import { seededRandom } from '../seeded-random.js'
 import { type BuiltService, startBuiltService } from './built-service.js'
 
-const fileCount = Number(process.argv[2] ?? 10_000)
+const args = process.argv.slice(2)
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined)
+const fileCount = Number(args.find((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 10_000)
+const oldBuild = option('--old-build')
+const slicerSample = Number(option('--slicer-sample') ?? 400)
+const curlFiles = Math.min(fileCount, 1_000)
 const filesPerModel = 5
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-import-'))
 const tree = join(work, 'tree')
@@ -38,8 +49,8 @@ function writeTree(): string[] {
 }
 
 /** A fresh vault on its own data directory, with an API key of the scopes the import needs. */
-async function freshVault(name: string): Promise<{ service: BuiltService; key: string }> {
-  const service = await startBuiltService({ VAULT_DATA_DIR: join(work, name) })
+async function freshVault(name: string, build = 'dist'): Promise<{ service: BuiltService; key: string }> {
+  const service = await startBuiltService({ VAULT_DATA_DIR: join(work, name) }, build)
   const answer = await fetch(`${service.url}/api/v1/api-keys`, {
     method: 'POST',
     headers: { Authorization: service.authorization, 'Content-Type': 'application/json' },
@@ -54,24 +65,55 @@ const filesIn = (service: BuiltService, key: string) => {
   return (JSON.parse(stats.toString()) as { totals: { files: number } }).totals.files
 }
 
-/** Times `upload` into a fresh vault; answers the seconds it took and the files the vault then holds. */
-async function timed(name: string, upload: (service: BuiltService, key: string) => Promise<void>) {
-  const { service, key } = await freshVault(name)
-  try {
-    const started = process.hrtime.bigint()
-    await upload(service, key)
-    return { seconds: seconds(started), stored: filesIn(service, key) }
-  } finally {
-    service.stop()
+interface Run {
+  /** Until the last file's answer. */
+  seconds: number
+  stored: number
+  /** From the start until the background analysis had nothing left; null for a build without the queue. */
+  analysedSeconds: number | null
+  peakMiB: number
+}
+
+/** Polls `GET /api/v1/analysis` until nothing waits; the seconds since `started`, or null where there is no such route. */
+async function analysisDone(service: BuiltService, key: string, started: bigint): Promise<number | null> {
+  for (;;) {
+    const answer = await fetch(`${service.url}/api/v1/analysis`, { headers: { 'X-Api-Key': key } })
+    if (answer.status === 404) return null
+    const queue = (await answer.json()) as { queued: number; running: number }
+    if (queue.queued + queue.running === 0) return seconds(started)
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
 
-const importCommand = (service: BuiltService, key: string) =>
+/** Times `upload` into a fresh vault of `build`: until the last answer, until the analysis is done, and peak RSS. */
+async function timed(name: string, upload: (service: BuiltService, key: string) => Promise<void>, build?: string) {
+  const { service, key } = await freshVault(name, build)
+  let peakMiB = 0
+  const sampler = setInterval(() => {
+    peakMiB = Math.max(peakMiB, service.rssMiB())
+  }, 20)
+  try {
+    const started = process.hrtime.bigint()
+    await upload(service, key)
+    const uploaded = seconds(started)
+    const analysedSeconds = await analysisDone(service, key, started)
+    return { seconds: uploaded, stored: filesIn(service, key), analysedSeconds, peakMiB } satisfies Run
+  } finally {
+    clearInterval(sampler)
+    await service.stop()
+  }
+}
+
+const importCommand = (build: string) => (service: BuiltService, key: string) =>
   new Promise<void>((resolve, reject) =>
-    spawn(process.execPath, ['dist/src/cli/cli.js', 'import', '--state', join(work, 'journal.jsonl'), tree], {
-      env: { ...process.env, MODEL_VAULT_URL: service.url, MODEL_VAULT_API_KEY: key },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`model-vault import exited ${code}`)))),
+    spawn(
+      process.execPath,
+      [`${build}/src/cli/cli.js`, 'import', '--state', join(work, `${build.replaceAll('/', '_')}.jsonl`), tree],
+      {
+        env: { ...process.env, MODEL_VAULT_URL: service.url, MODEL_VAULT_API_KEY: key },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    ).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`model-vault import exited ${code}`)))),
   )
 
 const curlEach = (paths: string[]) => async (service: BuiltService, key: string) => {
@@ -90,23 +132,46 @@ const curlEach = (paths: string[]) => async (service: BuiltService, key: string)
   }
 }
 
+/** `prusa-slicer --info` over every `step`-th mesh, as many at once as there are cores: seconds per file. */
+async function slicerSecondsPerFile(paths: string[]): Promise<number> {
+  const sample = paths.filter((path) => path.endsWith('.stl')).slice(0, slicerSample)
+  const run = promisify(execFile)
+  const started = process.hrtime.bigint()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: availableParallelism() }, async () => {
+      while (next < sample.length) await run('prusa-slicer', ['--info', sample[next++] as string])
+    }),
+  )
+  return seconds(started) / sample.length
+}
+
 async function main(): Promise<void> {
   const paths = writeTree()
   execFileSync('sync')
   const folders = readdirSync(tree).length
-  const imported = await timed('import', importCommand)
-  const curled = await timed('curl', curlEach(paths))
-  const rate = (run: { seconds: number }) => fileCount / run.seconds
-  const row = (label: string, run: { seconds: number; stored: number }) =>
-    `| ${label} | ${run.stored.toLocaleString('en')} | ${run.seconds.toFixed(1)} | ${rate(run).toFixed(1)} | ${(rate(run) / rate(curled)).toFixed(2)} |`
+  const imported = await timed('import', importCommand('dist'))
+  const older = oldBuild ? await timed('import-old', importCommand(oldBuild), oldBuild) : undefined
+  const curled = await timed('curl', curlEach(paths.slice(0, curlFiles)))
+  const slicerAll = (await slicerSecondsPerFile(paths)) * fileCount
+  const rate = (run: Run, files = fileCount) => files / run.seconds
+  const curlRate = rate(curled, curlFiles)
+  const row = (label: string, run: Run, files = fileCount) =>
+    `| ${label} | ${run.stored.toLocaleString('en')} | ${run.seconds.toFixed(1)} | ${rate(run, files).toFixed(1)} | ${(rate(run, files) / curlRate).toFixed(2)} | ${run.analysedSeconds?.toFixed(1) ?? '–'} | ${run.analysedSeconds ? (run.analysedSeconds / slicerAll).toFixed(2) : '–'} | ${run.peakMiB.toFixed(0)} |`
+  // Rendering runs on one reader thread per core left for it: files per second per core.
+  const renderRate = imported.analysedSeconds ? fileCount / imported.analysedSeconds : 0
   console.log(
     [
-      `${fileCount.toLocaleString('en')} files of about 1 kB in ${folders.toLocaleString('en')} model folders, Node ${process.version}, ${new Date().toISOString()}`,
+      `${fileCount.toLocaleString('en')} files of about 1 kB in ${folders.toLocaleString('en')} model folders, ${availableParallelism()} cores, Node ${process.version}, ${new Date().toISOString()}`,
       '',
-      '| Upload | files stored | seconds | files/s | × curl |',
-      '|---|---:|---:|---:|---:|',
+      '| Upload | files stored | seconds to last answer | files/s | × curl | seconds until analysed | × `prusa-slicer --info` | peak RSS MiB |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       row('`model-vault import DIR` (concurrency 4)', imported),
-      row('`curl -T` per file, one at a time', curled),
+      ...(older ? [row(`\`model-vault import DIR\`, ${oldBuild}`, older)] : []),
+      row(`\`curl -T\` per file, one at a time, first ${curlFiles.toLocaleString('en')}`, curled, curlFiles),
+      '',
+      `\`prusa-slicer --info\` on ${Math.min(slicerSample, fileCount / 2)} of the meshes, ${availableParallelism()} at once: ${(slicerAll / fileCount).toFixed(3)} s per file, ${slicerAll.toFixed(0)} s for all ${fileCount.toLocaleString('en')}.`,
+      `Thumbnails from the start of the import until the last was rendered: ${renderRate.toFixed(1)} files/s.`,
     ].join('\n'),
   )
 }

@@ -594,7 +594,7 @@ export interface paths {
          * Queue failed analyses again
          * @description Queues every failed content again, or only the one named by `sha256`. Answers how many were queued; 0 when none had failed.
          *
-         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `upload` or `manage` scope (or `full`).
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
         post: operations["retryAnalysis"];
         delete?: never;
@@ -5943,7 +5943,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description The failed content to retry; absent: all of them. */
+                    /**
+                     * @description The failed content to retry; absent: all of them.
+                     * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+                     */
                     sha256?: string;
                 };
             };

@@ -5,13 +5,13 @@ import { createConfirmedCredentials } from '../../core/accounts/confirmed-creden
 import { createKeyRing } from '../../core/accounts/key-ring.js'
 import type { PasswordHasher } from '../../core/accounts/password-hasher.js'
 import { randomToken } from '../../core/accounts/secrets.js'
-import { startAnalysisRunner } from '../../core/analysis/analysis-runner.js'
 import { recoverInterruptedWork } from '../../core/backup/interrupted-work.js'
 import { createRestoreFence } from '../../core/backup/restore-fence.js'
 import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { startAnalysisRunner } from '../../core/ingest/background-analysis.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { createMetrics } from '../../core/metrics/metrics.js'
@@ -110,7 +110,8 @@ export async function createNodeDeps(
         extractStoredFile: extractor.extract,
       },
       {
-        concurrency: extractorWorkers,
+        // As many as there are readers (uploads' readings go first); VAULT_ANALYSIS_WORKERS=0 leaves it to other processes.
+        concurrency: config.analysis.workers ?? extractorWorkers,
         // Past any one file's budget, so a lease lapses only when its process has stopped.
         leaseMs: config.extract.timeoutMs + 60_000,
         pollMs: 5_000,

@@ -1,4 +1,4 @@
-import type { AnalysisRunner } from '../../core/analysis/analysis-deps.js'
+import type { AnalysisRunner } from '../../core/analysis/analysis-runner.js'
 import type { BlobStore } from '../../core/blobs/blob-store.js'
 import { createInThreadExtractor, type ExtractStoredFile } from '../../core/ingest/extractor.js'
 

@@ -67,6 +67,8 @@ export interface Config {
    * once (absent: the runtime picks from its cores), and each file's time and memory budget.
    */
   extract: { workers?: number; timeoutMs: number; memoryMb: number }
+  /** Contents this process renders at once for the analysis queue; 0: none (another process of the install renders). */
+  analysis: { workers?: number }
 }
 
 export class ConfigError extends Error {
@@ -123,6 +125,12 @@ export function parseConfig(env: Env): Config {
         vars.text('VAULT_EXTRACT_WORKERS') === undefined ? undefined : vars.integer('VAULT_EXTRACT_WORKERS', 1, 1, 64),
       timeoutMs: vars.integer('VAULT_EXTRACT_TIMEOUT_MS', 30_000, 10, 3_600_000),
       memoryMb: vars.integer('VAULT_EXTRACT_MEMORY_MB', 512, 16, 65_536),
+    },
+    analysis: {
+      workers:
+        vars.text('VAULT_ANALYSIS_WORKERS') === undefined
+          ? undefined
+          : vars.integer('VAULT_ANALYSIS_WORKERS', 1, 0, 64),
     },
   }
   if (vars.problems.length > 0) throw new ConfigError([...vars.problems])

@@ -1,4 +1,4 @@
-import type { AnalysisRunner } from '../analysis/analysis-deps.js'
+import type { AnalysisRunner } from '../analysis/analysis-runner.js'
 import type { StorageDeps } from '../blobs/storage-deps.js'
 import type { RuntimeDeps } from '../runtime/runtime-deps.js'
 import type { Semaphore } from '../runtime/semaphore.js'
@@ -14,6 +14,11 @@ export interface IngestDeps extends Pick<RuntimeDeps, 'database' | 'clock' | 'lo
   extractStoredFile: ExtractStoredFile
   /** Renders thumbnails and previews after the upload has answered; woken by each upload that queues work. */
   analysis: AnalysisRunner
+}
+
+/** What rendering the analysis queue's content takes (background-analysis.ts). */
+export interface AnalysisDeps extends Pick<RuntimeDeps, 'service' | 'database' | 'clock' | 'logger'>, StorageDeps {
+  extractStoredFile: ExtractStoredFile
 }
 
 /** What storing a zip's files takes besides: the bound on registrations at once and on each file. */

@@ -56,7 +56,7 @@ export const analysisStatusRoute = defineRoute(allow('user', 'read'), {
   },
 })
 
-export const retryAnalysisRoute = defineRoute(allow('user', 'upload', 'manage'), {
+export const retryAnalysisRoute = defineRoute(allow('user', 'manage'), {
   method: 'post',
   path: '/api/v1/analysis/retry',
   operationId: 'retryAnalysis',
@@ -74,7 +74,10 @@ export const retryAnalysisRoute = defineRoute(allow('user', 'upload', 'manage'),
               .string()
               .regex(/^[0-9a-f]{64}$/, 'is not a SHA-256 in lower-case hex')
               .optional()
-              .openapi({ description: 'The failed content to retry; absent: all of them.' }),
+              .openapi({
+                description: 'The failed content to retry; absent: all of them.',
+                example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+              }),
           }),
         },
       },

@@ -20,6 +20,7 @@ let cubeSize = 900
 async function modelIn(collectionId: string, name: string): Promise<string> {
   const made = await postUpload<{ model: { id: string } }>(suite, `${name}.stl`, binaryCube(cubeSize++))
   const { id } = made.body.model
+  await suite.vault.deps.analysis.idle()
   expect((await callApi(suite, 'PUT', `/api/v1/collections/${collectionId}/models/${id}`)).status).toBe(204)
   return id
 }

@@ -1,8 +1,8 @@
+import { type ClaimedJob, dropJob, finishJob, maxAttempts, recountAnalysingOf } from '../analysis/analysis-queue.js'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
-import type { FileFormat } from '../ingest/file-formats.js'
 import { settleCover } from '../library/cover.js'
-import type { AnalysisDeps } from './analysis-deps.js'
-import { type ClaimedJob, dropJob, finishJob, maxAttempts, recountAnalysingOf } from './analysis-queue.js'
+import type { FileFormat } from './file-formats.js'
+import type { AnalysisDeps } from './ingest-deps.js'
 
 /**
  * Renders one claimed content (thumbnail, preview, scaled image) and records it on every file
