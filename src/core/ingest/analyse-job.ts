@@ -56,18 +56,16 @@ export async function analyseJob(
   const now = deps.clock.now().toISOString()
   await db.transaction().execute(async (trx) => {
     if (!(await finishJob(trx, { sha256: job.sha256, owner, now, state: 'done' }))) return
-    if (thumbnail && extracted.thumbnail)
-      await trx
-        .updateTable('files')
-        .set({ thumbnail_sha256: thumbnail.sha256, thumbnail_content_type: extracted.thumbnail.contentType })
-        .where('sha256', '=', job.sha256)
-        .execute()
-    if (preview && extracted.preview)
-      await trx
-        .updateTable('files')
-        .set({ preview_sha256: preview.sha256, preview_triangles: extracted.preview.triangles })
-        .where('sha256', '=', job.sha256)
-        .execute()
+    const rendered = {
+      ...(thumbnail && extracted.thumbnail
+        ? { thumbnail_sha256: thumbnail.sha256, thumbnail_content_type: extracted.thumbnail.contentType }
+        : {}),
+      ...(preview && extracted.preview
+        ? { preview_sha256: preview.sha256, preview_triangles: extracted.preview.triangles }
+        : {}),
+    }
+    if (Object.keys(rendered).length > 0)
+      await trx.updateTable('files').set(rendered).where('sha256', '=', job.sha256).execute()
     for (const modelId of await recountAnalysingOf(trx, job.sha256)) await settleCover(trx, modelId, true)
   })
 }
