@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
 import { formatBytes } from '../../ui/format-bytes'
 import { MarkdownText } from '../../ui/markdown-text'
+import { AnalysingNotice } from './analysing-notice'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
 import { DocumentList } from './document-list'
@@ -93,6 +94,8 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
           <DeleteModelButton modelId={data.id} name={data.name} fileCount={data.files.length} />
         </Group>
       </Group>
+
+      {data.analysing_files > 0 && <AnalysingNotice files={data.analysing_files} />}
 
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
