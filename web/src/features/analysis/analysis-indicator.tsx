@@ -48,7 +48,7 @@ export function AnalysisIndicator() {
         ) : (
           <>
             <IconAlertTriangle size={20} color="var(--mantine-color-orange-filled)" aria-hidden />
-            <Text size="sm" c="orange" visibleFrom="sm">
+            <Text size="sm" visibleFrom="sm">
               {summary}
             </Text>
           </>

@@ -40,7 +40,14 @@ export function AnalysisPage() {
           {problemMessage(analysis.error)}
         </Alert>
       )}
-      {analysis.data && <QueueFigures status={analysis.data} />}
+      {analysis.data && (
+        <Stack component="section" aria-labelledby="queue-heading">
+          <Title order={2} size="h3" id="queue-heading">
+            Queue
+          </Title>
+          <QueueFigures status={analysis.data} />
+        </Stack>
+      )}
       {analysis.data && (
         <Stack component="section" aria-labelledby="failures-heading">
           <Group justify="space-between">

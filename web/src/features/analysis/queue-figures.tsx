@@ -17,7 +17,7 @@ export function QueueFigures({ status }: { status: AnalysisStatus }) {
     },
   ]
   return (
-    <SimpleGrid cols={{ base: 2, md: 4 }} component="dl" m={0} aria-label="Analysis queue">
+    <SimpleGrid cols={{ base: 2, md: 4 }} component="dl" m={0}>
       {tiles.map((tile) => (
         <Paper key={tile.label} withBorder p="md">
           <Text component="dt" size="sm" c="dimmed">
