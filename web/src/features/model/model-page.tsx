@@ -99,7 +99,7 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
 
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <ModelViewerPanel files={data.files} />
+          <ModelViewerPanel files={data.files} analysing={data.analysing_files > 0} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
