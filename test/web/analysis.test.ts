@@ -46,16 +46,27 @@ describe('the background analysis', () => {
       const indicator = page.getByRole('banner').getByRole('link', { name: /^Rendering thumbnails: \d+ files? left/ })
       await indicator.waitFor()
       await main.getByText('Analysing…').first().waitFor()
-      await main
-        .getByRole('link', { name: /^Globe \d.* · thumbnail being rendered$/ })
-        .first()
-        .waitFor()
+      // The most recent upload, first in the list, is about the last the queue takes up.
+      const waiting = main.getByRole('link', { name: /^Globe \d.* · thumbnail being rendered$/ }).first()
+      await waiting.waitFor()
       await screenshot(page, 'library-analysing')
       await expectAccessible(page)
+
+      // Its model page, in another tab, says its files are being rendered, until they are.
+      const modelTab = await context.newPage()
+      const name = (await waiting.textContent())?.match(/Globe \d/)?.[0]
+      await modelTab.goto(new URL(`.${await waiting.getAttribute('href')}`, `${suite.vault.baseUrl}/`).href)
+      const notice = modelTab.getByText('Rendering thumbnails and previews for 1 file…')
+      await notice.waitFor()
+      await screenshot(modelTab, 'model-page-analysing')
 
       // Rendered in the background; the list is asked again meanwhile, so the thumbnails appear without a reload.
       await expect.poll(() => main.locator('img[src^="blob:"]').count(), { timeout: 30_000 }).toBe(meshes)
       expect(await main.getByText('Analysing…').count()).toBe(0)
+      // And the model page, without a reload either.
+      await modelTab.getByRole('img', { name: `Cover of ${name}` }).waitFor()
+      await notice.waitFor({ state: 'hidden' })
+      await modelTab.close()
       await indicator.waitFor({ state: 'hidden' })
       // What is left is the failure, which the header leads to.
       const failed = page.getByRole('banner').getByRole('link', { name: '1 file could not be analysed' })
