@@ -107,6 +107,7 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
               kind="models"
               id={data.id}
               available={data.has_thumbnail}
+              rendering={data.analysing_files > 0}
               alt={`Cover of ${data.name}`}
               size={200}
             />
