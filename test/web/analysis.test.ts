@@ -60,9 +60,14 @@ describe('the background analysis', () => {
       await notice.waitFor()
       await screenshot(modelTab, 'model-page-analysing')
 
+      // The list view says it too, with a name for the picture.
+      await page.getByText('List', { exact: true }).click()
+      await main.getByRole('img', { name: 'Analysing: the thumbnail is being rendered' }).first().waitFor()
+      await screenshot(page, 'library-list-analysing')
+
       // Rendered in the background; the list is asked again meanwhile, so the thumbnails appear without a reload.
       await expect.poll(() => main.locator('img[src^="blob:"]').count(), { timeout: 30_000 }).toBe(meshes)
-      expect(await main.getByText('Analysing…').count()).toBe(0)
+      expect(await main.getByRole('img', { name: /^Analysing/ }).count()).toBe(0)
       // And the model page, without a reload either.
       await modelTab.getByRole('img', { name: `Cover of ${name}` }).waitFor()
       await notice.waitFor({ state: 'hidden' })

@@ -36,7 +36,8 @@ export function ModelThumbnail({
           c="dimmed"
         >
           <Loader size="sm" aria-hidden />
-          <Text size="xs" aria-hidden>
+          {/* Smaller in the list's square, which is narrower than the word. */}
+          <Text fz={ratio === 1 ? 10 : 'xs'} aria-hidden>
             Analysing…
           </Text>
         </Stack>
