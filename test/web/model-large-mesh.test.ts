@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { admin, adminEnv, signIn as apiSignIn } from '../support/accounts.js'
+import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
 import { sphereStl } from '../support/sphere-mesh.js'
 import { cubeField, upload } from '../support/uploads.js'
 import { expectAccessible, openSignedIn, screenshot, setUpBrowserSuite, waitForViewer } from '../support/web-ui.js'
@@ -19,14 +19,19 @@ describe('a large mesh on its model page', () => {
   it('a mesh of 240,000 triangles shows its preview first, and the whole file only when asked', async () => {
     const reply = await upload(suite.vault.baseUrl, token, 'Globe.stl', await sphereStl(300, 400, 40))
     expect(reply.status, JSON.stringify(reply.body)).toBe(201)
-    expect(reply.body.file.preview_triangles).toBeGreaterThan(0)
 
     const { page, context, pageErrors } = await open(`/models/${reply.body.model.id}`)
     try {
       const requested: string[] = []
       page.on('request', (request) => requested.push(request.url()))
       await page.getByRole('heading', { name: 'Globe', level: 1 }).waitFor()
-      const triangles = new Intl.NumberFormat('en-US').format(reply.body.file.preview_triangles)
+      // The preview is rendered in the background after the upload: the page waits for it (asking
+      // again meanwhile), without fetching the whole file.
+      await page.getByText(/^A preview: [\d,]+ of 240,000 triangles\.$/).waitFor({ timeout: 30_000 })
+      await page.getByText(/^Rendering thumbnails and previews/).waitFor({ state: 'hidden' })
+      const file = (await call(suite.vault.baseUrl, 'GET', `/api/v1/files/${reply.body.file.id}`, { token })).body
+      expect(file.preview_triangles).toBeGreaterThan(0)
+      const triangles = new Intl.NumberFormat('en-US').format(file.preview_triangles)
       await page.getByText(`A preview: ${triangles} of 240,000 triangles.`).waitFor()
       const full = page.getByRole('button', { name: 'Load full detail (12.0 MB)' })
       await full.waitFor()

@@ -7,6 +7,7 @@ import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router'
 import { routerBasename } from './api/base-url'
 import { queryClient } from './api/query-client'
 import { useMe } from './api/use-me'
+import { AnalysisIndicator } from './features/analysis/analysis-indicator'
 import { ReplacePasswordPrompt } from './features/auth/replace-password-prompt'
 import { RequireSession } from './features/auth/require-session'
 import { useSignOut } from './features/auth/session-hooks'
@@ -64,7 +65,17 @@ function SignedIn() {
   const signOut = useSignOut()
   const user = me.data?.user
   return (
-    <VaultShell nav={navigationFor(user?.role ?? 'user')} user={user} onSignOut={signOut} status={<UploadIndicator />}>
+    <VaultShell
+      nav={navigationFor(user?.role ?? 'user')}
+      user={user}
+      onSignOut={signOut}
+      status={
+        <>
+          <AnalysisIndicator />
+          <UploadIndicator />
+        </>
+      }
+    >
       <RestoreBanner />
       {/* Only a convenience: if its code cannot load, the page goes on without it. */}
       <ErrorBoundary fallback={null}>

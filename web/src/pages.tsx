@@ -5,6 +5,7 @@ import {
   IconFolders,
   IconKey,
   IconLayoutDashboard,
+  IconPhotoScan,
   IconPrinter,
   IconSettings,
   IconStack2,
@@ -22,6 +23,9 @@ import type { NavEntry } from './ui/app-shell'
 
 // Every page but the library loads its code when first opened: the library route's first load stays small
 // (three.js, charts and each page's own code arrive on demand).
+const AnalysisPage = lazy(() =>
+  import('./features/analysis/analysis-page').then((module) => ({ default: module.AnalysisPage })),
+)
 const AccessPage = lazy(() =>
   import('./features/access/access-page').then((module) => ({ default: module.AccessPage })),
 )
@@ -133,6 +137,13 @@ export const pages: Page[] = [
     icon: IconKey,
     group: 'Settings',
     element: <AccessPage />,
+  },
+  {
+    path: '/settings/analysis',
+    label: 'Analysis',
+    icon: IconPhotoScan,
+    group: 'Settings',
+    element: <AnalysisPage />,
   },
   {
     path: '/users',

@@ -27,7 +27,7 @@ export function VaultShell(props: {
   nav: NavEntry[]
   user: ShellUser | undefined
   onSignOut: () => void
-  /** Shown in the header before the user menu (the uploads under way). */
+  /** Shown in the header before the user menu (the analysis and the uploads under way). */
   status?: ReactNode
   children: ReactNode
 }) {

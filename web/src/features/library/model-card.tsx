@@ -1,4 +1,4 @@
-import { Badge, Box, Card, Group, Stack, Text } from '@mantine/core'
+import { Badge, Box, Card, Group, Stack, Text, VisuallyHidden } from '@mantine/core'
 import { memo } from 'react'
 import { Link } from 'react-router'
 import type { components } from '../../api/schema'
@@ -30,6 +30,7 @@ export const ModelCard = memo(function ModelCard({
   onSelect: SelectModel
 }) {
   const { file_summary: files } = model
+  const analysing = model.analysing_files > 0 && !model.has_thumbnail
   return (
     <Box pos="relative" flex={1} display="flex" style={{ flexDirection: 'column' }}>
       <Box pos="absolute" top={8} left={8} style={{ zIndex: 1 }}>
@@ -45,8 +46,10 @@ export const ModelCard = memo(function ModelCard({
         radius="md"
         flex={1}
       >
-        <Card.Section>
-          <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} />
+        {/* Hidden from assistive tools: the link is named by its text, the model's name first (the
+            thumbnail is decorative; that it is still being rendered is said after the figures). */}
+        <Card.Section aria-hidden>
+          <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} analysing={analysing} />
         </Card.Section>
         <Stack gap={6} mt="sm">
           <Text fw={600} lineClamp={2}>
@@ -61,6 +64,7 @@ export const ModelCard = memo(function ModelCard({
           </Group>
           <Text size="xs" c="dimmed">
             {formatBytes(files.total_size)} · {files.count} {files.count === 1 ? 'file' : 'files'}
+            {analysing && <VisuallyHidden> · thumbnail being rendered</VisuallyHidden>}
           </Text>
           {model.tags.length > 0 && (
             <Group gap={4}>

@@ -106,7 +106,12 @@ const ModelRow = memo(function ModelRow({
         <SelectModelCheckbox name={model.name} index={index} checked={selected} onSelect={onSelect} />
       </Table.Td>
       <Table.Td>
-        <ModelThumbnail id={model.id} hasThumbnail={model.has_thumbnail} ratio={1} />
+        <ModelThumbnail
+          id={model.id}
+          hasThumbnail={model.has_thumbnail}
+          analysing={model.analysing_files > 0 && !model.has_thumbnail}
+          ratio={1}
+        />
       </Table.Td>
       <Table.Td>
         <Anchor component={Link} to={`/models/${model.id}`} fw={600}>

@@ -6,7 +6,14 @@ import { libraryKeys } from './query-keys'
 
 const pageSize = 48
 
-/** The models matching `query`, a page at a time over the API's keyset cursor. */
+/** While a model shown has files still being analysed, the list is asked again this often (ms). */
+const analysingRefetch = 2_000
+
+/**
+ * The models matching `query`, a page at a time over the API's keyset cursor. Asked again every
+ * 2 s while any model loaded has files waiting for the background analysis (`analysing_files`),
+ * so their thumbnails appear once rendered, without a reload; not at all otherwise.
+ */
 export function useModels(query: LibraryQuery) {
   return useInfiniteQuery(modelsQuery(query))
 }
@@ -31,6 +38,10 @@ export function modelsQuery(query: LibraryQuery) {
         }),
       ),
     getNextPageParam: (page) => page.next_cursor ?? undefined,
+    refetchInterval: (list) =>
+      list.state.data?.pages.some((page) => page.items.some((model) => model.analysing_files > 0))
+        ? analysingRefetch
+        : false,
   })
 }
 

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
 import { formatBytes } from '../../ui/format-bytes'
 import { MarkdownText } from '../../ui/markdown-text'
+import { AnalysingNotice } from './analysing-notice'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
 import { DocumentList } from './document-list'
@@ -94,9 +95,11 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
         </Group>
       </Group>
 
+      {data.analysing_files > 0 && <AnalysingNotice files={data.analysing_files} />}
+
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <ModelViewerPanel files={data.files} />
+          <ModelViewerPanel files={data.files} analysing={data.analysing_files > 0} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
@@ -104,6 +107,7 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
               kind="models"
               id={data.id}
               available={data.has_thumbnail}
+              rendering={data.analysing_files > 0}
               alt={`Cover of ${data.name}`}
               size={200}
             />

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { LargeMeshView } from './large-mesh-view'
 import { LoadingView } from './loading-view'
+import { PreviewComingView } from './preview-coming-view'
 import { PreviewNotice } from './preview-notice'
 import { isViewable, type ModelFile } from './types'
 import { type ByteProgress, loadFileBytes } from './use-file-bytes'
@@ -17,21 +18,35 @@ const MeshViewer = lazy(() => import('./mesh-viewer'))
  */
 const largeMeshBytes = 50_000_000
 
+/** Meshes of more triangles than this get a preview, rendered in the background after the upload. */
+const previewFromTriangles = 200_000
+
 type Download =
   | { status: 'waiting' }
+  | { status: 'coming' }
   | { status: 'loading'; progress?: ByteProgress }
   | { status: 'done'; bytes: Uint8Array<ArrayBuffer> }
   | { status: 'failed'; message: string }
 
-/** What the 3D view shows of the file: its preview mesh, the file itself, or a button until asked. */
-type Shown = 'preview' | 'full' | 'waiting'
+/**
+ * What the 3D view shows of the file: its preview mesh, the file itself, or a button until asked;
+ * `coming`: a preview is being rendered, the view waits for it.
+ */
+type Shown = 'preview' | 'full' | 'waiting' | 'coming'
+
+const trianglesOf = (file: ModelFile | undefined) => {
+  const triangles = (file?.metadata.mesh as { triangles?: unknown } | undefined)?.triangles
+  return typeof triangles === 'number' ? triangles : 0
+}
 
 /**
  * The 3D view of the model's first STL, 3MF or OBJ file (or the one chosen), with download
  * progress. A large mesh with a preview (made on upload) shows the preview first, with a button
- * for the full detail; one without shows its thumbnail until "Load the 3D view" is pressed.
+ * for the full detail; one without shows its thumbnail until "Load the 3D view" is pressed. While
+ * the model's files are being analysed (`analysing`), a mesh that will have a preview waits for it
+ * rather than downloading the whole file.
  */
-export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
+export function ModelViewerPanel({ files, analysing = false }: { files: ModelFile[]; analysing?: boolean }) {
   const viewable = files.filter(isViewable)
   const [chosenId, setChosenId] = useState<string | null>(null)
   const file = viewable.find((candidate) => candidate.id === chosenId) ?? viewable[0]
@@ -42,11 +57,20 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
   // By id and size: an edit of the model brings new file objects, not new bytes.
   const fileId = file?.id
   const fileSize = file?.size ?? 0
+  const previewComing = analysing && trianglesOf(file) > previewFromTriangles
   const shown: Shown =
-    fullAsked === fileId ? 'full' : file?.preview_url ? 'preview' : fileSize > largeMeshBytes ? 'waiting' : 'full'
+    fullAsked === fileId
+      ? 'full'
+      : file?.preview_url
+        ? 'preview'
+        : previewComing
+          ? 'coming'
+          : fileSize > largeMeshBytes
+            ? 'waiting'
+            : 'full'
   useEffect(() => {
     if (!fileId) return
-    if (shown === 'waiting') return setDownload({ status: 'waiting' })
+    if (shown === 'waiting' || shown === 'coming') return setDownload({ status: shown })
     const abort = new AbortController()
     setDownload({ status: 'loading' })
     loadFileBytes(
@@ -86,6 +110,8 @@ export function ModelViewerPanel({ files }: { files: ModelFile[] }) {
         <Alert color="red" title="The file could not be loaded" role="alert">
           {download.message}
         </Alert>
+      ) : download.status === 'coming' ? (
+        <PreviewComingView file={file} onLoadFull={() => setFullAsked(file.id)} />
       ) : download.status === 'waiting' ? (
         <LargeMeshView file={file} onLoad={() => setFullAsked(file.id)} />
       ) : download.status === 'loading' ? (

@@ -5,11 +5,16 @@ import { thumbnailKeys } from '../../api/thumbnails'
 import { modelKeys } from './query-keys'
 import type { UpdateModel } from './types'
 
-/** A model with its files, tags and collections (`GET /api/v1/models/{id}`). */
+/**
+ * A model with its files, tags and collections (`GET /api/v1/models/{id}`). Asked again every 2 s
+ * while its files wait for the background analysis (`analysing_files`), so the thumbnails and
+ * previews show once rendered.
+ */
 export function useModel(id: string) {
   return useQuery({
     queryKey: modelKeys.model(id),
     queryFn: async () => unwrap(await api.GET('/api/v1/models/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) => ((query.state.data?.analysing_files ?? 0) > 0 ? 2_000 : false),
   })
 }
 

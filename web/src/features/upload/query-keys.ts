@@ -11,6 +11,8 @@ export const staleAfterUpload = [
   ['overview'],
   ['model'],
   ['collections'],
+  // The header's sign of the background analysis, which every stored file joins.
+  ['analysis'],
   collectionsKey,
   tagsKey,
 ] as const
