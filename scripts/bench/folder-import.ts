@@ -77,7 +77,10 @@ interface Run {
 /** Polls `GET /api/v1/analysis` until nothing waits; the seconds since `started`, or null where there is no such route. */
 async function analysisDone(service: BuiltService, key: string, started: bigint): Promise<number | null> {
   for (;;) {
-    const answer = await fetch(`${service.url}/api/v1/analysis`, { headers: { 'X-Api-Key': key } })
+    // A pooled connection the service closed as idle fails once: ask again on a new one.
+    const answer = await fetch(`${service.url}/api/v1/analysis`, { headers: { 'X-Api-Key': key } }).catch(() =>
+      fetch(`${service.url}/api/v1/analysis`, { headers: { 'X-Api-Key': key } }),
+    )
     if (answer.status === 404) return null
     const queue = (await answer.json()) as { queued: number; running: number }
     if (queue.queued + queue.running === 0) return seconds(started)
@@ -97,7 +100,9 @@ async function timed(name: string, upload: (service: BuiltService, key: string) 
     await upload(service, key)
     const uploaded = seconds(started)
     const analysedSeconds = await analysisDone(service, key, started)
-    return { seconds: uploaded, stored: filesIn(service, key), analysedSeconds, peakMiB } satisfies Run
+    const run: Run = { seconds: uploaded, stored: filesIn(service, key), analysedSeconds, peakMiB }
+    console.error(name, JSON.stringify(run))
+    return run
   } finally {
     clearInterval(sampler)
     await service.stop()
