@@ -124,6 +124,8 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       expect((await upload(vault.baseUrl, rootToken, 'box.gcode', box.gcode)).status).toBe(201)
       const cube = (await upload(vault.baseUrl, rootToken, 'cube.stl', binaryCube(9))).body
       expect((await upload(vault.baseUrl, rootToken, 'ascii-cube.stl', asciiCube(13, 5))).status).toBe(201)
+      // Rendered first: the state compared after the restore is the one the backup holds.
+      await vault.deps.analysis.idle()
       const maker = await newAccountWithKey(vault.baseUrl, rootToken)
       const manager = await newAccount(vault.baseUrl, rootToken, 'admin')
       const before = await libraryState(vault, rootToken)
@@ -155,6 +157,7 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
         .poll(async () => listObjectKeys(storageClient, storage, ''), { timeout: 5000 })
         .not.toContain(objectKey(cube.file.sha256))
       expect((await upload(vault.baseUrl, rootToken, 'late.stl', binaryCube(4))).status).toBe(201)
+      await vault.deps.analysis.idle()
       expect(
         (await call(vault.baseUrl, 'DELETE', `/api/v1/api-keys/${maker.key.id}`, { token: maker.token })).status,
       ).toBe(200)
@@ -218,6 +221,7 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       const rootToken = (await signIn(vault.baseUrl, admin)).access_token
       const kept = (await upload(vault.baseUrl, rootToken, 'kept.stl', binaryCube(11))).body
       const doomed = (await upload(vault.baseUrl, rootToken, 'doomed.stl', asciiCube(17, 3))).body
+      await vault.deps.analysis.idle()
       const maker = await newAccountWithKey(vault.baseUrl, rootToken)
       const before = await libraryState(vault, rootToken)
       const backup = await backUp(vault.baseUrl, rootToken)
@@ -278,6 +282,7 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
       await withVault(env, async (vault) => {
         const token = (await signIn(vault.baseUrl, admin)).access_token
         const cube = (await upload(vault.baseUrl, token, 'cube.stl', binaryCube(12))).body
+        await vault.deps.analysis.idle()
         const backup = await backUp(vault.baseUrl, token)
         expect(backup.status).toBe('complete')
         expect(backup.locations[1].status).toBe(copied ? 'uploaded' : 'failed')
