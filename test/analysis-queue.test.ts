@@ -125,6 +125,16 @@ describe('the analysis queue', () => {
     expect(await jobRow(file.sha256)).toBeUndefined()
   })
 
+  it('forgets a failure once every file of its content is deleted', async () => {
+    const { file } = await uploadCube()
+    for (let stop = 1; stop <= 3; stop++) await claimAsStoppedProcess(-1)
+    await back.deps.analysis.idle()
+    expect(await status()).toMatchObject({ failed: 1, failures: [{ sha256: file.sha256 }] })
+    expect((await callApi(suite, 'DELETE', `/api/v1/files/${file.id}`)).status).toBe(204)
+    expect(await status()).toMatchObject({ queued: 0, running: 0, failed: 0, failures: [] })
+    expect(await jobRow(file.sha256)).toBeUndefined()
+  })
+
   it('answers 422 problem+json for a retry naming no SHA-256, and changes nothing', async () => {
     for (const body of [{ sha256: 'not-a-hash' }, { sha256: 'A'.repeat(64) }, { sha256: 42 }]) {
       const answer = await front.app.request('/api/v1/analysis/retry', {

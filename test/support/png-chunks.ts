@@ -24,13 +24,7 @@ export function pngOf(width: number, height: number, idat: Uint8Array, padding =
     chunk('IDAT', idat),
     chunk('IEND', new Uint8Array(0)),
   ]
-  const png = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    png.set(part, offset)
-    offset += part.length
-  }
-  return png
+  return concat(parts)
 }
 
 /** zlib data of `megabytes` MiB of zeros: a few hundred KiB that inflate to far more. */
@@ -39,11 +33,15 @@ export function zlibZeros(megabytes: number): Uint8Array {
   const zlib = new Zlib({ level: 9 }, (chunk) => chunks.push(chunk))
   const zeros = new Uint8Array(1024 * 1024)
   for (let i = 0; i < megabytes; i++) zlib.push(zeros, i === megabytes - 1)
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
+  return concat(chunks)
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
   let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.length
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
   }
   return out
 }

@@ -100,9 +100,9 @@ export async function releaseJobs(db: Kysely<Database>, owner: string): Promise<
     .execute()
 }
 
-/** Drops a job whose content no file holds any more (every file of it was deleted while it waited). */
-export async function dropJob(db: Kysely<Database>, sha256: string): Promise<void> {
-  await db.deleteFrom('analysis_jobs').where('sha256', '=', sha256).execute()
+/** Drops the jobs of contents no file holds any more (every file of them was deleted), queued or failed. */
+export async function dropJobs(db: Kysely<Database>, sha256s: readonly string[]): Promise<void> {
+  if (sha256s.length > 0) await db.deleteFrom('analysis_jobs').where('sha256', 'in', sha256s).execute()
 }
 
 /** Queues failed jobs again, all or one content's: answers how many. */

@@ -1,4 +1,4 @@
-import { type ClaimedJob, dropJob, finishJob, maxAttempts, recountAnalysingOf } from '../analysis/analysis-queue.js'
+import { type ClaimedJob, dropJobs, finishJob, maxAttempts, recountAnalysingOf } from '../analysis/analysis-queue.js'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
 import { settleCover } from '../library/cover.js'
 import type { FileFormat } from './file-formats.js'
@@ -26,7 +26,7 @@ export async function analyseJob(
       `The rendering stopped ${maxAttempts} times before it finished: the process rendering it ended (a restart or a crash) or ran out of memory.`,
     )
   const file = await db.selectFrom('files').select('size').where('sha256', '=', job.sha256).executeTakeFirst()
-  if (!file) return dropJob(db, job.sha256)
+  if (!file) return dropJobs(db, [job.sha256])
   let extracted: Awaited<ReturnType<AnalysisDeps['extractStoredFile']>>
   try {
     extracted = await deps.extractStoredFile(
@@ -37,7 +37,7 @@ export async function analyseJob(
   } catch (error) {
     if (signal.aborted) return
     const held = await db.selectFrom('files').select('id').where('sha256', '=', job.sha256).executeTakeFirst()
-    if (!held) return dropJob(db, job.sha256)
+    if (!held) return dropJobs(db, [job.sha256])
     return fail(
       deps,
       owner,

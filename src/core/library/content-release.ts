@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { dropJobs } from '../analysis/analysis-queue.js'
 import { putContentAddressed, streamOf } from '../blobs/put-content-addressed.js'
 import type { Database, FilesTable } from '../db/schema.js'
 import { VaultError } from '../errors.js'
@@ -43,6 +44,8 @@ export async function releaseContent(
       blobs: blobs.filter((key) => !keep.has(key)),
       thumbnails: thumbnails.filter((key) => !keep.has(key)),
     }
+    // Nothing is left to render, and a failure of bytes that are gone is no failure to show.
+    await dropJobs(trx, released.blobs)
     for (const key of released.blobs) await deps.blobs.delete(key)
     for (const key of released.thumbnails) await deps.thumbnails.delete(key)
     return released
