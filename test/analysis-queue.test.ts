@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimJobs } from '../src/core/analysis/analysis-queue.js'
+import { startAnalysisRunner } from '../src/core/ingest/background-analysis.js'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
 import { callApi, postUpload } from './support/in-process-api.js'
 import { type ShiftedClock, shiftedClock } from './support/shifted-clock.js'
@@ -159,6 +160,37 @@ describe('the analysis queue', () => {
       }
     } finally {
       await third.close()
+    }
+  })
+})
+
+describe('rendering beside uploads', () => {
+  it('renders nothing while uploads arrive, and what they queued once they have gone quiet', async () => {
+    // This vault's own runner renders none; the test's runner renders as a 2-core machine does: none while uploading.
+    const vault = await createTestVault({ ...adminEnv, VAULT_ANALYSIS_WORKERS: '0' })
+    const uploadQuietMs = 400
+    const runner = startAnalysisRunner(vault.deps, {
+      concurrency: 1,
+      concurrencyWhileUploading: 0,
+      uploadQuietMs,
+      leaseMs: 60_000,
+      pollMs: 60_000,
+    })
+    try {
+      const own = { vault, authorization: await inProcessAuthorization(vault) }
+      const answer = await postUpload<Uploaded>(own, 'quiet.stl', binaryCube(7.3))
+      expect(answer.status).toBe(201)
+      runner.uploadArrived()
+      const lastUpload = performance.now()
+      runner.wake()
+      expect((await callApi<Status>(own, 'GET', '/api/v1/analysis')).body).toMatchObject({ queued: 1, running: 0 })
+      await runner.idle()
+      expect(performance.now() - lastUpload).toBeGreaterThanOrEqual(uploadQuietMs - 1)
+      const rendered = await callApi<Uploaded['model']>(own, 'GET', `/api/v1/models/${answer.body.model.id}`)
+      expect(rendered.body).toMatchObject({ has_thumbnail: true, analysing_files: 0 })
+    } finally {
+      await runner.stop()
+      await vault.close()
     }
   })
 })

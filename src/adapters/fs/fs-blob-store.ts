@@ -7,6 +7,7 @@ import { assertValidBlobKey, type BlobStore, type Leftovers, type StagedBlob } f
 import { VaultError } from '../../core/errors.js'
 import type { ComponentHealth } from '../../core/health/component.js'
 import { readFileStream } from './file-stream.js'
+import { groupedSync } from './grouped-sync.js'
 import { claimProcessDir } from './process-dir.js'
 
 const stagingDirName = '.staging'
@@ -42,6 +43,16 @@ export async function createFsBlobStore(
 ): Promise<BlobStore> {
   const staging = await claimProcessDir(join(root, stagingDirName), onLeftoversRemoved)
   const stagingDir = staging.path
+  // One directory fsync covers every rename into that shard before it began (grouped-sync.ts).
+  const shardSyncs = new Map<string, () => Promise<void>>()
+  const syncShard = (shard: string) => {
+    let sync = shardSyncs.get(shard)
+    if (!sync) {
+      sync = groupedSync(() => syncDirectory(shard))
+      shardSyncs.set(shard, sync)
+    }
+    return sync()
+  }
   const pathOf = (key: string) => {
     assertValidBlobKey(key)
     return join(root, key.slice(0, 2), key)
@@ -73,10 +84,15 @@ export async function createFsBlobStore(
         size,
         async commit(key) {
           const target = pathOf(key)
-          await mkdir(join(root, key.slice(0, 2)), { recursive: true })
+          const shard = join(root, key.slice(0, 2))
           // Same content under the same key: replacing it is harmless, and rename is atomic.
-          await rename(tempPath, target)
-          await syncDirectory(join(root, key.slice(0, 2)))
+          await rename(tempPath, target).catch(async (error: unknown) => {
+            // The shard's first blob (or a restore replaced the tree): make its directory, then try again.
+            if (errorCode(error) !== 'ENOENT') throw error
+            await mkdir(shard, { recursive: true })
+            await rename(tempPath, target)
+          })
+          await syncShard(shard)
         },
         discard: () => rm(tempPath, { force: true }),
       }

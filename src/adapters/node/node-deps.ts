@@ -99,6 +99,7 @@ export async function createNodeDeps(
       logger: options.logger,
     })
     const storage = await openStorage(config.storage, options.logger)
+    const analysisWorkers = config.analysis.workers ?? extractorWorkers
     const analysis = startAnalysisRunner(
       {
         service: options.service,
@@ -111,7 +112,10 @@ export async function createNodeDeps(
       },
       {
         // As many as there are readers (uploads' readings go first); VAULT_ANALYSIS_WORKERS=0 leaves it to other processes.
-        concurrency: config.analysis.workers ?? extractorWorkers,
+        concurrency: analysisWorkers,
+        // Storing an upload takes about two cores (this thread, the reader and file system threads): renders use the rest.
+        concurrencyWhileUploading: Math.min(analysisWorkers, Math.max(0, availableParallelism() - 2)),
+        uploadQuietMs: 500,
         // Past any one file's budget, so a lease lapses only when its process has stopped.
         leaseMs: config.extract.timeoutMs + 60_000,
         pollMs: 5_000,

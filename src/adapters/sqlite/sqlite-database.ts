@@ -15,12 +15,13 @@ import { guardWrites, type WriteGuard } from '../../core/db/guarded-writes.js'
 import type { Database } from '../../core/db/schema.js'
 import { VaultError } from '../../core/errors.js'
 import { scratchPath, snapshotFromFile, writeScratchFile } from '../fs/scratch-file.js'
+import { groupedWalSync, withDurableCommits } from './durable-commits.js'
 import { searchVocabularyTable, sqliteFileDialect } from './sqlite-dialect.js'
 import { type CachedSqliteDatabase, withStatementCache } from './statement-cache.js'
 
 /**
  * Opens (creating if needed) an SQLite database file with better-sqlite3. WAL lets readers
- * run beside the one writer; foreign keys are off by default in SQLite and we want them on;
+ * run beside the one writer, and its commits are made durable in groups (durable-commits.ts); foreign keys are off by default in SQLite and we want them on;
  * the busy timeout makes a second process wait for the write lock instead of failing.
  * Snapshots use SQLite's online backup API: a consistent copy while writes go on. Every write
  * commits only past `writeGuard`, when given (core/db/guarded-writes.ts).
@@ -36,7 +37,7 @@ export function openSqliteDatabase(
   sqlite.pragma('synchronous = NORMAL')
   sqlite.exec(searchVocabularyTable)
   const cached = withStatementCache(sqlite)
-  const dialect = new FullDiskAwareSqliteDialect(sqlite, cached)
+  const dialect = new FullDiskAwareSqliteDialect(sqlite, cached, groupedWalSync(file))
   const db = new Kysely<Database>({
     dialect: options.writeGuard ? guardWrites(dialect, sqliteFileDialect, options.writeGuard) : dialect,
   })
@@ -67,12 +68,14 @@ export function openSqliteDatabase(
  * Kysely's SQLite dialect with a full disk told apart. On SQLITE_FULL (and some I/O errors)
  * SQLite rolls the transaction back itself, and Kysely's own `rollback` then fails with "cannot
  * rollback - no transaction is active", hiding the cause; so the rollback is skipped when no
- * transaction is open, and a full disk becomes the domain's 507 `insufficient_storage`.
+ * transaction is open, and a full disk becomes the domain's 507 `insufficient_storage`. Its
+ * writes resolve once durable (durable-commits.ts).
  */
 class FullDiskAwareSqliteDialect extends SqliteDialect {
   constructor(
     private readonly sqlite: SQLite.Database,
     cached: CachedSqliteDatabase,
+    private readonly syncWal: () => Promise<void>,
   ) {
     super({ database: cached })
   }
@@ -100,7 +103,7 @@ class FullDiskAwareSqliteDialect extends SqliteDialect {
     driver.rollbackTransaction = async (connection) => {
       if (this.sqlite.inTransaction) await rollback(connection)
     }
-    return driver
+    return withDurableCommits(driver, this.sqlite, this.syncWal)
   }
 }
 

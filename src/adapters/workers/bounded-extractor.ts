@@ -24,4 +24,4 @@ export function createBoundedExtractor(blobs: Pick<BlobStore, 'get'>, maxBytes: 
 }
 
 /** The analysis runner of a runtime that renders while it reads: never anything queued to run. */
-export const idleAnalysis: AnalysisRunner = { wake() {}, idle: () => Promise.resolve() }
+export const idleAnalysis: AnalysisRunner = { wake() {}, uploadArrived() {}, idle: () => Promise.resolve() }

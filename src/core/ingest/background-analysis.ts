@@ -13,6 +13,13 @@ export interface AnalysisDeps extends Pick<RuntimeDeps, 'service' | 'database' |
 export interface AnalysisRunnerOptions {
   /** Contents rendered at once (the file readers' pool bounds the threads and memory). */
   concurrency: number
+  /**
+   * Contents rendered at once while uploads arrive: fewer, so rendering does not take the cores
+   * that storing the uploads needs (on 2 cores, none: a large import is stored first, then rendered).
+   */
+  concurrencyWhileUploading: number
+  /** How long after an upload the runner still counts uploads as arriving. */
+  uploadQuietMs: number
   /** How long a claim holds: past it another process takes the job up (longer than any one file's budget). */
   leaseMs: number
   /** How often the queue is looked at without being woken: other processes' work, lapsed leases. */
@@ -42,6 +49,8 @@ export function startAnalysisRunner(deps: AnalysisDeps, options: AnalysisRunnerO
   let looking: Promise<void> | undefined
   let lookAgain = false
   let prunedAt = 0
+  let lastUploadAt = Number.NEGATIVE_INFINITY
+  let quietTimer: ReturnType<typeof setTimeout> | undefined
   const poll = setInterval(() => wake(), options.pollMs)
   // Where timers can be unreferenced (Node), a waiting runner does not keep the process alive.
   ;(poll as { unref?: () => void }).unref?.()
@@ -68,10 +77,10 @@ export function startAnalysisRunner(deps: AnalysisDeps, options: AnalysisRunnerO
   async function look(): Promise<void> {
     // A process that renders nothing (VAULT_ANALYSIS_WORKERS=0) is idle from the start.
     if (options.concurrency === 0) return settleIdle()
-    const room = options.concurrency - inHand.size
+    const now = deps.clock.now()
+    const room = concurrencyAt(now.getTime()) - inHand.size
     if (room <= 0) return
     try {
-      const now = deps.clock.now()
       if (now.getTime() - prunedAt >= pruneEveryMs) {
         await pruneFinished(deps.database.db, now)
         prunedAt = now.getTime()
@@ -103,8 +112,25 @@ export function startAnalysisRunner(deps: AnalysisDeps, options: AnalysisRunnerO
     }
   }
 
+  /** The concurrency allowed at `now`; while uploads arrive, a look is set for when they have gone quiet. */
+  function concurrencyAt(now: number): number {
+    const quietIn = lastUploadAt + options.uploadQuietMs - now
+    if (quietIn <= 0 || options.concurrencyWhileUploading >= options.concurrency) return options.concurrency
+    if (!quietTimer) {
+      quietTimer = setTimeout(() => {
+        quietTimer = undefined
+        wake()
+      }, quietIn)
+      ;(quietTimer as { unref?: () => void }).unref?.()
+    }
+    return options.concurrencyWhileUploading
+  }
+
   return {
     wake,
+    uploadArrived() {
+      lastUploadAt = deps.clock.now().getTime()
+    },
     idle() {
       const idle = new Promise<void>((resolve) => idleWaiters.push(resolve))
       wake()
@@ -113,6 +139,7 @@ export function startAnalysisRunner(deps: AnalysisDeps, options: AnalysisRunnerO
     async stop() {
       stopping.abort()
       clearInterval(poll)
+      clearTimeout(quietTimer)
       settleIdle()
       await looking
       await releaseJobs(deps.database.db, owner).catch((error: unknown) =>

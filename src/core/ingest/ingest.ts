@@ -85,6 +85,7 @@ export async function registerUpload(
 ): Promise<IngestResult> {
   const { db } = deps.database
   deps.metrics?.countUpload(stored.size)
+  deps.analysis.uploadArrived()
   const filename = cleanFilename(upload.filename)
   const format = formatOf(filename)
   const makesNamedModel = upload.modelId === undefined && upload.newModelName !== undefined
