@@ -2,6 +2,7 @@ import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { claimJobs } from '../src/core/analysis/analysis-queue.js'
 import { latestSchemaVersion } from '../src/core/db/migrate.js'
 import { getPrinterRow } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, createApiKeyAs, expectProblem, newAccountWithKey, signIn } from './support/accounts.js'
@@ -157,6 +158,53 @@ describe('restoring a backup over the API', () => {
     } finally {
       await twin.close()
       await fresh.close()
+    }
+  })
+
+  it('brings back the analysis queue: thumbnails still waiting or being rendered at the backup are rendered by the restored install', async () => {
+    // This install renders nothing, so the cube's thumbnail is still queued when the backup is taken.
+    const waiting = await startTestVault({ ...adminEnv, VAULT_ANALYSIS_WORKERS: '0' })
+    const fresh = await startTestVault({
+      VAULT_ADMIN_USERNAME: 'other',
+      VAULT_ADMIN_PASSWORD: 'other-password-for-tests',
+    })
+    try {
+      const token = (await signIn(waiting.baseUrl, admin)).access_token
+      const cube = (await upload(waiting.baseUrl, token, 'queued.stl', binaryCube(6.5))).body
+      expect(cube.model).toMatchObject({ has_thumbnail: false, analysing_files: 1 })
+      // A process of this install was rendering it as the backup was taken, under a lease of an hour.
+      const now = new Date()
+      const claimed = await claimJobs(waiting.deps.database.db, {
+        owner: 'a-process-rendering-it',
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + 3_600_000).toISOString(),
+        limit: 1,
+      })
+      expect(claimed).toMatchObject([{ sha256: cube.file.sha256 }])
+      const backup = await backUp(waiting.baseUrl, token)
+      expect(backup.status).toBe('complete')
+
+      copyFileSync(join(waiting.dataDir, 'backups', backup.file_name), join(fresh.dataDir, 'backups', backup.file_name))
+      const freshToken = (await signIn(fresh.baseUrl, { username: 'other', password: 'other-password-for-tests' }))
+        .access_token
+      const restore = await call(fresh.baseUrl, 'POST', `/api/v1/backups/${backup.id}/restore`, { token: freshToken })
+      expect(restore.status, JSON.stringify(restore.body)).toBe(200)
+      await fresh.deps.analysis.idle()
+      const restoredToken = (await signIn(fresh.baseUrl, admin)).access_token
+      const model = await call(fresh.baseUrl, 'GET', `/api/v1/models/${cube.model.id}`, { token: restoredToken })
+      expect(model.body).toMatchObject({ has_thumbnail: true, analysing_files: 0 })
+      const analysis = await call(fresh.baseUrl, 'GET', '/api/v1/analysis', { token: restoredToken })
+      expect(analysis.body).toMatchObject({ queued: 0, running: 0, failed: 0 })
+      // That process's claim did not come back with the data, nor count as an attempt.
+      const job = await fresh.deps.database.db
+        .selectFrom('analysis_jobs')
+        .selectAll()
+        .where('sha256', '=', cube.file.sha256)
+        .executeTakeFirstOrThrow()
+      expect(job).toMatchObject({ state: 'done', attempts: 1, lease_owner: null })
+    } finally {
+      await fresh.close()
+      await waiting.close()
     }
   })
 

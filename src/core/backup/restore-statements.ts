@@ -12,7 +12,8 @@ import { interruptedBackupError } from './interrupted-work.js'
  * backup or restore starts while it finishes, other processes keep answering 503, and a start
  * after the holder was killed sees at once that it is gone; a mark names this restore,
  * so every process of the install learns that the data changed under it; the backup being restored was `running` in its own snapshot and
- * is complete now, and any other backup that was running never finished.
+ * is complete now, and any other backup that was running never finished; analysis jobs that were
+ * being rendered wait again.
  */
 export function restoreStatements(
   restoredAt: Date,
@@ -62,11 +63,27 @@ export function restoreStatements(
         finished_at: at,
       })
       .where('status', '=', running),
+    // Jobs being rendered when the backup was taken were held by processes of another time: queue them again, uncounted.
+    ...(lock.schemaVersion >= analysisQueueSchemaVersion
+      ? [
+          db
+            .updateTable('analysis_jobs')
+            .set((eb) => ({
+              state: sql.lit<'queued'>('queued'),
+              lease_owner: sql.lit(null),
+              lease_until: sql.lit(null),
+              attempts: eb('attempts', '-', sql.lit(1)),
+            }))
+            .where('state', '=', running),
+        ]
+      : []),
   ]
 }
 
 /** The migration (0008) that gave the lock table the columns naming a lock's holder. */
 const lockHoldersSchemaVersion = 8
+/** The migration (0027) that made the analysis queue. */
+const analysisQueueSchemaVersion = 27
 
 const holderColumns = ({ liveness, instanceId }: LockHolder) => ({
   host_id: sql.lit(liveness?.hostId ?? null),
