@@ -1,8 +1,11 @@
 /**
  * Folder import benchmark:
- * `npx tsx scripts/bench/folder-import.ts [files, default 10000] [--old-build DIR] [--slicer-sample N, default 400]`
+ * `npx tsx scripts/bench/folder-import.ts [files, default 10000] [--old-build DIR] [--slicer-sample N, default 400]
+ *   [--concurrency N] [--ui-probe] [--until-stored]`
  * (after `npm run build`: the service and the CLI run as built; `--old-build` names another build,
- * `npx tsc -p tsconfig.build.json --outDir DIR`, to time in the same run).
+ * `npx tsc -p tsconfig.build.json --outDir DIR`, to time in the same run; `--concurrency` is the
+ * import command's; `--ui-probe` times the library's first page, as the web UI asks for it, every
+ * 250 ms during this build's import; `--until-stored` does not wait for the analysis).
  *
  * A folder of small binary STL meshes (about 1 kB each, five per model folder), stored into a fresh
  * vault by `model-vault import` (its default concurrency): files/s until the last answer (durable
@@ -24,9 +27,13 @@ import { type BuiltService, startBuiltService } from './built-service.js'
 
 const args = process.argv.slice(2)
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined)
-const fileCount = Number(args.find((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 10_000)
+const valued = new Set(['--old-build', '--slicer-sample', '--concurrency'])
+const fileCount = Number(args.find((arg, i) => !arg.startsWith('--') && !valued.has(args[i - 1] ?? '')) ?? 10_000)
 const oldBuild = option('--old-build')
 const slicerSample = Number(option('--slicer-sample') ?? 400)
+const concurrency = option('--concurrency')
+const uiProbe = args.includes('--ui-probe')
+const untilStored = args.includes('--until-stored')
 const curlFiles = Math.min(fileCount, 1_000)
 const filesPerModel = 5
 const work = mkdtempSync(join(tmpdir(), 'vault-bench-import-'))
@@ -72,6 +79,33 @@ interface Run {
   /** From the start until the background analysis had nothing left; null for a build without the queue. */
   analysedSeconds: number | null
   peakMiB: number
+  /** The library's first page while the import ran (`--ui-probe`): milliseconds at the 50th and 95th percentile, and the most. */
+  library?: { p50: number; p95: number; max: number; asked: number }
+}
+
+/** Asks for the library's first page every 250 ms, one request at a time, until stopped: the latencies (a request the service closed is not counted). */
+function probeLibrary(service: BuiltService, key: string) {
+  const latencies: number[] = []
+  let stopped = false
+  const probing = (async () => {
+    while (!stopped) {
+      const asked = process.hrtime.bigint()
+      // As the web UI opens the library: 48 models, the most recently updated first.
+      const answer = await fetch(`${service.url}/api/v1/models?limit=48&sort=updated`, {
+        headers: { 'X-Api-Key': key },
+      }).catch(() => undefined)
+      await answer?.arrayBuffer()
+      if (answer?.ok) latencies.push(seconds(asked) * 1000)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  })()
+  return async () => {
+    stopped = true
+    await probing
+    const sorted = latencies.sort((a, b) => a - b)
+    const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0
+    return { p50: at(0.5), p95: at(0.95), max: at(1), asked: sorted.length }
+  }
 }
 
 /** Polls `GET /api/v1/analysis` until nothing waits; the seconds since `started`, or null where there is no such route. */
@@ -89,7 +123,12 @@ async function analysisDone(service: BuiltService, key: string, started: bigint)
 }
 
 /** Times `upload` into a fresh vault of `build`: until the last answer, until the analysis is done, and peak RSS. */
-async function timed(name: string, upload: (service: BuiltService, key: string) => Promise<void>, build?: string) {
+async function timed(
+  name: string,
+  upload: (service: BuiltService, key: string) => Promise<void>,
+  build?: string,
+  options: { probe?: boolean } = {},
+) {
   const { service, key } = await freshVault(name, build)
   let peakMiB = 0
   const sampler = setInterval(() => {
@@ -97,10 +136,12 @@ async function timed(name: string, upload: (service: BuiltService, key: string) 
   }, 20)
   try {
     const started = process.hrtime.bigint()
+    const probed = options.probe ? probeLibrary(service, key) : undefined
     await upload(service, key)
     const uploaded = seconds(started)
-    const analysedSeconds = await analysisDone(service, key, started)
-    const run: Run = { seconds: uploaded, stored: filesIn(service, key), analysedSeconds, peakMiB }
+    const library = await probed?.()
+    const analysedSeconds = untilStored ? null : await analysisDone(service, key, started)
+    const run: Run = { seconds: uploaded, stored: filesIn(service, key), analysedSeconds, peakMiB, library }
     console.error(name, JSON.stringify(run))
     return run
   } finally {
@@ -113,7 +154,14 @@ const importCommand = (build: string) => (service: BuiltService, key: string) =>
   new Promise<void>((resolve, reject) =>
     spawn(
       process.execPath,
-      [`${build}/src/cli/cli.js`, 'import', '--state', join(work, `${build.replaceAll('/', '_')}.jsonl`), tree],
+      [
+        `${build}/src/cli/cli.js`,
+        'import',
+        '--state',
+        join(work, `${build.replaceAll('/', '_')}.jsonl`),
+        ...(concurrency ? ['--concurrency', concurrency] : []),
+        tree,
+      ],
       {
         env: { ...process.env, MODEL_VAULT_URL: service.url, MODEL_VAULT_API_KEY: key },
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -124,7 +172,8 @@ const importCommand = (build: string) => (service: BuiltService, key: string) =>
 const curlEach = (paths: string[]) => async (service: BuiltService, key: string) => {
   for (const path of paths) {
     const name = encodeURIComponent(path.slice(path.lastIndexOf('/') + 1))
-    execFileSync('curl', [
+    // Awaited, not synchronous: the RSS sampler keeps running meanwhile.
+    await promisify(execFile)('curl', [
       '-sf',
       '-o',
       '/dev/null',
@@ -156,7 +205,7 @@ async function main(): Promise<void> {
   const paths = writeTree()
   execFileSync('sync')
   const folders = readdirSync(tree).length
-  const imported = await timed('import', importCommand('dist'))
+  const imported = await timed('import', importCommand('dist'), undefined, { probe: uiProbe })
   const older = oldBuild ? await timed('import-old', importCommand(oldBuild), oldBuild) : undefined
   const curled = await timed('curl', curlEach(paths.slice(0, curlFiles)))
   const slicerAll = (await slicerSecondsPerFile(paths)) * fileCount
@@ -172,12 +221,19 @@ async function main(): Promise<void> {
       '',
       '| Upload | files stored | seconds to last answer | files/s | × curl | seconds until analysed | × `prusa-slicer --info` | peak RSS MiB |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
-      row('`model-vault import DIR` (concurrency 4)', imported),
+      row(`\`model-vault import DIR\` (concurrency ${concurrency ?? 'default'})`, imported),
       ...(older ? [row(`\`model-vault import DIR\`, ${oldBuild}`, older)] : []),
       row(`\`curl -T\` per file, one at a time, first ${curlFiles.toLocaleString('en')}`, curled, curlFiles),
       '',
       `\`prusa-slicer --info\` on ${Math.min(slicerSample, fileCount / 2)} of the meshes, ${availableParallelism()} at once: ${(slicerAll / fileCount).toFixed(3)} s per file, ${slicerAll.toFixed(0)} s for all ${fileCount.toLocaleString('en')}.`,
-      `Thumbnails from the start of the import until the last was rendered: ${renderRate.toFixed(1)} files/s.`,
+      ...(imported.analysedSeconds
+        ? [`Thumbnails from the start of the import until the last was rendered: ${renderRate.toFixed(1)} files/s.`]
+        : []),
+      ...(imported.library
+        ? [
+            `The library's first page during the import (${imported.library.asked} asked): p50 ${imported.library.p50.toFixed(0)} ms, p95 ${imported.library.p95.toFixed(0)} ms, most ${imported.library.max.toFixed(0)} ms.`,
+          ]
+        : []),
     ].join('\n'),
   )
 }
