@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import { createApp } from '../../app.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
 import type { Config, Env } from '../../core/config/config.js'
+import { startWebhookDeliverer } from '../../core/events/webhook-deliverer.js'
 import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
 import { createJsonLogger, type Logger } from '../../core/runtime/logger.js'
 import type { AppDeps, AppEnv } from '../../routes/app-env.js'
@@ -23,7 +24,7 @@ export interface NodeVault {
   app: OpenAPIHono<AppEnv>
   deps: AppDeps
   config: Config
-  /** Stops the scheduled garbage collection and closes the database, stores and worker threads. */
+  /** Stops the scheduled garbage collection and the webhook deliveries, and closes the database, stores and worker threads. */
   close(): Promise<void>
 }
 
@@ -56,12 +57,15 @@ export async function createNodeVault(options: NodeVaultOptions = {}): Promise<N
           graceMs: opened.deps.gcGraceMs,
         })
       : null
+  // Each replica runs one; their leases share the work out, so none is sent twice.
+  const webhooks = startWebhookDeliverer(opened.deps, { intervalMs: 5_000 })
   return {
     app: createApp(opened.deps),
     deps: opened.deps,
     config,
     async close() {
       garbageCollection?.stop()
+      await webhooks.stop()
       await opened.close()
     },
   }
