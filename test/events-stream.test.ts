@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventRetention, pruneEvents } from '../src/core/events/prune-events.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
 import { openEventStream } from './support/event-stream.js'
@@ -167,6 +168,53 @@ describe('the event stream', () => {
     } finally {
       stream.close()
     }
+  })
+
+  it('writes a comment when nothing has happened for 15 s, so proxies keep the stream open', async () => {
+    const stream = await openEventStream(vault.baseUrl, { token })
+    try {
+      await until(() => stream.comments.includes('connected'), 'the stream opened')
+      expect(stream.comments).not.toContain('keep-alive')
+      clock.advance(15_000)
+      await until(() => stream.comments.includes('keep-alive'), 'a heartbeat arrived')
+      expect(stream.events).toEqual([])
+    } finally {
+      stream.close()
+    }
+  })
+
+  it('keeps a week of events, and the newest 10,000 of them', async () => {
+    const { db } = vault.deps.database
+    const now = clock.now()
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString()
+    await db.deleteFrom('events').execute()
+    const row = (n: number, createdAt: string) => ({
+      type: 'printer.bed_cleared',
+      subject: `printer:${n}`,
+      data: '{}',
+      created_at: createdAt,
+    })
+    await db
+      .insertInto('events')
+      .values([row(0, at(8)), row(1, at(6))])
+      .execute()
+    for (let start = 2; start < 10_003; start += 1_000)
+      await db
+        .insertInto('events')
+        .values(Array.from({ length: Math.min(1_000, 10_003 - start) }, (_, k) => row(start + k, at(1))))
+        .execute()
+    await pruneEvents(vault.deps)
+    const kept = await db.selectFrom('events').select('subject').orderBy('id').execute()
+    expect(kept).toHaveLength(eventRetention.maxCount)
+    expect(kept[0]?.subject).toBe('printer:3')
+    expect(kept.at(-1)?.subject).toBe('printer:10002')
+
+    // Ids go on from the newest ever given, even once every event is gone.
+    const newest = await db.selectFrom('events').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()
+    await db.deleteFrom('events').execute()
+    await note(vault.deps, 'after-pruning')
+    const next = await db.selectFrom('events').select('id').executeTakeFirstOrThrow()
+    expect(Number(next.id)).toBeGreaterThan(Number(newest.id))
   })
 
   it('ends when the client goes away', async () => {

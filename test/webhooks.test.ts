@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { deliverDue } from '../src/core/events/deliver-due.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
+import { startWebhookDeliverer } from '../src/core/events/webhook-deliverer.js'
 import {
   admin,
   adminEnv,
@@ -14,6 +15,7 @@ import {
 } from './support/accounts.js'
 import { shiftedClock } from './support/shifted-clock.js'
 import { createTestVault, type InProcessVault, startTestVault, type TestVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js'
 
 /**
@@ -179,6 +181,18 @@ describe('webhooks', () => {
     expect((await log(wanting.id)).body.items).toHaveLength(6)
     expect((await log(other.id)).body.items).toEqual([])
     expect((await log(disabled.id)).body.items).toEqual([])
+  })
+
+  it('is delivered in the background as soon as this process publishes, by the deliverer the Node entry runs', async () => {
+    await register({})
+    // An interval far beyond the test: only the wake-up of the publish can deliver in time.
+    const deliverer = startWebhookDeliverer(vault.deps, { intervalMs: 600_000 })
+    try {
+      await printerError()
+      await until(() => receiver.requests.length === 1, 'the event was delivered')
+    } finally {
+      await deliverer.stop()
+    }
   })
 
   it('sends a test event on demand and answers how it went, failures included', async () => {

@@ -5,21 +5,32 @@
  */
 export interface EventSignal {
   notify(): void
-  /** Settles at the next `notify`, after `ms`, or when `abort` fires, whichever comes first. */
-  wait(ms: number, abort?: AbortSignal): Promise<void>
+  /** How many times `notify` was called: read it before looking, and pass it to `wait`. */
+  readonly count: number
+  /**
+   * Settles at the next `notify`, after `ms`, or when `abort` fires, whichever comes first; at once
+   * when `notify` was called since `count` was `seen`, so a publish made while the reader looked is
+   * not waited past.
+   */
+  wait(ms: number, seen: number, abort?: AbortSignal): Promise<void>
 }
 
 export function createEventSignal(): EventSignal {
   let waiters = new Set<() => void>()
+  let count = 0
   return {
     notify() {
+      count++
       const woken = waiters
       waiters = new Set()
       for (const wake of woken) wake()
     },
-    wait(ms, abort) {
+    get count() {
+      return count
+    },
+    wait(ms, seen, abort) {
       return new Promise((resolve) => {
-        if (abort?.aborted) return resolve()
+        if (abort?.aborted || count !== seen) return resolve()
         const done = () => {
           clearTimeout(timer)
           waiters.delete(done)

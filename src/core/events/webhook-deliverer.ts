@@ -17,6 +17,7 @@ export function startWebhookDeliverer(deps: EventsDeps, options: { intervalMs: n
   const batch = 20
   const loop = (async () => {
     while (!stopping.signal.aborted) {
+      const seen = deps.events.signal.count
       let attempted = 0
       try {
         const now = deps.clock.now().getTime()
@@ -30,7 +31,7 @@ export function startWebhookDeliverer(deps: EventsDeps, options: { intervalMs: n
           error: error instanceof Error ? error.message : String(error),
         })
       }
-      if (attempted < batch) await deps.events.signal.wait(options.intervalMs, stopping.signal)
+      if (attempted < batch) await deps.events.signal.wait(options.intervalMs, seen, stopping.signal)
     }
   })()
   return {

@@ -29,6 +29,7 @@ export async function followEvents(
   let sent = 0
   let wroteAt = deps.clock.now().getTime()
   while (!closed.signal.aborted) {
+    const seen = deps.events.signal.count
     const events = await readEventsAfter(db, last, batch)
     for (const event of events) {
       await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) })
@@ -42,7 +43,7 @@ export async function followEvents(
       await stream.write(': keep-alive\n\n')
       wroteAt = now
     }
-    await deps.events.signal.wait(pollMs, closed.signal)
+    await deps.events.signal.wait(pollMs, seen, closed.signal)
   }
   deps.logger.debug('event stream closed', { events_sent: sent, last_event_id: last })
 }
