@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRetention, pruneEvents } from '../src/core/events/prune-events.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
+import { startPrinterWatch } from '../src/core/printers/printer-watch.js'
 import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
 import { openEventStream } from './support/event-stream.js'
 import { shiftedClock } from './support/shifted-clock.js'
@@ -107,6 +108,37 @@ describe('the event stream', () => {
       for (const event of events) expect(event.data).toMatchObject({ id: Number(event.id), type: event.event })
       expect(events[0]?.data.subject).toBe(`printer:${printerId}`)
     } finally {
+      stream.close()
+    }
+  })
+
+  it('sees a printer change with no page open, through the background watch', async () => {
+    const registered = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Unwatched', provider: 'virtual', address: 'virtual://unwatched?heat_seconds=0&print_seconds=0.5' },
+    })
+    const printerId = registered.body.id as string
+    expect(
+      (
+        await call(vault.baseUrl, 'POST', `/api/v1/printers/${printerId}/send`, {
+          token,
+          json: { file_id: gcodeId, start: true },
+        })
+      ).status,
+    ).toBe(201)
+    const stream = await openEventStream(vault.baseUrl, { token })
+    const watch = startPrinterWatch(vault.deps, { intervalMs: 20 })
+    try {
+      await until(() => stream.comments.includes('connected'), 'the stream opened')
+      // The job ends while nobody reads the printer's status.
+      clock.advance(600)
+      const [finished] = await stream.received(1)
+      expect(finished).toMatchObject({
+        event: 'printer.state_changed',
+        data: { data: { printer_id: printerId, previous_state: 'printing', state: 'idle' } },
+      })
+    } finally {
+      await watch.stop()
       stream.close()
     }
   })
