@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventRetention, pruneEvents } from '../src/core/events/prune-events.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
 import { startPrinterWatch } from '../src/core/printers/printer-watch.js'
-import { admin, adminEnv, call, expectProblem, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import { openEventStream } from './support/event-stream.js'
 import { shiftedClock } from './support/shifted-clock.js'
 import { createTestVault, type InProcessVault, startTestVault, type TestVault } from './support/test-vault.js'
@@ -247,6 +247,28 @@ describe('the event stream', () => {
     await note(vault.deps, 'after-pruning')
     const next = await db.selectFrom('events').select('id').executeTakeFirstOrThrow()
     expect(Number(next.id)).toBeGreaterThan(Number(newest.id))
+  })
+
+  it('ends once its credential is no longer valid, and a reconnect with a fresh one resumes where it stopped', async () => {
+    const account = await newAccount(vault.baseUrl, token)
+    const stream = await openEventStream(vault.baseUrl, { token: account.token })
+    await note(vault.deps, 'before-the-end')
+    const [seen] = await stream.received(1)
+    // The user signs out: the session ends, and with it the stream, at its next check.
+    expect((await call(vault.baseUrl, 'POST', '/api/v1/auth/logout', { token: account.token })).status).toBe(204)
+    clock.advance(15_000)
+    await stream.ended
+    await note(vault.deps, 'while-away')
+    const again = await openEventStream(vault.baseUrl, {
+      token: (await signIn(vault.baseUrl, { username: account.username, password: account.password })).access_token,
+      headers: { 'Last-Event-ID': String(seen?.id) },
+    })
+    try {
+      const [missed] = await again.received(1)
+      expect(missed?.data.subject).toBe('printer:while-away')
+    } finally {
+      again.close()
+    }
   })
 
   it('ends when the client goes away', async () => {

@@ -1832,7 +1832,9 @@ export interface paths {
          *     for pages that follow printers without polling. It is not JSON: the answer stays open, and each event is a block
          *     `event: <type>`, `data: <the event as JSON: id, type, subject, data, created_at>`, `id: <event id>`, followed by a
          *     blank line. Lines starting with `:` are comments: one when the stream opens and one every 15 s without events, so
-         *     proxies keep it open. The stream starts with `retry: 3000` (reconnect after 3 s).
+         *     proxies keep it open. The stream starts with `retry: 3000` (reconnect after 3 s). It ends when its credential
+         *     stops being valid (an access token expires after 15 minutes; a session or key revoked, a user disabled), within
+         *     15 s: reconnect with a fresh token and `Last-Event-ID`.
          *
          *     Events are numbered in the order they happened, the same on every replica sharing one database. To resume after a
          *     dropped connection, send the last id seen in the `Last-Event-ID` header (`EventSource` does this itself) or, where

@@ -14,6 +14,8 @@ export interface EventStreamClient {
   events: ReceivedEvent[]
   /** Every comment line received so far (without the `:`). */
   comments: string[]
+  /** Settles when the server has ended the stream (or the client closed it). */
+  ended: Promise<void>
   /** Resolves once `count` events have arrived in all; answers them. */
   received(count: number): Promise<ReceivedEvent[]>
   /** Goes away, as a closed browser tab does. */
@@ -65,13 +67,13 @@ export async function openEventStream(
     headers: answer.headers,
     events,
     comments,
+    ended: reading,
     async received(count) {
       await until(() => events.length >= count, `${count} events arrived (${events.length} so far)`)
       return events.slice(0, count)
     },
     close() {
       abort.abort()
-      void reading
     },
   }
 }

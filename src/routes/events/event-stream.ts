@@ -6,17 +6,21 @@ import { eventIdRange, readEventsAfter } from '../../core/events/read-events.js'
 const pollMs = 1_000
 /** A comment after this long without a write, so proxies and browsers keep an idle stream open. */
 const heartbeatMs = 15_000
+/** How often the caller's credential is checked again: a stream ends soon after it expires or is revoked. */
+const recheckMs = 15_000
 /** Events read per statement while catching up. */
 const batch = 100
 
 /**
  * Writes every event after `afterId` to `stream`, then each new one as it is published, until the
- * client goes away. Reads come from the database, so a replica's events reach this stream too.
+ * client goes away or `stillAllowed` says its credential no longer holds. Reads come from the
+ * database, so a replica's events reach this stream too.
  */
 export async function followEvents(
   deps: Pick<EventsDeps, 'database' | 'clock' | 'logger' | 'events'>,
   stream: SSEStreamingApi,
   afterId: number,
+  stillAllowed: () => Promise<boolean>,
 ): Promise<void> {
   const closed = new AbortController()
   stream.onAbort(() => closed.abort())
@@ -28,6 +32,7 @@ export async function followEvents(
   let last = afterId
   let sent = 0
   let wroteAt = deps.clock.now().getTime()
+  let checkedAt = wroteAt
   while (!closed.signal.aborted) {
     const seen = deps.events.signal.count
     const events = await readEventsAfter(db, last, batch)
@@ -39,6 +44,10 @@ export async function followEvents(
     const now = deps.clock.now().getTime()
     if (events.length > 0) wroteAt = now
     if (events.length === batch) continue
+    if (now - checkedAt >= recheckMs) {
+      if (!(await stillAllowed())) break
+      checkedAt = now
+    }
     if (now - wroteAt >= heartbeatMs) {
       await stream.write(': keep-alive\n\n')
       wroteAt = now

@@ -1,5 +1,6 @@
 import { streamSSE } from 'hono/streaming'
 import { eventIdRange } from '../../core/events/read-events.js'
+import { credentialStillValid } from '../access.js'
 import { createRouter, requestDeps } from '../app-env.js'
 import { followEvents } from './event-stream.js'
 import { streamEventsRoute } from './events.routes.js'
@@ -12,7 +13,7 @@ export const eventsRouter = createRouter().openapi(streamEventsRoute, async (c) 
   c.header('X-Accel-Buffering', 'no')
   return streamSSE(
     c,
-    (stream) => followEvents(deps, stream, afterId),
+    (stream) => followEvents(deps, stream, afterId, () => credentialStillValid(c)),
     async (error) => deps.logger.warn('event stream failed', { error: error.message }),
   )
 })
