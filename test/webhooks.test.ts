@@ -256,6 +256,23 @@ describe('webhooks', () => {
     }
     expect((await call(vault.baseUrl, 'GET', '/api/v1/webhooks', { token: stranger.token })).body.items).toEqual([])
 
+    // A disabled account's webhooks fall silent.
+    const theirs = await register({ event_types: ['printer.error'] }, stranger.token)
+    const disabled = await call(vault.baseUrl, 'PATCH', `/api/v1/admin/users/${stranger.user.id}`, {
+      token,
+      json: { disabled: true },
+    })
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200)
+    await printerError()
+    await deliverDue(vault.deps)
+    expect(
+      await vault.deps.database.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('webhook_id', '=', theirs.id)
+        .execute(),
+    ).toEqual([])
+
     expect((await call(vault.baseUrl, 'DELETE', `/api/v1/webhooks/${webhook.id}`, { token })).status).toBe(204)
     expectProblem(await call(vault.baseUrl, 'GET', `/api/v1/webhooks/${webhook.id}`, { token }), 404, 'not_found')
   })

@@ -42,12 +42,21 @@ export const maxDeliveryAttempts = 8
 export const retryDelayMs = (failedAttempts: number): number =>
   Math.min(6 * 3_600_000, 30_000 * 2 ** (failedAttempts - 1))
 
-/** Queues an event for every enabled webhook that wants its type, in the transaction that publishes it. */
+/**
+ * Queues an event for every enabled webhook of an enabled user that wants its type, in the
+ * transaction that publishes it.
+ */
 export async function queueDeliveries(
   trx: Kysely<Database>,
   event: { id: number; type: string; createdAt: string },
 ): Promise<void> {
-  const webhooks = await trx.selectFrom('webhooks').select(['id', 'event_types']).where('enabled', '=', 1).execute()
+  const webhooks = await trx
+    .selectFrom('webhooks')
+    .innerJoin('users', 'users.id', 'webhooks.user_id')
+    .select(['webhooks.id', 'webhooks.event_types'])
+    .where('webhooks.enabled', '=', 1)
+    .where('users.disabled_at', 'is', null)
+    .execute()
   const wanting = webhooks.filter((webhook) => (JSON.parse(webhook.event_types) as string[]).includes(event.type))
   if (wanting.length === 0) return
   await trx
