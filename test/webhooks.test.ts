@@ -236,6 +236,13 @@ describe('webhooks', () => {
     })
     expect(changed.body).toMatchObject({ name: 'Signed now', format: 'generic', signed: true, enabled: false })
     expect(changed.body.secret).toEqual(expect.any(String))
+    // What a change leaves out stays as it was.
+    const renamed = await call(vault.baseUrl, 'PATCH', `/api/v1/webhooks/${webhook.id}`, {
+      token,
+      json: { name: 'Renamed' },
+    })
+    expect(renamed.body).toMatchObject({ name: 'Renamed', format: 'generic', enabled: false })
+    expect(renamed.body).not.toHaveProperty('secret')
     expect((await call(vault.baseUrl, 'GET', `/api/v1/webhooks/${webhook.id}`, { token })).body).not.toHaveProperty(
       'secret',
     )

@@ -12239,7 +12239,6 @@ export interface operations {
                      *     ]
                      */
                     event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed")[];
-                    /** @default true */
                     enabled?: boolean;
                 };
             };

@@ -55,7 +55,7 @@ const WebhookInputSchema = z
       .min(1)
       .max(eventTypes.length * 2)
       .openapi({ description: 'The events to send.', example: ['printer.error', 'printer.bed_needs_clearing'] }),
-    enabled: z.boolean().default(true),
+    enabled: z.boolean(),
   })
   .strict()
 
@@ -104,7 +104,7 @@ export const createWebhookRoute = defineRoute(access, {
     'For the generic format the answer carries the signing secret in `secret`, **shown only this once**.',
     'Not available on Cloudflare Workers (501).',
   ].join(' '),
-  request: jsonBody(WebhookInputSchema),
+  request: jsonBody(WebhookInputSchema.extend({ enabled: z.boolean().default(true) })),
   responses: {
     201: json('Registered.', WebhookSchema.extend({ secret: secretField.nullable() }).openapi('NewWebhook')),
     422: problemResponse(
