@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fakeMoonraker } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { eventRetention, pruneEvents } from '../src/core/events/prune-events.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
 import { startPrinterWatch } from '../src/core/printers/printer-watch.js'
+import { getPrinterRow, observePrinter } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import { openEventStream } from './support/event-stream.js'
 import { shiftedClock } from './support/shifted-clock.js'
@@ -140,6 +142,34 @@ describe('the event stream', () => {
     } finally {
       await watch.stop()
       stream.close()
+    }
+  })
+
+  it('publishes a change once, however many processes see it', async () => {
+    const moonraker = await fakeMoonraker()
+    try {
+      const registered = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+        token,
+        json: { name: 'Shared Voron', provider: 'moonraker', address: moonraker.url },
+      })
+      const printerId = registered.body.id as string
+      moonraker.state.printing = 'from_the_screen.gcode'
+      // Both read the row before either saw the change, as two replicas polling at once do.
+      const row = await getPrinterRow(vault.deps, printerId)
+      const observers = [vault.deps, replica.deps, vault.deps].map((deps) => () => observePrinter(deps, row))
+      // At once on PostgreSQL; two SQLite connections in one thread cannot write at once, so in turn there.
+      if (vault.deps.database.kind === 'postgres') await Promise.all(observers.map((observe) => observe()))
+      else for (const observe of observers) await observe()
+      const changes = await vault.deps.database.db
+        .selectFrom('events')
+        .select('data')
+        .where('subject', '=', `printer:${printerId}`)
+        .where('type', '=', 'printer.state_changed')
+        .orderBy('id')
+        .execute()
+      expect(changes.map((change) => JSON.parse(change.data).state)).toEqual(['idle', 'printing'])
+    } finally {
+      await moonraker.close()
     }
   })
 
