@@ -1885,7 +1885,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook
-         * @description Events of the listed types are POSTed to the URL as they happen, in the chosen format. A delivery that fails (no answer within 10 s, or a status outside 2xx; redirects are not followed) is tried again after 30 s, doubling up to 6 h, 8 attempts in all. For the generic format the answer carries the signing secret in `secret`, **shown only this once**. Not available on Cloudflare Workers (501).
+         * @description Events of the listed types are POSTed to the URL as they happen, in the chosen format. A delivery that fails (no answer within 10 s, or a status outside 2xx; redirects are not followed) is tried again after 30 s, the wait doubling each time, 8 attempts in all (over about an hour). For the generic format the answer carries the signing secret in `secret`, **shown only this once**. Not available on Cloudflare Workers (501).
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */

@@ -38,9 +38,11 @@ export const toDelivery = (row: Selectable<WebhookDeliveriesTable>): WebhookDeli
 /** Attempts after which a delivery is given up as failed. */
 export const maxDeliveryAttempts = 8
 
-/** The wait before attempt n + 1 after n failed: 30 s, doubling, at most 6 hours (about 2 h 7 min in all for 8). */
-export const retryDelayMs = (failedAttempts: number): number =>
-  Math.min(6 * 3_600_000, 30_000 * 2 ** (failedAttempts - 1))
+/**
+ * The wait before attempt n + 1 after n failed: 30 s, doubling; the eighth attempt comes about an
+ * hour after the first, past which a notification (a bed to clear, a failed send) is stale news.
+ */
+export const retryDelayMs = (failedAttempts: number): number => 30_000 * 2 ** (failedAttempts - 1)
 
 /**
  * Queues an event for every enabled webhook of an enabled user that wants its type, in the

@@ -100,7 +100,7 @@ export const createWebhookRoute = defineRoute(access, {
   summary: 'Register a webhook',
   description: [
     'Events of the listed types are POSTed to the URL as they happen, in the chosen format. A delivery that fails',
-    `(no answer within 10 s, or a status outside 2xx; redirects are not followed) is tried again after 30 s, doubling up to 6 h, ${maxDeliveryAttempts} attempts in all.`,
+    `(no answer within 10 s, or a status outside 2xx; redirects are not followed) is tried again after 30 s, the wait doubling each time, ${maxDeliveryAttempts} attempts in all (over about an hour).`,
     'For the generic format the answer carries the signing secret in `secret`, **shown only this once**.',
     'Not available on Cloudflare Workers (501).',
   ].join(' '),
