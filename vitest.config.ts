@@ -11,6 +11,9 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const databaseBehaviour = [
   // Claims under leases, one statement each database runs its own way; replicas sharing one database.
   'test/analysis-queue.test.ts',
+  // Events numbered in commit order under each database's turns; webhook deliveries claimed under leases.
+  'test/events-stream.test.ts',
+  'test/webhooks.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

@@ -11,6 +11,7 @@ import { createRestoreGate } from './routes/backups/restore-gate.js'
 import { collectionsRouter } from './routes/collections/collections.index.js'
 import { crossOrigin } from './routes/cors.js'
 import { registerDocs } from './routes/docs/docs.index.js'
+import { eventsRouter } from './routes/events/events.index.js'
 import { filesRouter } from './routes/files/files.index.js'
 import { healthRouter } from './routes/health/health.index.js'
 import { ingestRouter } from './routes/ingest/ingest.index.js'
@@ -30,6 +31,7 @@ import { signedRouter } from './routes/signed/signed.index.js'
 import { tagsRouter } from './routes/tags/tags.index.js'
 import { registerUi } from './routes/ui/ui.index.js'
 import { refuseUnsupported } from './routes/unsupported.js'
+import { webhooksRouter } from './routes/webhooks/webhooks.index.js'
 
 /**
  * Builds the model-vault app from injected deps. The result is a plain Hono app: serve it
@@ -77,6 +79,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', maintenanceRouter)
   app.route('/', printersRouter)
   app.route('/', presetsRouter)
+  app.route('/', eventsRouter)
+  app.route('/', webhooksRouter)
   app.route('/', octoPrintRouter)
   registerMetrics(app)
   registerDocs(app)

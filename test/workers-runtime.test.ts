@@ -209,14 +209,17 @@ describe('the vault on workerd (D1, R2)', () => {
     expect(json.body.models.some((model: { id: string }) => model.id === stored.body.model.id)).toBe(true)
   })
 
-  it('answers 501 with the reason for printers, and for backups and restores without a backup bucket', async () => {
+  it('answers 501 with the reason for printers, events and webhooks, and for backups and restores without a backup bucket', async () => {
     const { access_token: token } = await signIn(baseUrl, admin)
-    for (const [path, json] of [
-      ['/api/v1/backups', undefined],
-      [`/api/v1/backups/${crypto.randomUUID()}/restore`, undefined],
-      ['/api/v1/printers', { name: 'Voron', provider: 'moonraker', address: 'http://voron.local:7125' }],
+    const webhook = { name: 'Phone', url: 'https://ntfy.sh/printers', format: 'ntfy', event_types: ['printer.error'] }
+    for (const [method, path, json] of [
+      ['POST', '/api/v1/backups', undefined],
+      ['POST', `/api/v1/backups/${crypto.randomUUID()}/restore`, undefined],
+      ['POST', '/api/v1/printers', { name: 'Voron', provider: 'moonraker', address: 'http://voron.local:7125' }],
+      ['GET', '/api/v1/events', undefined],
+      ['POST', '/api/v1/webhooks', webhook],
     ] as const) {
-      const reply = await call(baseUrl, 'POST', path, { token, ...(json ? { json } : {}) })
+      const reply = await call(baseUrl, method, path, { token, ...(json ? { json } : {}) })
       expect(reply.status, path).toBe(501)
       expect(reply.headers.get('content-type')).toMatch(/application\/problem\+json/)
       expect(reply.body).toMatchObject({ code: 'not_supported_on_this_runtime' })

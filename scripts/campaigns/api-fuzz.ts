@@ -356,7 +356,10 @@ const resolveSchema = (document: unknown, schema: JsonSchema): JsonSchema =>
 async function judge(document: unknown, op: Operation, request: FuzzRequest, response: Response): Promise<Violation[]> {
   const violations: Violation[] = []
   const status = response.status
-  const text = await response.text()
+  // An event stream stays open until the client leaves: its status and type are judged, not its body.
+  const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+  if (streamed) await response.body?.cancel()
+  const text = streamed ? '' : await response.text()
   const add = (kind: string, detail: string) =>
     violations.push({
       kind,

@@ -2,6 +2,7 @@ import type { AccountsDeps } from './accounts/accounts-deps.js'
 import type { BackupDeps } from './backup/backup-deps.js'
 import type { StorageDeps } from './blobs/storage-deps.js'
 import type { DownloadDeps } from './downloads/download-deps.js'
+import type { EventsDeps } from './events/events-deps.js'
 import type { ArchiveIngestDeps } from './ingest/ingest-deps.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
@@ -14,7 +15,7 @@ import type { GetDocsAsset, GetUiAsset } from './ui-files.js'
 /**
  * Everything the app needs from its runtime. Each core module declares the part it takes
  * (`RuntimeDeps`, `StorageDeps`, `AccountsDeps`, `BackupDeps`, `IngestDeps`, `LibraryDeps`,
- * `DownloadDeps`, `PrintersDeps`); this is their sum, plus what only the routes read. Each runtime
+ * `DownloadDeps`, `EventsDeps`, `PrintersDeps`); this is their sum, plus what only the routes read. Each runtime
  * entry (Node, Workers) builds one and hands it to `createApp`; routes reach it through
  * `c.var.deps`, never through globals or `process.env`.
  */
@@ -26,6 +27,7 @@ export interface Deps
     ArchiveIngestDeps,
     LibraryDeps,
     DownloadDeps,
+    EventsDeps,
     PrintersDeps {
   /** Garbage collection keeps blobs younger than this (`VAULT_GC_GRACE_MINUTES`). */
   gcGraceMs: number

@@ -82,6 +82,19 @@ function authenticateRequest(c: Context<AppEnv>): MaybePromise<Principal> {
 }
 
 /**
+ * Whether the caller's credential is still good: the access token not expired, its session or API
+ * key not revoked, the user not disabled. For answers that outlive their request (the event stream).
+ */
+export async function credentialStillValid(c: Context<AppEnv>): Promise<boolean> {
+  try {
+    await authenticateRequest(c)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
  * `authenticateRequest`, then the caller's role, then the credential's scopes: a valid credential
  * without the role or the scope is 403, so a key acts with the intersection of both. (Hono
  * answers a throw here, at once or later, with the error's problem.)

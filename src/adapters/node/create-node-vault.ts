@@ -2,7 +2,9 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import { createApp } from '../../app.js'
 import { ensureFirstSuperuser } from '../../core/accounts/first-superuser.js'
 import type { Config, Env } from '../../core/config/config.js'
+import { startWebhookDeliverer } from '../../core/events/webhook-deliverer.js'
 import { scheduleGarbageCollection } from '../../core/maintenance/collect-garbage.js'
+import { startPrinterWatch } from '../../core/printers/printer-watch.js'
 import { createJsonLogger, type Logger } from '../../core/runtime/logger.js'
 import type { AppDeps, AppEnv } from '../../routes/app-env.js'
 import { batchedLines } from './batched-lines.js'
@@ -23,7 +25,7 @@ export interface NodeVault {
   app: OpenAPIHono<AppEnv>
   deps: AppDeps
   config: Config
-  /** Stops the scheduled garbage collection and closes the database, stores and worker threads. */
+  /** Stops the scheduled garbage collection, the webhook deliveries and the printer watch, and closes the database, stores and worker threads. */
   close(): Promise<void>
 }
 
@@ -56,12 +58,17 @@ export async function createNodeVault(options: NodeVaultOptions = {}): Promise<N
           graceMs: opened.deps.gcGraceMs,
         })
       : null
+  // Each replica runs one; their leases share the work out, so none is sent twice.
+  const webhooks = startWebhookDeliverer(opened.deps, { intervalMs: 5_000 })
+  const printerWatch =
+    config.printers.watchMs > 0 ? startPrinterWatch(opened.deps, { intervalMs: config.printers.watchMs }) : null
   return {
     app: createApp(opened.deps),
     deps: opened.deps,
     config,
     async close() {
       garbageCollection?.stop()
+      await Promise.all([webhooks.stop(), printerWatch?.stop()])
       await opened.close()
     },
   }

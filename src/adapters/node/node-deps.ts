@@ -11,6 +11,7 @@ import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { createEventSignal } from '../../core/events/event-signal.js'
 import { startAnalysisRunner } from '../../core/ingest/background-analysis.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -172,6 +173,7 @@ export async function createNodeDeps(
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,
       },
+      events: { signal: createEventSignal(), deliveryTimeoutMs: webhookDeliveryTimeoutMs },
     }
     const close = async () => {
       await bambuPrinters.close()
@@ -186,6 +188,9 @@ export async function createNodeDeps(
     throw error
   }
 }
+
+/** How long a webhook's receiver has to answer a delivery before the attempt counts as failed. */
+const webhookDeliveryTimeoutMs = 10_000
 
 /** `VAULT_JWT_SECRET`, or the non-empty lines of `VAULT_JWT_KEY_FILE` (first signs, all verify). */
 async function configuredJwtSecrets(config: Config): Promise<string[]> {

@@ -34,6 +34,9 @@ const restoreAdvisoryLock = sql.lit(0x7661_756c_742d_7273n)
 /** The advisory lock uploads take while they choose a model ("vault-mm" in ASCII). */
 const modelMatchingAdvisoryLock = sql.lit(0x7661_756c_742d_6d6dn)
 
+/** The advisory lock publishers of events take ("vault-ev" in ASCII). */
+const eventPublishingAdvisoryLock = sql.lit(0x7661_756c_742d_6576n)
+
 /** The library's PostgreSQL spellings: `tsvector` search, byte-wise (`C`) name order. */
 export const postgresDialect: SqlDialect = {
   search: postgresSearchIndex,
@@ -55,5 +58,10 @@ export const postgresDialect: SqlDialect = {
   },
   takeTurnsMatchingModels: async (trx) => {
     await sql`select pg_advisory_xact_lock(${modelMatchingAdvisoryLock})`.execute(trx)
+  },
+  // A sequence hands out ids as inserts run, not as they commit: without turns a reader could see
+  // id 11 committed while 10 is still to come, and skip it when it resumes after 11.
+  takeTurnsPublishingEvents: async (trx) => {
+    await sql`select pg_advisory_xact_lock(${eventPublishingAdvisoryLock})`.execute(trx)
   },
 }

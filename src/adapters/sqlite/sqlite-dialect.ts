@@ -58,6 +58,8 @@ export const sqliteDialect: SqlDialect = {
   // One writer at a time already: a restore's lock row and another write never commit side by side.
   holdOffRestores: async () => {},
   waitForWrites: async () => {},
+  // One writer at a time: ids are taken and committed in the same order already.
+  takeTurnsPublishingEvents: async () => {},
 }
 
 /**

@@ -9,6 +9,7 @@ import { createPortableSha256 } from '../../core/blobs/portable-sha256.js'
 import { parseConfig } from '../../core/config/config.js'
 import { createEnvReader } from '../../core/config/env-reader.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { createEventSignal } from '../../core/events/event-signal.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
 import { createPrinterStatusCache } from '../../core/printers/status-cache.js'
@@ -124,6 +125,8 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
       timeoutMs: config.printers.timeoutMs,
       confirmMs: config.printers.confirmMs,
     },
+    // Nothing publishes here (no printers), and nothing would deliver (no background work): see workers-limits.ts.
+    events: { signal: createEventSignal(), deliveryTimeoutMs: 10_000 },
     unsupported: workersUnsupportedOperations(backupBucket !== null),
     waitUntil: (c, work) => c.executionCtx.waitUntil(work),
   }

@@ -10,6 +10,9 @@ export const workersBackupLimitReason =
 const printersNotSupported =
   'Printers are not available on Cloudflare Workers: printers sit on a local network the edge cannot reach, and their status is polled and kept in memory between requests, which isolates do not keep. Run the vault on Node next to the printers.'
 
+const eventsNotSupported =
+  'Live events and webhooks are not available on Cloudflare Workers: the events come from printers, which a Worker cannot reach, a stream would hold an isolate open for as long as a browser tab, and webhooks are delivered by background work between requests, which isolates do not do. Run the vault on Node.'
+
 /**
  * What the Workers entry cannot do; each answers 501 `not_supported_on_this_runtime` and shows in
  * health. Backups and restores are among them only while no backup bucket is configured.
@@ -26,5 +29,7 @@ export function workersUnsupportedOperations(backupBucket: boolean): Unsupported
     // Reading the (empty) printer list stays possible; registering one, the only way to get one, is refused.
     { methods: ['POST'], path: '/api/v1/printers', component: 'printer-provider', reason: printersNotSupported },
     { methods: ['POST'], path: '/octoprint/printers/*', component: 'printer-provider', reason: printersNotSupported },
+    { methods: ['GET'], path: '/api/v1/events', component: 'printer-provider', reason: eventsNotSupported },
+    { methods: ['POST'], path: '/api/v1/webhooks', component: 'printer-provider', reason: eventsNotSupported },
   ]
 }

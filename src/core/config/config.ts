@@ -61,7 +61,14 @@ export interface Config {
   /** Seconds a signed download link works (`VAULT_DOWNLOAD_LINK_TTL_S`). */
   downloadLinkTtlSeconds: number
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
-  printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
+  printers: {
+    credentialsKey?: string
+    timeoutMs: number
+    statusTtlMs: number
+    confirmMs: number
+    /** How often the Node entry looks at every printer in the background (`VAULT_PRINTER_WATCH_MS`); 0: never. */
+    watchMs: number
+  }
   /**
    * Reading uploaded files (formats, thumbnails) off the request thread: how many readers at
    * once (absent: the runtime picks from its cores), and each file's time and memory budget.
@@ -119,6 +126,7 @@ export function parseConfig(env: Env): Config {
       timeoutMs: vars.integer('VAULT_PRINTER_TIMEOUT_MS', 2500, 50, 120_000),
       statusTtlMs: vars.integer('VAULT_PRINTER_STATUS_TTL_MS', 2000, 0, 600_000),
       confirmMs: vars.integer('VAULT_PRINTER_CONFIRM_MS', 10_000, 0, 600_000),
+      watchMs: vars.integer('VAULT_PRINTER_WATCH_MS', 10_000, 0, 3_600_000),
     },
     extract: {
       workers:

@@ -76,4 +76,10 @@ export interface SqlDialect {
    * next upload sees it (a mesh and its G-code arriving together meet on one model).
    */
   takeTurnsMatchingModels(trx: Kysely<Database>): Promise<void>
+  /**
+   * Makes transactions that call this take turns, from the call to their end, across every
+   * process on the database: an event's id is taken and committed in one turn, so events commit
+   * in the order of their ids and a reader that has seen id n never later finds a smaller one.
+   */
+  takeTurnsPublishingEvents(trx: Kysely<Database>): Promise<void>
 }

@@ -263,6 +263,8 @@ export interface PrintersTable {
   require_bed_clear: Generated<number>
   /** When the vault last saw a job on the printer that nobody has confirmed cleared away; null when clear. */
   bed_occupied_since: string | null
+  /** The state last published for the printer (`printer.state_changed`); null before the first. */
+  observed_state: string | null
   created_at: string
   updated_at: string
 }
@@ -350,6 +352,54 @@ export interface AnalysisJobsTable {
   finished_at: string | null
 }
 
+/** What happened, numbered in commit order (see core/events). */
+export interface EventsTable {
+  id: Generated<number>
+  /** One of `eventTypes` (core/events/event-types.ts). */
+  type: string
+  /** What it happened to: `printer:<id>`, `dispatch:<id>`. */
+  subject: string
+  /** JSON object. */
+  data: string
+  created_at: string
+}
+
+/** A user's webhook: where and in which format the events of `event_types` are sent. */
+export interface WebhooksTable {
+  id: string
+  user_id: string
+  name: string
+  url: string
+  /** `generic`, `ntfy` or `discord`. */
+  format: string
+  /** The generic format's HMAC secret, sealed like printer credentials; null for the others. */
+  secret: string | null
+  /** JSON array of event types. */
+  event_types: string
+  enabled: Generated<number>
+  created_at: string
+  updated_at: string
+}
+
+/** One event's send to one webhook (or a test send, without event), with its attempts. */
+export interface WebhookDeliveriesTable {
+  id: string
+  webhook_id: string
+  event_id: number | null
+  event_type: string
+  /** `pending`, `delivered` or `failed`. */
+  status: string
+  attempts: Generated<number>
+  response_code: number | null
+  error: string | null
+  /** When the next attempt is due; null once delivered or failed. */
+  next_attempt_at: string | null
+  lease_owner: string | null
+  lease_until: string | null
+  created_at: string
+  updated_at: string
+}
+
 export interface Database {
   installation: InstallationTable
   users: UsersTable
@@ -377,6 +427,9 @@ export interface Database {
   filament_profiles: FilamentProfilesTable
   printer_profiles: PrinterProfilesTable
   analysis_jobs: AnalysisJobsTable
+  events: EventsTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
 }
 
 const databaseTables: Record<keyof Database, true> = {
@@ -406,6 +459,9 @@ const databaseTables: Record<keyof Database, true> = {
   filament_profiles: true,
   printer_profiles: true,
   analysis_jobs: true,
+  events: true,
+  webhooks: true,
+  webhook_deliveries: true,
 }
 
 /**

@@ -7,6 +7,7 @@ import { acquireLock } from '../runtime/db-lock.js'
 import { markBedOccupied } from './bed-clearance.js'
 import { type DispatchOutcome, type DispatchRecord, type DispatchStep, toDispatchRecord } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
+import { publishDispatch } from './printer-events.js'
 import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
 import type { PrintersDeps } from './printers-deps.js'
 import { PrinterError, type PrinterProvider, type PrinterStatus } from './provider.js'
@@ -35,7 +36,7 @@ export interface SendResult {
 
 type DispatchDeps = Pick<
   PrintersDeps,
-  'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness'
+  'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness' | 'events'
 >
 
 interface GcodeFile {
@@ -362,6 +363,7 @@ async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Pro
     finished_at: deps.clock.now().toISOString(),
   }
   await deps.database.db.insertInto('dispatches').values(row).execute()
+  await publishDispatch(deps, row)
   deps.logger.info('printer dispatch', {
     dispatch_id: row.id,
     printer_id: printer.id,

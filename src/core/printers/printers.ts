@@ -2,8 +2,10 @@ import type { Selectable } from 'kysely'
 import type { KeyRing } from '../accounts/key-ring.js'
 import type { PrintersTable } from '../db/schema.js'
 import { unprocessable, VaultError } from '../errors.js'
+import { publishEvent } from '../events/publish-event.js'
 import type { HealthCheckable } from '../health/component.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
+import { publishStateChange } from './printer-events.js'
 import type { PrintersDeps } from './printers-deps.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
 import { findProviderKind, type PrinterProviderKind } from './provider-kind.js'
@@ -87,7 +89,7 @@ async function sealOrNull(keys: KeyRing, credentials: PrinterCredentials | null 
 }
 
 export async function createPrinter(
-  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers' | 'events'>,
   input: Required<Pick<PrinterInput, 'name' | 'provider' | 'address'>> & PrinterInput,
 ): Promise<PrinterRow> {
   await validate(deps, input)
@@ -104,6 +106,7 @@ export async function createPrinter(
     printer_profile_id: input.printer_profile_id ?? null,
     require_bed_clear: input.require_bed_clear ? 1 : 0,
     bed_occupied_since: null,
+    observed_state: null,
     created_at: now,
     updated_at: now,
   }
@@ -190,14 +193,16 @@ async function poll(deps: Pick<PrintersDeps, 'keys' | 'printers'>, row: PrinterR
  * the sends it was preparing; the row comes back as it now is.
  */
 export async function observePrinter(
-  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers' | 'events'>,
   row: PrinterRow,
   options: { fresh?: boolean } = {},
 ): Promise<{ row: PrinterRow; status: ObservedStatus }> {
   const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
   await settlePreparing(deps, row.id, status)
   const noted = await noteJobSeen(deps, row, status)
-  return { row: noted, status: withBedClearance(noted, status) }
+  const observed = withBedClearance(noted, status)
+  await publishStateChange(deps, noted, observed)
+  return { row: noted, status: observed }
 }
 
 export const printerStatus = async (...args: Parameters<typeof observePrinter>): Promise<ObservedStatus> =>
@@ -208,7 +213,7 @@ export const printerStatus = async (...args: Parameters<typeof observePrinter>):
  * Refused while a job is on the bed, as a fresh status shows it.
  */
 export async function confirmBedClear(
-  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers' | 'events'>,
   id: string,
   userId: string | null,
 ): Promise<PrinterRow> {
@@ -220,6 +225,12 @@ export async function confirmBedClear(
     )
   await deps.database.db.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', id).execute()
   deps.logger.info('printer bed confirmed clear', { printer_id: id, user_id: userId })
+  if (row.bed_occupied_since !== null)
+    await publishEvent(deps, {
+      type: 'printer.bed_cleared',
+      subject: `printer:${id}`,
+      data: { printer_id: id, printer_name: row.name, user_id: userId },
+    })
   return { ...row, bed_occupied_since: null }
 }
 
@@ -228,7 +239,7 @@ export async function confirmBedClear(
  * "Offline", not "unreachable": a host can answer while its printer is not connected to it.
  */
 export function printerFleetHealth(
-  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers' | 'events'>,
 ): HealthCheckable {
   return {
     async checkHealth() {

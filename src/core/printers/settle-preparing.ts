@@ -1,5 +1,6 @@
 import type { DispatchStep } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
+import { publishDispatch } from './printer-events.js'
 import type { PrintersDeps } from './printers-deps.js'
 import type { PrinterStatus } from './provider.js'
 
@@ -10,14 +11,14 @@ import type { PrinterStatus } from './provider.js'
  * replaces, so two processes reading the same status settle a dispatch once.
  */
 export async function settlePreparing(
-  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'events'>,
   printerId: string,
   status: PrinterStatus,
 ): Promise<void> {
   if (status.stale || status.state === 'offline' || status.state === 'unknown') return
   const preparing = await deps.database.db
     .selectFrom('dispatches')
-    .select(['id', 'remote_name', 'steps'])
+    .selectAll()
     .where('printer_id', '=', printerId)
     .where('outcome', '=', 'preparing')
     .execute()
@@ -38,18 +39,15 @@ export async function settlePreparing(
         ? `Printing ${remote}.`
         : `Printed ${remote}.`
       : `The printer prepared ${remote} but did not print it: it is ${state}.`
-    await deps.database.db
+    const outcome = confirmed ? 'confirmed' : 'not_confirmed'
+    const settled = await deps.database.db
       .updateTable('dispatches')
-      .set({
-        outcome: confirmed ? 'confirmed' : 'not_confirmed',
-        confirmed: confirmed ? 1 : 0,
-        detail,
-        steps: JSON.stringify(steps),
-        finished_at: at,
-      })
+      .set({ outcome, confirmed: confirmed ? 1 : 0, detail, steps: JSON.stringify(steps), finished_at: at })
       .where('id', '=', dispatch.id)
       .where('outcome', '=', 'preparing')
-      .execute()
+      .executeTakeFirst()
+    if (Number(settled.numUpdatedRows) === 0) continue
+    await publishDispatch(deps, { ...dispatch, outcome, detail })
     deps.logger.info('printer dispatch settled', {
       dispatch_id: dispatch.id,
       printer_id: printerId,

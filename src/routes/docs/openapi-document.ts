@@ -55,6 +55,15 @@ export function buildOpenApiDocument(
         description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
       },
       {
+        name: 'Events',
+        description: 'A live stream of what happens to printers and sends (server-sent events), resumable by event id.',
+      },
+      {
+        name: 'Webhooks',
+        description:
+          'Your notifications: events POSTed to a URL as signed JSON, to ntfy or to Discord, with retries and a delivery log.',
+      },
+      {
         name: 'Presets',
         description: 'Filament and printer profiles, imported from PrusaSlicer bundles and Cura material files.',
       },

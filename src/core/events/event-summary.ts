@@ -1,0 +1,81 @@
+import type { VaultEvent } from './read-events.js'
+
+/** An event in words, for the formats people read (ntfy, Discord). */
+export interface EventSummary {
+  title: string
+  message: string
+  /** Whether it wants someone's attention soon: a failure, an error, a bed to clear. */
+  urgent: boolean
+  /** ntfy tags (shown as emoji): one word per kind. */
+  tags: string[]
+}
+
+const text = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback)
+
+/** Says what happened, from the event's data; an unknown type is named as it is. */
+export function summarizeEvent(event: Pick<VaultEvent, 'type' | 'subject' | 'data'>): EventSummary {
+  const { data } = event
+  const printer = text(data.printer_name, 'A printer')
+  const file = text(data.file_name, 'a file')
+  const reason = typeof data.reason === 'string' && data.reason ? ` (${data.reason})` : ''
+  switch (event.type) {
+    case 'printer.state_changed':
+      return {
+        title: `${printer}: ${text(data.state, 'unknown')}`,
+        message: `${printer} is now ${text(data.state, 'unknown')}${reason}; it was ${text(data.previous_state, 'not seen before')}.`,
+        urgent: false,
+        tags: ['printer'],
+      }
+    case 'printer.error':
+      return {
+        title: `${printer}: error`,
+        message: `${printer} reports an error${reason}.`,
+        urgent: true,
+        tags: ['warning'],
+      }
+    case 'printer.bed_needs_clearing':
+      return {
+        title: `${printer}: clear the bed`,
+        message: `${printer} finished a job; take the print off and confirm the bed is clear to send the next one.`,
+        urgent: true,
+        tags: ['broom'],
+      }
+    case 'printer.bed_cleared':
+      return {
+        title: `${printer}: bed clear`,
+        message: `${printer}'s bed was confirmed clear.`,
+        urgent: false,
+        tags: ['white_check_mark'],
+      }
+    case 'dispatch.sent':
+      return {
+        title: `${printer}: ${file} sent`,
+        message: text(data.detail, `${file} was sent.`),
+        urgent: false,
+        tags: ['outbox_tray'],
+      }
+    case 'dispatch.started':
+      return {
+        title: `${printer}: printing ${file}`,
+        message: text(data.detail, `Printing ${file}.`),
+        urgent: false,
+        tags: ['printer'],
+      }
+    case 'dispatch.failed':
+      return {
+        title: `${printer}: ${file} not printing`,
+        message: text(data.detail, 'The send failed.'),
+        urgent: true,
+        tags: ['x'],
+      }
+    case 'webhook.test':
+      return {
+        title: 'model-vault test',
+        message: 'This webhook works: the vault reached it.',
+        urgent: false,
+        tags: ['wave'],
+      }
+    default:
+      return { title: event.type, message: `${event.type} on ${event.subject}`, urgent: false, tags: [] }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Every kind of event the vault publishes, with what it means (the API's and the docs' wording).
+ * A new kind is one line here; webhooks, the stream and the OpenAPI document take it from this list.
+ */
+export const eventTypeMeanings = {
+  'printer.state_changed': "The vault saw a printer's state change (idle, printing, paused, error, offline…).",
+  'printer.error': 'A printer entered the error state.',
+  'printer.bed_needs_clearing': 'A printer that waits for its bed to be confirmed clear finished a job.',
+  'printer.bed_cleared': "Someone confirmed a printer's bed is clear.",
+  'dispatch.sent': 'A file was stored on a printer, not (yet) seen printing.',
+  'dispatch.started': 'A sent file was seen printing.',
+  'dispatch.failed': 'A send was refused or did not end printing.',
+} as const
+
+export type EventType = keyof typeof eventTypeMeanings
+
+export const eventTypes = Object.keys(eventTypeMeanings) as [EventType, ...EventType[]]
