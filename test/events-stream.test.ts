@@ -232,6 +232,23 @@ describe('the event stream', () => {
     }
   })
 
+  it('says so when it resumes after an id the log no longer reaches (a restored backup numbers from its own), then goes on', async () => {
+    await note(vault.deps, 'before-the-restore')
+    const { db } = vault.deps.database
+    const newest = await db.selectFrom('events').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()
+    const beyond = Number(newest.id) + 1_000
+    const stream = await openEventStream(vault.baseUrl, { token, headers: { 'Last-Event-ID': String(beyond) } })
+    try {
+      const [missed] = await stream.received(1)
+      expect(missed).toMatchObject({ event: 'events.missed', data: { after: beyond, replaced: true } })
+      await note(vault.deps, 'after-the-restore')
+      const [, next] = await stream.received(2)
+      expect(next?.data.subject).toBe('printer:after-the-restore')
+    } finally {
+      stream.close()
+    }
+  })
+
   it('writes a comment when nothing has happened for 15 s, so proxies keep the stream open', async () => {
     const stream = await openEventStream(vault.baseUrl, { token })
     try {

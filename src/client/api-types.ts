@@ -1841,7 +1841,8 @@ export interface paths {
          *     a proxy drops that header, in the `last_event_id` query parameter: every event after it follows, then the live
          *     ones. Without either the stream begins with the next event. Events are kept for a week (the newest 10,000); a
          *     stream resuming after an event no longer kept starts with an `events.missed` event (its data: `after` and
-         *     `first_kept`), after which a page should reload what it shows.
+         *     `first_kept`), after which a page should reload what it shows; after a restore, whose log numbers from its own
+         *     past, one resuming after an id that log never reached gets `events.missed` with `replaced: true`.
          *
          *     The types:
          *

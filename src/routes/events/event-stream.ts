@@ -27,9 +27,19 @@ export async function followEvents(
   const { db } = deps.database
   await stream.write(`retry: 3000\n\n: connected\n\n`)
   const kept = await eventIdRange(db)
-  if (kept && afterId > 0 && afterId < kept.first - 1)
-    await stream.writeSSE({ event: 'events.missed', data: JSON.stringify({ after: afterId, first_kept: kept.first }) })
-  let last = afterId
+  const newest = kept?.last ?? 0
+  // Past the newest id kept: the log was replaced (a restored backup numbers from its own), so go on from its end.
+  const replaced = afterId > newest
+  if (replaced || (kept && afterId > 0 && afterId < kept.first - 1))
+    await stream.writeSSE({
+      event: 'events.missed',
+      data: JSON.stringify({
+        after: afterId,
+        first_kept: kept?.first ?? null,
+        ...(replaced ? { replaced: true } : {}),
+      }),
+    })
+  let last = replaced ? newest : afterId
   let sent = 0
   let wroteAt = deps.clock.now().getTime()
   let checkedAt = wroteAt
