@@ -11,6 +11,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const databaseBehaviour = [
   // Claims under leases, one statement each database runs its own way; replicas sharing one database.
   'test/analysis-queue.test.ts',
+  // The print queue: jobs and printers claimed under leases by two replicas over one database.
+  'test/print-queue.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',
