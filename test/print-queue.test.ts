@@ -6,6 +6,7 @@ import { adminEnv, inProcessAuthorization } from './support/accounts.js'
 import { callApi, postUpload } from './support/in-process-api.js'
 import { type ShiftedClock, shiftedClock } from './support/shifted-clock.js'
 import { createTestVault, type InProcessVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { binaryCube } from './support/uploads.js'
 
 /**
@@ -28,7 +29,13 @@ interface Problem {
   errors?: { path: string; message: string }[]
 }
 
-const env = { ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '0', VAULT_PRINTER_CONFIRM_MS: '2000' }
+const env = {
+  ...adminEnv,
+  VAULT_PRINTER_STATUS_TTL_MS: '0',
+  VAULT_PRINTER_CONFIRM_MS: '2000',
+  // The tests run the passes themselves; the second process's loop runs only when a request wakes it.
+  VAULT_QUEUE_INTERVAL_MS: '0',
+}
 let front: InProcessVault
 let back: InProcessVault
 let clock: ShiftedClock
@@ -71,7 +78,7 @@ const uploadFile = async (name: string, bytes: Uint8Array) => {
 beforeAll(async () => {
   clock = shiftedClock()
   front = await createTestVault(env, { clock })
-  back = await createTestVault(env, { shareWith: front, clock })
+  back = await createTestVault({ ...env, VAULT_QUEUE_INTERVAL_MS: '3600000' }, { shareWith: front, clock })
   suite.vault = front
   suite.authorization = await inProcessAuthorization(front)
   const bundle = [
@@ -117,7 +124,7 @@ async function printer(name: string, groups: string[] = []) {
     printer_profile_id: mk4sProfile,
   })
   expect(created.status, JSON.stringify(created.body)).toBe(201)
-  const farm = await callApi(suite, 'PATCH', `/api/v1/queue/printers/${created.body.id}`, {
+  const farm = await callApi(suite, 'PATCH', `/api/v1/farm/printers/${created.body.id}`, {
     groups,
     loaded_filaments: ['pla'],
   })
@@ -279,7 +286,7 @@ describe('the dispatcher', () => {
     expect((await dispatchNext(front.deps)).failed).toEqual([fragile.id])
     expect(await job(fragile.id)).toMatchObject({ state: 'queued', attempts: 1 })
     const farm = (
-      await callApi<{ items: { printer_id: string; held: boolean }[] }>(suite, 'GET', '/api/v1/queue/printers')
+      await callApi<{ items: { printer_id: string; held: boolean }[] }>(suite, 'GET', '/api/v1/farm/printers')
     ).body.items
     expect(farm.find((p) => p.printer_id === d.id)?.held).toBe(true)
 
@@ -287,7 +294,7 @@ describe('the dispatcher', () => {
     await bedCleared(d.id)
     expect((await dispatchNext(front.deps)).sent).toEqual([])
     expect((await job(fragile.id)).wait_reason).toContain('held after a failed print on 1 printer')
-    expect((await callApi(suite, 'POST', `/api/v1/queue/printers/${d.id}/release`)).status).toBe(200)
+    expect((await callApi(suite, 'POST', `/api/v1/farm/printers/${d.id}/release`)).status).toBe(200)
     expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: fragile.id, printer_id: d.id }])
     d.fake.behaviour.jobState = 'cancelled'
     await dispatchNext(front.deps)
@@ -324,6 +331,22 @@ describe('the dispatcher', () => {
       )
       .execute()
     expect(sends.filter((send) => send.outcome === 'confirmed')).toHaveLength(5)
+  })
+
+  it('a running vault sends a job queued through it at once, without waiting for its interval', async () => {
+    const g = await printer('farm-g', ['woken'])
+    const answer = await callApi<Job>(
+      { vault: back, authorization: await inProcessAuthorization(back) },
+      'POST',
+      '/api/v1/queue',
+      {
+        file_ids: [mk4sFile],
+        target: { kind: 'group', group: 'woken' },
+      },
+    )
+    expect(answer.status).toBe(201)
+    await until(async () => (await job(answer.body.id)).state === 'printing', 'the queued job prints')
+    expect(g.starts()).toHaveLength(1)
   })
 
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {

@@ -1649,7 +1649,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/queue/printers": {
+    "/api/v1/farm/printers": {
         parameters: {
             query?: never;
             header?: never;
@@ -1671,7 +1671,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/queue/printers/{id}": {
+    "/api/v1/farm/printers/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1693,7 +1693,7 @@ export interface paths {
         patch: operations["setFarmPrinter"];
         trace?: never;
     };
-    "/api/v1/queue/printers/{id}/release": {
+    "/api/v1/farm/printers/{id}/release": {
         parameters: {
             query?: never;
             header?: never;
@@ -1732,7 +1732,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a print job
-         * @description Queues files of a model to print as a set, `copies` times, at the end of the queue. The dispatcher sends each file to a ready printer of the target whose bed is confirmed clear and that the file fits: the printer model, nozzle diameter, filament type, bed size and print height the slicer wrote into the file, against the printer profile and the filament loaded (`PATCH /api/v1/queue/printers/{id}`). A value either side does not state is a warning the job must accept (`accept_warnings`); a broken rule keeps the job off that printer. 422 for unknown files, files of several models, a file that is not print-ready (`not_gcode`), or an unknown target printer.
+         * @description Queues files of a model to print as a set, `copies` times, at the end of the queue. The dispatcher sends each file to a ready printer of the target whose bed is confirmed clear and that the file fits: the printer model, nozzle diameter, filament type, bed size and print height the slicer wrote into the file, against the printer profile and the filament loaded (`PATCH /api/v1/farm/printers/{id}`). A value either side does not state is a warning the job must accept (`accept_warnings`); a broken rule keeps the job off that printer. 422 for unknown files, files of several models, a file that is not print-ready (`not_gcode`), or an unknown target printer.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -3616,7 +3616,7 @@ export interface components {
             finished_at: string | null;
         };
         /**
-         * @description Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/queue/printers/{id}`), or any compatible printer.
+         * @description Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/farm/printers/{id}`), or any compatible printer.
          * @example {
          *       "kind": "group",
          *       "group": "petg-farm"

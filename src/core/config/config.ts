@@ -62,6 +62,8 @@ export interface Config {
   downloadLinkTtlSeconds: number
   /** Printers: the credentials key (`VAULT_PRINTER_CREDENTIALS_KEY`) and how patiently to talk to them. */
   printers: { credentialsKey?: string; timeoutMs: number; statusTtlMs: number; confirmMs: number }
+  /** How often this process runs the print queue's dispatcher (`VAULT_QUEUE_INTERVAL_MS`); 0: never (other processes do). */
+  queueIntervalMs: number
   /**
    * Reading uploaded files (formats, thumbnails) off the request thread: how many readers at
    * once (absent: the runtime picks from its cores), and each file's time and memory budget.
@@ -120,6 +122,7 @@ export function parseConfig(env: Env): Config {
       statusTtlMs: vars.integer('VAULT_PRINTER_STATUS_TTL_MS', 2000, 0, 600_000),
       confirmMs: vars.integer('VAULT_PRINTER_CONFIRM_MS', 10_000, 0, 600_000),
     },
+    queueIntervalMs: vars.integer('VAULT_QUEUE_INTERVAL_MS', 5_000, 0, 3_600_000),
     extract: {
       workers:
         vars.text('VAULT_EXTRACT_WORKERS') === undefined ? undefined : vars.integer('VAULT_EXTRACT_WORKERS', 1, 1, 64),

@@ -1,3 +1,4 @@
+import type { Deps } from '../../core/deps.js'
 import { createJob } from '../../core/farm/create-job.js'
 import { releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
 import { cancelJob, holdJob, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
@@ -20,17 +21,26 @@ import {
   setFarmPrinterRoute,
 } from './queue.routes.js'
 
-const now = (c: { var: { deps: { clock: { now(): Date } } } }) => c.var.deps.clock.now().toISOString()
+const now = (c: { var: { deps: Deps } }) => c.var.deps.clock.now().toISOString()
+
+/** A change that may let a job go: the dispatcher looks at once instead of at its next interval. */
+function woken<T>(c: { var: { deps: Deps } }, result: T): T {
+  c.var.deps.printQueue?.wake()
+  return result
+}
 
 export const queueRouter = createRouter()
   .openapi(listFarmPrintersRoute, async (c) =>
     c.json({ items: (await listPrinterRows(c.var.deps)).map(toFarmPrinter) }, 200),
   )
   .openapi(setFarmPrinterRoute, async (c) =>
-    c.json(toFarmPrinter(await setFarmPrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json'))), 200),
+    c.json(
+      woken(c, toFarmPrinter(await setFarmPrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json')))),
+      200,
+    ),
   )
   .openapi(releasePrinterRoute, async (c) =>
-    c.json(toFarmPrinter(await releasePrinter(c.var.deps, c.req.valid('param').id)), 200),
+    c.json(woken(c, toFarmPrinter(await releasePrinter(c.var.deps, c.req.valid('param').id))), 200),
   )
   .openapi(listQueueRoute, async (c) => {
     const { state, limit } = c.req.valid('query')
@@ -42,20 +52,23 @@ export const queueRouter = createRouter()
       userId: c.var.principal.userId,
       now: now(c),
     })
-    return c.json(toPrintJob(row), 201)
+    return c.json(woken(c, toPrintJob(row)), 201)
   })
   .openapi(getJobRoute, async (c) =>
     c.json(toPrintJob(await getJobRow(c.var.deps.database.db, c.req.valid('param').id)), 200),
   )
   .openapi(changeJobRoute, async (c) =>
     c.json(
-      toPrintJob(await changeJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c))),
+      woken(
+        c,
+        toPrintJob(await changeJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c))),
+      ),
       200,
     ),
   )
   .openapi(moveJobRoute, async (c) =>
     c.json(
-      toPrintJob(await moveJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c))),
+      woken(c, toPrintJob(await moveJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c)))),
       200,
     ),
   )
@@ -63,11 +76,11 @@ export const queueRouter = createRouter()
     c.json(toPrintJob(await holdJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
   )
   .openapi(releaseJobRoute, async (c) =>
-    c.json(toPrintJob(await releaseJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+    c.json(woken(c, toPrintJob(await releaseJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
   )
   .openapi(cancelJobRoute, async (c) =>
     c.json(toPrintJob(await cancelJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
   )
   .openapi(requeueJobRoute, async (c) =>
-    c.json(toPrintJob(await requeueJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+    c.json(woken(c, toPrintJob(await requeueJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
   )

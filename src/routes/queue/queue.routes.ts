@@ -26,7 +26,7 @@ const TargetSchema = z
   ])
   .openapi('PrintTarget', {
     description:
-      'Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/queue/printers/{id}`), or any compatible printer.',
+      'Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/farm/printers/{id}`), or any compatible printer.',
     example: { kind: 'group', group: 'petg-farm' },
   })
 
@@ -140,7 +140,7 @@ export const createJobRoute = defineRoute(allow('user', 'manage'), {
     'Queues files of a model to print as a set, `copies` times, at the end of the queue. The dispatcher sends each file',
     'to a ready printer of the target whose bed is confirmed clear and that the file fits: the printer model, nozzle',
     'diameter, filament type, bed size and print height the slicer wrote into the file, against the printer profile and',
-    'the filament loaded (`PATCH /api/v1/queue/printers/{id}`). A value either side does not state is a warning the job',
+    'the filament loaded (`PATCH /api/v1/farm/printers/{id}`). A value either side does not state is a warning the job',
     'must accept (`accept_warnings`); a broken rule keeps the job off that printer. 422 for unknown files, files of',
     'several models, a file that is not print-ready (`not_gcode`), or an unknown target printer.',
   ].join(' '),
@@ -275,7 +275,7 @@ const FarmPrinterSchema = z
 
 export const listFarmPrintersRoute = defineRoute(allow('user', 'read', 'print'), {
   method: 'get',
-  path: '/api/v1/queue/printers',
+  path: '/api/v1/farm/printers',
   operationId: 'listFarmPrinters',
   tags,
   summary: 'Printers as the queue sees them',
@@ -288,7 +288,7 @@ const tagList = (description: string, example: string[]) =>
 
 export const setFarmPrinterRoute = defineRoute(allow('user', 'manage'), {
   method: 'patch',
-  path: '/api/v1/queue/printers/{id}',
+  path: '/api/v1/farm/printers/{id}',
   operationId: 'setFarmPrinter',
   tags,
   summary: 'Set a printer’s groups and loaded filament',
@@ -315,7 +315,7 @@ export const setFarmPrinterRoute = defineRoute(allow('user', 'manage'), {
 
 export const releasePrinterRoute = defineRoute(allow('user', 'manage', 'print'), {
   method: 'post',
-  path: '/api/v1/queue/printers/{id}/release',
+  path: '/api/v1/farm/printers/{id}/release',
   operationId: 'releaseFarmPrinter',
   tags,
   summary: 'Release a held printer',
