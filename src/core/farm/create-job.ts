@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { type FieldError, unprocessable, VaultError } from '../errors.js'
-import { getJobRow, type PrintJobRow, type PrintTarget } from './print-job.js'
+import { queueJob } from './job-transitions.js'
+import type { PrintJobRow, PrintTarget } from './print-job.js'
 
 export interface NewPrintJob {
   file_ids: string[]
@@ -65,27 +66,18 @@ export async function createJob(
     .selectFrom('print_jobs')
     .select((eb) => eb.fn.max('position').as('position'))
     .executeTakeFirst()
-  const id = crypto.randomUUID()
-  await db
-    .insertInto('print_jobs')
-    .values({
-      id,
-      model_id: files[0]?.model_id ?? '',
-      file_ids: JSON.stringify(input.file_ids),
-      copies: input.copies,
-      target_kind: input.target.kind,
-      target_printer_id: input.target.kind === 'printer' ? input.target.printer_id : null,
-      target_group: input.target.kind === 'group' ? input.target.group : null,
-      priority: input.priority,
-      position: Number(last?.position ?? 0) + 1,
-      state: 'queued',
-      max_attempts: input.max_attempts,
-      wait_reason: 'waiting for the next dispatch',
-      accept_warnings: input.accept_warnings ? 1 : 0,
-      created_by: by.userId,
-      created_at: by.now,
-      updated_at: by.now,
-    })
-    .execute()
-  return getJobRow(db, id)
+  return queueJob(db, {
+    model_id: files[0]?.model_id ?? '',
+    file_ids: JSON.stringify(input.file_ids),
+    copies: input.copies,
+    target_kind: input.target.kind,
+    target_printer_id: input.target.kind === 'printer' ? input.target.printer_id : null,
+    target_group: input.target.kind === 'group' ? input.target.group : null,
+    priority: input.priority,
+    position: Number(last?.position ?? 0) + 1,
+    max_attempts: input.max_attempts,
+    accept_warnings: input.accept_warnings ? 1 : 0,
+    created_by: by.userId,
+    now: by.now,
+  })
 }

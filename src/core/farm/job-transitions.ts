@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Kysely, UpdateObject } from 'kysely'
-import type { Database, PrintJobState } from '../db/schema.js'
+import type { ExpressionBuilder, Insertable, Kysely, UpdateObject } from 'kysely'
+import type { Database, PrintJobState, PrintJobsTable } from '../db/schema.js'
 import { VaultError } from '../errors.js'
 import { fileIdsOf, getJobRow, type PrintJobRow } from './print-job.js'
 
@@ -40,6 +40,20 @@ async function byPerson(db: Kysely<Database>, id: string, done: boolean, verb: s
 }
 
 const waiting = 'waiting for the next dispatch'
+
+/** A new job enters the queue. */
+export async function queueJob(
+  db: Kysely<Database>,
+  job: Omit<Insertable<PrintJobsTable>, 'id' | 'state' | 'wait_reason' | 'created_at' | 'updated_at'> & { now: string },
+): Promise<PrintJobRow> {
+  const { now, ...values } = job
+  const id = crypto.randomUUID()
+  await db
+    .insertInto('print_jobs')
+    .values({ ...values, id, state: 'queued', wait_reason: waiting, created_at: now, updated_at: now })
+    .execute()
+  return getJobRow(db, id)
+}
 
 export async function holdJob(db: Kysely<Database>, id: string, now: string): Promise<PrintJobRow> {
   const done = await transition(db, id, { states: ['queued'] }, { state: 'held', wait_reason: 'held', updated_at: now })
