@@ -7,7 +7,7 @@ import type { DispatchRecord } from '../printers/dispatch-record.js'
 import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
 import type { ObservedStatus } from '../printers/status-cache.js'
-import { checkCompatibility, mayPrint } from './compatibility.js'
+import { checkCompatibility, mayPrint, type PrinterFacts } from './compatibility.js'
 import { groupsOf, holdPrinter, leasePrinter, printerFactsOf, unleasePrinter } from './farm-printers.js'
 import { claimJob, jobSent, partPrinted, printFailed, sendFailed, takeOverSend } from './job-transitions.js'
 import { type PrintFacts, printFactsOf } from './print-facts.js'
@@ -26,11 +26,12 @@ interface PassOptions {
   leaseMs: number
 }
 
-/** What a pass works with: its deps, its lease, and the files it has read. */
+/** What a pass works with: its deps, its lease, and the files and printer profiles it has read (each once). */
 interface Pass {
   deps: DispatcherDeps
   leaseMs: number
   fileOf: (id: string) => Promise<QueueFile | null>
+  factsOf: (printer: PrinterRow) => Promise<PrinterFacts>
 }
 
 /** What one pass did: the jobs it sent, and those it settled as printed or failed. */
@@ -73,14 +74,13 @@ export async function dispatchNext(
   const { db } = deps.database
   const owner = deps.service.instanceId
   const done: DispatchPass = { sent: [], printed: [], failed: [] }
-  const files = new Map<string, QueueFile | null>()
+  const files = memo<QueueFile | null>()
+  const facts = memo<PrinterFacts>()
   const pass: Pass = {
     deps,
     leaseMs: options.leaseMs,
-    fileOf: async (id) => {
-      if (!files.has(id)) files.set(id, await readQueueFile(db, id))
-      return files.get(id) ?? null
-    },
+    fileOf: (id) => files(id, () => readQueueFile(db, id)),
+    factsOf: (printer) => facts(printer.id, () => printerFactsOf(db, printer)),
   }
   const printers = await listPrinterRows(deps)
   const blockers = new Map<string, Blocker>()
@@ -129,6 +129,18 @@ export async function dispatchNext(
   }
   await explainWaits(pass, printers, blockers, taken)
   return done
+}
+
+/** Reads each key once: a pass reads a file's metadata or a printer's profile once, however many jobs ask. */
+function memo<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const seen = new Map<string, Promise<T>>()
+  return (key, read) => {
+    const known = seen.get(key)
+    if (known) return known
+    const reading = read()
+    seen.set(key, reading)
+    return reading
+  }
 }
 
 /** A minute: a send that takes longer renews its leases as it goes. */
@@ -217,7 +229,7 @@ async function placement(
         why: file.kind === 'package' ? 'it prints no sliced 3MF package' : 'it takes no binary G-code',
       }
   }
-  const compatibility = checkCompatibility(file.facts, await printerFactsOf(deps.database.db, printer))
+  const compatibility = checkCompatibility(file.facts, await pass.factsOf(printer))
   if (mayPrint(compatibility, job.accept_warnings === 1)) return { ok: true }
   if (compatibility.verdict === 'refused') return { ok: false, why: compatibility.reasons.join('; ') }
   return { ok: false, why: `warnings not accepted: ${compatibility.warnings.join('; ')}` }
