@@ -14,6 +14,8 @@ const databaseBehaviour = [
   // Events numbered in commit order under each database's turns; webhook deliveries claimed under leases.
   'test/events-stream.test.ts',
   'test/webhooks.test.ts',
+  // The print queue: jobs and printers claimed under leases by two replicas over one database.
+  'test/print-queue.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

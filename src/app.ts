@@ -23,6 +23,7 @@ import { packagesRouter } from './routes/packages/packages.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
+import { queueRouter } from './routes/queue/queue.index.js'
 import { rememberedTrieRouter } from './routes/remembered-router.js'
 import { requestId } from './routes/request-id.js'
 import { requestLog } from './routes/request-log.js'
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', backupsRouter)
   app.route('/', maintenanceRouter)
   app.route('/', printersRouter)
+  app.route('/', queueRouter)
   app.route('/', presetsRouter)
   app.route('/', eventsRouter)
   app.route('/', webhooksRouter)

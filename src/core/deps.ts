@@ -3,6 +3,7 @@ import type { BackupDeps } from './backup/backup-deps.js'
 import type { StorageDeps } from './blobs/storage-deps.js'
 import type { DownloadDeps } from './downloads/download-deps.js'
 import type { EventsDeps } from './events/events-deps.js'
+import type { DispatchLoop } from './farm/dispatch-loop.js'
 import type { ArchiveIngestDeps } from './ingest/ingest-deps.js'
 import type { ReadMultipart } from './ingest/multipart.js'
 import type { WriteScratchCopy } from './ingest/scratch-copy.js'
@@ -50,4 +51,6 @@ export interface Deps
   maxBodyBytes: number
   /** Public base URL (`VAULT_PUBLIC_URL`); absent means "derive from the request". */
   publicUrl?: string
+  /** This process's print queue dispatcher; absent where the runtime runs none (Workers, `VAULT_QUEUE_INTERVAL_MS=0`). */
+  printQueue?: DispatchLoop
 }

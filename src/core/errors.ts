@@ -96,6 +96,8 @@ export const errorCatalogue = {
   upload_failed: answer.badGateway,
   start_refused: answer.badGateway,
   not_confirmed: answer.badGateway,
+  // The print queue: a change the job's state does not allow (hold a printing job, cancel a finished one)
+  job_state_conflict: answer.conflict,
   // Backups and maintenance
   maintenance_in_progress: answer.conflict,
   invalid_archive: answer.unprocessable,

@@ -12,6 +12,7 @@ import type { VaultDatabase } from '../../core/db/database.js'
 import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
 import { createEventSignal } from '../../core/events/event-signal.js'
+import { startDispatchLoop } from '../../core/farm/dispatch-loop.js'
 import { startAnalysisRunner } from '../../core/ingest/background-analysis.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -175,7 +176,12 @@ export async function createNodeDeps(
       },
       events: { signal: createEventSignal(), deliveryTimeoutMs: webhookDeliveryTimeoutMs },
     }
+    // Every process sharing the database may dispatch: leases in it keep them from sending a job twice.
+    const printQueue =
+      config.queueIntervalMs > 0 ? startDispatchLoop(deps, { intervalMs: config.queueIntervalMs }) : null
+    if (printQueue) deps.printQueue = printQueue
     const close = async () => {
+      await printQueue?.stop()
       await bambuPrinters.close()
       // The runner gives its jobs back while the readers stop under the renders it still waits for.
       await Promise.all([analysis.stop(), extractor.close()])

@@ -69,6 +69,8 @@ export interface Config {
     /** How often the Node entry looks at every printer in the background (`VAULT_PRINTER_WATCH_MS`); 0: never. */
     watchMs: number
   }
+  /** How often this process runs the print queue's dispatcher (`VAULT_QUEUE_INTERVAL_MS`); 0: never (other processes do). */
+  queueIntervalMs: number
   /**
    * Reading uploaded files (formats, thumbnails) off the request thread: how many readers at
    * once (absent: the runtime picks from its cores), and each file's time and memory budget.
@@ -128,6 +130,7 @@ export function parseConfig(env: Env): Config {
       confirmMs: vars.integer('VAULT_PRINTER_CONFIRM_MS', 10_000, 0, 600_000),
       watchMs: vars.integer('VAULT_PRINTER_WATCH_MS', 10_000, 0, 3_600_000),
     },
+    queueIntervalMs: vars.integer('VAULT_QUEUE_INTERVAL_MS', 5_000, 0, 3_600_000),
     extract: {
       workers:
         vars.text('VAULT_EXTRACT_WORKERS') === undefined ? undefined : vars.integer('VAULT_EXTRACT_WORKERS', 1, 1, 64),

@@ -265,6 +265,16 @@ export interface PrintersTable {
   bed_occupied_since: string | null
   /** The state last published for the printer (`printer.state_changed`); null before the first. */
   observed_state: string | null
+  /** JSON array of the group tags the print queue targets (migration 0028). */
+  farm_groups: Generated<string>
+  /** JSON array of the filament types loaded (`PLA`, `PETG`…), which the queue's compatibility check reads. */
+  loaded_filaments: Generated<string>
+  /** Set while the queue holds the printer back (a job failed on it) until a person releases it. */
+  held_reason: string | null
+  held_since: string | null
+  /** The process feeding the printer from the queue, and until when; a lapsed lease is taken over. */
+  lease_owner: string | null
+  lease_until: string | null
   created_at: string
   updated_at: string
 }
@@ -400,6 +410,48 @@ export interface WebhookDeliveriesTable {
   updated_at: string
 }
 
+export type PrintJobState = 'queued' | 'held' | 'dispatching' | 'printing' | 'completed' | 'failed' | 'cancelled'
+export type PrintTargetKind = 'printer' | 'group' | 'any'
+
+/** One job of the print queue (migration 0028; see core/farm). */
+export interface PrintJobsTable {
+  id: string
+  model_id: string
+  /** JSON array of the file ids printed as one set, in order. */
+  file_ids: string
+  copies: number
+  copies_done: Generated<number>
+  /** The index in `file_ids` of the file the current copy prints next. */
+  next_file: Generated<number>
+  target_kind: PrintTargetKind
+  target_printer_id: string | null
+  target_group: string | null
+  /** Higher first; then `position`, lower first. */
+  priority: Generated<number>
+  position: number
+  state: PrintJobState
+  /** Failed prints so far; at `max_attempts` the job fails. */
+  attempts: Generated<number>
+  max_attempts: number
+  /** Why a queued job waits, as the last dispatcher pass saw it. */
+  wait_reason: string | null
+  /** Why the last send or print of it failed. */
+  last_error: string | null
+  /** 1: the user accepted the compatibility warnings (values the files do not state). */
+  accept_warnings: Generated<number>
+  /** The printer it is sent to or printing on, then the last one it was. */
+  printer_id: string | null
+  dispatch_id: string | null
+  remote_name: string | null
+  lease_owner: string | null
+  lease_until: string | null
+  created_by: string | null
+  created_at: string
+  updated_at: string
+  started_at: string | null
+  finished_at: string | null
+}
+
 export interface Database {
   installation: InstallationTable
   users: UsersTable
@@ -430,6 +482,7 @@ export interface Database {
   events: EventsTable
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
+  print_jobs: PrintJobsTable
 }
 
 const databaseTables: Record<keyof Database, true> = {
@@ -462,6 +515,7 @@ const databaseTables: Record<keyof Database, true> = {
   events: true,
   webhooks: true,
   webhook_deliveries: true,
+  print_jobs: true,
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Selectable } from 'kysely'
-import type { Principal } from '../accounts/principal.js'
 import type { DispatchesTable } from '../db/schema.js'
 import { unprocessable, VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
@@ -29,6 +28,11 @@ export function remoteFileName(name: string, slicedPackage = false): string {
 
 const describe = (status: PrinterStatus) => `${status.state}${status.reason ? ` (${status.reason})` : ''}`
 
+/** Who sends: the person calling, or the person who queued the job the print queue sends. */
+export interface Sender {
+  userId: string | null
+}
+
 /** A send that got past the checks: its record, whose `outcome` says how it ended. */
 export interface SendResult {
   dispatch: DispatchRecord
@@ -49,7 +53,7 @@ interface GcodeFile {
 
 /** One send under way: who sends what where, the steps taken and what is known to have happened. */
 interface Attempt {
-  principal: Principal
+  principal: Sender
   printer: PrinterRow
   file: GcodeFile
   startRequested: boolean
@@ -79,7 +83,7 @@ interface Ending {
  */
 export async function sendToPrinter(
   deps: DispatchDeps,
-  principal: Principal,
+  principal: Sender,
   printerId: string,
   input: { file_id: string; start: boolean },
 ): Promise<SendResult> {

@@ -107,6 +107,12 @@ export async function createPrinter(
     require_bed_clear: input.require_bed_clear ? 1 : 0,
     bed_occupied_since: null,
     observed_state: null,
+    farm_groups: '[]',
+    loaded_filaments: '[]',
+    held_reason: null,
+    held_since: null,
+    lease_owner: null,
+    lease_until: null,
     created_at: now,
     updated_at: now,
   }

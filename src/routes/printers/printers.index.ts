@@ -79,10 +79,10 @@ export const printersRouter = createRouter()
   })
   .openapi(confirmBedClearRoute, async (c) => {
     const { deps, principal } = c.var
-    return c.json(
-      await presentPrinter(deps, await confirmBedClear(deps, c.req.valid('param').id, principal.userId)),
-      200,
-    )
+    const cleared = await confirmBedClear(deps, c.req.valid('param').id, principal.userId)
+    // A clear bed may let the print queue send the printer its next job.
+    deps.printQueue?.wake()
+    return c.json(await presentPrinter(deps, cleared), 200)
   })
   .openapi(diagnosticsRoute, async (c) => {
     const { deps } = c.var

@@ -23,6 +23,7 @@ import * as m0021 from './0021-collection-tree.js'
 import * as m0025 from './0025-preview-meshes.js'
 import * as m0026 from './0026-collection-cover.js'
 import * as m0027 from './0027-analysis-queue.js'
+import * as m0028 from './0028-print-queue.js'
 import * as m0029 from './0029-events-and-webhooks.js'
 
 /**
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   '0025-preview-meshes': m0025,
   '0026-collection-cover': m0026,
   '0027-analysis-queue': m0027,
+  '0028-print-queue': m0028,
   '0029-events-and-webhooks': m0029,
 }

@@ -1,0 +1,56 @@
+import type { DispatcherDeps } from './dispatcher.js'
+import { dispatchNext } from './dispatcher.js'
+
+/** The print queue's dispatcher as a process runs it: a pass every interval, and one at once when woken. */
+export interface DispatchLoop {
+  /** Tells the loop the queue or a printer changed (a job queued, a bed confirmed clear): a pass follows at once. */
+  wake(): void
+  /** Resolves once the pass under way, if any, has ended; no pass starts afterwards. */
+  stop(): Promise<void>
+}
+
+/**
+ * Runs `dispatchNext` one pass at a time: every `intervalMs` (printers' statuses change without
+ * telling the vault, so they are looked at that often) and when woken. While no job is open the
+ * pass is skipped and no printer is asked anything. Every decision is in the database under
+ * leases, so any number of processes may run this loop over one database.
+ */
+export function startDispatchLoop(deps: DispatcherDeps, options: { intervalMs: number }): DispatchLoop {
+  let running: Promise<void> | null = null
+  let again = false
+  let stopped = false
+  const pass = async () => {
+    const open = await deps.database.db
+      .selectFrom('print_jobs')
+      .select('id')
+      .where('state', 'in', ['queued', 'dispatching', 'printing'])
+      .limit(1)
+      .executeTakeFirst()
+    if (open) await dispatchNext(deps)
+  }
+  const wake = () => {
+    if (stopped) return
+    if (running) {
+      again = true
+      return
+    }
+    running = pass()
+      .catch((error: Error) => deps.logger.error('print queue pass failed', { error: error.message }))
+      .finally(() => {
+        running = null
+        if (again) {
+          again = false
+          wake()
+        }
+      })
+  }
+  const timer = setInterval(wake, options.intervalMs)
+  return {
+    wake,
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}

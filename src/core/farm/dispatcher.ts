@@ -1,0 +1,430 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+import { VaultError } from '../errors.js'
+import { isBinaryGcodeName } from '../ingest/file-formats.js'
+import { remoteFileName, sendToPrinter } from '../printers/dispatch.js'
+import type { DispatchRecord } from '../printers/dispatch-record.js'
+import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
+import type { PrintersDeps } from '../printers/printers-deps.js'
+import type { ObservedStatus } from '../printers/status-cache.js'
+import { checkCompatibility, mayPrint, type PrinterFacts } from './compatibility.js'
+import { groupsOf, holdPrinter, leasePrinter, printerFactsOf, unleasePrinter } from './farm-printers.js'
+import { claimJob, jobSent, partPrinted, printFailed, sendFailed, takeOverSend } from './job-transitions.js'
+import { type PrintFacts, printFactsOf } from './print-facts.js'
+import { fileIdsOf, listJobRows, type PrintJobRow } from './print-job.js'
+
+export type DispatcherDeps = Pick<
+  PrintersDeps,
+  'database' | 'blobs' | 'clock' | 'logger' | 'keys' | 'printers' | 'service' | 'liveness' | 'events'
+>
+
+interface PassOptions {
+  /**
+   * How long a process holds a printer it feeds and a job it sends; renewed while a send goes on,
+   * so only a stopped process's lease lapses.
+   */
+  leaseMs: number
+}
+
+/** What a pass works with: its deps, its lease, and the files and printer profiles it has read (each once). */
+interface Pass {
+  deps: DispatcherDeps
+  leaseMs: number
+  fileOf: (id: string) => Promise<QueueFile | null>
+  factsOf: (printer: PrinterRow) => Promise<PrinterFacts>
+}
+
+/** What one pass did: the jobs it sent, and those it settled as printed or failed. */
+export interface DispatchPass {
+  sent: { job_id: string; printer_id: string }[]
+  printed: string[]
+  failed: string[]
+}
+
+/** Why a compatible printer could not take a job in this pass. */
+type Blocker = 'held' | 'bed' | 'busy' | 'offline' | 'fed elsewhere'
+const blockerText: Record<Blocker, string> = {
+  held: 'held after a failed print',
+  bed: 'bed not confirmed clear',
+  busy: 'busy',
+  offline: 'offline',
+  'fed elsewhere': 'being fed by another process',
+}
+
+/** One stored file as the queue sends it: its facts, and whether only some providers print it. */
+interface QueueFile {
+  name: string
+  facts: PrintFacts
+  kind: 'package' | 'binary' | null
+}
+
+/**
+ * One pass of the print queue. For each printer it can lease (one process feeds a printer at a
+ * time, across replicas): settles the job printing on it (a finished file advances the job, a failed
+ * print re-queues it and holds the printer), settles a send a stopped process left, and, when the
+ * printer is ready, not held and its bed confirmed clear, sends it the first queued job (priority,
+ * then position) whose target names it and whose file fits it, through the safe send of
+ * `dispatch.ts`. A job is claimed by a conditional UPDATE before it is sent, so two passes never
+ * send one job. Queued jobs that stay are told why they wait.
+ */
+export async function dispatchNext(
+  deps: DispatcherDeps,
+  options: PassOptions = { leaseMs: defaultLeaseMs },
+): Promise<DispatchPass> {
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  const done: DispatchPass = { sent: [], printed: [], failed: [] }
+  const files = memo<QueueFile | null>()
+  const facts = memo<PrinterFacts>()
+  const pass: Pass = {
+    deps,
+    leaseMs: options.leaseMs,
+    fileOf: (id) => files(id, () => readQueueFile(db, id)),
+    factsOf: (printer) => facts(printer.id, () => printerFactsOf(db, printer)),
+  }
+  const printers = await listPrinterRows(deps)
+  const blockers = new Map<string, Blocker>()
+  const taken = new Set<string>()
+
+  for (const listed of printers) {
+    const now = deps.clock.now()
+    const leased = await leasePrinter(db, {
+      id: listed.id,
+      owner,
+      now: now.toISOString(),
+      until: new Date(now.getTime() + options.leaseMs).toISOString(),
+    })
+    if (!leased) {
+      blockers.set(listed.id, 'fed elsewhere')
+      continue
+    }
+    try {
+      const { row, status } = await observePrinter(deps, listed)
+      const onPrinter = await db
+        .selectFrom('print_jobs')
+        .selectAll()
+        .where('printer_id', '=', row.id)
+        .where('state', 'in', ['printing', 'dispatching'])
+        .execute()
+      let occupied = false
+      for (const job of onPrinter) {
+        const settled = await settle(pass, row, status, job)
+        if (settled === 'printed') done.printed.push(job.id)
+        if (settled === 'failed') done.failed.push(job.id)
+        if (settled === 'on printer') occupied = true
+      }
+      // Settling a failed print holds the printer: read again to see it.
+      const current = onPrinter.length > 0 ? await reread(db, row.id) : row
+      const blocker = blockerOf(current, status, occupied)
+      if (blocker) {
+        blockers.set(row.id, blocker)
+        continue
+      }
+      const sent = await feed(pass, current, taken)
+      if (sent) done.sent.push({ job_id: sent, printer_id: row.id })
+      else blockers.set(row.id, 'busy')
+    } finally {
+      await unleasePrinter(db, listed.id, owner)
+    }
+  }
+  await explainWaits(pass, printers, blockers, taken)
+  return done
+}
+
+/** Reads each key once: a pass reads a file's metadata or a printer's profile once, however many jobs ask. */
+function memo<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const seen = new Map<string, Promise<T>>()
+  return (key, read) => {
+    const known = seen.get(key)
+    if (known) return known
+    const reading = read()
+    seen.set(key, reading)
+    return reading
+  }
+}
+
+/** A minute: a send that takes longer renews its leases as it goes. */
+const defaultLeaseMs = 60_000
+
+/**
+ * Keeps this process's leases on a job and its printer from lapsing while a send goes on (a large
+ * upload can outlast any fixed lease); stops when `work` settles.
+ */
+async function renewingLeases<T>(pass: Pass, ids: { job: string; printer: string }, work: Promise<T>): Promise<T> {
+  const { deps, leaseMs } = pass
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  const renew = async () => {
+    const until = new Date(deps.clock.now().getTime() + leaseMs).toISOString()
+    const leases = [
+      ['print_jobs', ids.job],
+      ['printers', ids.printer],
+    ] as const
+    for (const [table, id] of leases)
+      await db
+        .updateTable(table)
+        .set({ lease_until: until })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute()
+  }
+  const timer = setInterval(() => {
+    renew().catch((error: Error) => deps.logger.warn('renewing a print queue lease failed', { error: error.message }))
+  }, leaseMs / 3)
+  try {
+    return await work
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+const reread = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('printers').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+function blockerOf(row: PrinterRow, status: ObservedStatus, occupied: boolean): Blocker | null {
+  if (row.held_reason !== null) return 'held'
+  if (occupied) return 'busy'
+  if (status.state === 'offline') return 'offline'
+  // Whatever the printer's own setting: the queue never sends onto a finished print nobody took off.
+  if (row.bed_occupied_since !== null) return 'bed'
+  return status.ready ? null : 'busy'
+}
+
+async function readQueueFile(db: Kysely<Database>, id: string): Promise<QueueFile | null> {
+  const file = await db
+    .selectFrom('files')
+    .select(['original_name', 'format', 'metadata'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!file) return null
+  return {
+    name: file.original_name,
+    facts: printFactsOf(file.format, file.metadata),
+    kind: file.format === '3mf' ? 'package' : isBinaryGcodeName(file.original_name) ? 'binary' : null,
+  }
+}
+
+const currentFileId = (job: PrintJobRow) => fileIdsOf(job)[job.next_file] ?? ''
+
+const targets = (job: PrintJobRow, printer: PrinterRow) =>
+  job.target_kind === 'any' ||
+  (job.target_kind === 'printer' && job.target_printer_id === printer.id) ||
+  (job.target_kind === 'group' && groupsOf(printer).includes(job.target_group ?? ''))
+
+/** Whether the job's current file may go to the printer, and if not, why. */
+async function placement(
+  pass: Pass,
+  printer: PrinterRow,
+  job: PrintJobRow,
+): Promise<{ ok: true } | { ok: false; why: string }> {
+  const { deps } = pass
+  const file = await pass.fileOf(currentFileId(job))
+  if (!file) return { ok: false, why: 'its file was deleted' }
+  if (file.kind !== null) {
+    const provider = await connectPrinter(deps, printer).catch(() => null)
+    const takes = file.kind === 'package' ? provider?.takesSlicedPackages : provider?.takesBinaryGcode
+    if (!takes)
+      return {
+        ok: false,
+        why: file.kind === 'package' ? 'it prints no sliced 3MF package' : 'it takes no binary G-code',
+      }
+  }
+  const compatibility = checkCompatibility(file.facts, await pass.factsOf(printer))
+  if (mayPrint(compatibility, job.accept_warnings === 1)) return { ok: true }
+  if (compatibility.verdict === 'refused') return { ok: false, why: compatibility.reasons.join('; ') }
+  return { ok: false, why: `warnings not accepted: ${compatibility.warnings.join('; ')}` }
+}
+
+/** Sends the printer the first queued job it may print; the job's id, or null when none went. */
+async function feed(pass: Pass, printer: PrinterRow, taken: Set<string>): Promise<string | null> {
+  const { deps } = pass
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  for (const job of await listJobRows(db, { states: ['queued'] })) {
+    if (taken.has(job.id) || !targets(job, printer)) continue
+    if (!(await placement(pass, printer, job)).ok) continue
+    const now = deps.clock.now()
+    const claimed = await claimJob(db, {
+      id: job.id,
+      owner,
+      printerId: printer.id,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + pass.leaseMs).toISOString(),
+    })
+    // Another process took it first; the next job may still go.
+    if (!claimed) continue
+    taken.add(job.id)
+    await send(pass, printer, job)
+    return job.id
+  }
+  return null
+}
+
+/** The safe send of the job's current file; the job goes on printing, or back to the queue with the reason. */
+async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<void> {
+  const { deps } = pass
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  type Ending = { dispatch: DispatchRecord } | { reason: string }
+  const ending = async (): Promise<Ending> => {
+    try {
+      const { dispatch } = await sendToPrinter(deps, { userId: job.created_by }, printer.id, {
+        file_id: currentFileId(job),
+        start: true,
+      })
+      if (dispatch.outcome === 'confirmed' || dispatch.outcome === 'preparing') return { dispatch }
+      return { reason: `${printer.name}: ${dispatch.detail}` }
+    } catch (error) {
+      if (!(error instanceof VaultError)) throw error
+      return { reason: `${printer.name}: ${error.message}` }
+    }
+  }
+  const result = await renewingLeases(pass, { job: job.id, printer: printer.id }, ending()).catch(
+    (error: Error): Ending => ({ reason: `${printer.name}: the send failed (${error.message})` }),
+  )
+  const now = deps.clock.now().toISOString()
+  if ('dispatch' in result) {
+    const { id, remote_name } = result.dispatch
+    await jobSent(db, { id: job.id, owner, dispatchId: id, remoteName: remote_name, now })
+  } else {
+    await sendFailed(db, { id: job.id, owner, reason: result.reason, now })
+  }
+  deps.logger.info('print queue send', {
+    job_id: job.id,
+    printer_id: printer.id,
+    ...('dispatch' in result ? { dispatch_id: result.dispatch.id } : { reason: result.reason }),
+  })
+}
+
+type Settled = 'printed' | 'failed' | 'on printer' | 'gone'
+
+/**
+ * A job on the printer, by what the printer shows: a finished run of its file advances it (the bed
+ * then waits for a confirmation), a failed or stopped one re-queues it and holds the printer; a
+ * send a stopped process left is settled by its dispatch record, or by whether the printer prints it.
+ */
+async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, job: PrintJobRow): Promise<Settled> {
+  const { deps } = pass
+  const { db } = deps.database
+  const now = deps.clock.now().toISOString()
+  if (job.state === 'dispatching') return settleLeftSend(pass, printer, status, job)
+  const run = status.job
+  const ours = run !== null && (job.remote_name === null || run.file_name === job.remote_name)
+  const failure =
+    ours && (run.ended === 'failed' || run.ended === 'cancelled')
+      ? `the printer reports the job ${run.ended}`
+      : status.state === 'error'
+        ? `the printer is in error${status.reason ? ` (${status.reason})` : ''}`
+        : null
+  if (failure) {
+    if (await printFailed(db, job, `${printer.name}: ${failure}`, now)) {
+      await holdPrinter(
+        db,
+        printer.id,
+        `a queued job failed on it: ${failure}; release the printer once it is looked at`,
+        now,
+      )
+      deps.logger.warn('print queue job failed', { job_id: job.id, printer_id: printer.id, reason: failure })
+      return 'failed'
+    }
+    return 'gone'
+  }
+  if (ours && run.ended === 'completed') return (await partPrinted(db, job, now)) ? 'printed' : 'gone'
+  return 'on printer'
+}
+
+async function settleLeftSend(
+  pass: Pass,
+  printer: PrinterRow,
+  status: ObservedStatus,
+  job: PrintJobRow,
+): Promise<Settled> {
+  const { deps } = pass
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  const now = deps.clock.now()
+  const iso = now.toISOString()
+  const tookOver = await takeOverSend(db, {
+    id: job.id,
+    owner,
+    now: iso,
+    leaseUntil: new Date(now.getTime() + pass.leaseMs).toISOString(),
+  })
+  if (!tookOver) return 'on printer'
+  const recorded = await db
+    .selectFrom('dispatches')
+    .select(['id', 'outcome', 'remote_name', 'detail'])
+    .where('printer_id', '=', printer.id)
+    .where('file_id', '=', currentFileId(job))
+    .where('created_at', '>=', job.updated_at)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst()
+  if (recorded && ['confirmed', 'preparing'].includes(recorded.outcome)) {
+    await jobSent(db, { id: job.id, owner, dispatchId: recorded.id, remoteName: recorded.remote_name, now: iso })
+    return 'on printer'
+  }
+  const file = await pass.fileOf(currentFileId(job))
+  const expected = file ? remoteFileName(file.name, file.kind === 'package') : null
+  if (!recorded && status.job?.ended === null && status.job.file_name === expected) {
+    await jobSent(db, { id: job.id, owner, dispatchId: null, remoteName: expected, now: iso })
+    return 'on printer'
+  }
+  const reason = recorded
+    ? `${printer.name}: ${recorded.detail}`
+    : `${printer.name}: the vault stopped while sending, and the printer does not print it`
+  await sendFailed(db, { id: job.id, owner, reason, now: iso })
+  return 'gone'
+}
+
+/** Writes each queued job's wait reason as this pass saw the printers, where it changed. */
+async function explainWaits(
+  pass: Pass,
+  printers: PrinterRow[],
+  blockers: Map<string, Blocker>,
+  taken: Set<string>,
+): Promise<void> {
+  const { db } = pass.deps.database
+  const current = await Promise.all(printers.map((printer) => reread(db, printer.id)))
+  for (const job of await listJobRows(db, { states: ['queued'] })) {
+    if (taken.has(job.id)) continue
+    const reason = await waitReason(pass, job, current, blockers)
+    if (reason === job.wait_reason) continue
+    await db
+      .updateTable('print_jobs')
+      .set({ wait_reason: reason })
+      .where('id', '=', job.id)
+      .where('state', '=', 'queued')
+      .execute()
+  }
+}
+
+async function waitReason(
+  pass: Pass,
+  job: PrintJobRow,
+  printers: PrinterRow[],
+  blockers: Map<string, Blocker>,
+): Promise<string> {
+  const candidates = printers.filter((printer) => targets(job, printer))
+  if (candidates.length === 0)
+    return job.target_kind === 'group'
+      ? `no printer is in the group ${job.target_group}`
+      : job.target_kind === 'printer'
+        ? 'its printer was removed'
+        : 'no printer is registered'
+  const misfits: string[] = []
+  const counts = new Map<Blocker, number>()
+  for (const printer of candidates) {
+    const placed = await placement(pass, printer, job)
+    if (!placed.ok) misfits.push(`${printer.name}: ${placed.why}`)
+    else {
+      const blocker = blockers.get(printer.id) ?? 'busy'
+      counts.set(blocker, (counts.get(blocker) ?? 0) + 1)
+    }
+  }
+  if (counts.size === 0) return `no compatible printer: ${misfits.join('; ')}`
+  const waits = [...counts].map(
+    ([blocker, count]) => `${blockerText[blocker]} on ${count} printer${count > 1 ? 's' : ''}`,
+  )
+  const prior = job.last_error ? `; the last attempt: ${job.last_error}` : ''
+  return `no compatible printer ready: ${waits.join(', ')}${prior}`
+}

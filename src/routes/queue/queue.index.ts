@@ -1,0 +1,86 @@
+import type { Deps } from '../../core/deps.js'
+import { createJob } from '../../core/farm/create-job.js'
+import { releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
+import { cancelJob, holdJob, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
+import { getJobRow, listJobRows, toPrintJob } from '../../core/farm/print-job.js'
+import { changeJob, moveJob } from '../../core/farm/queue-order.js'
+import { listPrinterRows } from '../../core/printers/printers.js'
+import { createRouter } from '../app-env.js'
+import {
+  cancelJobRoute,
+  changeJobRoute,
+  createJobRoute,
+  getJobRoute,
+  holdJobRoute,
+  listFarmPrintersRoute,
+  listQueueRoute,
+  moveJobRoute,
+  releaseJobRoute,
+  releasePrinterRoute,
+  requeueJobRoute,
+  setFarmPrinterRoute,
+} from './queue.routes.js'
+
+const now = (c: { var: { deps: Deps } }) => c.var.deps.clock.now().toISOString()
+
+/** A change that may let a job go: the dispatcher looks at once instead of at its next interval. */
+function woken<T>(c: { var: { deps: Deps } }, result: T): T {
+  c.var.deps.printQueue?.wake()
+  return result
+}
+
+export const queueRouter = createRouter()
+  .openapi(listFarmPrintersRoute, async (c) =>
+    c.json({ items: (await listPrinterRows(c.var.deps)).map(toFarmPrinter) }, 200),
+  )
+  .openapi(setFarmPrinterRoute, async (c) =>
+    c.json(
+      woken(c, toFarmPrinter(await setFarmPrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json')))),
+      200,
+    ),
+  )
+  .openapi(releasePrinterRoute, async (c) =>
+    c.json(woken(c, toFarmPrinter(await releasePrinter(c.var.deps, c.req.valid('param').id))), 200),
+  )
+  .openapi(listQueueRoute, async (c) => {
+    const { state, limit } = c.req.valid('query')
+    const states = state ? [state] : (['queued', 'held', 'dispatching', 'printing'] as const)
+    return c.json({ items: (await listJobRows(c.var.deps.database.db, { states, limit })).map(toPrintJob) }, 200)
+  })
+  .openapi(createJobRoute, async (c) => {
+    const row = await createJob(c.var.deps.database.db, c.req.valid('json'), {
+      userId: c.var.principal.userId,
+      now: now(c),
+    })
+    return c.json(woken(c, toPrintJob(row)), 201)
+  })
+  .openapi(getJobRoute, async (c) =>
+    c.json(toPrintJob(await getJobRow(c.var.deps.database.db, c.req.valid('param').id)), 200),
+  )
+  .openapi(changeJobRoute, async (c) =>
+    c.json(
+      woken(
+        c,
+        toPrintJob(await changeJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c))),
+      ),
+      200,
+    ),
+  )
+  .openapi(moveJobRoute, async (c) =>
+    c.json(
+      woken(c, toPrintJob(await moveJob(c.var.deps.database.db, c.req.valid('param').id, c.req.valid('json'), now(c)))),
+      200,
+    ),
+  )
+  .openapi(holdJobRoute, async (c) =>
+    c.json(toPrintJob(await holdJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+  )
+  .openapi(releaseJobRoute, async (c) =>
+    c.json(woken(c, toPrintJob(await releaseJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
+  )
+  .openapi(cancelJobRoute, async (c) =>
+    c.json(toPrintJob(await cancelJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+  )
+  .openapi(requeueJobRoute, async (c) =>
+    c.json(woken(c, toPrintJob(await requeueJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
+  )
