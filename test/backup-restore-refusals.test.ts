@@ -4,6 +4,8 @@ import { join, relative } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import tar from 'tar-stream'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { restoreBackup } from '../src/core/backup/restore-backup.js'
+import type { BlobStore } from '../src/core/blobs/blob-store.js'
 import { admin, adminEnv, call, expectProblem, newAccount, type Reply, signIn } from './support/accounts.js'
 import { backUp, type DamageableManifest } from './support/backups.js'
 import { filesUnder } from './support/leftovers.js'
@@ -345,6 +347,24 @@ describe('restores that are refused change nothing', () => {
     } finally {
       await db.deleteFrom('locks').where('owner', '=', 'test').execute()
     }
+  })
+
+  it('passes on a failure to stage a file that shows only after its bytes were read, and keeps nothing', async () => {
+    // Files are flushed to disk while the next entries are read; a flush that fails (a disk error)
+    // must still refuse the restore, with the store's own error, before anything is swapped in.
+    const store = vault.deps.blobs
+    const failingFlush: BlobStore = {
+      ...store,
+      async stage(body) {
+        await (await store.stage(body)).discard()
+        throw new Error('EIO: i/o error, fsync')
+      },
+    }
+    const before = await fingerprint(vault, token)
+    await expect(restoreBackup({ ...vault.deps, blobs: failingFlush }, catalogued.id, () => {})).rejects.toThrow(
+      'EIO: i/o error, fsync',
+    )
+    await expectUnchanged(before)
   })
 
   it('refuses a caller without a token (401) and a user who is not an admin (403)', async () => {

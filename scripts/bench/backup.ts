@@ -1,6 +1,6 @@
 /**
  * Backup and restore benchmark:
- * `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048] [--old-build DIR]`.
+ * `npx tsx scripts/bench/backup.ts [vault size MiB, default 2048] [--old-build DIR] [--restore-only [ROUNDS]]`.
  *
  * Fills a vault through the API (curl -T) with G-code-like files (text that compresses like real
  * G-code), then times, on the same data directory: `tar -czf` (the baseline), tar through `pigz`
@@ -10,6 +10,10 @@
  * /api/v1/backups/{id}/restore of this build's archive onto a fresh install against `tar -xzf` of
  * the same archive (and tar through `pigz -d`), all in the same run, sampling each server's RSS
  * meanwhile. Build first (`npm run build`): the servers run as `npm start` runs them.
+ *
+ * `--restore-only [ROUNDS, default 3]` skips the timed backups: one backup by this build, then
+ * ROUNDS rounds of `tar -xzf`, the restore by `--old-build` (when given) and by this build, each
+ * round in turn, with the ratios taken round by round (a shared machine's speed drifts).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -17,12 +21,18 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BuiltService, startBuiltService } from './built-service.js'
 
-const positional = process.argv
-  .slice(2)
-  .filter((arg, i, args) => !arg.startsWith('--') && args[i - 1] !== '--old-build')
+const args = process.argv.slice(2)
+const optionValue = (name: string) => {
+  const at = args.indexOf(name)
+  return at >= 0 && args[at + 1] && !args[at + 1]!.startsWith('--') ? args[at + 1] : undefined
+}
+const oldBuild = optionValue('--old-build')
+const restoreOnly = args.includes('--restore-only')
+const restoreRounds = Number(optionValue('--restore-only') ?? 3)
+const positional = args.filter(
+  (arg, i) => !arg.startsWith('--') && args[i - 1] !== '--old-build' && args[i - 1] !== '--restore-only',
+)
 const sizeMiB = Number(positional[0] ?? 2048)
-const oldBuildAt = process.argv.indexOf('--old-build')
-const oldBuild = oldBuildAt >= 0 ? process.argv[oldBuildAt + 1] : undefined
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))
 const dataDir = join(work, 'data')
 const fileMiB = 64
@@ -66,6 +76,8 @@ async function main(): Promise<void> {
   await service.stop()
   execFileSync('sync')
 
+  if (restoreOnly) return restoreRoundsOnly()
+
   const tarGz = timedTarCreate([])
   const pigz = hasPigz ? timedTarCreate(['--use-compress-program=pigz']) : undefined
 
@@ -83,22 +95,7 @@ async function main(): Promise<void> {
   execFileSync('sync')
   const untar = timedTarExtract(archive, [])
   const unpigz = hasPigz ? timedTarExtract(archive, ['--use-compress-program=pigz']) : undefined
-
-  const freshDir = join(work, 'fresh')
-  const fresh = await startBuiltService({ VAULT_DATA_DIR: freshDir })
-  copyFileSync(archive, join(freshDir, 'backups', backup.file_name))
-  execFileSync('sync')
-  const restored = await sampleRss(fresh, async () => {
-    const response = await fetch(`${fresh.url}/api/v1/backups/${backup.id}/restore`, {
-      method: 'POST',
-      headers: { Authorization: fresh.authorization },
-    })
-    const body = (await response.json()) as Record<string, unknown>
-    if (response.status !== 200) throw new Error(`restore answered ${response.status}: ${JSON.stringify(body)}`)
-    execFileSync('sync')
-    return body
-  })
-  await fresh.stop()
+  const restored = await timedRestore('dist', backup)
 
   const mibs = (seconds: number) => (sizeMiB / seconds).toFixed(0)
   const row = (what: string, seconds: number, baseline: number, pigzSeconds?: number) =>
@@ -127,6 +124,73 @@ async function main(): Promise<void> {
     `\nService RSS: ${old ? `${rss('old build backup', old)}; ` : ''}${rss('backup', measured)}; ${rss('restore', restored)}.`,
   )
   rmSync(work, { recursive: true, force: true })
+}
+
+/**
+ * One backup by this build, then `restoreRounds` rounds of `tar -xzf`, the old build's restore and
+ * this build's, each printed with its ratios to the same round's `tar -xzf` and old build; then the medians.
+ */
+async function restoreRoundsOnly(): Promise<void> {
+  const { backup } = await backupWith('dist')
+  const archive = join(dataDir, 'backups', backup.file_name)
+  const builds = oldBuild ? [oldBuild, 'dist'] : ['dist']
+  const ratios = new Map(builds.map((build) => [build, [] as number[]]))
+  const againstOld: number[] = []
+  console.log(
+    `\nRestore of a ${sizeMiB} MiB vault (${(backup.size / 1048576).toFixed(0)} MiB archive; ${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
+  )
+  const columns = ['round', 'tar -xzf s', ...builds.map((build) => `${build} s (× tar, peak RSS)`)]
+  if (oldBuild) columns.push('dist × old build')
+  console.log(`| ${columns.join(' | ')} |\n|${columns.map(() => '---|').join('')}`)
+  for (let round = 1; round <= restoreRounds; round++) {
+    const untar = timedTarExtract(archive, [])
+    const cells = [String(round), untar.toFixed(1)]
+    const seconds: number[] = []
+    for (const build of builds) {
+      const restored = await timedRestore(build, backup)
+      seconds.push(restored.seconds)
+      ratios.get(build)!.push(restored.seconds / untar)
+      cells.push(
+        `${restored.seconds.toFixed(1)} (${(restored.seconds / untar).toFixed(2)}, ${restored.peak.toFixed(0)} MiB)`,
+      )
+    }
+    if (oldBuild) {
+      againstOld.push(seconds[1]! / seconds[0]!)
+      cells.push((seconds[1]! / seconds[0]!).toFixed(2))
+    }
+    console.log(`| ${cells.join(' | ')} |`)
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(2)
+  const medians = builds.map((build) => `${build} ${median(ratios.get(build)!)}`)
+  if (oldBuild) medians.push(`dist × old build ${median(againstOld)}`)
+  console.log(`\nMedians: × tar -xzf ${medians.join(', ')}.`)
+  rmSync(work, { recursive: true, force: true })
+}
+
+/**
+ * POST /api/v1/backups/{id}/restore of `backup` by the service of `buildDir` onto a fresh install
+ * (every byte is written, as after losing a machine), then sync: timed, with its RSS.
+ */
+async function timedRestore(buildDir: string, backup: { id: string; file_name: string }) {
+  const freshDir = join(work, 'fresh')
+  rmSync(freshDir, { recursive: true, force: true })
+  const fresh = await startBuiltService({ VAULT_DATA_DIR: freshDir }, buildDir)
+  try {
+    copyFileSync(join(dataDir, 'backups', backup.file_name), join(freshDir, 'backups', backup.file_name))
+    execFileSync('sync')
+    return await sampleRss(fresh, async () => {
+      const response = await fetch(`${fresh.url}/api/v1/backups/${backup.id}/restore`, {
+        method: 'POST',
+        headers: { Authorization: fresh.authorization },
+      })
+      const body = (await response.json()) as Record<string, unknown>
+      if (response.status !== 200) throw new Error(`restore answered ${response.status}: ${JSON.stringify(body)}`)
+      execFileSync('sync')
+      return body
+    })
+  } finally {
+    await fresh.stop()
+  }
 }
 
 /** A backup by the service of `buildDir` on the bench's data directory, timed, with its RSS. */

@@ -118,6 +118,13 @@ interface StagedArchive {
   files: { store: 'blobs' | 'thumbnails'; key: string; staged: StagedBlob }[]
 }
 
+/**
+ * Files still being staged after their bytes were read (a local store flushes each one to disk):
+ * that much goes on while the next entries are read and decompressed, so neither waits on the
+ * other. Each holds an open file or an upload, not its bytes.
+ */
+const stagingInFlight = 4
+
 /** Reads the archive once, verifying it whole and staging each entry as it passes. */
 async function stageArchive(
   deps: RestoreDeps,
@@ -138,9 +145,15 @@ async function stageArchive(
   )
   let database: StagedDatabase | undefined
   const files: StagedArchive['files'] = []
+  const staging = new Set<Promise<void>>()
+  let stagingFailure: { error: unknown } | undefined
   const stores: Record<string, [BlobStore, 'blobs' | 'thumbnails']> = {
     blobs: [deps.blobs, 'blobs'],
     thumbs: [deps.thumbnails, 'thumbnails'],
+  }
+  const allStaged = async () => {
+    while (staging.size > 0) await Promise.all(staging)
+    if (stagingFailure) throw stagingFailure.error
   }
   try {
     const manifest = await verifyArchive(deps, counted, async (path, body) => {
@@ -155,14 +168,43 @@ async function stageArchive(
       const [store, name] = target
       // Content-addressed: a key already stored holds these very bytes, so only new ones are staged.
       if (await store.stat(key)) return
-      files.push({ store: name, key, staged: await store.stage(body) })
+      while (staging.size >= stagingInFlight && !stagingFailure) await Promise.race(staging)
+      if (stagingFailure) throw stagingFailure.error
+      const { read, staged } = stageWhileReading(store, body)
+      const settled = staged.then(
+        (file) => void files.push({ store: name, key, staged: file }),
+        (error: unknown) => {
+          stagingFailure ??= { error }
+        },
+      )
+      staging.add(settled)
+      void settled.then(() => staging.delete(settled))
+      await read
     })
     if (!database) throw invalidArchive('it holds no database.')
+    await allStaged()
     return { manifest, size, sha256: hash.digestHex(), database, files }
   } catch (error) {
+    await allStaged().catch(() => {})
     await discardStaged({ database, files })
     throw error
   }
+}
+
+/**
+ * Stages `body` into `store`: `read` settles once the body has been read to its end (or the
+ * staging failed first), `staged` once the store holds it (after the flush to disk).
+ */
+function stageWhileReading(
+  store: BlobStore,
+  body: ReadableStream<Uint8Array>,
+): { read: Promise<void>; staged: Promise<StagedBlob> } {
+  let markRead = () => {}
+  const ended = new Promise<void>((resolve) => {
+    markRead = resolve
+  })
+  const staged = store.stage(body.pipeThrough(new TransformStream({ flush: () => markRead() })))
+  return { read: Promise.race([ended, staged.then(() => {})]), staged }
 }
 
 /**
