@@ -215,6 +215,17 @@ describe('the print queue API', () => {
   })
 })
 
+/** The types of the events told about a job, in the order they were published. */
+const jobEvents = async (id: string) =>
+  (
+    await front.deps.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('subject', '=', `job:${id}`)
+      .orderBy('id')
+      .execute()
+  ).map((event) => event.type)
+
 describe('the dispatcher', () => {
   it('sends each job to a ready printer of its target, never an incompatible job, never to a busy or uncleared printer', async () => {
     const a = await printer('farm-a', ['left'])
@@ -264,6 +275,9 @@ describe('the dispatcher', () => {
     expect(b.starts()).toHaveLength(3)
     expect(a.starts()).toHaveLength(1)
     expect((await job(mini.id)).state).toBe('queued')
+    // Each change is told once, in order: the first copy's end is not the job's.
+    expect(await jobEvents(toRight.id)).toEqual(['job.queued', 'job.started', 'job.started', 'job.completed'])
+    expect(await jobEvents(mini.id)).toEqual(['job.queued'])
   })
 
   it('re-queues a job whose send failed, with the reason', async () => {
@@ -300,6 +314,13 @@ describe('the dispatcher', () => {
     await dispatchNext(front.deps)
     expect(await job(fragile.id)).toMatchObject({ state: 'failed', attempts: 2 })
     expect(d.starts()).toHaveLength(2)
+    expect(await jobEvents(fragile.id)).toEqual([
+      'job.queued',
+      'job.started',
+      'job.retrying',
+      'job.started',
+      'job.failed',
+    ])
   })
 
   it('two dispatchers at once never send one job twice', async () => {

@@ -2085,6 +2085,12 @@ export interface paths {
          *     - `dispatch.sent`: A file was stored on a printer, not (yet) seen printing.
          *     - `dispatch.started`: A sent file was seen printing.
          *     - `dispatch.failed`: A send was refused or did not end printing.
+         *     - `job.queued`: A print job entered the queue: new, released from hold, or queued again by a person.
+         *     - `job.started`: A print job's file was seen printing on the printer it was sent to.
+         *     - `job.retrying`: A print job's send or print failed; it waits in the queue to be tried again.
+         *     - `job.completed`: A print job printed every copy of its set.
+         *     - `job.failed`: A print job failed as many times as it may, or could not be printed.
+         *     - `job.cancelled`: A print job was cancelled.
          *
          *     Behind a reverse proxy, turn its response buffering off for this path (nginx: `proxy_buffering off`, which the vault
          *     also asks for with `X-Accel-Buffering: no`) and let reads idle longer than the heartbeat; see the docs on events.
@@ -4014,7 +4020,7 @@ export interface components {
              * @enum {string}
              */
             format: "generic" | "ntfy" | "discord";
-            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed")[];
+            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
             enabled: boolean;
             /** @description Deliveries carry `X-Vault-Signature` (the generic format). */
             signed: boolean;
@@ -13490,7 +13496,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed")[];
+                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -13785,7 +13791,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed")[];
+                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
                     enabled?: boolean;
                 };
             };

@@ -10,6 +10,12 @@ export const eventTypeMeanings = {
   'dispatch.sent': 'A file was stored on a printer, not (yet) seen printing.',
   'dispatch.started': 'A sent file was seen printing.',
   'dispatch.failed': 'A send was refused or did not end printing.',
+  'job.queued': 'A print job entered the queue: new, released from hold, or queued again by a person.',
+  'job.started': "A print job's file was seen printing on the printer it was sent to.",
+  'job.retrying': "A print job's send or print failed; it waits in the queue to be tried again.",
+  'job.completed': 'A print job printed every copy of its set.',
+  'job.failed': 'A print job failed as many times as it may, or could not be printed.',
+  'job.cancelled': 'A print job was cancelled.',
 } as const
 
 export type EventType = keyof typeof eventTypeMeanings

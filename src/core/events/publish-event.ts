@@ -32,17 +32,7 @@ export async function publishEventsWhen(
   try {
     const published = await deps.database.db.transaction().execute(async (trx) => {
       const events = await decide(trx)
-      if (events.length === 0) return 0
-      await deps.database.dialect.takeTurnsPublishingEvents(trx)
-      const createdAt = deps.clock.now().toISOString()
-      for (const event of events) {
-        const { id } = await trx
-          .insertInto('events')
-          .values({ type: event.type, subject: event.subject, data: JSON.stringify(event.data), created_at: createdAt })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-        await queueDeliveries(trx, { id: Number(id), type: event.type, createdAt })
-      }
+      await recordEvents(trx, deps, events)
       return events.length
     })
     if (published > 0) deps.events.signal.notify()
@@ -50,5 +40,29 @@ export async function publishEventsWhen(
     deps.logger.warn('an event could not be published', {
       error: error instanceof Error ? error.message : String(error),
     })
+  }
+}
+
+/**
+ * Writes `events` in the caller's transaction `trx`, so they commit with the change they tell of:
+ * numbered in commit order and queued for the webhooks that want them. Unlike `publishEventsWhen`,
+ * a failure fails the caller's transaction; once it has committed, the caller wakes this process's
+ * readers (`deps.events.signal.notify()`).
+ */
+export async function recordEvents(
+  trx: Kysely<Database>,
+  deps: Pick<PublishDeps, 'database' | 'clock'>,
+  events: EventInput[],
+): Promise<void> {
+  if (events.length === 0) return
+  await deps.database.dialect.takeTurnsPublishingEvents(trx)
+  const createdAt = deps.clock.now().toISOString()
+  for (const event of events) {
+    const { id } = await trx
+      .insertInto('events')
+      .values({ type: event.type, subject: event.subject, data: JSON.stringify(event.data), created_at: createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await queueDeliveries(trx, { id: Number(id), type: event.type, createdAt })
   }
 }

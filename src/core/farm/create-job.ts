@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
 import { type FieldError, unprocessable, VaultError } from '../errors.js'
-import { queueJob } from './job-transitions.js'
+import { type JobDeps, queueJob } from './job-transitions.js'
 import type { PrintJobRow, PrintTarget } from './print-job.js'
 
 export interface NewPrintJob {
@@ -26,10 +24,11 @@ function printReady(file: { format: string; metadata: string }): boolean {
  * and a target printer that exists (a group need not have printers yet; the job waits, saying so).
  */
 export async function createJob(
-  db: Kysely<Database>,
+  deps: JobDeps,
   input: NewPrintJob,
   by: { userId: string | null; now: string },
 ): Promise<PrintJobRow> {
+  const { db } = deps.database
   const files = await db
     .selectFrom('files')
     .select(['id', 'model_id', 'format', 'metadata', 'original_name'])
@@ -66,7 +65,7 @@ export async function createJob(
     .selectFrom('print_jobs')
     .select((eb) => eb.fn.max('position').as('position'))
     .executeTakeFirst()
-  return queueJob(db, {
+  return queueJob(deps, {
     model_id: files[0]?.model_id ?? '',
     file_ids: JSON.stringify(input.file_ids),
     copies: input.copies,

@@ -244,7 +244,7 @@ async function feed(pass: Pass, printer: PrinterRow, taken: Set<string>): Promis
     if (taken.has(job.id) || !targets(job, printer)) continue
     if (!(await placement(pass, printer, job)).ok) continue
     const now = deps.clock.now()
-    const claimed = await claimJob(db, {
+    const claimed = await claimJob(deps, {
       id: job.id,
       owner,
       printerId: printer.id,
@@ -263,7 +263,6 @@ async function feed(pass: Pass, printer: PrinterRow, taken: Set<string>): Promis
 /** The safe send of the job's current file; the job goes on printing, or back to the queue with the reason. */
 async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<void> {
   const { deps } = pass
-  const { db } = deps.database
   const owner = deps.service.instanceId
   type Ending = { dispatch: DispatchRecord } | { reason: string }
   const ending = async (): Promise<Ending> => {
@@ -285,9 +284,9 @@ async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<
   const now = deps.clock.now().toISOString()
   if ('dispatch' in result) {
     const { id, remote_name } = result.dispatch
-    await jobSent(db, { id: job.id, owner, dispatchId: id, remoteName: remote_name, now })
+    await jobSent(deps, { id: job.id, owner, dispatchId: id, remoteName: remote_name, now })
   } else {
-    await sendFailed(db, { id: job.id, owner, reason: result.reason, now })
+    await sendFailed(deps, { id: job.id, owner, reason: result.reason, now })
   }
   deps.logger.info('print queue send', {
     job_id: job.id,
@@ -317,7 +316,7 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
         ? `the printer is in error${status.reason ? ` (${status.reason})` : ''}`
         : null
   if (failure) {
-    if (await printFailed(db, job, `${printer.name}: ${failure}`, now)) {
+    if (await printFailed(deps, job, `${printer.name}: ${failure}`, now)) {
       await holdPrinter(
         db,
         printer.id,
@@ -329,7 +328,7 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
     }
     return 'gone'
   }
-  if (ours && run.ended === 'completed') return (await partPrinted(db, job, now)) ? 'printed' : 'gone'
+  if (ours && run.ended === 'completed') return (await partPrinted(deps, job, now)) ? 'printed' : 'gone'
   return 'on printer'
 }
 
@@ -344,7 +343,7 @@ async function settleLeftSend(
   const owner = deps.service.instanceId
   const now = deps.clock.now()
   const iso = now.toISOString()
-  const tookOver = await takeOverSend(db, {
+  const tookOver = await takeOverSend(deps, {
     id: job.id,
     owner,
     now: iso,
@@ -360,19 +359,19 @@ async function settleLeftSend(
     .orderBy('created_at', 'desc')
     .executeTakeFirst()
   if (recorded && ['confirmed', 'preparing'].includes(recorded.outcome)) {
-    await jobSent(db, { id: job.id, owner, dispatchId: recorded.id, remoteName: recorded.remote_name, now: iso })
+    await jobSent(deps, { id: job.id, owner, dispatchId: recorded.id, remoteName: recorded.remote_name, now: iso })
     return 'on printer'
   }
   const file = await pass.fileOf(currentFileId(job))
   const expected = file ? remoteFileName(file.name, file.kind === 'package') : null
   if (!recorded && status.job?.ended === null && status.job.file_name === expected) {
-    await jobSent(db, { id: job.id, owner, dispatchId: null, remoteName: expected, now: iso })
+    await jobSent(deps, { id: job.id, owner, dispatchId: null, remoteName: expected, now: iso })
     return 'on printer'
   }
   const reason = recorded
     ? `${printer.name}: ${recorded.detail}`
     : `${printer.name}: the vault stopped while sending, and the printer does not print it`
-  await sendFailed(db, { id: job.id, owner, reason, now: iso })
+  await sendFailed(deps, { id: job.id, owner, reason, now: iso })
   return 'gone'
 }
 

@@ -1,19 +1,56 @@
 import type { ExpressionBuilder, Insertable, Kysely, UpdateObject } from 'kysely'
 import type { Database, PrintJobState, PrintJobsTable } from '../db/schema.js'
 import { VaultError } from '../errors.js'
+import type { EventType } from '../events/event-types.js'
+import type { EventsDeps } from '../events/events-deps.js'
+import { recordEvents } from '../events/publish-event.js'
 import { fileIdsOf, getJobRow, type PrintJobRow } from './print-job.js'
 
 /**
  * Every change of a print job's state, one function per transition. Each is one conditional
  * UPDATE that names the states (and, for the dispatcher's, the lease) it leaves from, so of two
  * processes changing one job only one succeeds; each answers whether it happened. This is the one
- * place a job's state changes, so what must follow every change (an event, a notification) is
- * added here.
+ * place a job's state changes: the event a change is told as (`job.started`…) commits in the
+ * same transaction, so the event stream and webhooks hear of every change once.
  */
+export type JobDeps = Pick<EventsDeps, 'database' | 'clock' | 'logger' | 'events'>
+
 type Update = UpdateObject<Database, 'print_jobs'>
 type Changes = Update | ((eb: ExpressionBuilder<Database, 'print_jobs'>) => Update)
 
 async function transition(
+  deps: JobDeps,
+  id: string,
+  from: { states: readonly PrintJobState[]; owner?: string; matches?: Partial<PrintJobRow> },
+  changes: Changes,
+  told?: EventType,
+): Promise<boolean> {
+  const changed = await deps.database.db.transaction().execute(async (trx) => {
+    const done = await update(trx, id, from, changes)
+    if (done && told) await recordEvents(trx, deps, [jobEvent(told, await getJobRow(trx, id))])
+    return done
+  })
+  if (changed && told) deps.events.signal.notify()
+  return changed
+}
+
+/** A job's event: what it is, where it prints, how far it got and why it last failed. */
+const jobEvent = (type: EventType, row: PrintJobRow) => ({
+  type,
+  subject: `job:${row.id}`,
+  data: {
+    job_id: row.id,
+    model_id: row.model_id,
+    state: row.state,
+    printer_id: row.printer_id,
+    copies: row.copies,
+    copies_done: row.copies_done,
+    attempts: row.attempts,
+    last_error: row.last_error,
+  },
+})
+
+async function update(
   db: Kysely<Database>,
   id: string,
   from: { states: readonly PrintJobState[]; owner?: string; matches?: Partial<PrintJobRow> },
@@ -33,8 +70,8 @@ async function transition(
 }
 
 /** A person's change: done, or a 409 naming the state that forbids it (404 for no such job). */
-async function byPerson(db: Kysely<Database>, id: string, done: boolean, verb: string): Promise<PrintJobRow> {
-  const row = await getJobRow(db, id)
+async function byPerson(deps: JobDeps, id: string, done: boolean, verb: string): Promise<PrintJobRow> {
+  const row = await getJobRow(deps.database.db, id)
   if (!done) throw new VaultError('job_state_conflict', `The job is ${row.state}; it cannot be ${verb}.`)
   return row
 }
@@ -43,62 +80,76 @@ const waiting = 'waiting for the next dispatch'
 
 /** A new job enters the queue. */
 export async function queueJob(
-  db: Kysely<Database>,
+  deps: JobDeps,
   job: Omit<Insertable<PrintJobsTable>, 'id' | 'state' | 'wait_reason' | 'created_at' | 'updated_at'> & { now: string },
 ): Promise<PrintJobRow> {
   const { now, ...values } = job
   const id = crypto.randomUUID()
-  await db
-    .insertInto('print_jobs')
-    .values({ ...values, id, state: 'queued', wait_reason: waiting, created_at: now, updated_at: now })
-    .execute()
-  return getJobRow(db, id)
+  const row = await deps.database.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('print_jobs')
+      .values({ ...values, id, state: 'queued', wait_reason: waiting, created_at: now, updated_at: now })
+      .execute()
+    const queued = await getJobRow(trx, id)
+    await recordEvents(trx, deps, [jobEvent('job.queued', queued)])
+    return queued
+  })
+  deps.events.signal.notify()
+  return row
 }
 
-export async function holdJob(db: Kysely<Database>, id: string, now: string): Promise<PrintJobRow> {
-  const done = await transition(db, id, { states: ['queued'] }, { state: 'held', wait_reason: 'held', updated_at: now })
-  return byPerson(db, id, done, 'held (only a queued job can)')
-}
-
-export async function releaseJob(db: Kysely<Database>, id: string, now: string): Promise<PrintJobRow> {
+export async function holdJob(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {
   const done = await transition(
-    db,
+    deps,
+    id,
+    { states: ['queued'] },
+    { state: 'held', wait_reason: 'held', updated_at: now },
+  )
+  return byPerson(deps, id, done, 'held (only a queued job can)')
+}
+
+export async function releaseJob(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {
+  const done = await transition(
+    deps,
     id,
     { states: ['held'] },
     { state: 'queued', wait_reason: waiting, updated_at: now },
+    'job.queued',
   )
-  return byPerson(db, id, done, 'released (only a held job can)')
+  return byPerson(deps, id, done, 'released (only a held job can)')
 }
 
 /** A job not yet on a printer ends cancelled; one printing is stopped on the printer, which the queue then records. */
-export async function cancelJob(db: Kysely<Database>, id: string, now: string): Promise<PrintJobRow> {
+export async function cancelJob(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {
   const done = await transition(
-    db,
+    deps,
     id,
     { states: ['queued', 'held'] },
     { state: 'cancelled', wait_reason: null, finished_at: now, updated_at: now },
+    'job.cancelled',
   )
-  return byPerson(db, id, done, 'cancelled from the queue (a job on a printer is stopped there)')
+  return byPerson(deps, id, done, 'cancelled from the queue (a job on a printer is stopped there)')
 }
 
 /** A failed or cancelled job queued again, its failures forgotten and its copies done kept. */
-export async function requeueJob(db: Kysely<Database>, id: string, now: string): Promise<PrintJobRow> {
+export async function requeueJob(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {
   const done = await transition(
-    db,
+    deps,
     id,
     { states: ['failed', 'cancelled'] },
     { state: 'queued', attempts: 0, wait_reason: waiting, finished_at: null, updated_at: now },
+    'job.queued',
   )
-  return byPerson(db, id, done, 're-queued (only a failed or cancelled job can)')
+  return byPerson(deps, id, done, 're-queued (only a failed or cancelled job can)')
 }
 
 /** The dispatcher takes a queued job for one printer, under its lease. */
 export const claimJob = (
-  db: Kysely<Database>,
+  deps: JobDeps,
   claim: { id: string; owner: string; printerId: string; now: string; leaseUntil: string },
 ) =>
   transition(
-    db,
+    deps,
     claim.id,
     { states: ['queued'] },
     {
@@ -116,10 +167,10 @@ export const claimJob = (
  * settled by what the printer and the dispatch record show.
  */
 export async function takeOverSend(
-  db: Kysely<Database>,
+  deps: JobDeps,
   claim: { id: string; owner: string; now: string; leaseUntil: string },
 ): Promise<boolean> {
-  const result = await db
+  const result = await deps.database.db
     .updateTable('print_jobs')
     .set({ lease_owner: claim.owner, lease_until: claim.leaseUntil })
     .where('id', '=', claim.id)
@@ -131,24 +182,30 @@ export async function takeOverSend(
 
 /** The printer shows it prints the job's file. */
 export const jobSent = (
-  db: Kysely<Database>,
+  deps: JobDeps,
   sent: { id: string; owner: string; dispatchId: string | null; remoteName: string | null; now: string },
 ) =>
-  transition(db, sent.id, { states: ['dispatching'], owner: sent.owner }, (eb) => ({
-    state: 'printing',
-    dispatch_id: sent.dispatchId,
-    remote_name: sent.remoteName,
-    lease_owner: null,
-    lease_until: null,
-    last_error: null,
-    started_at: eb.fn.coalesce('started_at', eb.val(sent.now)),
-    updated_at: sent.now,
-  }))
+  transition(
+    deps,
+    sent.id,
+    { states: ['dispatching'], owner: sent.owner },
+    (eb) => ({
+      state: 'printing',
+      dispatch_id: sent.dispatchId,
+      remote_name: sent.remoteName,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      started_at: eb.fn.coalesce('started_at', eb.val(sent.now)),
+      updated_at: sent.now,
+    }),
+    'job.started',
+  )
 
 /** The send did not start a print: back in the queue, saying why. */
-export const sendFailed = (db: Kysely<Database>, failed: { id: string; owner: string; reason: string; now: string }) =>
+export const sendFailed = (deps: JobDeps, failed: { id: string; owner: string; reason: string; now: string }) =>
   transition(
-    db,
+    deps,
     failed.id,
     { states: ['dispatching'], owner: failed.owner },
     {
@@ -159,15 +216,16 @@ export const sendFailed = (db: Kysely<Database>, failed: { id: string; owner: st
       wait_reason: `the last send failed: ${failed.reason}`,
       updated_at: failed.now,
     },
+    'job.retrying',
   )
 
 /** The printer finished the job's current file: the next file of the set, the next copy, or done. */
-export async function partPrinted(db: Kysely<Database>, row: PrintJobRow, now: string): Promise<boolean> {
+export async function partPrinted(deps: JobDeps, row: PrintJobRow, now: string): Promise<boolean> {
   const lastFile = row.next_file + 1 >= fileIdsOf(row).length
   const copiesDone = lastFile ? row.copies_done + 1 : row.copies_done
   const finished = copiesDone >= row.copies
   return transition(
-    db,
+    deps,
     row.id,
     { states: ['printing'], matches: { copies_done: row.copies_done, next_file: row.next_file } },
     {
@@ -178,20 +236,16 @@ export async function partPrinted(db: Kysely<Database>, row: PrintJobRow, now: s
       finished_at: finished ? now : null,
       updated_at: now,
     },
+    finished ? 'job.completed' : undefined,
   )
 }
 
 /** The print failed or was stopped on the printer: queued again until `max_attempts` failures, then failed. */
-export async function printFailed(
-  db: Kysely<Database>,
-  row: PrintJobRow,
-  reason: string,
-  now: string,
-): Promise<boolean> {
+export async function printFailed(deps: JobDeps, row: PrintJobRow, reason: string, now: string): Promise<boolean> {
   const attempts = row.attempts + 1
   const exhausted = attempts >= row.max_attempts
   return transition(
-    db,
+    deps,
     row.id,
     { states: ['printing'], matches: { attempts: row.attempts } },
     {
@@ -202,5 +256,6 @@ export async function printFailed(
       finished_at: exhausted ? now : null,
       updated_at: now,
     },
+    exhausted ? 'job.failed' : 'job.retrying',
   )
 }

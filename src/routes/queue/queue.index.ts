@@ -48,7 +48,7 @@ export const queueRouter = createRouter()
     return c.json({ items: (await listJobRows(c.var.deps.database.db, { states, limit })).map(toPrintJob) }, 200)
   })
   .openapi(createJobRoute, async (c) => {
-    const row = await createJob(c.var.deps.database.db, c.req.valid('json'), {
+    const row = await createJob(c.var.deps, c.req.valid('json'), {
       userId: c.var.principal.userId,
       now: now(c),
     })
@@ -73,14 +73,14 @@ export const queueRouter = createRouter()
     ),
   )
   .openapi(holdJobRoute, async (c) =>
-    c.json(toPrintJob(await holdJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+    c.json(toPrintJob(await holdJob(c.var.deps, c.req.valid('param').id, now(c))), 200),
   )
   .openapi(releaseJobRoute, async (c) =>
-    c.json(woken(c, toPrintJob(await releaseJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
+    c.json(woken(c, toPrintJob(await releaseJob(c.var.deps, c.req.valid('param').id, now(c)))), 200),
   )
   .openapi(cancelJobRoute, async (c) =>
-    c.json(toPrintJob(await cancelJob(c.var.deps.database.db, c.req.valid('param').id, now(c))), 200),
+    c.json(toPrintJob(await cancelJob(c.var.deps, c.req.valid('param').id, now(c))), 200),
   )
   .openapi(requeueJobRoute, async (c) =>
-    c.json(woken(c, toPrintJob(await requeueJob(c.var.deps.database.db, c.req.valid('param').id, now(c)))), 200),
+    c.json(woken(c, toPrintJob(await requeueJob(c.var.deps, c.req.valid('param').id, now(c)))), 200),
   )
