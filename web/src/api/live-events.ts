@@ -50,9 +50,13 @@ export async function followLiveEvents(signal: AbortSignal, onEvent: (event: Ser
     const stop = () => attempt.abort()
     signal.addEventListener('abort', stop)
     let watchdog: ReturnType<typeof setTimeout> | undefined
+    // Connected once the stream's first lines arrive (it opens with a comment), not with the headers: a
+    // proxy that buffers the stream sends those alone, and the pages should go on polling then.
     const stillAlive = () => {
       clearTimeout(watchdog)
       watchdog = setTimeout(stop, silenceMs)
+      backoffMs = firstBackoffMs
+      setConnected(true)
     }
     try {
       if (sessionStore.getState().status === 'restoring') await refreshSession()
@@ -68,10 +72,8 @@ export async function followLiveEvents(signal: AbortSignal, onEvent: (event: Ser
       if (answer.status === 401) {
         // An expired access token: a fresh one, then at once again. A refused refresh ends the session.
         if (await refreshSession()) continue
-      } else if (answer.ok && answer.body) {
-        stillAlive()
-        setConnected(true)
-        backoffMs = firstBackoffMs
+      } else if (answer.ok && answer.body && answer.headers.get('content-type')?.startsWith('text/event-stream')) {
+        watchdog = setTimeout(stop, silenceMs)
         for await (const event of readServerSentEvents(answer.body, stillAlive)) {
           if (event.id) lastEventId = event.id
           onEvent(event)
