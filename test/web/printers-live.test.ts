@@ -71,6 +71,30 @@ describe('live printer updates', () => {
     }
   }, 120_000)
 
+  it('a stream that ends is opened again, resuming after the last event it brought', async () => {
+    const { page, context, pageErrors } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/printers')
+    try {
+      const resumedFrom: (string | undefined)[] = []
+      // The first stream brings one event and ends, as a restarting vault or a proxy's timeout would end it.
+      await page.route('**/api/v1/events', async (route) => {
+        resumedFrom.push(route.request().headers()['last-event-id'])
+        if (resumedFrom.length > 1) return route.continue()
+        const event = { id: 7, type: 'printer.error', subject: 'printer:x', data: { printer_id: 'x' }, created_at: '' }
+        return route.fulfill({
+          status: 200,
+          contentType: 'text/event-stream',
+          body: `retry: 3000\n\n: connected\n\nevent: printer.error\ndata: ${JSON.stringify(event)}\nid: 7\n\n`,
+        })
+      })
+      await signIn(page, admin)
+      await page.getByRole('heading', { name: 'Printers', level: 1 }).waitFor()
+      await expect.poll(() => resumedFrom, { timeout: 10_000 }).toEqual([undefined, '7'])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   it('without the stream, the dashboard of idle printers polls as before', async () => {
     const printer = await addVirtualPrinter('Spare', 'virtual://spare')
     const { page, context } = await openVaultPage(suite.browser, suite.vault.baseUrl, '/printers')
