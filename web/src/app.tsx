@@ -6,6 +6,7 @@ import { ErrorBoundary } from 'react-error-boundary'
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router'
 import { routerBasename } from './api/base-url'
 import { queryClient } from './api/query-client'
+import { useLiveEvents } from './api/use-live-events'
 import { useMe } from './api/use-me'
 import { AnalysisIndicator } from './features/analysis/analysis-indicator'
 import { ReplacePasswordPrompt } from './features/auth/replace-password-prompt'
@@ -64,6 +65,7 @@ function SignedIn() {
   const me = useMe()
   const signOut = useSignOut()
   const user = me.data?.user
+  useLiveEvents()
   return (
     <VaultShell
       nav={navigationFor(user?.role ?? 'user')}

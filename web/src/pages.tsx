@@ -1,5 +1,6 @@
 import {
   type Icon,
+  IconBell,
   IconBooks,
   IconDatabase,
   IconFolders,
@@ -46,6 +47,9 @@ const MergeSuggestionsPage = lazy(() =>
   })),
 )
 const ModelPage = lazy(() => import('./features/model/model-page').then((module) => ({ default: module.ModelPage })))
+const NotificationsPage = lazy(() =>
+  import('./features/notifications/notifications-page').then((module) => ({ default: module.NotificationsPage })),
+)
 const OverviewPage = lazy(() =>
   import('./features/overview/overview-page').then((module) => ({ default: module.OverviewPage })),
 )
@@ -137,6 +141,13 @@ export const pages: Page[] = [
     icon: IconKey,
     group: 'Settings',
     element: <AccessPage />,
+  },
+  {
+    path: '/settings/notifications',
+    label: 'Notifications',
+    icon: IconBell,
+    group: 'Settings',
+    element: <NotificationsPage />,
   },
   {
     path: '/settings/analysis',

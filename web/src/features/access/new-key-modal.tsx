@@ -1,6 +1,7 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core'
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
+import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
 import type { components } from '../../api/schema'
+import { CopyValueButton } from '../../ui/copy-value-button'
 import { ScopeBadges } from './scope-badges'
 
 /** A new API key's value, shown this once, with its scopes, a copy button and the warning that it will not be shown again. */
@@ -23,18 +24,7 @@ export function NewKeyModal({ apiKey, onClose }: { apiKey: components['schemas']
           Scripts sign in with <Code>{'{"username": …, "api_key": …}'}</Code> at /api/v1/auth/login.
         </Text>
         <Group justify="flex-end">
-          <CopyButton value={apiKey.key}>
-            {({ copied, copy }) => (
-              <Button
-                variant={copied ? 'light' : 'filled'}
-                color={copied ? 'green' : undefined}
-                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                onClick={copy}
-              >
-                {copied ? 'Copied' : 'Copy key'}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyValueButton value={apiKey.key} label="Copy key" />
           <Button variant="default" onClick={onClose}>
             Done
           </Button>

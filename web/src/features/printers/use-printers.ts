@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
+import { useLiveEventsConnected } from '../../api/use-live-events'
 import { printerKeys } from './query-keys'
-import type { CreatePrinter, UpdatePrinter } from './types'
+import type { CreatePrinter, Printer, UpdatePrinter } from './types'
 
 /**
  * How often live state is asked for. The vault caches statuses for about as long, and TanStack
@@ -10,12 +11,22 @@ import type { CreatePrinter, UpdatePrinter } from './types'
  */
 const liveIntervalMs = 2_000
 
-/** Every printer with its live status, polled while the page is visible. */
+const moving = new Set(['printing', 'busy'])
+
+/**
+ * Whether printers are polled: always without live events; with them (which bring every state
+ * change) only while one of them prints or is busy, as its progress and temperatures move without events.
+ */
+const pollsWith = (live: boolean, printers: Printer[] | undefined) =>
+  !live || printers === undefined || printers.some((printer) => moving.has(printer.status.state))
+
+/** Every printer with its live status, polled while the page is visible (see `pollsWith`). */
 export function usePrinters() {
+  const live = useLiveEventsConnected()
   return useQuery({
     queryKey: printerKeys.list,
     queryFn: async () => unwrap(await api.GET('/api/v1/printers')).items,
-    refetchInterval: liveIntervalMs,
+    refetchInterval: (query) => (pollsWith(live, query.state.data) ? liveIntervalMs : false),
     staleTime: 0,
   })
 }
@@ -35,12 +46,14 @@ export function useProviderLabel(name: string): string {
   return usePrinterProviders().data?.find((provider) => provider.name === name)?.label ?? name
 }
 
-/** One printer with its live status, polled while the page is visible. */
+/** One printer with its live status, polled while the page is visible (see `pollsWith`). */
 export function usePrinter(id: string) {
+  const live = useLiveEventsConnected()
   return useQuery({
     queryKey: printerKeys.printer(id),
     queryFn: async () => unwrap(await api.GET('/api/v1/printers/{id}', { params: { path: { id } } })),
-    refetchInterval: liveIntervalMs,
+    refetchInterval: (query) =>
+      pollsWith(live, query.state.data === undefined ? undefined : [query.state.data]) ? liveIntervalMs : false,
     staleTime: 0,
   })
 }
@@ -54,10 +67,14 @@ export function useDiagnostics(id: string) {
   })
 }
 
-/** The printer's dispatches, newest first; refreshed now and then, as slicers and scripts send too. */
+/**
+ * The printer's dispatches, newest first; refreshed now and then, as slicers and scripts send too,
+ * unless live events bring each send.
+ */
 export function useDispatches(id: string) {
+  const live = useLiveEventsConnected()
   return useQuery({
-    refetchInterval: 5 * liveIntervalMs,
+    refetchInterval: live ? false : 5 * liveIntervalMs,
     queryKey: printerKeys.dispatches(id),
     queryFn: async () =>
       unwrap(await api.GET('/api/v1/printers/{id}/dispatches', { params: { path: { id }, query: { limit: 50 } } }))
