@@ -77,6 +77,8 @@ describe('the OpenAPI document states the scopes', () => {
     // Reading is every GET but the keys, the accounts and the backups, a download link to a file or a package (a
     // read for later) and a package of several models (a POST only because its ids do not fit in a URL).
     const fullOnlyPrefixes = ['/api/v1/api-keys', '/api/v1/admin/', '/api/v1/backups', '/api/v1/maintenance/']
+    // A webhook's URL is itself a secret (a Discord or ntfy URL lets whoever has it post): reading them takes manage.
+    const webhookReads = ['GET /api/v1/webhooks', 'GET /api/v1/webhooks/{id}', 'GET /api/v1/webhooks/{id}/deliveries']
     const readingPosts = [
       'POST /api/v1/files/{id}/download-link',
       'POST /api/v1/models/package',
@@ -88,7 +90,9 @@ describe('the OpenAPI document states the scopes', () => {
           (op) =>
             op.scopes?.length === 0 ||
             readingPosts.includes(label(op)) ||
-            (op.method === 'GET' && !fullOnlyPrefixes.some((p) => op.path.startsWith(p))),
+            (op.method === 'GET' &&
+              !fullOnlyPrefixes.some((p) => op.path.startsWith(p)) &&
+              !webhookReads.includes(label(op))),
         )
         .map(label),
     )
@@ -96,15 +100,15 @@ describe('the OpenAPI document states the scopes', () => {
     for (const op of protectedOperations.filter((op) => fullOnlyPrefixes.some((p) => op.path.startsWith(p))))
       expect(fullOnly).toContain(label(op))
     expect(fullOnly).toContain('POST /api/v1/me/password')
-    // Printing reads the printers and their providers too; it changes nothing else.
-    const printing = ['/printers', '/printer-providers', '/dispatches']
+    // Printing reads the printers, their providers and the print queue too; it changes nothing else.
+    const printing = ['/printers', '/printer-providers', '/dispatches', 'GET /api/v1/queue']
     expect(
       accepting('print').filter((op) => !anyScope.includes(op) && !printing.some((part) => op.includes(part))),
     ).toEqual([])
     expect(accepting('print')).toContain('POST /api/v1/printers/{id}/send')
     expect(accepting('print')).not.toContain('DELETE /api/v1/printers/{id}')
     expect(accepting('manage')).toContain('DELETE /api/v1/models/{id}')
-    expect(accepting('manage').filter((op) => op.startsWith('GET ') && !anyScope.includes(op))).toEqual([])
+    expect(accepting('manage').filter((op) => op.startsWith('GET ') && !anyScope.includes(op))).toEqual(webhookReads)
   })
 })
 

@@ -320,6 +320,8 @@ describe('backup restore from the shell, killed midway', () => {
       if (i < 4) doomed.push(reply.body.model.id)
     }
     await newAccountWithKey(vault.baseUrl, token)
+    // Thumbnails rendered first: the states compared are the ones the backup and the install hold.
+    await vault.deps.analysis.idle()
     backup = await backUp(vault.baseUrl, token)
     expect(backup).toMatchObject({ status: 'complete' })
     atBackup = await installState(vault.baseUrl, token)
@@ -329,6 +331,7 @@ describe('backup restore from the shell, killed midway', () => {
       expect((await call(vault.baseUrl, 'DELETE', `/api/v1/models/${id}`, { token })).status).toBe(204)
     expect((await upload(vault.baseUrl, token, 'late.stl', binaryCube(5))).status).toBe(201)
     await newAccountWithKey(vault.baseUrl, token)
+    await vault.deps.analysis.idle()
     prior = await installState(vault.baseUrl, token)
     expect(prior).not.toEqual(atBackup)
   }, 120_000)

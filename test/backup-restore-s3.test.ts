@@ -288,6 +288,7 @@ describe('restoring with blobs, thumbnails and backups in S3 buckets', () => {
         expect(backup.locations[1].status).toBe(copied ? 'uploaded' : 'failed')
         rmSync(join(vault.dataDir, 'backups', backup.file_name))
         await upload(vault.baseUrl, token, 'after.stl', binaryCube(5))
+        await vault.deps.analysis.idle()
         await breakIt()
         const before = await libraryState(vault, token)
         const catalogue = await backupCatalogue(vault, token)

@@ -51,6 +51,8 @@ describe('uploading a mesh', () => {
   it('answers a second upload of the same bytes as a duplicate, storing nothing new', async () => {
     const cube = binaryCube(21)
     const first = await upload(vault.baseUrl, token, 'cube21.stl', cube)
+    // Its thumbnail rendered first: what is compared is what the second upload might change.
+    await vault.deps.analysis.idle()
     const before = await vaultContents(vault)
     const second = await upload(vault.baseUrl, token, 'renamed-copy.stl', cube)
     expect(second.status).toBe(200)

@@ -50,6 +50,8 @@ beforeAll(async () => {
   await patch(ids['Benchy Hull']!, { tags: ['Functional', 'boat'], description: 'The classic torture test' })
   await patch(ids['Calibration Cube']!, { tags: ['functional', 'Calibration'] })
   await patch(ids.notes!, { tags: ['boat'] })
+  // The meshes' thumbnails are rendered after the uploads have answered.
+  await vault.deps.analysis.idle()
 })
 afterAll(async () => vault?.close())
 

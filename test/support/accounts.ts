@@ -32,6 +32,11 @@ export async function call(
   if (options.json !== undefined) headers['Content-Type'] = 'application/json'
   const body = options.json !== undefined ? JSON.stringify(options.json) : options.body
   const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) })
+  // An event stream never ends: its status and headers are the answer.
+  if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    await res.body?.cancel()
+    return { status: res.status, body: null, headers: res.headers }
+  }
   const text = await res.text()
   // Downloads and exports answer bytes, not JSON: their body is left as text.
   const json = /json/.test(res.headers.get('content-type') ?? '')
