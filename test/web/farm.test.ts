@@ -167,4 +167,50 @@ describe('the farm page', () => {
       await context.close()
     }
   })
+
+  it('a printer the queue fed waits for "Bed is clear" on its card, whatever its own setting, then takes the next copy', async () => {
+    const { vault, browser } = suite
+    const clip = await uploadModel('clip')
+    const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Quick', provider: 'virtual', address: 'virtual://quick?heat_seconds=0&print_seconds=1' },
+    })
+    expect(created.status).toBe(201)
+    expect(created.body.require_bed_clear).toBe(false)
+    const job = await call(vault.baseUrl, 'POST', '/api/v1/queue', {
+      token,
+      json: {
+        file_ids: [clip.fileId],
+        copies: 2,
+        accept_warnings: true,
+        target: { kind: 'printer', printer_id: created.body.id },
+      },
+    })
+    expect(job.status, JSON.stringify(job.body)).toBe(201)
+
+    const { page, context, pageErrors } = await openSignedIn(browser, vault.baseUrl, '/farm')
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 })
+      const card = page.getByRole('article', { name: 'Quick' })
+      const bedClear = card.getByRole('button', { name: 'Bed is clear on Quick' })
+      await bedClear.waitFor({ timeout: 30_000 })
+      const clipJob = page.getByRole('listitem', { name: 'clip, queued' })
+      await clipJob.getByText('1 of 2 copies done').waitFor()
+      await clipJob.getByText(/Waits: no compatible printer ready: bed not confirmed clear on 1 printer/).waitFor()
+      await screenshot(page, 'farm-bed-clear')
+      await expectAccessible(page)
+      await bedClear.click()
+      await expect
+        .poll(async () => (await call(vault.baseUrl, 'GET', `/api/v1/queue/${job.body.id}`, { token })).body, {
+          timeout: 30_000,
+        })
+        .toMatchObject({ state: 'completed', copies_done: 2 })
+      await page.getByRole('textbox', { name: 'Jobs shown' }).click()
+      await page.getByRole('option', { name: 'Completed' }).click()
+      await page.getByRole('listitem', { name: 'clip, completed' }).getByText('2 of 2 copies done').waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
 })

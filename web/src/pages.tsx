@@ -149,7 +149,8 @@ export const pages: Page[] = [
         renderPrinterStatus={(printer) => (
           <>
             <PrinterLiveStatus name={printer.name} status={printer.status} />
-            <BedClearButton printer={printer} />
+            {/* The queue sends nothing onto a finished print nobody took off, whatever the printer's own setting. */}
+            <BedClearButton printer={printer} always />
           </>
         )}
       />
