@@ -49,7 +49,7 @@ async function checkLayout(page: Page, name: string): Promise<void> {
 }
 
 describe('the farm page', () => {
-  it('queues G-code from the model page onto a printer, shows why it waits, holds and releases it, reorders, cancels and queues again, and sets the printer’s groups', async () => {
+  it('queues G-code from the model page onto a printer, shows why it waits, holds and releases it, reorders, cancels and queues again, accepts its warnings so it prints, and sets the printer’s groups', async () => {
     const { vault, browser } = suite
     const left = await uploadModel('left-bracket')
     const right = await uploadModel('right-bracket')
@@ -142,6 +142,27 @@ describe('the farm page', () => {
         .click()
       await expect.poll(() => jobsShown(page)).toEqual([])
       expect((await call(vault.baseUrl, 'GET', `/api/v1/queue/${second.body.id}`, { token })).body.state).toBe('queued')
+      await page.getByRole('textbox', { name: 'Jobs shown' }).click()
+      await page.getByRole('option', { name: 'Open jobs' }).click()
+
+      // A job waiting on warnings is changed to accept them (a priority out of range is refused on its field first): it goes to the printer.
+      await page.getByRole('listitem', { name: 'left-bracket, queued' }).getByRole('button', { name: 'Change' }).click()
+      const change = page.getByRole('dialog', { name: 'Change left-bracket' })
+      const priority = change.getByRole('textbox', { name: 'Priority' })
+      await priority.fill('200')
+      await change.getByRole('button', { name: 'Save' }).click()
+      await expect.poll(() => priority.getAttribute('aria-invalid')).toBe('true')
+      await priority.fill('5')
+      await change.getByRole('checkbox', { name: 'Accept warnings' }).check()
+      await expectAccessible(page, '[role="dialog"]')
+      await change.getByRole('button', { name: 'Save' }).click()
+      await change.waitFor({ state: 'detached' })
+      await page
+        .getByRole('listitem', { name: 'left-bracket, printing' })
+        .getByText('Printing on Bench')
+        .waitFor({ timeout: 30_000 })
+      await card.getByText('left-bracket.gcode').waitFor()
+      expect(await jobsShown(page)).toEqual(['left-bracket, printing', 'right-bracket, queued'])
 
       // The printer's groups and loaded filament, from its card.
       await card.getByRole('button', { name: 'Groups and filament of Bench' }).click()

@@ -1,18 +1,16 @@
-import { Button, Checkbox, Modal, NumberInput, Radio, Select, Stack, Text } from '@mantine/core'
+import { Button, Modal, NumberInput, Radio, Select, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors } from '../../api/problem'
 import { DialogActions } from '../../ui/dialog-actions'
+import { type JobSettings, JobSettingsFields, settingsBody, settingsFields } from './job-settings-fields'
 import type { PrintTarget } from './types'
 import { useCreateJob, useFleet } from './use-farm'
 
 type TargetKind = PrintTarget['kind']
 
 /** The fields that show the vault's refusals next to them; any other refusal shows below the form. */
-const shownFields = ['target', 'target.printer_id', 'target.group', 'copies', 'priority', 'max_attempts']
-
-/** A number field's value as the API takes it: left empty, the API's default applies. */
-const numberOrDefault = (value: string | number) => (typeof value === 'number' ? value : undefined)
+const shownFields = ['target', 'target.printer_id', 'target.group', 'copies', ...settingsFields]
 
 /**
  * Queues one print-ready file: where it may print (one printer, a group, any compatible printer),
@@ -26,9 +24,7 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
   const [printerId, setPrinterId] = useState<string | null>(null)
   const [group, setGroup] = useState<string | null>(null)
   const [copies, setCopies] = useState<string | number>(1)
-  const [priority, setPriority] = useState<string | number>(0)
-  const [maxAttempts, setMaxAttempts] = useState<string | number>(3)
-  const [acceptWarnings, setAcceptWarnings] = useState(false)
+  const [settings, setSettings] = useState<JobSettings>({ priority: 0, maxAttempts: 3, acceptWarnings: false })
   const errors = fieldErrors(create.error)
   // A refusal stays on screen until the next change, not while the person fixes what it names.
   const edited =
@@ -52,10 +48,8 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
       {
         file_ids: [props.file.id],
         target: target(),
-        copies: numberOrDefault(copies),
-        priority: numberOrDefault(priority),
-        max_attempts: numberOrDefault(maxAttempts),
-        accept_warnings: acceptWarnings,
+        copies: typeof copies === 'number' ? copies : undefined,
+        ...settingsBody(settings),
       },
       {
         onSuccess: () => {
@@ -112,28 +106,7 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
             allowDecimal={false}
             error={errors.copies}
           />
-          <NumberInput
-            label="Priority"
-            description="Higher goes first, from −100 to 100."
-            value={priority}
-            onChange={edited(setPriority)}
-            allowDecimal={false}
-            error={errors.priority}
-          />
-          <NumberInput
-            label="Max attempts"
-            description="Failed prints after which the job fails instead of being queued again."
-            value={maxAttempts}
-            onChange={edited(setMaxAttempts)}
-            allowDecimal={false}
-            error={errors.max_attempts}
-          />
-          <Checkbox
-            label="Accept warnings"
-            description="Send it even where a compatibility rule could not be checked (a value the file or the printer does not state)."
-            checked={acceptWarnings}
-            onChange={(event) => setAcceptWarnings(event.currentTarget.checked)}
-          />
+          <JobSettingsFields value={settings} onChange={edited(setSettings)} errors={errors} />
           <DialogActions
             error={shownFields.some((field) => errors[field]) ? null : create.error}
             onCancel={props.onClose}

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
 import { ConfirmModal } from '../../ui/confirm-modal'
+import { ChangeJobModal } from './change-job-modal'
 import { isWaiting, stateColors, stateLabels, targetText } from './format'
 import { JobOrderButtons } from './job-order-buttons'
 import type { PrintJob } from './types'
@@ -23,6 +24,7 @@ export function QueueJob(props: { job: PrintJob; names: JobNames; place: number;
   const action = useJobAction()
   const move = useMoveJob()
   const [cancelling, setCancelling] = useState(false)
+  const [changing, setChanging] = useState(false)
   const title = names.model ?? 'A model'
   const run = (kind: 'hold' | 'release' | 'requeue') => action.mutate({ id: job.id, action: kind })
   return (
@@ -83,6 +85,11 @@ export function QueueJob(props: { job: PrintJob; names: JobNames; place: number;
                 Queue again
               </Button>
             )}
+            {(isWaiting(job) || job.state === 'failed') && (
+              <Button size="xs" variant="default" onClick={() => setChanging(true)}>
+                Change
+              </Button>
+            )}
             {isWaiting(job) && (
               <Button size="xs" variant="subtle" color="red" onClick={() => setCancelling(true)}>
                 Cancel
@@ -105,6 +112,7 @@ export function QueueJob(props: { job: PrintJob; names: JobNames; place: number;
           </Text>
         )}
       </Stack>
+      {changing && <ChangeJobModal job={job} name={title} onClose={() => setChanging(false)} />}
       <ConfirmModal
         opened={cancelling}
         title="Cancel this job?"

@@ -3,6 +3,7 @@ import type { components } from '../../api/schema'
 export type PrintJob = components['schemas']['PrintJob']
 export type JobState = PrintJob['state']
 export type NewPrintJob = components['schemas']['NewPrintJob']
+export type PrintJobChange = components['schemas']['PrintJobChange']
 export type PrintTarget = components['schemas']['PrintTarget']
 export type FarmPrinter = components['schemas']['FarmPrinter']
 export type FarmPrinterChange = components['schemas']['FarmPrinterChange']

@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { api } from '../../api/client'
 import { unwrap } from '../../api/problem'
 import { farmKeys } from './query-keys'
-import type { FarmPrinterChange, FleetPrinter, JobState, NewPrintJob } from './types'
+import type { FarmPrinterChange, FleetPrinter, JobState, NewPrintJob, PrintJobChange } from './types'
 
 /** How often the farm is asked again while the page is visible: printers and jobs move on their own. */
 const liveIntervalMs = 2_000
@@ -78,6 +78,16 @@ export function useMoveJob() {
   return useMutation({
     mutationFn: async ({ id, position }: { id: string; position: number }) =>
       unwrap(await api.POST('/api/v1/queue/{id}/move', { params: { path: { id } }, body: { position } })),
+    onSuccess: refresh,
+  })
+}
+
+/** Changes a job's priority, max attempts or whether its warnings are accepted. */
+export function useChangeJob(id: string) {
+  const refresh = useRefreshFarm()
+  return useMutation({
+    mutationFn: async (body: PrintJobChange) =>
+      unwrap(await api.PATCH('/api/v1/queue/{id}', { params: { path: { id } }, body })),
     onSuccess: refresh,
   })
 }
