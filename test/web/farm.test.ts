@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fakeMoonraker } from '../../src/adapters/printers/moonraker/moonraker.fake.js'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
 import { upload } from '../support/uploads.js'
 import {
@@ -17,6 +18,9 @@ let token: string
 beforeAll(async () => {
   token = (await apiSignIn(suite.vault.baseUrl, admin)).access_token
 })
+
+const moonraker = fakeMoonraker()
+afterAll(async () => (await moonraker).close())
 
 /** G-code as a slicer writes its head, without the printer model, nozzle or filament: a job for it waits on warnings. */
 const gcode = (name: string) =>
@@ -229,6 +233,56 @@ describe('the farm page', () => {
       await page.getByRole('textbox', { name: 'Jobs shown' }).click()
       await page.getByRole('option', { name: 'Completed' }).click()
       await page.getByRole('listitem', { name: 'clip, completed' }).getByText('2 of 2 copies done').waitFor()
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a printer held after a failed print shows why on its card and is released from it; the failed job shows its failure', async () => {
+    const { vault, browser } = suite
+    const fake = await moonraker
+    const part = await uploadModel('voron-part')
+    const created = await call(vault.baseUrl, 'POST', '/api/v1/printers', {
+      token,
+      json: { name: 'Voron', provider: 'moonraker', address: fake.url },
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const job = await call(vault.baseUrl, 'POST', '/api/v1/queue', {
+      token,
+      json: {
+        file_ids: [part.fileId],
+        accept_warnings: true,
+        max_attempts: 1,
+        target: { kind: 'printer', printer_id: created.body.id },
+      },
+    })
+    expect(job.status, JSON.stringify(job.body)).toBe(201)
+    const jobNow = async () => (await call(vault.baseUrl, 'GET', `/api/v1/queue/${job.body.id}`, { token })).body
+    await expect.poll(async () => (await jobNow()).state, { timeout: 30_000 }).toBe('printing')
+    fake.behaviour.jobState = 'cancelled'
+    await expect.poll(async () => (await jobNow()).state, { timeout: 30_000 }).toBe('failed')
+
+    const { page, context, pageErrors } = await openSignedIn(browser, vault.baseUrl, '/farm')
+    try {
+      await page.setViewportSize({ width: 1440, height: 900 })
+      const card = page.getByRole('article', { name: 'Voron' })
+      await card.getByText('Held by the queue').waitFor()
+      await screenshot(page, 'farm-printer-held')
+      await expectAccessible(page)
+      await card.getByRole('button', { name: 'Release Voron' }).click()
+      await card.getByText('Held by the queue').waitFor({ state: 'detached' })
+      const farm = await call(vault.baseUrl, 'GET', '/api/v1/farm/printers', { token })
+      expect(
+        farm.body.items.find((entry: { printer_id: string }) => entry.printer_id === created.body.id),
+      ).toMatchObject({
+        held: false,
+      })
+      await page.getByRole('textbox', { name: 'Jobs shown' }).click()
+      await page.getByRole('option', { name: 'Failed' }).click()
+      const failed = page.getByRole('listitem', { name: 'voron-part, failed' })
+      await failed.getByText(/Last failure: .*Voron/).waitFor()
+      await failed.getByText('1 of 1 tries failed').waitFor()
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

@@ -48,12 +48,10 @@ export function FarmPrinterCard(props: { fleetPrinter: FleetPrinter; renderStatu
           <Alert color="orange" title="Held by the queue" role="status">
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{farm.held_reason ?? 'A queued job failed on it.'}</Text>
-              <Text size="xs">
-                Look at the printer, then release it; the queue feeds it again once its bed is clear.
-              </Text>
+              <Text size="xs">Once released, the queue feeds it again after its bed is confirmed clear.</Text>
               <Button
                 size="xs"
-                color="orange"
+                variant="default"
                 loading={release.isPending}
                 onClick={() => release.mutate()}
                 aria-label={`Release ${printer.name}`}
