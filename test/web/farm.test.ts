@@ -68,7 +68,10 @@ describe('the farm page', () => {
     try {
       await page.setViewportSize({ width: 1440, height: 900 })
       // From the model's G-code file: the vault's refusal shows on the field it names.
-      await page.getByRole('button', { name: 'Add to queue: left-bracket.gcode' }).click()
+      const addToQueue = page.getByRole('button', { name: 'Add to queue: left-bracket.gcode' })
+      await addToQueue.waitFor()
+      await checkLayout(page, 'farm-model-file-actions')
+      await addToQueue.click()
       const dialog = page.getByRole('dialog', { name: 'Add to print queue' })
       const copies = dialog.getByRole('textbox', { name: 'Copies' })
       await copies.fill('0')
