@@ -45,7 +45,7 @@ describe('signing in and out of the web UI', () => {
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor()
       expect(new URL(page.url()).pathname).toBe('/library')
       const nav = page.getByRole('navigation', { name: 'Main' })
-      for (const label of ['Overview', 'Library', 'Upload', 'Collections', 'Printers', 'Presets', 'Users']) {
+      for (const label of ['Overview', 'Library', 'Upload', 'Collections', 'Printers', 'Farm', 'Presets', 'Users']) {
         await nav.getByRole('link', { name: label }).waitFor()
       }
       await nav.getByRole('button', { name: 'Settings' }).click()

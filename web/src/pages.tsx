@@ -2,6 +2,7 @@ import {
   type Icon,
   IconBell,
   IconBooks,
+  IconBuildingFactory2,
   IconDatabase,
   IconFolders,
   IconKey,
@@ -36,6 +37,13 @@ const StoragePage = lazy(() =>
 const CollectionsPage = lazy(() =>
   import('./features/collections/collections-page').then((module) => ({ default: module.CollectionsPage })),
 )
+const AddToQueueButton = lazy(() =>
+  import('./features/farm/add-to-queue-button').then((module) => ({ default: module.AddToQueueButton })),
+)
+const BedClearButton = lazy(() =>
+  import('./features/printers/bed-clear-button').then((module) => ({ default: module.BedClearButton })),
+)
+const FarmPage = lazy(() => import('./features/farm/farm-page').then((module) => ({ default: module.FarmPage })))
 const MergeSuggestionsNotice = lazy(() =>
   import('./features/merge-suggestions/merge-suggestions-notice').then((module) => ({
     default: module.MergeSuggestionsNotice,
@@ -58,6 +66,9 @@ const PresetsPage = lazy(() =>
 )
 const PrinterPage = lazy(() =>
   import('./features/printers/printer-page').then((module) => ({ default: module.PrinterPage })),
+)
+const PrinterLiveStatus = lazy(() =>
+  import('./features/printers/printer-live-status').then((module) => ({ default: module.PrinterLiveStatus })),
 )
 const PrintersPage = lazy(() =>
   import('./features/printers/printers-page').then((module) => ({ default: module.PrintersPage })),
@@ -117,7 +128,14 @@ export const pages: Page[] = [
     path: '/models/:id',
     element: (
       <ModelPage
-        renderFileActions={(file) => printable(file) && <SendToPrinterButton fileId={file.id} fileName={file.name} />}
+        renderFileActions={(file) =>
+          printable(file) && (
+            <>
+              <SendToPrinterButton fileId={file.id} fileName={file.name} />
+              <AddToQueueButton fileId={file.id} fileName={file.name} />
+            </>
+          )
+        }
         renderAddFiles={(model) => <AddFilesToModel modelId={model.id} modelName={model.name} />}
       />
     ),
@@ -126,6 +144,22 @@ export const pages: Page[] = [
   { path: '/collections', label: 'Collections', icon: IconFolders, element: <CollectionsPage /> },
   { path: '/printers', label: 'Printers', icon: IconPrinter, element: <PrintersPage /> },
   { path: '/printers/:id', element: <PrinterPage /> },
+  {
+    path: '/farm',
+    label: 'Farm',
+    icon: IconBuildingFactory2,
+    element: (
+      <FarmPage
+        renderPrinterStatus={(printer) => (
+          <>
+            <PrinterLiveStatus name={printer.name} status={printer.status} />
+            {/* The queue sends nothing onto a finished print nobody took off, whatever the printer's own setting. */}
+            <BedClearButton printer={printer} always />
+          </>
+        )}
+      />
+    ),
+  },
   { path: '/presets', label: 'Presets', icon: IconStack2, element: <PresetsPage /> },
   {
     path: '/settings/storage',

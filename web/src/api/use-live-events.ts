@@ -12,12 +12,13 @@ interface EventData {
 /**
  * Marks stale the queries an event concerns, by their keys' values (each feature keeps its own
  * keys, and shared code does not import features): a printer's events its list and page, a
- * send's events also that printer's dispatches and the print histories of models. When events
- * were missed, everything about printers.
+ * send's events also that printer's dispatches and the print histories of models, and the farm's
+ * on every printer, send and job event. When events were missed, everything about printers.
  */
 function invalidateFor(queryClient: QueryClient, event: ServerSentEvent): void {
   if (event.event === 'events.missed') {
     void queryClient.invalidateQueries({ queryKey: ['printers'] })
+    void queryClient.invalidateQueries({ queryKey: ['farm'] })
     void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[2] === 'print-history' })
     return
   }
@@ -28,6 +29,8 @@ function invalidateFor(queryClient: QueryClient, event: ServerSentEvent): void {
     return
   }
   const printerId = data.printer_id
+  // The farm shows printers, sends and the queue's jobs together.
+  if (/^(printer|dispatch|job)\./.test(event.event)) void queryClient.invalidateQueries({ queryKey: ['farm'] })
   if (event.event.startsWith('printer.') || event.event.startsWith('dispatch.')) {
     void queryClient.invalidateQueries({ queryKey: ['printers', 'list'] })
     if (printerId) void queryClient.invalidateQueries({ queryKey: ['printers', 'printer', printerId] })

@@ -6,13 +6,17 @@ import { useConfirmBedClear } from './use-printers'
 
 /**
  * "Bed is clear" for a printer that waits for it: one that asks for the bed to be confirmed clear
- * after each job, with a job seen since and none on the bed now.
+ * after each job (or any printer, with `always`: the print queue waits for it on every printer),
+ * with a job seen since and none on the bed now.
  */
-export function BedClearButton({ printer }: { printer: Printer }) {
+export function BedClearButton({ printer, always = false }: { printer: Printer; always?: boolean }) {
   const confirm = useConfirmBedClear(printer.id)
   const { state } = printer.status
   const waiting =
-    printer.require_bed_clear && printer.bed_occupied_since !== null && state !== 'printing' && state !== 'paused'
+    (always || printer.require_bed_clear) &&
+    printer.bed_occupied_since !== null &&
+    state !== 'printing' &&
+    state !== 'paused'
   if (!waiting) return null
   return (
     <Stack gap={4}>

@@ -1,0 +1,16 @@
+import type { components } from '../../api/schema'
+
+export type PrintJob = components['schemas']['PrintJob']
+export type JobState = PrintJob['state']
+export type NewPrintJob = components['schemas']['NewPrintJob']
+export type PrintJobChange = components['schemas']['PrintJobChange']
+export type PrintTarget = components['schemas']['PrintTarget']
+export type FarmPrinter = components['schemas']['FarmPrinter']
+export type FarmPrinterChange = components['schemas']['FarmPrinterChange']
+export type Printer = components['schemas']['Printer']
+
+/** A printer with its live status (`GET /api/v1/printers`) and what the queue knows of it (`GET /api/v1/farm/printers`). */
+export interface FleetPrinter {
+  printer: Printer
+  farm: FarmPrinter | undefined
+}
