@@ -32,7 +32,7 @@ describe('the background analysis', () => {
       const replies = await Promise.all([
         upload(suite.vault.baseUrl, token, 'bomb.png', bomb),
         ...Array.from({ length: meshes }, async (_, n) =>
-          upload(suite.vault.baseUrl, token, `Globe ${n + 1}.stl`, await sphereStl(300, 400, 31 + n)),
+          upload(suite.vault.baseUrl, token, `Globe ${n + 1}.stl`, await sphereStl(200, 300, 31 + n)),
         ),
       ])
       for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(201)
