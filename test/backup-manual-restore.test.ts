@@ -34,6 +34,8 @@ describe('restoring an archive by hand onto a fresh data directory', () => {
       (await upload(original.baseUrl, token, 'cylinder.gcode', sliced.gcode)).body,
       (await upload(original.baseUrl, token, 'cube.stl', binaryCube(9))).body,
     ]
+    // The thumbnails are rendered in the background; the archive should hold them.
+    await original.deps.analysis.idle()
     const backup = await backUp(original.baseUrl, token)
     expect(backup.status).toBe('complete')
 

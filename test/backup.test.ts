@@ -22,6 +22,8 @@ beforeAll(async () => {
   await upload(vault.baseUrl, token, 'box.stl', sliced.stl)
   await upload(vault.baseUrl, token, 'box.gcode', sliced.gcode)
   await upload(vault.baseUrl, token, 'cube.stl', binaryCube(12))
+  // Thumbnails are rendered in the background; the archives below should hold them.
+  await vault.deps.analysis.idle()
 })
 afterAll(async () => vault.close())
 
@@ -91,6 +93,7 @@ describe('creating a backup', () => {
     expect(blobEntries.length).toBe(manifest.counts.blobs)
     const referenced = await referencedContent(unpacked)
     expect(referenced.length).toBeGreaterThanOrEqual(3)
+    expect(thumbEntries.length).toBeGreaterThan(0)
     for (const key of referenced) expect([...blobEntries, ...thumbEntries]).toContain(key)
   })
 
