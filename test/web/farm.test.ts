@@ -2,13 +2,16 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeMoonraker } from '../../src/adapters/printers/moonraker/moonraker.fake.js'
 import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
+import { until } from '../support/until.js'
 import { upload } from '../support/uploads.js'
 import {
   expectAccessible,
   expectNoSidewaysScroll,
   openSignedIn,
+  openVaultPage,
   screenshot,
   setUpBrowserSuite,
+  signIn,
 } from '../support/web-ui.js'
 
 // The dispatcher looks often, so a queued job's wait reason shows soon after it is queued.
@@ -53,6 +56,93 @@ async function checkLayout(page: Page, name: string): Promise<void> {
 }
 
 describe('the farm page', () => {
+  // First, while no printer exists, so nothing prints and the fleet has no reason to poll.
+  it('queues two files of a model as one set, drags a job to the front by keyboard, and asks nothing of the farm while idle with live events', async () => {
+    const { vault, browser } = suite
+    const spacer = await uploadModel('spacer')
+    const base = await uploadModel('box-base')
+    const lid = await uploadModel('box-lid')
+    const joined = await call(vault.baseUrl, 'POST', `/api/v1/models/${base.modelId}/files`, {
+      token,
+      json: { file_ids: [lid.fileId], mode: 'move' },
+    })
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200)
+    const first = await call(vault.baseUrl, 'POST', '/api/v1/queue', {
+      token,
+      json: { file_ids: [spacer.fileId], target: { kind: 'any' } },
+    })
+    expect(first.status, JSON.stringify(first.body)).toBe(201)
+
+    const { page, context, blocked, pageErrors } = await openVaultPage(
+      browser,
+      vault.baseUrl,
+      `/models/${base.modelId}`,
+    )
+    const opened: string[] = [first.body.id]
+    try {
+      const streamOpened = page.waitForResponse(
+        (response) => new URL(response.url()).pathname.endsWith('/api/v1/events') && response.status() === 200,
+      )
+      await signIn(page, admin)
+      await page.setViewportSize({ width: 1440, height: 900 })
+      await page.getByRole('button', { name: 'Add to queue: box-lid.gcode' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Add to print queue' })
+      const files = dialog.getByRole('group', { name: 'Files in this set' })
+      // The file it started from is chosen; the model's other G-code joins the set in the model's order.
+      expect(await files.getByRole('checkbox', { name: 'box-lid.gcode' }).isChecked()).toBe(true)
+      await files.getByRole('checkbox', { name: 'box-base.gcode' }).check()
+      await expectAccessible(page, '[role="dialog"]')
+      await dialog.getByRole('button', { name: 'Add to queue' }).click()
+      await dialog.waitFor({ state: 'detached' })
+      const queued = await call(vault.baseUrl, 'GET', '/api/v1/queue', { token })
+      const set = queued.body.items.find((job: { model_id: string }) => job.model_id === base.modelId)
+      opened.push(set.id)
+      expect(set.file_ids).toEqual([base.fileId, lid.fileId])
+
+      const calls: string[] = []
+      let lastCallAt = Date.now()
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname
+        if (/\/api\/v1\/(queue|printers|farm\/printers)$/.test(path)) calls.push(path)
+        lastCallAt = Date.now()
+      })
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Farm' }).click()
+      await page
+        .getByRole('listitem', { name: 'box-base, queued' })
+        .getByText('box-base.gcode, box-lid.gcode')
+        .waitFor()
+      expect(await jobsShown(page)).toEqual(['spacer, queued', 'box-base, queued'])
+
+      // Dragged by keyboard on its handle: space lifts, an arrow moves, space drops.
+      await page.getByRole('button', { name: 'Drag box-base to another place' }).focus()
+      await page.keyboard.press('Space')
+      await page.keyboard.press('ArrowUp')
+      await page.keyboard.press('Space')
+      await expect.poll(() => jobsShown(page)).toEqual(['box-base, queued', 'spacer, queued'])
+      await expect
+        .poll(async () =>
+          (await call(vault.baseUrl, 'GET', '/api/v1/queue', { token })).body.items.map(
+            (job: { id: string }) => job.id,
+          ),
+        )
+        .toEqual([set.id, first.body.id])
+
+      await streamOpened
+      // The refreshes the move and its events bring settle first (no request for a second).
+      await until(() => Date.now() - lastCallAt > 1_000, 'the farm page stops asking', { everyMs: 100 })
+      // An observation window, not a wait for something: with the stream open and nothing printing, the farm polls nothing.
+      const before = calls.length
+      await page.waitForTimeout(5_000)
+      expect(calls.slice(before)).toEqual([])
+      expect(blocked).toEqual([])
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+      // The later tests start from an empty list of open jobs.
+      for (const id of opened) await call(vault.baseUrl, 'POST', `/api/v1/queue/${id}/cancel`, { token })
+    }
+  })
+
   it('queues G-code from the model page onto a printer, shows why it waits, holds and releases it, reorders, cancels and queues again, accepts its warnings so it prints, and sets the printer’s groups', async () => {
     const { vault, browser } = suite
     const left = await uploadModel('left-bracket')
@@ -147,7 +237,7 @@ describe('the farm page', () => {
         .getByRole('listitem', { name: 'right-bracket, cancelled' })
         .getByRole('button', { name: 'Queue again' })
         .click()
-      await expect.poll(() => jobsShown(page)).toEqual([])
+      await expect.poll(() => jobsShown(page)).not.toContain('right-bracket, cancelled')
       expect((await call(vault.baseUrl, 'GET', `/api/v1/queue/${second.body.id}`, { token })).body.state).toBe('queued')
       await page.getByRole('textbox', { name: 'Jobs shown' }).click()
       await page.getByRole('option', { name: 'Open jobs' }).click()

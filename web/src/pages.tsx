@@ -16,6 +16,7 @@ import {
 } from '@tabler/icons-react'
 import { lazy, type ReactNode } from 'react'
 import { matchPath } from 'react-router'
+import { isPrintReady } from './api/print-ready'
 import { queryClient } from './api/query-client'
 import type { components } from './api/schema'
 import { LibraryPage } from './features/library/library-page'
@@ -76,13 +77,6 @@ const PrintersPage = lazy(() =>
 const SendToPrinterButton = lazy(() =>
   import('./features/printers/send-to-printer-button').then((module) => ({ default: module.SendToPrinterButton })),
 )
-/**
- * Files a printer can be sent: G-code, and a sliced `.gcode.3mf` (its `plates` read at ingest),
- * which Bambu Lab printers print as it is (the vault explains a refusal by any other).
- */
-const printable = (file: components['schemas']['File']) =>
-  file.format === 'gcode' ||
-  (file.format === '3mf' && Array.isArray(file.metadata.plates) && file.metadata.plates.length > 0)
 const AddFilesToModel = lazy(() =>
   import('./features/upload/add-files-to-model').then((module) => ({ default: module.AddFilesToModel })),
 )
@@ -129,10 +123,10 @@ export const pages: Page[] = [
     element: (
       <ModelPage
         renderFileActions={(file) =>
-          printable(file) && (
+          isPrintReady(file) && (
             <>
               <SendToPrinterButton fileId={file.id} fileName={file.name} />
-              <AddToQueueButton fileId={file.id} fileName={file.name} />
+              <AddToQueueButton file={file} />
             </>
           )
         }

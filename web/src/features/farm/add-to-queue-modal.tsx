@@ -1,25 +1,31 @@
-import { Button, Modal, NumberInput, Radio, Select, Stack, Text } from '@mantine/core'
+import { Button, Checkbox, Modal, NumberInput, Radio, Select, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { type FormEvent, useState } from 'react'
+import { isPrintReady } from '../../api/print-ready'
 import { fieldErrors } from '../../api/problem'
 import { DialogActions } from '../../ui/dialog-actions'
 import { type JobSettings, JobSettingsFields, settingsBody, settingsFields } from './job-settings-fields'
-import type { PrintTarget } from './types'
-import { useCreateJob, useFleet } from './use-farm'
+import type { PrintTarget, QueuedFile } from './types'
+import { useCreateJob, useFleet, useJobModels } from './use-farm'
 
 type TargetKind = PrintTarget['kind']
 
 /** The fields that show the vault's refusals next to them; any other refusal shows below the form. */
-const shownFields = ['target', 'target.printer_id', 'target.group', 'copies', ...settingsFields]
+const shownFields = ['file_ids', 'target', 'target.printer_id', 'target.group', 'copies', ...settingsFields]
 
 /**
- * Queues one print-ready file: where it may print (one printer, a group, any compatible printer),
- * how many copies, its priority and tries, and whether warnings are accepted. The vault's refusals
- * show on the fields they name. The printer and group lists come from the farm.
+ * Queues a print-ready file, or a set of its model's print-ready files printed one after another on
+ * one printer (a box's base and lid): where it may print (one printer, a group, any compatible
+ * printer), how many copies of the set, its priority and tries, and whether warnings are accepted.
+ * The vault's refusals show on the fields they name. The printer and group lists come from the farm.
  */
-export function AddToQueueModal(props: { file: { id: string; name: string }; onClose: () => void }) {
+export function AddToQueueModal(props: { file: QueuedFile; onClose: () => void }) {
   const fleet = useFleet()
   const create = useCreateJob()
+  const model = useJobModels([props.file.model_id]).get(props.file.model_id)
+  // In the model's order; the file the person started from until the model has loaded.
+  const choices = model?.files.filter(isPrintReady) ?? [props.file]
+  const [chosen, setChosen] = useState<string[]>([props.file.id])
   const [kind, setKind] = useState<TargetKind>('any')
   const [printerId, setPrinterId] = useState<string | null>(null)
   const [group, setGroup] = useState<string | null>(null)
@@ -46,7 +52,7 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
     event.preventDefault()
     create.mutate(
       {
-        file_ids: [props.file.id],
+        file_ids: choices.filter((file) => chosen.includes(file.id)).map((file) => file.id),
         target: target(),
         copies: typeof copies === 'number' ? copies : undefined,
         ...settingsBody(settings),
@@ -54,7 +60,12 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
       {
         onSuccess: () => {
           props.onClose()
-          notifications.show({ message: `${props.file.name} is in the print queue.` })
+          notifications.show({
+            message:
+              chosen.length > 1
+                ? `A set of ${chosen.length} files is in the print queue.`
+                : `${props.file.name} is in the print queue.`,
+          })
         },
       },
     )
@@ -63,9 +74,25 @@ export function AddToQueueModal(props: { file: { id: string; name: string }; onC
     <Modal opened onClose={props.onClose} title="Add to print queue" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {props.file.name}
-          </Text>
+          {choices.length > 1 ? (
+            <Checkbox.Group
+              label="Files in this set"
+              description="Printed one after another on the same printer, in this order; each copy prints the whole set."
+              value={chosen}
+              onChange={edited(setChosen)}
+              error={errors.file_ids}
+            >
+              <Stack gap={6} mt="xs">
+                {choices.map((file) => (
+                  <Checkbox key={file.id} value={file.id} label={file.name} style={{ overflowWrap: 'anywhere' }} />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          ) : (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {props.file.name}
+            </Text>
+          )}
           <Radio.Group
             label="Print on"
             value={kind}

@@ -18,7 +18,7 @@ export function FarmPage({ renderPrinterStatus }: { renderPrinterStatus: (printe
       <Stack gap={4}>
         <Title order={1}>Farm</Title>
         <Text size="sm" c="dimmed">
-          Live: refreshed every few seconds while this tab is visible.
+          Live: changes show as they happen while this tab is open.
         </Text>
       </Stack>
       <Grid gutter="lg">

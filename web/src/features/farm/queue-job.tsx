@@ -1,4 +1,6 @@
-import { Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
+import type { DraggableProvided } from '@hello-pangea/dnd'
+import { ActionIcon, Anchor, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
+import { IconGripVertical } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
@@ -17,9 +19,16 @@ export interface JobNames {
 
 /**
  * One job of the queue: its model and files, copies done of wanted, target, priority, state and
- * why it waits or last failed; hold / release / cancel (asked first) / queue again, and moving it.
+ * why it waits or last failed; hold / release / cancel (asked first) / queue again, and moving it
+ * (by its buttons, or dragged by its handle: `drag` is what the queue's drag-and-drop list provides).
  */
-export function QueueJob(props: { job: PrintJob; names: JobNames; place: number; last: boolean }) {
+export function QueueJob(props: {
+  job: PrintJob
+  names: JobNames
+  place: number
+  last: boolean
+  drag: DraggableProvided
+}) {
   const { job, names } = props
   const action = useJobAction()
   const move = useMoveJob()
@@ -28,12 +37,34 @@ export function QueueJob(props: { job: PrintJob; names: JobNames; place: number;
   const title = names.model ?? 'A model'
   const run = (kind: 'hold' | 'release' | 'requeue') => action.mutate({ id: job.id, action: kind })
   return (
-    <Paper withBorder p="sm" component="li" aria-label={`${title}, ${stateLabels[job.state].toLowerCase()}`}>
+    <Paper
+      withBorder
+      p="sm"
+      component="li"
+      aria-label={`${title}, ${stateLabels[job.state].toLowerCase()}`}
+      ref={props.drag.innerRef}
+      {...props.drag.draggableProps}
+    >
       <Stack gap={6}>
         <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-          <Anchor component={Link} to={`/models/${job.model_id}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {title}
-          </Anchor>
+          <Group gap={4} wrap="nowrap" align="flex-start">
+            {isWaiting(job) && (
+              <ActionIcon
+                component="span"
+                variant="subtle"
+                color="gray"
+                aria-label={`Drag ${title} to another place`}
+                title="Drag to another place (or focus and press space, then the arrow keys)"
+                style={{ cursor: 'grab', flexShrink: 0 }}
+                {...props.drag.dragHandleProps}
+              >
+                <IconGripVertical size={16} aria-hidden />
+              </ActionIcon>
+            )}
+            <Anchor component={Link} to={`/models/${job.model_id}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {title}
+            </Anchor>
+          </Group>
           <Badge color={stateColors[job.state]} variant="light" style={{ flexShrink: 0 }}>
             {stateLabels[job.state]}
           </Badge>

@@ -1,10 +1,14 @@
+import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd'
 import { Alert, Group, Loader, Select, Stack, Text, Title } from '@mantine/core'
+import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { isWaiting } from './format'
+import { farmKeys } from './query-keys'
+import { dropJob } from './queue-drop'
 import { QueueJob } from './queue-job'
 import type { JobState } from './types'
-import { useJobModels, useQueue } from './use-farm'
+import { useJobModels, useMoveJob, useQueue } from './use-farm'
 
 const views: { value: string; label: string; state: JobState | undefined }[] = [
   { value: 'open', label: 'Open jobs', state: undefined },
@@ -15,13 +19,24 @@ const views: { value: string; label: string; state: JobState | undefined }[] = [
 
 /**
  * The print queue in the order jobs go to printers, each with why it waits and its actions; the
- * ended jobs (failed, cancelled, completed) one choice away, to queue again.
+ * ended jobs (failed, cancelled, completed) one choice away, to queue again. Waiting jobs move by
+ * dragging (by pointer, or by keyboard on the handle: space, arrows, space) or by their buttons.
  */
 export function QueuePanel({ printerName }: { printerName: (id: string) => string | undefined }) {
   const [view, setView] = useState('open')
-  const queue = useQueue(views.find((entry) => entry.value === view)?.state)
+  const state = views.find((entry) => entry.value === view)?.state
+  const queue = useQueue(state)
   const models = useJobModels((queue.data ?? []).map((job) => job.model_id))
   const waiting = (queue.data ?? []).filter(isWaiting)
+  const queryClient = useQueryClient()
+  const move = useMoveJob()
+  const drop = ({ source, destination, draggableId }: DropResult) => {
+    if (!queue.data || !destination || destination.index === source.index) return
+    const dropped = dropJob(queue.data, source.index, destination.index)
+    // Shown where it was dropped at once; the answer, or a refusal's refresh, settles it.
+    queryClient.setQueryData(farmKeys.queue(state), dropped.jobs)
+    move.mutate({ id: draggableId, position: dropped.position })
+  }
   return (
     <Stack component="section" aria-labelledby="queue-heading" gap="sm">
       <Group justify="space-between" gap="xs">
@@ -50,28 +65,53 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
             : 'No such jobs.'}
         </Text>
       )}
+      {move.isError && (
+        <Text size="sm" c="red" role="alert">
+          {problemMessage(move.error)}
+        </Text>
+      )}
       {queue.data && queue.data.length > 0 && (
-        <Stack component="ol" gap="xs" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Print jobs in order">
-          {queue.data.map((job) => {
-            const model = models.get(job.model_id)
-            const place = waiting.indexOf(job) + 1
-            return (
-              <QueueJob
-                key={job.id}
-                job={job}
-                place={place}
-                last={place === waiting.length}
-                names={{
-                  model: model?.name,
-                  files: job.file_ids.map(
-                    (id) => model?.files.find((file) => file.id === id)?.name ?? 'a removed file',
-                  ),
-                  printer: printerName,
-                }}
-              />
-            )
-          })}
-        </Stack>
+        <DragDropContext onDragEnd={drop}>
+          <Droppable droppableId="queue">
+            {(list) => (
+              <Stack
+                component="ol"
+                gap="xs"
+                m={0}
+                p={0}
+                style={{ listStyle: 'none' }}
+                aria-label="Print jobs in order"
+                ref={list.innerRef}
+                {...list.droppableProps}
+              >
+                {queue.data.map((job, index) => {
+                  const model = models.get(job.model_id)
+                  const place = waiting.indexOf(job) + 1
+                  return (
+                    <Draggable key={job.id} draggableId={job.id} index={index} isDragDisabled={!isWaiting(job)}>
+                      {(drag) => (
+                        <QueueJob
+                          job={job}
+                          place={place}
+                          last={place === waiting.length}
+                          drag={drag}
+                          names={{
+                            model: model?.name,
+                            files: job.file_ids.map(
+                              (id) => model?.files.find((file) => file.id === id)?.name ?? 'a removed file',
+                            ),
+                            printer: printerName,
+                          }}
+                        />
+                      )}
+                    </Draggable>
+                  )
+                })}
+                {list.placeholder}
+              </Stack>
+            )}
+          </Droppable>
+        </DragDropContext>
       )}
     </Stack>
   )

@@ -1,17 +1,23 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
+import { livePollMs, printerPollMs } from '../../api/live-polling'
 import { unwrap } from '../../api/problem'
+import { useLiveEventsConnected } from '../../api/use-live-events'
 import { farmKeys } from './query-keys'
 import type { FarmPrinterChange, FleetPrinter, JobState, NewPrintJob, PrintJobChange } from './types'
 
-/** How often the farm is asked again while the page is visible: printers and jobs move on their own. */
-const liveIntervalMs = 2_000
+/**
+ * How often the queue is asked again while live events arrive: they bring every job's change, but
+ * not the dispatcher's reasons why a job still waits, which follow printer changes a moment later.
+ */
+const waitReasonsPollMs = 15_000
 
 /**
  * Every printer with its live status and its queue settings (groups, loaded filament, hold), in
- * the order of the printers list; polled while the tab is visible.
+ * the order of the printers list; polled as the printers pages poll (`printerPollMs`).
  */
 export function useFleet() {
+  const live = useLiveEventsConnected()
   return useQuery({
     queryKey: farmKeys.printers,
     queryFn: async (): Promise<FleetPrinter[]> => {
@@ -24,20 +30,25 @@ export function useFleet() {
         farm: farm.items.find((entry) => entry.printer_id === printer.id),
       }))
     },
-    refetchInterval: liveIntervalMs,
+    refetchInterval: (query) =>
+      printerPollMs(
+        live,
+        query.state.data?.map(({ printer }) => printer.status.state),
+      ),
     staleTime: 0,
   })
 }
 
 /**
  * The jobs in the order they go to printers: the open ones (queued, held, being sent, printing),
- * or those in `state`.
+ * or those in `state`. Polled often only without live events.
  */
 export function useQueue(state?: JobState) {
+  const live = useLiveEventsConnected()
   return useQuery({
     queryKey: farmKeys.queue(state),
     queryFn: async () => unwrap(await api.GET('/api/v1/queue', { params: { query: state ? { state } : {} } })).items,
-    refetchInterval: liveIntervalMs,
+    refetchInterval: live ? waitReasonsPollMs : livePollMs,
     staleTime: 0,
   })
 }

@@ -5,7 +5,7 @@ import { AddPrinterButton } from './add-printer-button'
 import { PrinterCard } from './printer-card'
 import { usePrinters } from './use-printers'
 
-/** The dashboard: every printer with its live state, refreshed every few seconds while visible. */
+/** The dashboard: every printer with its live state, kept fresh by live events (or polling without them). */
 export function PrintersPage() {
   const printers = usePrinters()
   const isAdmin = useIsAdmin()
@@ -40,7 +40,7 @@ export function PrintersPage() {
             ))}
           </SimpleGrid>
           <Text size="xs" c="dimmed">
-            Live: refreshed every few seconds while this tab is visible.
+            Live: changes show as they happen while this tab is open.
           </Text>
         </>
       )}

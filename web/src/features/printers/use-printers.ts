@@ -1,32 +1,22 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
+import { livePollMs, printerPollMs } from '../../api/live-polling'
 import { unwrap } from '../../api/problem'
 import { useLiveEventsConnected } from '../../api/use-live-events'
 import { printerKeys } from './query-keys'
-import type { CreatePrinter, Printer, UpdatePrinter } from './types'
+import type { CreatePrinter, UpdatePrinter } from './types'
 
-/**
- * How often live state is asked for. The vault caches statuses for about as long, and TanStack
- * Query stops polling while the tab is hidden (`refetchIntervalInBackground` is false).
- */
-const liveIntervalMs = 2_000
-
-const moving = new Set(['printing', 'busy'])
-
-/**
- * Whether printers are polled: always without live events; with them (which bring every state
- * change) only while one of them prints or is busy, as its progress and temperatures move without events.
- */
-const pollsWith = (live: boolean, printers: Printer[] | undefined) =>
-  !live || printers === undefined || printers.some((printer) => moving.has(printer.status.state))
-
-/** Every printer with its live status, polled while the page is visible (see `pollsWith`). */
+/** Every printer with its live status, polled while the page is visible (see `printerPollMs`). */
 export function usePrinters() {
   const live = useLiveEventsConnected()
   return useQuery({
     queryKey: printerKeys.list,
     queryFn: async () => unwrap(await api.GET('/api/v1/printers')).items,
-    refetchInterval: (query) => (pollsWith(live, query.state.data) ? liveIntervalMs : false),
+    refetchInterval: (query) =>
+      printerPollMs(
+        live,
+        query.state.data?.map((printer) => printer.status.state),
+      ),
     staleTime: 0,
   })
 }
@@ -46,14 +36,14 @@ export function useProviderLabel(name: string): string {
   return usePrinterProviders().data?.find((provider) => provider.name === name)?.label ?? name
 }
 
-/** One printer with its live status, polled while the page is visible (see `pollsWith`). */
+/** One printer with its live status, polled while the page is visible (see `printerPollMs`). */
 export function usePrinter(id: string) {
   const live = useLiveEventsConnected()
   return useQuery({
     queryKey: printerKeys.printer(id),
     queryFn: async () => unwrap(await api.GET('/api/v1/printers/{id}', { params: { path: { id } } })),
     refetchInterval: (query) =>
-      pollsWith(live, query.state.data === undefined ? undefined : [query.state.data]) ? liveIntervalMs : false,
+      printerPollMs(live, query.state.data === undefined ? undefined : [query.state.data.status.state]),
     staleTime: 0,
   })
 }
@@ -74,7 +64,7 @@ export function useDiagnostics(id: string) {
 export function useDispatches(id: string) {
   const live = useLiveEventsConnected()
   return useQuery({
-    refetchInterval: live ? false : 5 * liveIntervalMs,
+    refetchInterval: live ? false : 5 * livePollMs,
     queryKey: printerKeys.dispatches(id),
     queryFn: async () =>
       unwrap(await api.GET('/api/v1/printers/{id}/dispatches', { params: { path: { id }, query: { limit: 50 } } }))

@@ -1,0 +1,14 @@
+import { isWaiting } from './format'
+import type { PrintJob } from './types'
+
+/**
+ * The shown list after a job was dragged from one place to another, and the place it asks the vault
+ * for: its place among the waiting jobs (1 is the front), as jobs being sent or printing keep theirs.
+ */
+export function dropJob(jobs: PrintJob[], from: number, to: number): { jobs: PrintJob[]; position: number } {
+  const reordered = [...jobs]
+  const [moved] = reordered.splice(from, 1)
+  if (moved === undefined) return { jobs, position: 0 }
+  reordered.splice(to, 0, moved)
+  return { jobs: reordered, position: reordered.filter(isWaiting).indexOf(moved) + 1 }
+}
