@@ -111,6 +111,11 @@ async function printer(name: string) {
   return { id: created.body.id, fake }
 }
 
+/** Moves the vault's clock on, signing in again: the access token of before would have expired. */
+async function advance(ms: number) {
+  clock.advance(ms)
+  suite.authorization = await inProcessAuthorization(front)
+}
 const history = async (path: string) => {
   const answer = await callApi<Page>(suite, 'GET', path)
   expect(answer.status, JSON.stringify(answer.body)).toBe(200)
@@ -181,7 +186,7 @@ describe('print runs', () => {
     })
     expect(printing.summary).toMatchObject({ runs: 1, printing: 1, success_rate: null })
 
-    clock.advance(90 * 60_000)
+    await advance(90 * 60_000)
     p.fake.behaviour.jobState = 'complete'
     // The dispatcher of one process and a page of another read the printer at once.
     const backAuth = await inProcessAuthorization(back)
@@ -199,7 +204,7 @@ describe('print runs', () => {
       'completed',
     )
     // Read again later, the end stays as first written.
-    clock.advance(60_000)
+    await advance(60_000)
     await callApi(suite, 'GET', `/api/v1/printers/${p.id}`)
     expect((await run(ended.id)).ended_at).toBe(ended.ended_at)
 
@@ -216,6 +221,7 @@ describe('print runs', () => {
     try {
       const sent = await callApi<{ id: string; outcome: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, {
         file_id: file.fileId,
+        start: true,
       })
       expect(sent.status, JSON.stringify(sent.body)).toBe(201)
       expect(await run(sent.body.id)).toMatchObject({ state: 'printing', job_id: null, filament_mm: null })
@@ -232,6 +238,7 @@ describe('print runs', () => {
 
       const again = await callApi<{ id: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, {
         file_id: file.fileId,
+        start: true,
       })
       expect(again.status, JSON.stringify(again.body)).toBe(201)
       p.fake.behaviour.klippy = { state: 'shutdown', message: 'MCU shutdown: Timer too close' }
@@ -257,7 +264,10 @@ describe('print runs', () => {
   it('takes a verdict and a note, and exports the history as CSV with a hostile note neutralised', async () => {
     const p = await printer('runs-c')
     const file = await upload('hook.gcode', slicedGcode('hook', ['; filament used [g] = 2.10']), 'Runs Hook')
-    const sent = await callApi<{ id: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, { file_id: file.fileId })
+    const sent = await callApi<{ id: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, {
+      file_id: file.fileId,
+      start: true,
+    })
     expect(sent.status).toBe(201)
     const early = await callApi<Problem>(suite, 'PATCH', `/api/v1/print-runs/${sent.body.id}`, { verdict: 'good' })
     expect(early.status).toBe(409)
@@ -322,7 +332,10 @@ describe('print runs', () => {
   it('keeps a photo of the print in the blob store, through the orphan sweep and a backup restored, and refuses anything else', async () => {
     const p = await printer('runs-d')
     const file = await upload('gear.gcode', slicedGcode('gear', []), 'Runs Gear')
-    const sent = await callApi<{ id: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, { file_id: file.fileId })
+    const sent = await callApi<{ id: string }>(suite, 'POST', `/api/v1/printers/${p.id}/send`, {
+      file_id: file.fileId,
+      start: true,
+    })
     expect(sent.status).toBe(201)
     const photoPath = `/api/v1/print-runs/${sent.body.id}/photo`
     const put = (bytes: Uint8Array, authorization = suite.authorization, type = 'image/png') =>
