@@ -94,7 +94,7 @@ describe('the print history', () => {
       await history.getByRole('link', { name: 'Voron' }).click()
       await page.getByRole('heading', { name: 'Voron', level: 1 }).waitFor()
       const printerHistory = page.getByRole('table', { name: 'Print history' })
-      await printerHistory.getByRole('link', { name: 'shelf-clip.gcode' }).waitFor()
+      await printerHistory.getByRole('link', { name: 'shelf-clip.gcode', exact: true }).waitFor()
       await printerHistory.getByText('Completed').waitFor()
       await screenshot(page, 'print-runs-printer')
       await expectAccessible(page)

@@ -18,7 +18,12 @@ export function ReviewRunModal({ run, opened, onClose }: { run: PrintRun; opened
       { onSuccess: onClose },
     )
   return (
-    <Modal opened={opened} onClose={onClose} title={`Review ${run.file_name}`}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Review ${run.file_name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Stack gap="md">
         <Radio.Group label="Verdict" value={verdict} onChange={(value) => setVerdict(value as VerdictChoice)}>
           <Group mt="xs">
@@ -41,6 +46,7 @@ export function ReviewRunModal({ run, opened, onClose }: { run: PrintRun; opened
           description="JPEG, PNG or WebP, up to 10 MiB"
           accept="image/jpeg,image/png,image/webp"
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the chosen photo' }}
           value={photo}
           onChange={setPhoto}
         />
