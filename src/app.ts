@@ -21,6 +21,7 @@ import { modelsRouter } from './routes/models/models.index.js'
 import { octoPrintRouter } from './routes/octoprint/octoprint.index.js'
 import { packagesRouter } from './routes/packages/packages.index.js'
 import { presetsRouter } from './routes/presets/presets.index.js'
+import { printRunsRouter } from './routes/print-runs/print-runs.index.js'
 import { printersRouter } from './routes/printers/printers.index.js'
 import { handleError, methodNotAllowedProblem, routeNotFound, validationHook } from './routes/problem.js'
 import { queueRouter } from './routes/queue/queue.index.js'
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', backupsRouter)
   app.route('/', maintenanceRouter)
   app.route('/', printersRouter)
+  app.route('/', printRunsRouter)
   app.route('/', queueRouter)
   app.route('/', presetsRouter)
   app.route('/', eventsRouter)

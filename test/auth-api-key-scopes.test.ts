@@ -100,13 +100,17 @@ describe('the OpenAPI document states the scopes', () => {
     for (const op of protectedOperations.filter((op) => fullOnlyPrefixes.some((p) => op.path.startsWith(p))))
       expect(fullOnly).toContain(label(op))
     expect(fullOnly).toContain('POST /api/v1/me/password')
-    // Printing reads the printers, their providers and the print queue too; it changes nothing else.
-    const printing = ['/printers', '/printer-providers', '/dispatches', 'GET /api/v1/queue']
+    // Printing reads the printers, their providers, the print queue and the print history too, and reviews
+    // a print (verdict, note, photo); it changes nothing else.
+    const printing = ['/printers', '/printer-providers', '/dispatches', 'GET /api/v1/queue', '/print-runs']
     expect(
       accepting('print').filter((op) => !anyScope.includes(op) && !printing.some((part) => op.includes(part))),
     ).toEqual([])
     expect(accepting('print')).toContain('POST /api/v1/printers/{id}/send')
     expect(accepting('print')).not.toContain('DELETE /api/v1/printers/{id}')
+    expect(accepting('print')).toContain('PUT /api/v1/print-runs/{id}/photo')
+    expect(accepting('read')).toContain('GET /api/v1/models/{id}/print-runs.csv')
+    expect(accepting('read')).not.toContain('PATCH /api/v1/print-runs/{id}')
     expect(accepting('manage')).toContain('DELETE /api/v1/models/{id}')
     expect(accepting('manage').filter((op) => op.startsWith('GET ') && !anyScope.includes(op))).toEqual(webhookReads)
   })

@@ -396,11 +396,12 @@ describe('Moonraker against what a real Klipper does', () => {
     })
   })
 
-  it('gives elapsed time and time left from the start of a job, heat-up included', async () => {
-    // Heating and homing: Klipper's print_duration and progress are still 0.
-    expect(await jobThroughHeatUp(await registeredMoonraker({ heating: true }))).toEqual([
-      { file_name: 'box.gcode', progress: 0, elapsed_s: 75, time_left_s: 3600, ended: null, run_id: null },
-      { file_name: 'box.gcode', progress: 0.25, elapsed_s: 75, time_left_s: 3540, ended: null, run_id: null },
+  it('gives elapsed time, time left and filament fed from the start of a job, heat-up included', async () => {
+    // Heating and homing: Klipper's print_duration, progress and filament fed are still 0.
+    const job = { file_name: 'box.gcode', elapsed_s: 75, ended: null, run_id: null }
+    expect(await jobThroughHeatUp(await registeredMoonraker({ heating: true, filamentUsedMm: 412.7 }))).toEqual([
+      { ...job, progress: 0, time_left_s: 3600, filament_used_mm: 0 },
+      { ...job, progress: 0.25, time_left_s: 3540, filament_used_mm: 412.7 },
     ])
   })
 

@@ -298,6 +298,25 @@ export interface DispatchesTable {
   steps: string
   created_at: string
   finished_at: string
+  /** The queue job that sent it; null for a direct send. */
+  job_id: string | null
+  /** The print run it started: `printing`, `completed`, `cancelled` or `failed`; null when it started none. */
+  run_state: string | null
+  run_started_at: string | null
+  run_ended_at: string | null
+  /** Why the run ended as it did (the printer's report), when it did not complete. */
+  run_reason: string | null
+  filament_mm: number | null
+  filament_g: number | null
+  /** `file` (the slicer's metadata) or `printer` (the printer's report). */
+  filament_source: string | null
+  /** The user's verdict: `good` or `failed`. */
+  verdict: string | null
+  note: string | null
+  /** The photo of the print, a key in the blob store. */
+  photo_sha256: string | null
+  photo_type: string | null
+  photo_size: number | null
 }
 
 export interface FilamentProfilesTable {

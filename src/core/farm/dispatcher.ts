@@ -4,6 +4,7 @@ import { VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
 import { remoteFileName, sendToPrinter } from '../printers/dispatch.js'
 import type { DispatchRecord } from '../printers/dispatch-record.js'
+import { runEnding } from '../printers/print-runs.js'
 import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
 import type { ObservedStatus } from '../printers/status-cache.js'
@@ -267,7 +268,7 @@ async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<
   type Ending = { dispatch: DispatchRecord } | { reason: string }
   const ending = async (): Promise<Ending> => {
     try {
-      const { dispatch } = await sendToPrinter(deps, { userId: job.created_by }, printer.id, {
+      const { dispatch } = await sendToPrinter(deps, { userId: job.created_by, jobId: job.id }, printer.id, {
         file_id: currentFileId(job),
         start: true,
       })
@@ -307,14 +308,8 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
   const { db } = deps.database
   const now = deps.clock.now().toISOString()
   if (job.state === 'dispatching') return settleLeftSend(pass, printer, status, job)
-  const run = status.job
-  const ours = run !== null && (job.remote_name === null || run.file_name === job.remote_name)
-  const failure =
-    ours && (run.ended === 'failed' || run.ended === 'cancelled')
-      ? `the printer reports the job ${run.ended}`
-      : status.state === 'error'
-        ? `the printer is in error${status.reason ? ` (${status.reason})` : ''}`
-        : null
+  const ending = runEnding(status, job.remote_name)
+  const failure = ending?.reason ?? null
   if (failure) {
     if (await printFailed(deps, job, `${printer.name}: ${failure}`, now)) {
       await holdPrinter(
@@ -328,7 +323,7 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
     }
     return 'gone'
   }
-  if (ours && run.ended === 'completed') return (await partPrinted(deps, job, now)) ? 'printed' : 'gone'
+  if (ending?.outcome === 'completed') return (await partPrinted(deps, job, now)) ? 'printed' : 'gone'
   return 'on printer'
 }
 

@@ -52,7 +52,7 @@ export async function releaseContent(
   })
 }
 
-/** Which of these blobs (as `files.sha256`) and thumbnail-store keys (a file's or model's thumbnail, a file's preview) rows refer to. */
+/** Which of these blobs (as `files.sha256`, or a print run's photo) and thumbnail-store keys (a file's or model's thumbnail, a file's preview) rows refer to. */
 export async function referencedContent(
   db: Kysely<Database>,
   content: { blobs: string[]; thumbnails: string[] },
@@ -61,7 +61,18 @@ export async function referencedContent(
   const referencedBlobs =
     blobs.length === 0
       ? []
-      : await db.selectFrom('files').select('sha256 as key').where('sha256', 'in', blobs).execute()
+      : await db
+          .selectFrom('files')
+          .select('sha256 as key')
+          .where('sha256', 'in', blobs)
+          .union(
+            db
+              .selectFrom('dispatches')
+              .select('photo_sha256 as key')
+              .where('photo_sha256', 'in', blobs)
+              .$narrowType<{ key: string }>(),
+          )
+          .execute()
   const referencedThumbnails =
     thumbnails.length === 0
       ? []

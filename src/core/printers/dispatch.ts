@@ -6,6 +6,7 @@ import { acquireLock } from '../runtime/db-lock.js'
 import { markBedOccupied } from './bed-clearance.js'
 import { type DispatchOutcome, type DispatchRecord, type DispatchStep, toDispatchRecord } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
+import { filamentOfFile, runStarted } from './print-runs.js'
 import { publishDispatch } from './printer-events.js'
 import { connectPrinter, getPrinterRow, type PrinterRow, printerStatus } from './printers.js'
 import type { PrintersDeps } from './printers-deps.js'
@@ -28,9 +29,10 @@ export function remoteFileName(name: string, slicedPackage = false): string {
 
 const describe = (status: PrinterStatus) => `${status.state}${status.reason ? ` (${status.reason})` : ''}`
 
-/** Who sends: the person calling, or the person who queued the job the print queue sends. */
+/** Who sends: the person calling, or the person who queued the job the print queue sends (`jobId`). */
 export interface Sender {
   userId: string | null
+  jobId?: string
 }
 
 /** A send that got past the checks: its record, whose `outcome` says how it ended. */
@@ -49,6 +51,8 @@ interface GcodeFile {
   sha256: string
   /** A sliced `.gcode.3mf`: the plate to print (its first sliced plate). */
   plate?: number
+  /** The filament the slicer says the print uses. */
+  filament: { mm: number | null; g: number | null }
 }
 
 /** One send under way: who sends what where, the steps taken and what is known to have happened. */
@@ -67,10 +71,11 @@ interface Attempt {
   before: PrinterStatus | null
 }
 
-/** How a send ended: the outcome recorded and why. */
+/** How a send ended: the outcome recorded and why, and for a confirmed one the run it saw. */
 interface Ending {
   outcome: DispatchOutcome
   detail: string
+  run?: 'printing' | 'completed'
 }
 
 /**
@@ -179,7 +184,9 @@ async function findGcodeFile(deps: Pick<PrintersDeps, 'database'>, fileId: strin
       { path: 'body.file_id', message: 'no stored file has this id' },
     ])
   const plate = file.format === '3mf' ? firstSlicedPlate(file.metadata) : undefined
-  if (plate !== undefined) return { id: file.id, original_name: file.original_name, sha256: file.sha256, plate }
+  const filament = filamentOfFile(file.format, file.metadata)
+  if (plate !== undefined)
+    return { id: file.id, original_name: file.original_name, sha256: file.sha256, plate, filament }
   if (file.format !== 'gcode') {
     throw new VaultError(
       'not_gcode',
@@ -187,7 +194,7 @@ async function findGcodeFile(deps: Pick<PrintersDeps, 'database'>, fileId: strin
       { fieldErrors: [{ path: 'body.file_id', message: `is a ${file.format} file, not G-code` }] },
     )
   }
-  return { id: file.id, original_name: file.original_name, sha256: file.sha256 }
+  return { id: file.id, original_name: file.original_name, sha256: file.sha256, filament }
 }
 
 /**
@@ -329,10 +336,10 @@ async function confirm(
     attempt.started = true
     attempt.confirmed = true
     note(deps, attempt, 'confirm', true, describe(status))
-    if (sight === 'printing') return { outcome: 'confirmed', detail: `Printing ${remoteName}.` }
+    if (sight === 'printing') return { outcome: 'confirmed', detail: `Printing ${remoteName}.`, run: 'printing' }
     await markBedOccupied(deps, attempt.printer)
     const detail = `Printed ${remoteName}: the job completed before the printer was first looked at.`
-    return { outcome: 'confirmed', detail }
+    return { outcome: 'confirmed', detail, run: 'completed' }
   }
   note(deps, attempt, 'confirm', false, describe(status))
   if (sight === 'preparing') {
@@ -348,6 +355,8 @@ async function confirm(
 /** Writes the dispatch record and logs it. */
 async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Promise<SendResult> {
   const { principal, printer, file } = attempt
+  const finishedAt = deps.clock.now().toISOString()
+  const filament = file.filament.mm !== null || file.filament.g !== null
   const row: Selectable<DispatchesTable> = {
     id: crypto.randomUUID(),
     printer_id: printer.id,
@@ -364,7 +373,20 @@ async function record(deps: DispatchDeps, attempt: Attempt, ending: Ending): Pro
     detail: ending.detail,
     steps: JSON.stringify(attempt.steps),
     created_at: attempt.createdAt,
-    finished_at: deps.clock.now().toISOString(),
+    finished_at: finishedAt,
+    job_id: principal.jobId ?? null,
+    ...(ending.run
+      ? runStarted(ending.run, finishedAt)
+      : { run_state: null, run_started_at: null, run_ended_at: null }),
+    run_reason: null,
+    filament_mm: file.filament.mm,
+    filament_g: file.filament.g,
+    filament_source: filament ? 'file' : null,
+    verdict: null,
+    note: null,
+    photo_sha256: null,
+    photo_type: null,
+    photo_size: null,
   }
   await deps.database.db.insertInto('dispatches').values(row).execute()
   await publishDispatch(deps, row)

@@ -5,6 +5,7 @@ import { unprocessable, VaultError } from '../errors.js'
 import { publishEvent } from '../events/publish-event.js'
 import type { HealthCheckable } from '../health/component.js'
 import { jobOnBed, noteJobSeen, withBedClearance } from './bed-clearance.js'
+import { settleRuns } from './print-runs.js'
 import { publishStateChange } from './printer-events.js'
 import type { PrintersDeps } from './printers-deps.js'
 import { offlineStatus, type PrinterCredentials, type PrinterProvider, type PrinterStatus } from './provider.js'
@@ -205,6 +206,7 @@ export async function observePrinter(
 ): Promise<{ row: PrinterRow; status: ObservedStatus }> {
   const status = await deps.printers.statusCache.read(row.id, () => poll(deps, row), options)
   await settlePreparing(deps, row.id, status)
+  await settleRuns(deps, row.id, status)
   const noted = await noteJobSeen(deps, row, status)
   const observed = withBedClearance(noted, status)
   await publishStateChange(deps, noted, observed)

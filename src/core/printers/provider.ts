@@ -31,6 +31,8 @@ export interface PrinterJob {
    * two runs of the same file apart; null when the host gives none (OctoPrint).
    */
   run_id: string | null
+  /** Filament the run has fed so far (or fed in all, once it ended), mm, where the host counts it (Moonraker). */
+  filament_used_mm?: number | null
 }
 
 export interface PrinterStatus {

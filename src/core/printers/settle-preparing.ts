@@ -1,5 +1,6 @@
 import type { DispatchStep } from './dispatch-record.js'
 import { sightOf } from './job-sight.js'
+import { runStarted } from './print-runs.js'
 import { publishDispatch } from './printer-events.js'
 import type { PrintersDeps } from './printers-deps.js'
 import type { PrinterStatus } from './provider.js'
@@ -42,7 +43,14 @@ export async function settlePreparing(
     const outcome = confirmed ? 'confirmed' : 'not_confirmed'
     const settled = await deps.database.db
       .updateTable('dispatches')
-      .set({ outcome, confirmed: confirmed ? 1 : 0, detail, steps: JSON.stringify(steps), finished_at: at })
+      .set({
+        outcome,
+        confirmed: confirmed ? 1 : 0,
+        detail,
+        steps: JSON.stringify(steps),
+        finished_at: at,
+        ...(confirmed ? runStarted(sight === 'printing' ? 'printing' : 'completed', at) : {}),
+      })
       .where('id', '=', dispatch.id)
       .where('outcome', '=', 'preparing')
       .executeTakeFirst()

@@ -55,6 +55,11 @@ export function buildOpenApiDocument(
         description: 'Registered printers: live status, diagnostics, sending G-code and the dispatch record.',
       },
       {
+        name: 'Print history',
+        description:
+          "Every print run of a model or a printer: outcome, times, filament, the user's verdict, note and photo, success rate and CSV export.",
+      },
+      {
         name: 'Events',
         description: 'A live stream of what happens to printers and sends (server-sent events), resumable by event id.',
       },

@@ -46,6 +46,10 @@ export const PrinterStatusSchema = z
           description:
             "The host's own id of this run (PrusaLink's job id; Moonraker's job history, once the job ended), which tells two runs of the same file apart; null when the host numbers none (OctoPrint, Bambu Lab over LAN).",
         }),
+        filament_used_mm: z.number().nullable().optional().openapi({
+          description:
+            'Filament the run has fed so far (all of it, once it ended), mm; only where the host counts it (Moonraker).',
+        }),
       })
       .nullable(),
     raw: z.record(z.string(), z.unknown()).openapi({ description: "The provider's own state words, for debugging." }),

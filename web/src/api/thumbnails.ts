@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
 import { api } from './client'
 import { unwrap } from './problem'
+import { useObjectUrl } from './use-object-url'
 
 /** Thumbnails by owner; their bytes never change for an id, so they are kept for the session. */
 export const thumbnailKeys = {
@@ -28,12 +28,6 @@ export function useThumbnailUrl(kind: 'models' | 'files', id: string, enabled: b
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
   })
-  const [url, setUrl] = useState<string>()
-  useEffect(() => {
-    if (!image.data) return setUrl(undefined)
-    const objectUrl = URL.createObjectURL(image.data)
-    setUrl(objectUrl)
-    return () => URL.revokeObjectURL(objectUrl)
-  }, [image.data])
+  const url = useObjectUrl(image.data)
   return { url, error: image.error, isLoading: image.isLoading }
 }

@@ -12,14 +12,14 @@ interface EventData {
 /**
  * Marks stale the queries an event concerns, by their keys' values (each feature keeps its own
  * keys, and shared code does not import features): a printer's events its list and page, a
- * send's events also that printer's dispatches and the print histories of models, and the farm's
- * on every printer, send and job event. When events were missed, everything about printers.
+ * send's events also that printer's dispatches, and the farm's and the print histories (of models
+ * and printers) on every printer, send and job event. When events were missed, everything about printers.
  */
 function invalidateFor(queryClient: QueryClient, event: ServerSentEvent): void {
   if (event.event === 'events.missed') {
     void queryClient.invalidateQueries({ queryKey: ['printers'] })
     void queryClient.invalidateQueries({ queryKey: ['farm'] })
-    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[2] === 'print-history' })
+    void queryClient.invalidateQueries({ queryKey: ['print-runs'] })
     return
   }
   let data: EventData = {}
@@ -30,14 +30,17 @@ function invalidateFor(queryClient: QueryClient, event: ServerSentEvent): void {
   }
   const printerId = data.printer_id
   // The farm shows printers, sends and the queue's jobs together.
-  if (/^(printer|dispatch|job)\./.test(event.event)) void queryClient.invalidateQueries({ queryKey: ['farm'] })
+  if (/^(printer|dispatch|job)\./.test(event.event)) {
+    void queryClient.invalidateQueries({ queryKey: ['farm'] })
+    // A print run starts with a send and ends as its printer's state (or its job's) changes.
+    void queryClient.invalidateQueries({ queryKey: ['print-runs'] })
+  }
   if (event.event.startsWith('printer.') || event.event.startsWith('dispatch.')) {
     void queryClient.invalidateQueries({ queryKey: ['printers', 'list'] })
     if (printerId) void queryClient.invalidateQueries({ queryKey: ['printers', 'printer', printerId] })
   }
   if (event.event.startsWith('dispatch.')) {
     if (printerId) void queryClient.invalidateQueries({ queryKey: ['printers', 'dispatches', printerId] })
-    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[2] === 'print-history' })
   }
 }
 

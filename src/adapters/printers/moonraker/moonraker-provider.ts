@@ -102,6 +102,7 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
             elapsed_s: elapsed,
             ended,
             run_id: ended ? await lastRunId(fileName) : null,
+            filament_used_mm: finiteNumberOrNull(printStats.filament_used),
           }
         : null,
       raw: {

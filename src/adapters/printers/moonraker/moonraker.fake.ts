@@ -25,6 +25,8 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
    * `complete` or `cancelled` — which print_stats keeps, with the file name, until the next job.
    */
   jobState?: 'paused' | 'complete' | 'cancelled'
+  /** `print_stats.filament_used` (mm) of a job past its heat-up; default 0, as for a print that has fed none. */
+  filamentUsedMm?: number
 }
 
 /**
@@ -83,6 +85,7 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
                       filename: job ?? '',
                       total_duration: job ? 75 : 0,
                       print_duration: job && !heating ? 60 : 0,
+                      filament_used: job && !heating ? (fake.behaviour.filamentUsedMm ?? 0) : 0,
                       message: jobError ?? '',
                     },
                 idle_timeout: {

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { IconDownload } from '@tabler/icons-react'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
-import { saveBlob } from './save-blob'
+import { saveBlob } from '../../ui/save-blob'
 import type { ModelFile } from './types'
 import { loadFileBytes } from './use-file-bytes'
 

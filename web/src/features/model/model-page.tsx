@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
 import { formatBytes } from '../../ui/format-bytes'
 import { MarkdownText } from '../../ui/markdown-text'
+import { PrintRunsSection } from '../../ui/print-runs/print-runs-section'
 import { AnalysingNotice } from './analysing-notice'
 import { CollectionsEditor } from './collections-editor'
 import { DeleteModelButton } from './delete-model-button'
@@ -15,7 +16,6 @@ import { InlineTextEdit } from './inline-text-edit'
 import { MakerFields } from './maker-fields'
 import { MergeModelsButton } from './merge-models-button'
 import { ModelViewerPanel } from './model-viewer-panel'
-import { PrintHistory } from './print-history'
 import { SendFilesButton } from './send-files-button'
 import { TagsEditor } from './tags-editor'
 import { ThumbnailImage } from './thumbnail-image'
@@ -145,7 +145,7 @@ export function ModelPage({ renderFileActions, renderAddFiles }: ModelPageProps)
         {parts.length > 0 && <FileTree files={parts} actions={renderFileActions} />}
       </Stack>
       {data.files.some((file) => file.format === 'gcode' || file.format === '3mf') && (
-        <PrintHistory modelId={data.id} />
+        <PrintRunsSection owner={{ kind: 'models', id: data.id }} />
       )}
     </Stack>
   )

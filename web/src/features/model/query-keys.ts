@@ -1,5 +1,4 @@
 /** The model feature's query keys, in one place. */
 export const modelKeys = {
   model: (id: string) => ['model', id] as const,
-  printHistory: (id: string) => ['model', id, 'print-history'] as const,
 }

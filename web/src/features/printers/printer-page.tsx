@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { ApiError, problemMessage } from '../../api/problem'
 import { useIsAdmin } from '../../api/use-me'
+import { PrintRunsSection } from '../../ui/print-runs/print-runs-section'
 import { BedClearButton } from './bed-clear-button'
 import { DiagnosticsPanel } from './diagnostics-panel'
 import { DispatchHistory } from './dispatch-history'
@@ -90,6 +91,9 @@ export function PrinterPage() {
           <DiagnosticsPanel printerId={data.id} />
         </Grid.Col>
       </Grid>
+      <Paper withBorder p="md">
+        <PrintRunsSection owner={{ kind: 'printers', id: data.id }} />
+      </Paper>
       <DispatchHistory printerId={data.id} />
       {sending && <SendDialog opened printerId={data.id} onClose={() => setSending(false)} />}
     </Stack>

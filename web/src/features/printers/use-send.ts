@@ -30,6 +30,7 @@ export function useSendToPrinter() {
       queryClient.invalidateQueries({ queryKey: printerKeys.printer(printerId) })
       // The model page's print history (by value: features do not import each other).
       queryClient.invalidateQueries({ queryKey: ['model'] })
+      queryClient.invalidateQueries({ queryKey: ['print-runs'] })
     },
   })
 }
