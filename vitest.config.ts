@@ -16,6 +16,8 @@ const databaseBehaviour = [
   'test/webhooks.test.ts',
   // The print queue: jobs and printers claimed under leases by two replicas over one database.
   'test/print-queue.test.ts',
+  // Pause, resume and cancel recorded on the queue job, each through one conditional UPDATE.
+  'test/print-controls.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',
