@@ -18,6 +18,8 @@ const databaseBehaviour = [
   'test/print-queue.test.ts',
   // Print runs ended once by whichever replica reads the printer first; photos kept through the sweep and a restore.
   'test/print-runs.test.ts',
+  // Pause, resume and cancel recorded on the queue job, each through one conditional UPDATE.
+  'test/print-controls.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

@@ -107,6 +107,11 @@ describe('the OpenAPI document states the scopes', () => {
       accepting('print').filter((op) => !anyScope.includes(op) && !printing.some((part) => op.includes(part))),
     ).toEqual([])
     expect(accepting('print')).toContain('POST /api/v1/printers/{id}/send')
+    // Pausing, resuming and cancelling a running print are sending to printers too; read alone cannot.
+    for (const control of ['pause', 'resume', 'cancel']) {
+      expect(accepting('print')).toContain(`POST /api/v1/printers/{id}/${control}`)
+      expect(accepting('read')).not.toContain(`POST /api/v1/printers/{id}/${control}`)
+    }
     expect(accepting('print')).not.toContain('DELETE /api/v1/printers/{id}')
     expect(accepting('print')).toContain('PUT /api/v1/print-runs/{id}/photo')
     expect(accepting('read')).toContain('GET /api/v1/models/{id}/print-runs.csv')

@@ -4,6 +4,7 @@ import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers
 import { dispatchNext } from '../src/core/farm/dispatcher.js'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
 import { callApi, postUpload } from './support/in-process-api.js'
+import { jobEvents as jobEventsOf } from './support/job-events.js'
 import { type ShiftedClock, shiftedClock } from './support/shifted-clock.js'
 import { createTestVault, type InProcessVault } from './support/test-vault.js'
 import { until } from './support/until.js'
@@ -215,16 +216,7 @@ describe('the print queue API', () => {
   })
 })
 
-/** The types of the events told about a job, in the order they were published. */
-const jobEvents = async (id: string) =>
-  (
-    await front.deps.database.db
-      .selectFrom('events')
-      .select('type')
-      .where('subject', '=', `job:${id}`)
-      .orderBy('id')
-      .execute()
-  ).map((event) => event.type)
+const jobEvents = (id: string) => jobEventsOf(front, id)
 
 describe('the dispatcher', () => {
   it('sends each job to a ready printer of its target, never an incompatible job, never to a busy or uncleared printer', async () => {

@@ -1585,6 +1585,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/printers/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause the running print
+         * @description Pauses the print the printer runs, when its provider offers it (`controls` of `GET /api/v1/printer-providers`). The request names the print the caller saw (`file_name`, and `run_id` where the host numbers runs), so a pause never reaches a print that started since. A fresh status must show that print printing; the printer is asked, then looked at until it shows itself paused. The queue job printing there is marked paused (`paused_at`, event `job.paused`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
+         */
+        post: operations["pausePrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/printers/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused print
+         * @description Resumes the paused print the caller names (`file_name`, `run_id`), when the provider offers it. A fresh status must show that print paused; the printer is asked, then looked at until it prints again. The queue job printing there is no longer marked paused (event `job.resumed`).
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
+         */
+        post: operations["resumePrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/printers/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the running print
+         * @description Stops, for good, the printing or paused print the caller names (`file_name`, `run_id`), when the provider offers it; ask the person first. Once the printer took the command the queue job printing there ends `cancelled` (event `job.cancelled`), with the copies it had left: a person chose to stop it, so it is neither retried nor is the printer held; `POST /api/v1/queue/{id}/requeue` queues it again for the copies left. The bed then needs clearing, as after any print.
+         *
+         *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
+         */
+        post: operations["cancelPrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/printers/{id}/send": {
         parameters: {
             query?: never;
@@ -2244,7 +2310,9 @@ export interface paths {
          *     - `job.retrying`: A print job's send or print failed; it waits in the queue to be tried again.
          *     - `job.completed`: A print job printed every copy of its set.
          *     - `job.failed`: A print job failed as many times as it may, or could not be printed.
-         *     - `job.cancelled`: A print job was cancelled.
+         *     - `job.cancelled`: A print job was cancelled: from the queue, or its running print stopped from the vault.
+         *     - `job.paused`: A print job's running print was paused from the vault, and the printer was seen paused.
+         *     - `job.resumed`: A print job's paused print was resumed from the vault, and the printer was seen printing again.
          *
          *     Behind a reverse proxy, turn its response buffering off for this path (nginx: `proxy_buffering off`, which the vault
          *     also asks for with `X-Accel-Buffering: no`) and let reads idle longer than the heartbeat; see the docs on events.
@@ -2679,7 +2747,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "bad_request" | "client_error" | "malformed_json" | "malformed_multipart" | "invalid_cursor" | "upload_aborted" | "method_not_allowed" | "length_required" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "validation_failed" | "unauthorized" | "missing_token" | "invalid_token" | "invalid_credentials" | "invalid_refresh_token" | "refresh_token_reused" | "forbidden" | "insufficient_role" | "insufficient_scope" | "wrong_password" | "download_link_expired" | "download_link_invalid" | "download_link_other_file" | "download_link_other_model" | "download_link_revoked" | "too_many_attempts" | "no_session" | "not_found" | "name_taken" | "username_taken" | "api_key_name_taken" | "collection_name_taken" | "collection_has_children" | "last_superuser" | "content_deleted" | "unsafe_file" | "unreadable_archive" | "unsupported_preset_file" | "preset_out_of_range" | "insufficient_storage" | "not_gcode" | "no_printer" | "job_on_bed" | "send_in_progress" | "printer_not_ready" | "not_ready_after_upload" | "upload_failed" | "start_refused" | "not_confirmed" | "job_state_conflict" | "maintenance_in_progress" | "invalid_archive" | "incompatible_archive" | "backup_location_unreachable" | "restore_unfinished" | "restore_in_progress" | "starting" | "ui_not_built" | "not_supported_on_this_runtime" | "internal_error";
+            code: "bad_request" | "client_error" | "malformed_json" | "malformed_multipart" | "invalid_cursor" | "upload_aborted" | "method_not_allowed" | "length_required" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "validation_failed" | "unauthorized" | "missing_token" | "invalid_token" | "invalid_credentials" | "invalid_refresh_token" | "refresh_token_reused" | "forbidden" | "insufficient_role" | "insufficient_scope" | "wrong_password" | "download_link_expired" | "download_link_invalid" | "download_link_other_file" | "download_link_other_model" | "download_link_revoked" | "too_many_attempts" | "no_session" | "not_found" | "name_taken" | "username_taken" | "api_key_name_taken" | "collection_name_taken" | "collection_has_children" | "last_superuser" | "content_deleted" | "unsafe_file" | "unreadable_archive" | "unsupported_preset_file" | "preset_out_of_range" | "insufficient_storage" | "not_gcode" | "no_printer" | "job_on_bed" | "send_in_progress" | "printer_not_ready" | "not_ready_after_upload" | "upload_failed" | "start_refused" | "not_confirmed" | "control_unsupported" | "control_not_allowed" | "print_moved_on" | "control_refused" | "job_state_conflict" | "maintenance_in_progress" | "invalid_archive" | "incompatible_archive" | "backup_location_unreachable" | "restore_unfinished" | "restore_in_progress" | "starting" | "ui_not_built" | "not_supported_on_this_runtime" | "internal_error";
             /**
              * @description The request path.
              * @example /api/v1/auth/login
@@ -3656,6 +3724,15 @@ export interface components {
             credentials: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The controls of a running print its printers take (`POST /api/v1/printers/{id}/pause`, `/resume`, `/cancel`); the web UI offers only these.
+             * @example [
+             *       "pause",
+             *       "resume",
+             *       "cancel"
+             *     ]
+             */
+            controls: ("pause" | "resume" | "cancel")[];
         };
         Printer: {
             id: string;
@@ -3779,6 +3856,8 @@ export interface components {
                 accepted_extensions: string[];
                 storages: string[];
                 live_push: string;
+                /** @description The controls of a running print this printer takes (`POST /api/v1/printers/{id}/pause`…). */
+                controls: ("pause" | "resume" | "cancel")[];
             };
             checks: {
                 name: string;
@@ -3787,6 +3866,100 @@ export interface components {
                 detail: string;
             }[];
             checked_at: string;
+        };
+        PrintControl: {
+            /** @enum {string} */
+            control: "pause" | "resume" | "cancel";
+            /**
+             * @description `confirmed`: a fresh status shows what the control leads to (paused; printing again; the run over). `unconfirmed`: the printer took the command (or did not answer it in time) but was not yet seen there within `VAULT_PRINTER_CONFIRM_MS`.
+             * @enum {string}
+             */
+            outcome: "confirmed" | "unconfirmed";
+            detail: string;
+            status: components["schemas"]["PrinterStatus"];
+            /** @description The queue job printing there, as the control left it (`paused_at` set or cleared; `cancelled` after a cancel); null for a print the queue did not send. */
+            job: components["schemas"]["PrintJob"] | null;
+        };
+        PrintJob: {
+            id: string;
+            model_id: string;
+            /** @description The files printed as one set, in order. */
+            file_ids: string[];
+            copies: number;
+            copies_done: number;
+            /** @description The index in `file_ids` the current copy prints next. */
+            next_file: number;
+            target: components["schemas"]["PrintTarget"];
+            priority: number;
+            /** @description Its order within its priority, lower first. */
+            position: number;
+            /**
+             * @description `queued` waits for a printer; `held` waits for a person; `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.
+             * @enum {string}
+             */
+            state: "queued" | "held" | "dispatching" | "printing" | "completed" | "failed" | "cancelled";
+            /** @description Failed prints so far. */
+            attempts: number;
+            max_attempts: number;
+            /**
+             * @description Why a waiting job waits, as the last dispatch saw the printers.
+             * @example no compatible printer ready: bed not confirmed clear on 3 printers
+             */
+            wait_reason: string | null;
+            /**
+             * @description Why its last send or print failed.
+             * @example voron: the printer reports the job failed
+             */
+            last_error: string | null;
+            accept_warnings: boolean;
+            /** @description The printer it is sent to or prints on, then the last one. */
+            printer_id: string | null;
+            /** @description The dispatch record of its current or last send. */
+            dispatch_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a person paused its print from the vault (`POST /api/v1/printers/{id}/pause`); null while it prints on, and once it resumes or ends.
+             */
+            paused_at: string | null;
+        };
+        /**
+         * @description Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/farm/printers/{id}`), or any compatible printer.
+         * @example {
+         *       "kind": "group",
+         *       "group": "petg-farm"
+         *     }
+         */
+        PrintTarget: {
+            /** @enum {string} */
+            kind: "printer";
+            /** @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b */
+            printer_id: string;
+        } | {
+            /** @enum {string} */
+            kind: "group";
+            /** @example petg-farm */
+            group: string;
+        } | {
+            /** @enum {string} */
+            kind: "any";
+        };
+        PrintControlRequest: {
+            /**
+             * @description The file of the print the caller means, as the printer's `status.job.file_name` showed it.
+             * @example benchy.gcode
+             */
+            file_name: string;
+            /** @description The run id the caller saw in `status.job.run_id`, where the host numbers runs (PrusaLink): then a later run of the same file is told apart too. */
+            run_id?: string | null;
         };
         Dispatch: {
             id: string;
@@ -3968,73 +4141,6 @@ export interface components {
         };
         PrintQueue: {
             items: components["schemas"]["PrintJob"][];
-        };
-        PrintJob: {
-            id: string;
-            model_id: string;
-            /** @description The files printed as one set, in order. */
-            file_ids: string[];
-            copies: number;
-            copies_done: number;
-            /** @description The index in `file_ids` the current copy prints next. */
-            next_file: number;
-            target: components["schemas"]["PrintTarget"];
-            priority: number;
-            /** @description Its order within its priority, lower first. */
-            position: number;
-            /**
-             * @description `queued` waits for a printer; `held` waits for a person; `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.
-             * @enum {string}
-             */
-            state: "queued" | "held" | "dispatching" | "printing" | "completed" | "failed" | "cancelled";
-            /** @description Failed prints so far. */
-            attempts: number;
-            max_attempts: number;
-            /**
-             * @description Why a waiting job waits, as the last dispatch saw the printers.
-             * @example no compatible printer ready: bed not confirmed clear on 3 printers
-             */
-            wait_reason: string | null;
-            /**
-             * @description Why its last send or print failed.
-             * @example voron: the printer reports the job failed
-             */
-            last_error: string | null;
-            accept_warnings: boolean;
-            /** @description The printer it is sent to or prints on, then the last one. */
-            printer_id: string | null;
-            /** @description The dispatch record of its current or last send. */
-            dispatch_id: string | null;
-            created_by: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-        };
-        /**
-         * @description Where the job may print: one printer, any printer tagged with a group (`PATCH /api/v1/farm/printers/{id}`), or any compatible printer.
-         * @example {
-         *       "kind": "group",
-         *       "group": "petg-farm"
-         *     }
-         */
-        PrintTarget: {
-            /** @enum {string} */
-            kind: "printer";
-            /** @example 0193a4f2-7c1e-7d3a-9b8e-2f4c6d8e0a1b */
-            printer_id: string;
-        } | {
-            /** @enum {string} */
-            kind: "group";
-            /** @example petg-farm */
-            group: string;
-        } | {
-            /** @enum {string} */
-            kind: "any";
         };
         /**
          * @example {
@@ -4260,7 +4366,7 @@ export interface components {
              * @enum {string}
              */
             format: "generic" | "ntfy" | "discord";
-            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
+            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
             enabled: boolean;
             /** @description Deliveries carry `X-Vault-Signature` (the generic format). */
             signed: boolean;
@@ -10893,6 +10999,447 @@ export interface operations {
             };
         };
     };
+    pausePrint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrintControlRequest"];
+            };
+        };
+        responses: {
+            /** @description Done: outcome `confirmed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description Asked, not yet seen done: outcome `unconfirmed`; the printer card shows what follows. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such printer. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer shows another print or none (`print_moved_on`; nothing asked), its state does not allow the control (`control_not_allowed`, `errors` carry `printer.state`), or its provider offers no such control (`control_unsupported`). */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer refused the command or could not be reached (`control_refused`, with its reason). */
+            502: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
+    resumePrint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrintControlRequest"];
+            };
+        };
+        responses: {
+            /** @description Done: outcome `confirmed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description Asked, not yet seen done: outcome `unconfirmed`; the printer card shows what follows. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such printer. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer shows another print or none (`print_moved_on`; nothing asked), its state does not allow the control (`control_not_allowed`, `errors` carry `printer.state`), or its provider offers no such control (`control_unsupported`). */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer refused the command or could not be reached (`control_refused`, with its reason). */
+            502: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
+    cancelPrint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrintControlRequest"];
+            };
+        };
+        responses: {
+            /** @description Done: outcome `confirmed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description Asked, not yet seen done: outcome `unconfirmed`; the printer card shows what follows. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintControl"];
+                };
+            };
+            /** @description The body is not valid JSON (`malformed_json`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */
+            401: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential is valid but the API key lacks the scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such printer. */
+            404: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer shows another print or none (`print_moved_on`; nothing asked), its state does not allow the control (`control_not_allowed`, `errors` carry `printer.state`), or its provider offers no such control (`control_unsupported`). */
+            409: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than `VAULT_MAX_BODY_BYTES` (default 1 MiB; `payload_too_large`). It was not read past the limit, and nothing changed. */
+            413: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json` (`unsupported_media_type`). Nothing changed. */
+            415: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The input does not match the schema (`validation_failed`); `errors` names each field (`body.name`, `path.id`, `query.limit`) and what is wrong with it. Nothing changed. */
+            422: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The printer refused the command or could not be reached (`control_refused`, with its reason). */
+            502: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A restore is replacing the data (`restore_in_progress`); nothing of the request was done. `Retry-After` says when to ask again, `restore` shows the progress. */
+            503: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RestoreInProgressProblem"];
+                };
+            };
+        };
+    };
     sendToPrinter: {
         parameters: {
             query?: never;
@@ -14602,7 +15149,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
+                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -14897,7 +15444,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled")[];
+                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     enabled?: boolean;
                 };
             };

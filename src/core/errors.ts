@@ -96,6 +96,11 @@ export const errorCatalogue = {
   upload_failed: answer.badGateway,
   start_refused: answer.badGateway,
   not_confirmed: answer.badGateway,
+  // Printers: a control of a running print (pause, resume, cancel) refused or let down
+  control_unsupported: answer.conflict,
+  control_not_allowed: answer.conflict,
+  print_moved_on: answer.conflict,
+  control_refused: answer.badGateway,
   // The print queue: a change the job's state does not allow (hold a printing job, cancel a finished one)
   job_state_conflict: answer.conflict,
   // Backups and maintenance

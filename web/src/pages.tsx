@@ -44,6 +44,9 @@ const AddToQueueButton = lazy(() =>
 const BedClearButton = lazy(() =>
   import('./features/printers/bed-clear-button').then((module) => ({ default: module.BedClearButton })),
 )
+const PrintControls = lazy(() =>
+  import('./features/printers/print-controls').then((module) => ({ default: module.PrintControls })),
+)
 const FarmPage = lazy(() => import('./features/farm/farm-page').then((module) => ({ default: module.FarmPage })))
 const MergeSuggestionsNotice = lazy(() =>
   import('./features/merge-suggestions/merge-suggestions-notice').then((module) => ({
@@ -147,6 +150,7 @@ export const pages: Page[] = [
         renderPrinterStatus={(printer) => (
           <>
             <PrinterLiveStatus name={printer.name} status={printer.status} />
+            <PrintControls printer={printer} />
             {/* The queue sends nothing onto a finished print nobody took off, whatever the printer's own setting. */}
             <BedClearButton printer={printer} always />
           </>

@@ -49,7 +49,17 @@ export interface CommonBehaviour {
    * the host's end screen, before anyone looks.
    */
   finishAtOnce?: boolean
+  /**
+   * A pause, resume or cancel takes this long to take effect (the head parks, the firmware
+   * finishes its move queue): meanwhile the host reports its transitional state, where it has one
+   * (OctoPrint Pausing, Resuming, Cancelling; RepRapFirmware pausing, resuming, cancelling); Moonraker
+   * answers the command only then. Default 40 ms.
+   */
+  controlSettleMs?: number
 }
+
+/** How long a control takes to take effect on a fake (see `CommonBehaviour.controlSettleMs`). */
+export const settleMs = (behaviour: CommonBehaviour) => behaviour.controlSettleMs ?? 40
 
 /** An answer: JSON, or plain `text` (RepRapFirmware's `rr_reply`). */
 export type Answer = { status: number; json?: unknown; text?: string; headers?: Record<string, string> }

@@ -469,6 +469,8 @@ export interface PrintJobsTable {
   updated_at: string
   started_at: string | null
   finished_at: string | null
+  /** When a person paused its print from the vault (migration 0030); null while it prints on. */
+  paused_at: string | null
 }
 
 export interface Database {

@@ -15,7 +15,9 @@ export const eventTypeMeanings = {
   'job.retrying': "A print job's send or print failed; it waits in the queue to be tried again.",
   'job.completed': 'A print job printed every copy of its set.',
   'job.failed': 'A print job failed as many times as it may, or could not be printed.',
-  'job.cancelled': 'A print job was cancelled.',
+  'job.cancelled': 'A print job was cancelled: from the queue, or its running print stopped from the vault.',
+  'job.paused': "A print job's running print was paused from the vault, and the printer was seen paused.",
+  'job.resumed': "A print job's paused print was resumed from the vault, and the printer was seen printing again.",
 } as const
 
 export type EventType = keyof typeof eventTypeMeanings

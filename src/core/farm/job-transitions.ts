@@ -18,13 +18,7 @@ export type JobDeps = Pick<EventsDeps, 'database' | 'clock' | 'logger' | 'events
 type Update = UpdateObject<Database, 'print_jobs'>
 type Changes = Update | ((eb: ExpressionBuilder<Database, 'print_jobs'>) => Update)
 
-async function transition(
-  deps: JobDeps,
-  id: string,
-  from: { states: readonly PrintJobState[]; owner?: string; matches?: Partial<PrintJobRow> },
-  changes: Changes,
-  told?: EventType,
-): Promise<boolean> {
+async function transition(deps: JobDeps, id: string, from: From, changes: Changes, told?: EventType): Promise<boolean> {
   const changed = await deps.database.db.transaction().execute(async (trx) => {
     const done = await update(trx, id, from, changes)
     if (done && told) await recordEvents(trx, deps, [jobEvent(told, await getJobRow(trx, id))])
@@ -50,12 +44,16 @@ const jobEvent = (type: EventType, row: PrintJobRow) => ({
   },
 })
 
-async function update(
-  db: Kysely<Database>,
-  id: string,
-  from: { states: readonly PrintJobState[]; owner?: string; matches?: Partial<PrintJobRow> },
-  changes: Changes,
-): Promise<boolean> {
+/** The states a change leaves from; the lease owner and the fields it must still find, when it names them. */
+interface From {
+  states: readonly PrintJobState[]
+  owner?: string
+  matches?: Partial<PrintJobRow>
+  /** Only a job its print is paused on (true) or not (false). */
+  paused?: boolean
+}
+
+async function update(db: Kysely<Database>, id: string, from: From, changes: Changes): Promise<boolean> {
   const result = await db
     .updateTable('print_jobs')
     .set(changes)
@@ -65,6 +63,7 @@ async function update(
     .$if(from.matches?.attempts !== undefined, (qb) => qb.where('attempts', '=', from.matches?.attempts ?? 0))
     .$if(from.matches?.copies_done !== undefined, (qb) => qb.where('copies_done', '=', from.matches?.copies_done ?? 0))
     .$if(from.matches?.next_file !== undefined, (qb) => qb.where('next_file', '=', from.matches?.next_file ?? 0))
+    .$if(from.paused !== undefined, (qb) => qb.where('paused_at', from.paused ? 'is not' : 'is', null))
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
 }
@@ -231,6 +230,7 @@ export async function partPrinted(deps: JobDeps, row: PrintJobRow, now: string):
     {
       state: finished ? 'completed' : 'queued',
       copies_done: copiesDone,
+      paused_at: null,
       next_file: lastFile ? 0 : row.next_file + 1,
       wait_reason: finished ? null : waiting,
       finished_at: finished ? now : null,
@@ -251,6 +251,7 @@ export async function printFailed(deps: JobDeps, row: PrintJobRow, reason: strin
     {
       state: exhausted ? 'failed' : 'queued',
       attempts,
+      paused_at: null,
       last_error: reason,
       wait_reason: exhausted ? null : `the last print failed (${attempts} of ${row.max_attempts}): ${reason}`,
       finished_at: exhausted ? now : null,
@@ -259,3 +260,24 @@ export async function printFailed(deps: JobDeps, row: PrintJobRow, reason: strin
     exhausted ? 'job.failed' : 'job.retrying',
   )
 }
+
+/** A person paused the job's print from the vault, and the printer was seen paused. */
+export const printPaused = (deps: JobDeps, id: string, now: string) =>
+  transition(deps, id, { states: ['printing'], paused: false }, { paused_at: now, updated_at: now }, 'job.paused')
+
+/** A person resumed the job's paused print from the vault, and the printer was seen printing again. */
+export const printResumed = (deps: JobDeps, id: string, now: string) =>
+  transition(deps, id, { states: ['printing'], paused: true }, { paused_at: null, updated_at: now }, 'job.resumed')
+
+/**
+ * A person stopped the job's print from the vault: the job ends cancelled for good, its remaining
+ * copies with it (no retry, the printer not held: nothing failed). Re-queueing it prints what is left.
+ */
+export const printCancelled = (deps: JobDeps, id: string, reason: string, now: string) =>
+  transition(
+    deps,
+    id,
+    { states: ['printing'] },
+    { state: 'cancelled', paused_at: null, last_error: reason, wait_reason: null, finished_at: now, updated_at: now },
+    'job.cancelled',
+  )

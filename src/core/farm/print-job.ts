@@ -32,6 +32,8 @@ export interface PrintJob {
   updated_at: string
   started_at: string | null
   finished_at: string | null
+  /** When a person paused its print from the vault; null while it prints on. */
+  paused_at: string | null
 }
 
 /** The states a job can still leave for a printer from. */
@@ -69,6 +71,7 @@ export const toPrintJob = (row: PrintJobRow): PrintJob => ({
   updated_at: row.updated_at,
   started_at: row.started_at,
   finished_at: row.finished_at,
+  paused_at: row.paused_at,
 })
 
 export async function getJobRow(db: Kysely<Database>, id: string): Promise<PrintJobRow> {

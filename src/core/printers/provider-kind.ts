@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { PrinterProviderFactory } from './provider.js'
+import type { PrinterControl, PrinterProviderFactory } from './provider.js'
 
 /**
  * One kind of printer host the vault speaks to, as its folder under `adapters/printers/` describes
@@ -26,6 +26,8 @@ export interface PrinterProviderKind {
   readonly credentials: z.ZodObject
   /** PrusaSlicer's `host_type` words for this host, so an imported physical printer preset links to it. */
   readonly slicerHostTypes: readonly string[]
+  /** The controls of a running print its printers take (the methods its providers implement), for the UI before it asks one. */
+  readonly controls: readonly PrinterControl[]
   readonly connect: PrinterProviderFactory
 }
 

@@ -94,6 +94,10 @@ export interface FileToSend {
   plate?: number
 }
 
+/** What the vault can ask of a running print: hold it, go on with it, or stop it for good. */
+export const printerControls = ['pause', 'resume', 'cancel'] as const
+export type PrinterControl = (typeof printerControls)[number]
+
 /** Why a provider call failed. `auth` is 401/403; `timeout` is no answer in time. */
 export type PrinterErrorKind = 'unreachable' | 'timeout' | 'auth' | 'protocol' | 'refused'
 
@@ -115,6 +119,15 @@ export interface PrinterProvider {
   upload(file: FileToSend): Promise<UploadResult>
   /** Asks the printer to print a file it stored. Throws `PrinterError` when it refuses. */
   start(remoteName: string): Promise<void>
+  /**
+   * The controls of a running print, each present only where the host offers it. Each asks once
+   * and resolves when the host took the command, which is no proof it acted: callers confirm with
+   * a fresh status. Throws `PrinterError` (`refused` with the host's reason when nothing prints or
+   * the state forbids it; `timeout` when no answer came in time).
+   */
+  pause?(): Promise<void>
+  resume?(): Promise<void>
+  cancel?(): Promise<void>
   /** Prints a sliced `.gcode.3mf` as it is (Bambu Lab); the others take plain G-code only. */
   readonly takesSlicedPackages?: boolean
   /** Prints Prusa's binary G-code (`.bgcode`, listed in its `accepted_extensions`); the others take text G-code only. */
@@ -149,3 +162,7 @@ export const isReady = (status: PrinterStatus): boolean => status.state === 'idl
 /** Clamps to 0..1; null stays null. */
 export const fraction = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null
+
+/** The controls `provider` implements, in the order people read them. */
+export const controlsOf = (provider: PrinterProvider): PrinterControl[] =>
+  printerControls.filter((control) => typeof provider[control] === 'function')

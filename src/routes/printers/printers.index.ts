@@ -1,4 +1,5 @@
 import type { Deps } from '../../core/deps.js'
+import { controlPrint, type ExpectedPrint } from '../../core/farm/print-controls.js'
 import { listDispatches, sendToPrinter } from '../../core/printers/dispatch.js'
 import {
   confirmBedClear,
@@ -11,9 +12,11 @@ import {
   type PrinterRow,
   updatePrinter,
 } from '../../core/printers/printers.js'
+import { controlsOf, type PrinterControl } from '../../core/printers/provider.js'
 import type { PrinterProviderKind } from '../../core/printers/provider-kind.js'
 import { createRouter } from '../app-env.js'
 import {
+  cancelRoute,
   confirmBedClearRoute,
   createPrinterRoute,
   deletePrinterRoute,
@@ -22,7 +25,9 @@ import {
   getPrinterRoute,
   listPrinterProvidersRoute,
   listPrintersRoute,
+  pauseRoute,
   printerDispatchesRoute,
+  resumeRoute,
   sendRoute,
   updatePrinterRoute,
 } from './printers.routes.js'
@@ -53,7 +58,20 @@ const presentProvider = (kind: PrinterProviderKind) => ({
   label: kind.label,
   address: { description: kind.address.description, example: kind.address.example },
   credentials: credentialsJsonSchema(kind),
+  controls: [...kind.controls],
 })
+
+/** A control of a running print; a cancel may free the printer for the queue once its bed is cleared. */
+async function control(
+  { deps, principal }: { deps: Deps; principal: { userId: string | null } },
+  id: string,
+  which: PrinterControl,
+  expected: ExpectedPrint,
+) {
+  const result = await controlPrint(deps, principal, id, which, expected)
+  if (which === 'cancel') deps.printQueue?.wake()
+  return result
+}
 
 export const printersRouter = createRouter()
   .openapi(listPrinterProvidersRoute, (c) => c.json({ items: c.var.deps.printers.providers.map(presentProvider) }, 200))
@@ -87,12 +105,35 @@ export const printersRouter = createRouter()
   .openapi(diagnosticsRoute, async (c) => {
     const { deps } = c.var
     const row = await getPrinterRow(deps, c.req.valid('param').id)
-    const diagnostics = await (await connectPrinter(deps, row)).diagnostics()
+    const provider = await connectPrinter(deps, row)
+    const diagnostics = await provider.diagnostics()
+    const capabilities = { ...diagnostics.capabilities, controls: controlsOf(provider) }
     return c.json(
-      { printer_id: row.id, provider: row.provider, ...diagnostics, checked_at: deps.clock.now().toISOString() },
+      {
+        printer_id: row.id,
+        provider: row.provider,
+        ...diagnostics,
+        capabilities,
+        checked_at: deps.clock.now().toISOString(),
+      },
       200,
     )
   })
+  .openapi(pauseRoute, (c) =>
+    control(c.var, c.req.valid('param').id, 'pause', c.req.valid('json')).then((r) =>
+      c.json(r, r.outcome === 'confirmed' ? 200 : 202),
+    ),
+  )
+  .openapi(resumeRoute, (c) =>
+    control(c.var, c.req.valid('param').id, 'resume', c.req.valid('json')).then((r) =>
+      c.json(r, r.outcome === 'confirmed' ? 200 : 202),
+    ),
+  )
+  .openapi(cancelRoute, (c) =>
+    control(c.var, c.req.valid('param').id, 'cancel', c.req.valid('json')).then((r) =>
+      c.json(r, r.outcome === 'confirmed' ? 200 : 202),
+    ),
+  )
   .openapi(sendRoute, async (c) => {
     const { dispatch } = await sendToPrinter(c.var.deps, c.var.principal, c.req.valid('param').id, c.req.valid('json'))
     return c.json(dispatch, sendStatus(dispatch.outcome))

@@ -3,6 +3,7 @@ import { allow, defineRoute } from '../access.js'
 import { dispatchExample, printerNotReadyExample, sendRequestExample } from '../answer-examples.js'
 import { IdParamSchema, idField } from '../common-schemas.js'
 import { ProblemSchema, problemResponse } from '../problem.js'
+import { PrintJobSchema } from '../queue/queue.routes.js'
 
 const tags = ['Printers']
 const jsonBody = <T extends z.ZodType>(schema: T) => ({
@@ -114,6 +115,11 @@ export const PrinterProviderSchema = z
         properties: { api_key: { type: 'string', title: 'API key', format: 'password' } },
         additionalProperties: false,
       },
+    }),
+    controls: z.array(z.enum(['pause', 'resume', 'cancel'])).openapi({
+      description:
+        'The controls of a running print its printers take (`POST /api/v1/printers/{id}/pause`, `/resume`, `/cancel`); the web UI offers only these.',
+      example: ['pause', 'resume', 'cancel'],
     }),
   })
   .openapi('PrinterProvider')
@@ -267,6 +273,9 @@ export const DiagnosticsSchema = z
       accepted_extensions: z.array(z.string()),
       storages: z.array(z.string()),
       live_push: z.string(),
+      controls: z.array(z.enum(['pause', 'resume', 'cancel'])).openapi({
+        description: 'The controls of a running print this printer takes (`POST /api/v1/printers/{id}/pause`…).',
+      }),
     }),
     checks: z.array(CheckSchema),
     checked_at: z.string(),
@@ -408,3 +417,80 @@ export const dispatchesRoute = defineRoute(allow('user', 'read', 'print'), {
     422: problemResponse('A bad `model_id` or `limit`.'),
   },
 })
+
+const ControlRequestSchema = z
+  .object({
+    file_name: z.string().min(1).max(1000).openapi({
+      description: "The file of the print the caller means, as the printer's `status.job.file_name` showed it.",
+      example: 'benchy.gcode',
+    }),
+    run_id: z.string().min(1).max(200).nullable().optional().openapi({
+      description:
+        'The run id the caller saw in `status.job.run_id`, where the host numbers runs (PrusaLink): then a later run of the same file is told apart too.',
+    }),
+  })
+  .strict()
+  .openapi('PrintControlRequest')
+
+export const PrintControlSchema = z
+  .object({
+    control: z.enum(['pause', 'resume', 'cancel']),
+    outcome: z.enum(['confirmed', 'unconfirmed']).openapi({
+      description:
+        '`confirmed`: a fresh status shows what the control leads to (paused; printing again; the run over). `unconfirmed`: the printer took the command (or did not answer it in time) but was not yet seen there within `VAULT_PRINTER_CONFIRM_MS`.',
+    }),
+    detail: z.string(),
+    status: PrinterStatusSchema,
+    // A union, not .nullable(): that would make the shared PrintJob component itself nullable.
+    job: z.union([PrintJobSchema, z.null()]).openapi({
+      description:
+        'The queue job printing there, as the control left it (`paused_at` set or cleared; `cancelled` after a cancel); null for a print the queue did not send.',
+    }),
+  })
+  .openapi('PrintControl')
+
+const controlText = {
+  pause: {
+    summary: 'Pause the running print',
+    description:
+      'Pauses the print the printer runs, when its provider offers it (`controls` of `GET /api/v1/printer-providers`). The request names the print the caller saw (`file_name`, and `run_id` where the host numbers runs), so a pause never reaches a print that started since. A fresh status must show that print printing; the printer is asked, then looked at until it shows itself paused. The queue job printing there is marked paused (`paused_at`, event `job.paused`).',
+  },
+  resume: {
+    summary: 'Resume a paused print',
+    description:
+      'Resumes the paused print the caller names (`file_name`, `run_id`), when the provider offers it. A fresh status must show that print paused; the printer is asked, then looked at until it prints again. The queue job printing there is no longer marked paused (event `job.resumed`).',
+  },
+  cancel: {
+    summary: 'Cancel the running print',
+    description:
+      'Stops, for good, the printing or paused print the caller names (`file_name`, `run_id`), when the provider offers it; ask the person first. Once the printer took the command the queue job printing there ends `cancelled` (event `job.cancelled`), with the copies it had left: a person chose to stop it, so it is neither retried nor is the printer held; `POST /api/v1/queue/{id}/requeue` queues it again for the copies left. The bed then needs clearing, as after any print.',
+  },
+} as const
+
+const controlRoute = (control: 'pause' | 'resume' | 'cancel') =>
+  defineRoute(allow('user', 'print'), {
+    method: 'post',
+    path: `/api/v1/printers/{id}/${control}`,
+    operationId: `${control}Print`,
+    tags,
+    ...controlText[control],
+    request: { params: IdParamSchema, ...jsonBody(ControlRequestSchema) },
+    responses: {
+      200: json('Done: outcome `confirmed`.', PrintControlSchema),
+      202: json(
+        'Asked, not yet seen done: outcome `unconfirmed`; the printer card shows what follows.',
+        PrintControlSchema,
+      ),
+      404: problemResponse('No such printer.'),
+      409: problemResponse(
+        'The printer shows another print or none (`print_moved_on`; nothing asked), its state does not allow the control (`control_not_allowed`, `errors` carry `printer.state`), or its provider offers no such control (`control_unsupported`).',
+      ),
+      502: problemResponse(
+        'The printer refused the command or could not be reached (`control_refused`, with its reason).',
+      ),
+    },
+  })
+
+export const pauseRoute = controlRoute('pause')
+export const resumeRoute = controlRoute('resume')
+export const cancelRoute = controlRoute('cancel')

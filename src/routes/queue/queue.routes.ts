@@ -80,6 +80,11 @@ export const PrintJobSchema = z
     updated_at: z.string().openapi({ format: 'date-time' }),
     started_at: z.string().nullable().openapi({ format: 'date-time' }),
     finished_at: z.string().nullable().openapi({ format: 'date-time' }),
+    paused_at: z.string().nullable().openapi({
+      format: 'date-time',
+      description:
+        'When a person paused its print from the vault (`POST /api/v1/printers/{id}/pause`); null while it prints on, and once it resumes or ends.',
+    }),
   })
   .openapi('PrintJob')
 

@@ -35,5 +35,6 @@ export const bambu = (printers: BambuPrinters): PrinterProviderKind => ({
     ),
   }),
   slicerHostTypes: [],
+  controls: ['pause', 'resume', 'cancel'],
   connect: printers.provider,
 })

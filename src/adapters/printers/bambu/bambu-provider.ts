@@ -41,8 +41,9 @@ const authRetryMs = 30_000
  * between status reads (see `BambuSession`) and is closed after `idleMs` unused.
  *
  * A send wraps the G-code into a `.gcode.3mf` (see `gcode-3mf.ts`), stores it at the root of the
- * printer's storage, and starts it with the `project_file` command, as Bambu Studio does; the
- * printer answers the command with `result` and, when it cannot verify a command from another
+ * printer's storage, and starts it with the `project_file` command, as Bambu Studio does (the
+ * controls are the `pause`, `resume` and `stop` commands on the same topic); the printer answers
+ * each command with `result` and, when it cannot verify a command from another
  * program than Bambu's (Developer Mode off on recent firmware), with an HMS error.
  */
 export function createBambuPrinters(options: { idleMs?: number } = {}): BambuPrinters {
@@ -173,6 +174,14 @@ function bambuPrinter(
     return current.silent ? { ...status, stale: true } : status
   }
 
+  /** A control of the running print (`pause`, `resume`, `stop`, with an empty `param`), as Bambu Studio sends it. */
+  const printCommand = async (command: string, what: string) => {
+    const current = session()
+    await current.ready(timeoutMs)
+    const answer = await current.request('print', { command, param: '' }, commandAnswer(what, command), timeoutMs)
+    if (answer !== 'success') throw new PrinterError('refused', answer)
+  }
+
   return {
     status: () => statusOrOffline(readStatus),
 
@@ -220,9 +229,12 @@ function bambuPrinter(
       const current = session()
       await current.ready(timeoutMs)
       const command = projectFile(remoteName, plates.get(remoteName) ?? 1, current.report)
-      const answer = await current.request('print', command, startAnswer, timeoutMs)
+      const answer = await current.request('print', command, commandAnswer('start'), timeoutMs)
       if (answer !== 'success') throw new PrinterError('refused', answer)
     },
+    pause: () => printCommand('pause', 'pause'),
+    resume: () => printCommand('resume', 'resume'),
+    cancel: () => printCommand('stop', 'cancel'),
   }
 }
 
@@ -257,18 +269,23 @@ function projectFile(remoteName: string, plate: number, report: Record<string, u
   }
 }
 
-/** `success`, or why the printer refused the start; undefined for a message that does not answer it. */
-function startAnswer(message: Record<string, unknown>, sequenceId: string): string | undefined {
-  const print = obj(message.print)
-  if (print.command === 'project_file' && String(print.sequence_id) === sequenceId) {
-    if (str(print.result)?.toLowerCase() === 'success') return 'success'
-    const reason = str(print.reason) || str(print.result) || 'no reason given'
-    return `the printer refused the start: ${reason}`
+/**
+ * The reader of the printer's answer to a `print` command (`project_file` for a start, `pause`,
+ * `resume`, `stop`): `success`, or why it refused; undefined for a message that does not answer it.
+ */
+const commandAnswer =
+  (what: string, command = 'project_file') =>
+  (message: Record<string, unknown>, sequenceId: string): string | undefined => {
+    const print = obj(message.print)
+    if (print.command === command && String(print.sequence_id) === sequenceId) {
+      if (str(print.result)?.toLowerCase() === 'success') return 'success'
+      const reason = str(print.reason) || str(print.result) || 'no reason given'
+      return `the printer refused the ${what}: ${reason}`
+    }
+    if (print.command === 'push_status' && bambuHmsErrors(print.hms).some((e) => e.code === bambuCommandNotVerified))
+      return `the printer could not verify the ${what} command (${bambuCommandNotVerified}); turn on LAN Only and Developer Mode on its screen`
+    return undefined
   }
-  if (print.command === 'push_status' && bambuHmsErrors(print.hms).some((e) => e.code === bambuCommandNotVerified))
-    return `the printer could not verify the start command (${bambuCommandNotVerified}); turn on LAN Only and Developer Mode on its screen`
-  return undefined
-}
 
 function versionAnswer(
   message: Record<string, unknown>,

@@ -34,6 +34,8 @@ export interface BambuBehaviour {
   funInPrint?: boolean
   /** Answer `pushall` this late. */
   slowPushallMs?: number
+  /** How long a pause, resume or stop takes to show in `gcode_state`. Default 40 ms. */
+  controlSettleMs?: number
   /** How long a started job stays in PREPARE. Default 30 ms. */
   prepareMs?: number
   /** The job fails while it is prepared (a bad plate, a filament check): FAILED with this `print_error`. */
@@ -223,6 +225,22 @@ export async function fakeBambu(
         },
       })
     if (command.command === 'project_file') return startJob(command)
+    if (['pause', 'resume', 'stop'].includes(String(command.command))) return control(command)
+  }
+
+  /**
+   * `pause`, `resume` and `stop` as the printer takes them: each answered with `result`, refused
+   * (`failed`) when the state does not allow it; a stop leaves FAILED, as a stop at the printer does.
+   */
+  const control = (command: Record<string, unknown>) => {
+    const state = String(fake.state.gcode_state)
+    const allowed = { pause: ['RUNNING', 'PREPARE'], resume: ['PAUSE'], stop: ['RUNNING', 'PREPARE', 'PAUSE'] }[
+      String(command.command) as 'pause' | 'resume' | 'stop'
+    ]
+    if (!allowed.includes(state)) return answerStart(command, 'failed', `the printer is ${state}`)
+    answerStart(command, 'success')
+    const next = { pause: 'PAUSE', resume: 'RUNNING', stop: 'FAILED' }[String(command.command) as 'pause']
+    later(fake.behaviour.controlSettleMs ?? 40, () => fake.report({ gcode_state: next, print_error: 0 }))
   }
 
   const answerStart = (command: Record<string, unknown>, result: string, reason?: string) =>

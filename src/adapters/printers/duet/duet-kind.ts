@@ -20,5 +20,6 @@ export const duet = (): PrinterProviderKind => ({
     ).optional(),
   }),
   slicerHostTypes: ['duet'],
+  controls: ['pause', 'resume', 'cancel'],
   connect: createDuetProviders(),
 })

@@ -36,7 +36,10 @@ import { mapDuet } from './duet-states.js'
  *   `heat.bedHeaters` and `tools[].heaters` naming them, `boards[0]`, `network.name`.
  * - `POST /rr_upload?name=0:/gcodes/<name>` stores the body as it is (`{err: 0}`, `err: 1` failed).
  * - `GET /rr_gcode?gcode=M32 "0:/gcodes/<name>"` queues the start; `GET /rr_reply` then holds the
- *   board's answer, an `Error: …` line when it refused.
+ *   board's answer, an `Error: …` line when it refused. The controls are G-code the same way: `M25`
+ *   pauses, `M24` resumes, and `M0` cancels a paused print (the board refuses it while the print
+ *   runs, "Pause the print before attempting to cancel it", so a cancel pauses first, as Duet Web
+ *   Control does).
  * A session is kept per printer between calls, as a board has only a few.
  */
 export function createDuetProviders(): PrinterProviderFactory {
@@ -118,6 +121,27 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
     }
   }
 
+  /**
+   * Queues one G-code command. The board runs it in its main loop, after the answer: its refusal
+   * shows in rr_reply a moment later. Silence for a while is no refusal; a fresh status then tells.
+   */
+  const runGcode = async (gcode: string, what: string) => {
+    const queued = parseJsonObject(
+      (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
+      'rr_gcode',
+    )
+    if (queued.err === 1)
+      throw new PrinterError('refused', `the board did not take the ${what} command (rr_gcode err 1)`)
+    const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
+    for (;;) {
+      const reply = firstLine((await inSession('GET', '/rr_reply')).text)
+      if (reply && /^error/i.test(reply))
+        throw new PrinterError('refused', `the board refused the ${what} (${reply.slice(0, 200)})`)
+      if (reply || Date.now() >= until) return
+      await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+    }
+  }
+
   return {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
@@ -173,24 +197,20 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
         throw new PrinterError('refused', 'the board could not store the file (rr_upload err 1)')
       return { remote_name: file.name, started: false }
     },
-    async start(remoteName) {
-      const gcode = `M32 "${gcodesFolder}${remoteName}"`
-      const queued = parseJsonObject(
-        (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
-        'rr_gcode',
-      )
-      if (queued.err === 1)
-        throw new PrinterError('refused', 'the board did not take the start command (rr_gcode err 1)')
-      // The board runs the queued M32 in its main loop, after the answer: its refusal shows in
-      // rr_reply a moment later. Silence for a while is no refusal; the confirm step looks then.
-      const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
-      for (;;) {
-        const reply = firstLine((await inSession('GET', '/rr_reply')).text)
-        if (reply && /^error/i.test(reply))
-          throw new PrinterError('refused', `the board refused the start (${reply.slice(0, 200)})`)
-        if (reply || Date.now() >= until) return
-        await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+    start: (remoteName) => runGcode(`M32 "${gcodesFolder}${remoteName}"`, 'start'),
+    pause: () => runGcode('M25', 'pause'),
+    resume: () => runGcode('M24', 'resume'),
+    async cancel() {
+      if (obj((await model()).state).status === 'processing') {
+        await runGcode('M25', 'cancel')
+        const until = Date.now() + connection.timeoutMs
+        while (obj((await model()).state).status !== 'paused') {
+          if (Date.now() >= until)
+            throw new PrinterError('timeout', `the print did not pause within ${connection.timeoutMs} ms`)
+          await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+        }
       }
+      await runGcode('M0', 'cancel')
     },
   }
 }

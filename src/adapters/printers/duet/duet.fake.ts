@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { type Answer, type CommonBehaviour, type FakePrinter, sleep, startFake } from '../fake-server.fake.js'
+import { type Answer, type CommonBehaviour, type FakePrinter, settleMs, sleep, startFake } from '../fake-server.fake.js'
 
 /** RepRapFirmware's `state.status` words (RepRap.cpp `GetStatusString`), and DSF's `disconnected`. */
 type DuetStatus =
@@ -114,8 +114,42 @@ function statusOf(printer: FakePrinter<DuetBehaviour>): DuetStatus {
   return Date.now() < printer.state.busyUntil ? 'busy' : 'idle'
 }
 
-/** `M32 "0:/gcodes/<name>"` as the board runs it: the reply it leaves for `rr_reply`. */
+/**
+ * `M25` (pause), `M24` (resume) and `M0` (cancel a paused print) as RepRapFirmware 3.5 runs them
+ * (src/GCodes/GCodes2.cpp): each passes through its transitional status (`pausing`, `resuming`,
+ * `cancelling`) for `controlSettleMs`; the reply is the board's error line when it refuses.
+ */
+function runControl(printer: FakePrinter<DuetBehaviour>, code: string, ended: (file: string) => void): string {
+  const status = statusOf(printer)
+  const settle = (during: DuetStatus, after: () => void) => {
+    printer.behaviour.board = during as DuetBehaviour['board']
+    setTimeout(after, settleMs(printer.behaviour))
+    return ''
+  }
+  if (code === 'M25') {
+    if (status !== 'processing') return 'Error: M25: Cannot pause print, because no file is being printed!\n'
+    return settle('pausing', () => {
+      printer.behaviour.board = 'paused'
+    })
+  }
+  if (code === 'M24') {
+    if (status !== 'paused') return 'Error: M24: Cannot print, because no file is selected!\n'
+    return settle('resuming', () => {
+      printer.behaviour.board = undefined
+    })
+  }
+  if (status === 'processing') return 'Error: M0: Pause the print before attempting to cancel it\n'
+  if (status !== 'paused') return ''
+  return settle('cancelling', () => {
+    printer.behaviour.board = undefined
+    if (printer.state.printing) ended(printer.state.printing)
+    printer.state.printing = null
+  })
+}
+
+/** `M32 "0:/gcodes/<name>"` (or a control) as the board runs it: the reply it leaves for `rr_reply`. */
 function runGcode(printer: FakePrinter<DuetBehaviour>, gcode: string, ended: (file: string) => void): string {
+  if (/^(M25|M24|M0)$/.test(gcode.trim())) return runControl(printer, gcode.trim(), ended)
   const start = /^M32\s+"0:\/gcodes\/(.+)"$/.exec(gcode.trim())
   if (!start) return ''
   const name = start[1]!

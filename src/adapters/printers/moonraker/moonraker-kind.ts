@@ -14,5 +14,6 @@ export const moonraker: PrinterProviderKind = {
     ).optional(),
   }),
   slicerHostTypes: ['moonraker', 'klipper'],
+  controls: ['pause', 'resume', 'cancel'],
   connect: createMoonrakerProvider,
 }

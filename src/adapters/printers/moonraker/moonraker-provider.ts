@@ -18,7 +18,10 @@ const objectsQuery = '/printer/objects/query?webhooks&print_stats&idle_timeout&v
  * `printer.objects.query` (webhooks, print_stats, idle_timeout, virtual_sdcard, extruder,
  * heater_bed); `idle_timeout` tells a printer running a command from an idle one,
  * `virtual_sdcard.progress` is already 0..1, and the job history names an ended job's run. Uploads go to `server.files.upload` with
- * `print=false`; `printer.print.start` starts. An API key, when set, goes in `X-Api-Key`.
+ * `print=false`; `printer.print.start` starts; `printer.print.pause`, `resume` and `cancel` run
+ * Klipper's PAUSE, RESUME and CANCEL_PRINT, answering once they ran (Klipper answers a PAUSE of a
+ * paused print, or a RESUME of one that is not, with a console line and no error, so only a fresh
+ * status tells what happened). An API key, when set, goes in `X-Api-Key`.
  */
 /** A Klipper heater's temperatures; null for a heater the printer lacks (Klipper answers `{}` for it). */
 function heater(object: Record<string, unknown>) {
@@ -114,6 +117,11 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     }
   }
 
+  const control = async (verb: 'pause' | 'resume' | 'cancel') => {
+    const answer = await http.request('POST', `/printer/print/${verb}`)
+    if (answer.status !== 200) throw refusal(`the ${verb} command`, answer)
+  }
+
   return {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
@@ -182,5 +190,8 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
       const answer = await http.request('POST', `/printer/print/start?filename=${encodeURIComponent(remoteName)}`)
       if (answer.status !== 200) throw refusal('the start command', answer)
     },
+    pause: () => control('pause'),
+    resume: () => control('resume'),
+    cancel: () => control('cancel'),
   }
 }

@@ -3,6 +3,7 @@ import {
   type CommonBehaviour,
   type FakePrinter,
   multipartFile,
+  settleMs,
   sleep,
   startFake,
 } from '../fake-server.fake.js'
@@ -27,6 +28,11 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
   jobState?: 'paused' | 'complete' | 'cancelled'
   /** `print_stats.filament_used` (mm) of a job past its heat-up; default 0, as for a print that has fed none. */
   filamentUsedMm?: number
+  /**
+   * Klipper's config lacks `[pause_resume]`: PAUSE and RESUME are unknown commands, which
+   * Moonraker answers 400 with Klipper's error.
+   */
+  noPauseResume?: boolean
 }
 
 /**
@@ -150,6 +156,25 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
           history.push({ job_id, filename, status: finished ? 'completed' : 'in_progress' })
           // A new job resets print_stats, a failed last job included.
           fake.behaviour.jobError = undefined
+        }
+        return { status: 200, json: { result: 'ok' } }
+      }
+      const control = /^\/printer\/print\/(pause|resume|cancel)$/.exec(path)
+      if (control && req.method === 'POST') {
+        // Moonraker runs PAUSE, RESUME or CANCEL_PRINT and answers once Klipper ran it (the head
+        // parks first). Klipper answers a PAUSE of a paused print, a RESUME of a running one, or
+        // either with nothing printing, with a console line, not an error: the answer is `ok` alike.
+        const verb = control[1] ?? ''
+        if (fake.behaviour.noPauseResume && verb !== 'cancel')
+          return { status: 400, json: { error: { code: 400, message: `Unknown command:"${verb.toUpperCase()}"` } } }
+        await sleep(settleMs(fake.behaviour))
+        const state = fake.state.printing ? (fake.behaviour.jobState ?? 'printing') : 'standby'
+        if (verb === 'pause' && state === 'printing') fake.behaviour.jobState = 'paused'
+        if (verb === 'resume' && state === 'paused') fake.behaviour.jobState = undefined
+        if (verb === 'cancel' && (state === 'printing' || state === 'paused')) {
+          fake.behaviour.jobState = 'cancelled'
+          const last = history.at(-1)
+          if (last) last.status = 'cancelled'
         }
         return { status: 200, json: { result: 'ok' } }
       }

@@ -14,5 +14,6 @@ export const octoprint: PrinterProviderKind = {
     ).optional(),
   }),
   slicerHostTypes: ['octoprint'],
+  controls: ['pause', 'resume', 'cancel'],
   connect: createOctoPrintProvider,
 }

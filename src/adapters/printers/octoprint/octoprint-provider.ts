@@ -38,7 +38,9 @@ function jobOf(answer: Record<string, unknown>, mapped: MappedState): PrinterJob
  * connecting, or after an error) and `GET /api/job` (always answers: the state text, `error`, and
  * `progress.completion` in percent). Upload: `POST /api/files/local` with `select=true` and
  * `print=false`, checking `effectiveSelect`/`effectivePrint`; start: `POST /api/job`
- * `{command: "start"}`, which prints the selected file.
+ * `{command: "start"}`, which prints the selected file. Controls: `POST /api/job` with
+ * `{command: "pause", action: "pause" | "resume"}` (never the default `toggle`, which could undo
+ * another client's pause) and `{command: "cancel"}`, each 204, or 409 when nothing prints.
  */
 export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
   const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
@@ -73,6 +75,14 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
       job: jobOf(job, mapped),
       raw: { state_text: state.text ?? null, flags, job_state: job.state ?? null },
     }
+  }
+
+  const jobCommand = async (verb: string, body: Record<string, string>) => {
+    const answer = await http.request('POST', '/api/job', {
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    })
+    if (answer.status !== 204 && answer.status !== 200) throw refusal(`the ${verb} command`, answer)
   }
 
   return {
@@ -126,12 +136,9 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
         throw new PrinterError('refused', `OctoPrint stored ${name} but did not select it (effectiveSelect: false)`)
       return { remote_name: name, started: reply.effectivePrint === true }
     },
-    async start() {
-      const answer = await http.request('POST', '/api/job', {
-        body: JSON.stringify({ command: 'start' }),
-        headers: { 'Content-Type': 'application/json' },
-      })
-      if (answer.status !== 204 && answer.status !== 200) throw refusal('the start command', answer)
-    },
+    start: () => jobCommand('start', { command: 'start' }),
+    pause: () => jobCommand('pause', { command: 'pause', action: 'pause' }),
+    resume: () => jobCommand('resume', { command: 'pause', action: 'resume' }),
+    cancel: () => jobCommand('cancel', { command: 'cancel' }),
   }
 }

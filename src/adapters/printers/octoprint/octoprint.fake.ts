@@ -3,6 +3,7 @@ import {
   type CommonBehaviour,
   type FakePrinter,
   multipartFile,
+  settleMs,
   sleep,
   startFake,
 } from '../fake-server.fake.js'
@@ -59,6 +60,8 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
   let selected: string | null = null
   // The selected file's last run completed: OctoPrint keeps its progress at 100 % until the next job.
   let completed = false
+  // The selected file's last run was cancelled: OctoPrint keeps the progress it stopped at.
+  let cancelled = false
   return startFake<OctoPrintBehaviour>(
     async (req, url, body, fake) => {
       const path = url.pathname
@@ -92,6 +95,7 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
           status: 200,
           json: {
             ...jobAnswer(printing ?? selected, !!printing, completed && !printing, fake.behaviour),
+            ...(cancelled && !printing ? { progress: { completion: 42.5, printTime: 510, printTimeLeft: null } } : {}),
             state: text,
             ...error,
           },
@@ -124,9 +128,48 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
       }
       if (path === '/api/job' && req.method === 'POST') {
         if (!operational) return notOperational
+        const command = jobCommand(body)
+        if (command.command === 'pause' || command.command === 'cancel') {
+          // octoprint/server/api/job.py: a pause or cancel needs a job printing or paused.
+          if (!fake.state.printing)
+            return {
+              status: 409,
+              json: {
+                error: `Printer is neither printing nor paused, '${command.command}' command cannot be performed`,
+              },
+            }
+          const action = command.command === 'cancel' ? 'cancel' : (command.action ?? 'toggle')
+          if (!['pause', 'resume', 'toggle', 'cancel'].includes(action))
+            return {
+              status: 400,
+              json: {
+                error: `Unknown action '${action}', allowed values for action parameter are 'pause', 'resume' and 'toggle'`,
+              },
+            }
+          const paused = fake.behaviour.jobPhase === 'Paused'
+          const pausing = action === 'pause' || (action === 'toggle' && !paused)
+          // Pausing a paused job, or resuming a running one, does nothing (octoprint/printer/standard.py).
+          if ((pausing && paused) || (action === 'resume' && !paused)) return { status: 204 }
+          const [during, after] =
+            action === 'cancel'
+              ? (['Cancelling', null] as const)
+              : pausing
+                ? (['Pausing', 'Paused'] as const)
+                : (['Resuming', undefined] as const)
+          fake.behaviour.jobPhase = during
+          setTimeout(() => {
+            if (after === null) {
+              fake.state.printing = null
+              fake.behaviour.jobPhase = undefined
+              cancelled = true
+            } else fake.behaviour.jobPhase = after
+          }, settleMs(fake.behaviour))
+          return { status: 204 }
+        }
         // `refuseStart`: another client started a job between our last look and the start.
         if (printing || fake.behaviour.refuseStart) return alreadyPrinting
         if (!fake.behaviour.silentStart) {
+          cancelled = false
           completed = !!fake.behaviour.finishAtOnce
           if (!completed) fake.state.printing = selected
         }
@@ -139,6 +182,16 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server.",
     }),
   )
+}
+
+/** The JSON command of a `POST /api/job` body; empty when it is none. */
+function jobCommand(body: Buffer): { command?: string; action?: string } {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'))
+    return parsed !== null && typeof parsed === 'object' ? (parsed as { command?: string; action?: string }) : {}
+  } catch {
+    return {}
+  }
 }
 
 /** The state text: the link's when it is not operational, else the job's phase, else `Operational`. */

@@ -26,5 +26,6 @@ export const prusalink: PrinterProviderKind = {
     api_key: apiKeyField('Older PrusaLink firmware only: its API key instead of a username and password.').optional(),
   }),
   slicerHostTypes: ['prusalink'],
+  controls: ['pause', 'resume', 'cancel'],
   connect: createPrusaLinkProvider,
 }

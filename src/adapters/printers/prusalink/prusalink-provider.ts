@@ -1,6 +1,7 @@
 import {
   fraction,
   type PrinterDiagnostics,
+  PrinterError,
   type PrinterProviderFactory,
   type PrinterStatus,
 } from '../../../core/printers/provider.js'
@@ -16,7 +17,10 @@ import { mapPrusaLink, prusalinkJobEndings } from './prusalink-states.js'
  * Status: `GET /api/v1/status` (progress in percent), plus `GET /api/v1/job` for the file
  * name (its `display_name`: Buddy firmware gives the FAT short name, `BOX~1.GCO`, in `name`).
  * Upload: `PUT /api/v1/files/{storage}/{name}` with `Print-After-Upload: ?0`; start:
- * `POST /api/v1/files/{storage}/{name}` (204, or 409 when the printer will not print).
+ * `POST /api/v1/files/{storage}/{name}` (204, or 409 when the printer will not print). Controls name
+ * the job by the id `GET /api/v1/status` gives it: `PUT /api/v1/job/{id}/pause`, `PUT
+ * /api/v1/job/{id}/resume`, `DELETE /api/v1/job/{id}` (204; 404 for another job's id, 409 when the
+ * job's state forbids it).
  */
 export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
   const { api_key, username, password } = connection.credentials
@@ -76,6 +80,14 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
     }
   }
 
+  /** A control of the job the printer runs now, named by its id: no job, nothing to control. */
+  const control = async (verb: string, method: string, suffix: string) => {
+    const job = obj((await http.json('GET', '/api/v1/status')).job)
+    if (job.id === undefined || job.id === null) throw new PrinterError('refused', `the printer runs no job to ${verb}`)
+    const answer = await http.request(method, `/api/v1/job/${encodeURIComponent(String(job.id))}${suffix}`)
+    if (answer.status !== 204 && answer.status !== 200) throw refusal(`the ${verb} command`, answer)
+  }
+
   return {
     takesBinaryGcode: true,
     status: () => statusOrOffline(readStatus),
@@ -130,6 +142,9 @@ export const createPrusaLinkProvider: PrinterProviderFactory = (connection) => {
       if (answer.status !== 201 && answer.status !== 204 && answer.status !== 200) throw refusal('the upload', answer)
       return { remote_name: file.name, started: false }
     },
+    pause: () => control('pause', 'PUT', '/pause'),
+    resume: () => control('resume', 'PUT', '/resume'),
+    cancel: () => control('cancel', 'DELETE', ''),
     async start(remoteName) {
       const answer = await http.request(
         'POST',

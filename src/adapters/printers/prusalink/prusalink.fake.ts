@@ -4,6 +4,7 @@ import {
   type Authorize,
   type CommonBehaviour,
   type FakePrinter,
+  settleMs,
   sleep,
   startFake,
 } from '../fake-server.fake.js'
@@ -96,6 +97,23 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
           file: { name: shortName(printing), display_name: printing, path: '/usb' },
         },
       }
+    }
+    const control = /^\/api\/v1\/job\/(\d+)(\/pause|\/resume)?$/.exec(path)
+    if (control) {
+      // prusa/link/web/v1.py: the job is named by its id (404 for any other), and its state must allow the control.
+      if (!printing || Number(control[1]) !== jobId)
+        return { status: 404, json: { title: 'Not Found', message: 'Job not found.' } }
+      const verb = control[2] === '/pause' ? 'pause' : control[2] === '/resume' ? 'resume' : 'stop'
+      const method = verb === 'stop' ? 'DELETE' : 'PUT'
+      if (req.method !== method) return { status: 405 }
+      const from = { pause: ['PRINTING'], resume: ['PAUSED'], stop: ['PRINTING', 'PAUSED'] }[verb]
+      if (!from.includes(state))
+        return conflict(`Not in state to ${verb}`, `Printer is not in state to ${verb} the job.`)
+      // The printer takes a moment (parking the head) before it reports the new state.
+      setTimeout(() => {
+        fake.behaviour.printer = verb === 'pause' ? 'PAUSED' : verb === 'resume' ? undefined : 'STOPPED'
+      }, settleMs(fake.behaviour))
+      return { status: 204 }
     }
     const file = /^\/api\/v1\/files\/usb\/(.+)$/.exec(path)
     if (file && req.method === 'PUT') {

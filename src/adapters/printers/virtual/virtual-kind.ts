@@ -17,5 +17,6 @@ export const virtual = (clock: Clock): PrinterProviderKind => ({
   },
   credentials: z.strictObject({}),
   slicerHostTypes: [],
+  controls: ['pause', 'resume', 'cancel'],
   connect: createVirtualPrinters(clock),
 })

@@ -6,11 +6,19 @@ import type { Clock } from '../../../core/runtime/clock.js'
  * A simulated printer for trying the whole flow without hardware. Address
  * `virtual://<name>?heat_seconds=30&print_seconds=600`: a started job heats for
  * `heat_seconds`, prints for `print_seconds` (progress driven by the injected clock) and
- * finishes. Its files and job live in this process's memory and are gone after a restart.
+ * finishes. It pauses (the clock of the job stands still), resumes and cancels as a host does, and
+ * refuses each where nothing prints or the state forbids it. Its files and job live in this process's memory and are gone after a restart.
  */
 interface Machine {
   files: Map<string, number>
-  job: { name: string; startedAt: number } | null
+  job: {
+    name: string
+    startedAt: number
+    /** Time spent paused by earlier pauses, and when the current one began. */
+    pausedMs: number
+    pausedAt: number | null
+    cancelledAt: number | null
+  } | null
 }
 
 const ambient = 22
@@ -41,7 +49,24 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           raw: { phase: 'standby' },
         }
       }
-      const elapsed = clock.now().getTime() - job.startedAt
+      const now = clock.now().getTime()
+      const elapsed = (job.cancelledAt ?? job.pausedAt ?? now) - job.startedAt - job.pausedMs
+      if (job.cancelledAt !== null) {
+        return {
+          state: 'idle',
+          reason: `the last job was cancelled; ${clearBedAdvice}`,
+          temperatures: { nozzle: { actual: ambient, target: 0 }, bed: { actual: ambient, target: 0 } },
+          job: {
+            file_name: job.name,
+            progress: Math.max(0, (elapsed - heatMs) / Math.max(printMs, 1)),
+            time_left_s: null,
+            elapsed_s: Math.round(elapsed / 1000),
+            ended: 'cancelled',
+            run_id: String(job.startedAt),
+          },
+          raw: { phase: 'cancelled' },
+        }
+      }
       if (elapsed >= heatMs + printMs) {
         return {
           state: 'idle',
@@ -61,8 +86,8 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
       const heating = elapsed < heatMs
       const warmth = heating ? elapsed / Math.max(heatMs, 1) : 1
       return {
-        state: 'printing',
-        reason: heating ? 'heating' : null,
+        state: job.pausedAt !== null ? 'paused' : 'printing',
+        reason: job.pausedAt === null && heating ? 'heating' : null,
         temperatures: {
           nozzle: { actual: Math.round(ambient + (nozzleTarget - ambient) * warmth), target: nozzleTarget },
           bed: { actual: Math.round(ambient + (bedTarget - ambient) * warmth), target: bedTarget },
@@ -75,8 +100,16 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           ended: null,
           run_id: String(job.startedAt),
         },
-        raw: { phase: heating ? 'heating' : 'printing' },
+        raw: { phase: job.pausedAt !== null ? 'paused' : heating ? 'heating' : 'printing' },
       }
+    }
+
+    /** The job, when the printer is in one of `states`; else the refusal a host gives. */
+    const running = async (verb: string, ...states: string[]) => {
+      const { state } = await status()
+      if (!machine.job || !states.includes(state))
+        throw new PrinterError('refused', `the virtual printer is ${state}; it cannot ${verb}`)
+      return machine.job
     }
 
     return {
@@ -116,7 +149,28 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
           throw new PrinterError('refused', `the virtual printer has no file ${remoteName}`)
         if ((await status()).state !== 'idle')
           throw new PrinterError('refused', 'the virtual printer is already printing')
-        machine.job = { name: remoteName, startedAt: clock.now().getTime() }
+        machine.job = {
+          name: remoteName,
+          startedAt: clock.now().getTime(),
+          pausedMs: 0,
+          pausedAt: null,
+          cancelledAt: null,
+        }
+      },
+      async pause() {
+        const job = await running('pause', 'printing')
+        job.pausedAt = clock.now().getTime()
+      },
+      async resume() {
+        const job = await running('resume', 'paused')
+        job.pausedMs += clock.now().getTime() - (job.pausedAt ?? clock.now().getTime())
+        job.pausedAt = null
+      },
+      async cancel() {
+        const job = await running('cancel', 'printing', 'paused')
+        if (job.pausedAt !== null) job.pausedMs += clock.now().getTime() - job.pausedAt
+        job.pausedAt = null
+        job.cancelledAt = clock.now().getTime()
       },
     }
   }

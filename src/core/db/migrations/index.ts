@@ -25,6 +25,7 @@ import * as m0026 from './0026-collection-cover.js'
 import * as m0027 from './0027-analysis-queue.js'
 import * as m0028 from './0028-print-queue.js'
 import * as m0029 from './0029-events-and-webhooks.js'
+import * as m0030 from './0030-print-controls.js'
 import * as m0031 from './0031-print-runs.js'
 
 /**
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0027-analysis-queue': m0027,
   '0028-print-queue': m0028,
   '0029-events-and-webhooks': m0029,
+  '0030-print-controls': m0030,
   '0031-print-runs': m0031,
 }

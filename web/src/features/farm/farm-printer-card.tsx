@@ -28,7 +28,7 @@ function Tags({ label, values, empty }: { label: string; values: string[]; empty
 
 /**
  * One printer on the farm: its live state (what `renderStatus` draws: state, job, progress, time
- * left, temperatures, the bed-clear button), its groups and loaded filament with a button to
+ * left, temperatures, the pause, resume and cancel buttons, the bed-clear button), its groups and loaded filament with a button to
  * change them, and its hold after a failed print with the reason and a Release button.
  */
 export function FarmPrinterCard(props: { fleetPrinter: FleetPrinter; renderStatus: (printer: Printer) => ReactNode }) {

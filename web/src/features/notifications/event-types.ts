@@ -18,6 +18,8 @@ export const eventTypeLabels: Record<EventType, string> = {
   'job.completed': 'A print job printed every copy',
   'job.failed': 'A print job failed for good',
   'job.cancelled': 'A print job was cancelled',
+  'job.paused': "A print job's print was paused",
+  'job.resumed': "A print job's print was resumed",
 }
 
 export const eventTypes = Object.keys(eventTypeLabels) as EventType[]

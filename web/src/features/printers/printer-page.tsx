@@ -9,6 +9,7 @@ import { BedClearButton } from './bed-clear-button'
 import { DiagnosticsPanel } from './diagnostics-panel'
 import { DispatchHistory } from './dispatch-history'
 import { EditPrinterButton } from './edit-printer-button'
+import { PrintControls } from './print-controls'
 import { PrinterLiveStatus } from './printer-live-status'
 import { ProviderBadge } from './provider-badge'
 import { RemovePrinterButton } from './remove-printer-button'
@@ -83,6 +84,7 @@ export function PrinterPage() {
                 Now
               </Title>
               <PrinterLiveStatus name={data.name} status={data.status} />
+              <PrintControls printer={data} />
               <BedClearButton printer={data} />
             </Stack>
           </Paper>

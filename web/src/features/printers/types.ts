@@ -15,3 +15,5 @@ export interface GcodeFile {
   id: string
   name: string
 }
+export type PrintControl = components['schemas']['PrintControl']
+export type PrintControlName = PrintControl['control']

@@ -4,7 +4,7 @@ import { livePollMs, printerPollMs } from '../../api/live-polling'
 import { unwrap } from '../../api/problem'
 import { useLiveEventsConnected } from '../../api/use-live-events'
 import { printerKeys } from './query-keys'
-import type { CreatePrinter, UpdatePrinter } from './types'
+import type { CreatePrinter, PrintControlName, Printer, UpdatePrinter } from './types'
 
 /** Every printer with its live status, polled while the page is visible (see `printerPollMs`). */
 export function usePrinters() {
@@ -115,5 +115,21 @@ export function useDeletePrinter(id: string) {
       queryClient.removeQueries({ queryKey: printerKeys.printer(id) })
       queryClient.invalidateQueries({ queryKey: printerKeys.list })
     },
+  })
+}
+
+/**
+ * Pauses, resumes or cancels the print a printer runs, naming the print shown (its file and run),
+ * so the vault refuses if the printer moved on since; the printers are asked again after.
+ */
+export function usePrintControl(printer: Printer) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (control: PrintControlName) => {
+      const job = printer.status.job
+      const body = { file_name: job?.file_name ?? '', run_id: job?.run_id ?? null }
+      return unwrap(await api.POST(`/api/v1/printers/{id}/${control}`, { params: { path: { id: printer.id } }, body }))
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: printerKeys.all }),
   })
 }
