@@ -16,6 +16,8 @@ const databaseBehaviour = [
   'test/webhooks.test.ts',
   // The print queue: jobs and printers claimed under leases by two replicas over one database.
   'test/print-queue.test.ts',
+  // Bed-clearing runs stepped under leases by two replicas over one database.
+  'test/printers-bed-clearing.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

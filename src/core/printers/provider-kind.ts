@@ -26,6 +26,11 @@ export interface PrinterProviderKind {
   readonly credentials: z.ZodObject
   /** PrusaSlicer's `host_type` words for this host, so an imported physical printer preset links to it. */
   readonly slicerHostTypes: readonly string[]
+  /**
+   * Whether the vault can run G-code on its printers (the provider's `runGcode`), and how, or why
+   * not: a bed-clearing script is only offered where it can run.
+   */
+  readonly scripts: { readonly runs: boolean; readonly detail: string }
   readonly connect: PrinterProviderFactory
 }
 

@@ -53,6 +53,7 @@ const presentProvider = (kind: PrinterProviderKind) => ({
   label: kind.label,
   address: { description: kind.address.description, example: kind.address.example },
   credentials: credentialsJsonSchema(kind),
+  scripts: { runs: kind.scripts.runs, detail: kind.scripts.detail },
 })
 
 export const printersRouter = createRouter()

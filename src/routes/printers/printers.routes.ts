@@ -111,6 +111,18 @@ export const PrinterProviderSchema = z
         additionalProperties: false,
       },
     }),
+    scripts: z
+      .object({
+        runs: z.boolean(),
+        detail: z.string().openapi({
+          example:
+            'POST /printer/gcode/script, which answers once Klipper has run the script; an unknown macro is refused.',
+        }),
+      })
+      .openapi({
+        description:
+          'Whether the vault can run G-code on this provider’s printers (a bed-clearing script, `PATCH /api/v1/farm/printers/{id}`), and through which host API, or why not.',
+      }),
   })
   .openapi('PrinterProvider')
 

@@ -20,5 +20,6 @@ export const duet = (): PrinterProviderKind => ({
     ).optional(),
   }),
   slicerHostTypes: ['duet'],
+  scripts: { runs: true, detail: 'rr_gcode queues the lines; an `Error:` in rr_reply refuses them.' },
   connect: createDuetProviders(),
 })

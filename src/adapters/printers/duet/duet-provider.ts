@@ -173,25 +173,29 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
         throw new PrinterError('refused', 'the board could not store the file (rr_upload err 1)')
       return { remote_name: file.name, started: false }
     },
-    async start(remoteName) {
-      const gcode = `M32 "${gcodesFolder}${remoteName}"`
-      const queued = parseJsonObject(
-        (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
-        'rr_gcode',
-      )
-      if (queued.err === 1)
-        throw new PrinterError('refused', 'the board did not take the start command (rr_gcode err 1)')
-      // The board runs the queued M32 in its main loop, after the answer: its refusal shows in
-      // rr_reply a moment later. Silence for a while is no refusal; the confirm step looks then.
-      const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
-      for (;;) {
-        const reply = firstLine((await inSession('GET', '/rr_reply')).text)
-        if (reply && /^error/i.test(reply))
-          throw new PrinterError('refused', `the board refused the start (${reply.slice(0, 200)})`)
-        if (reply || Date.now() >= until) return
-        await new Promise((resolve) => setTimeout(resolve, replyPollMs))
-      }
-    },
+    start: (remoteName) => queueGcode(`M32 "${gcodesFolder}${remoteName}"`, 'the start'),
+    runGcode: (script) => queueGcode(script, 'the G-code'),
+  }
+
+  /**
+   * Queues G-code on the board. It runs the queued lines in its main loop, after the answer: a
+   * refusal shows in rr_reply a moment later. Silence for a while is no refusal; the caller's next
+   * status read looks then.
+   */
+  async function queueGcode(gcode: string, what: string): Promise<void> {
+    const queued = parseJsonObject(
+      (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
+      'rr_gcode',
+    )
+    if (queued.err === 1) throw new PrinterError('refused', `the board did not take ${what} (rr_gcode err 1)`)
+    const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
+    for (;;) {
+      const reply = firstLine((await inSession('GET', '/rr_reply')).text)
+      if (reply && /^error/i.test(reply))
+        throw new PrinterError('refused', `the board refused ${what} (${reply.slice(0, 200)})`)
+      if (reply || Date.now() >= until) return
+      await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+    }
   }
 }
 

@@ -14,5 +14,9 @@ export const moonraker: PrinterProviderKind = {
     ).optional(),
   }),
   slicerHostTypes: ['moonraker', 'klipper'],
+  scripts: {
+    runs: true,
+    detail: 'POST /printer/gcode/script, which answers once Klipper has run the script; an unknown macro is refused.',
+  },
   connect: createMoonrakerProvider,
 }

@@ -14,5 +14,6 @@ export const octoprint: PrinterProviderKind = {
     ).optional(),
   }),
   slicerHostTypes: ['octoprint'],
+  scripts: { runs: true, detail: 'POST /api/printer/command queues the lines on the printer’s serial link.' },
   connect: createOctoPrintProvider,
 }

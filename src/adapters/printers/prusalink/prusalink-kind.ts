@@ -26,5 +26,9 @@ export const prusalink: PrinterProviderKind = {
     api_key: apiKeyField('Older PrusaLink firmware only: its API key instead of a username and password.').optional(),
   }),
   slicerHostTypes: ['prusalink'],
+  scripts: {
+    runs: false,
+    detail: 'PrusaLink has no endpoint that runs G-code: its API uploads, starts, pauses and stops files only.',
+  },
   connect: createPrusaLinkProvider,
 }

@@ -17,5 +17,6 @@ export const virtual = (clock: Clock): PrinterProviderKind => ({
   },
   credentials: z.strictObject({}),
   slicerHostTypes: [],
+  scripts: { runs: true, detail: 'Any script takes the finished print off the simulated bed.' },
   connect: createVirtualPrinters(clock),
 })

@@ -6,7 +6,7 @@ import type { Clock } from '../../../core/runtime/clock.js'
  * A simulated printer for trying the whole flow without hardware. Address
  * `virtual://<name>?heat_seconds=30&print_seconds=600`: a started job heats for
  * `heat_seconds`, prints for `print_seconds` (progress driven by the injected clock) and
- * finishes. Its files and job live in this process's memory and are gone after a restart.
+ * finishes; any G-code script then takes the print off its bed. Its files and job live in this process's memory and are gone after a restart.
  */
 interface Machine {
   files: Map<string, number>
@@ -117,6 +117,12 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
         if ((await status()).state !== 'idle')
           throw new PrinterError('refused', 'the virtual printer is already printing')
         machine.job = { name: remoteName, startedAt: clock.now().getTime() }
+      },
+      // A script clears the simulated bed: the finished job is taken off, and the printer is idle again.
+      async runGcode() {
+        if ((await status()).state !== 'idle')
+          throw new PrinterError('refused', 'the virtual printer is printing; it runs no script now')
+        machine.job = null
       },
     }
   }

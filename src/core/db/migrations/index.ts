@@ -25,6 +25,7 @@ import * as m0026 from './0026-collection-cover.js'
 import * as m0027 from './0027-analysis-queue.js'
 import * as m0028 from './0028-print-queue.js'
 import * as m0029 from './0029-events-and-webhooks.js'
+import * as m0032 from './0032-bed-clearing-scripts.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0027-analysis-queue': m0027,
   '0028-print-queue': m0028,
   '0029-events-and-webhooks': m0029,
+  '0032-bed-clearing-scripts': m0032,
 }
