@@ -7,6 +7,7 @@ export type PrintJobChange = components['schemas']['PrintJobChange']
 export type PrintTarget = components['schemas']['PrintTarget']
 export type FarmPrinter = components['schemas']['FarmPrinter']
 export type FarmPrinterChange = components['schemas']['FarmPrinterChange']
+export type BedClearing = components['schemas']['BedClearing']
 export type Printer = components['schemas']['Printer']
 
 /** A printer with its live status (`GET /api/v1/printers`) and what the queue knows of it (`GET /api/v1/farm/printers`). */
