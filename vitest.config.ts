@@ -20,6 +20,8 @@ const databaseBehaviour = [
   'test/print-runs.test.ts',
   // Pause, resume and cancel recorded on the queue job, each through one conditional UPDATE.
   'test/print-controls.test.ts',
+  // Bed-clearing runs stepped under leases by two replicas over one database.
+  'test/printers-bed-clearing.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',

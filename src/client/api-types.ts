@@ -1905,8 +1905,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set a printer’s groups and loaded filament
-         * @description Replaces the group tags jobs can target, and the filament types loaded (for the compatibility rules: a file that uses another type is not sent to it).
+         * Set a printer’s groups, loaded filament and bed clearing
+         * @description Replaces the group tags jobs can target, the filament types loaded (for the compatibility rules: a file that uses another type is not sent to it), and how the bed becomes clear after a job (a person, or a G-code script the vault runs once the bed has cooled). A printer whose provider runs no G-code (PrusaLink, Bambu) cannot clear by script: 422, saying why.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -2301,7 +2301,9 @@ export interface paths {
          *     - `printer.state_changed`: The vault saw a printer's state change (idle, printing, paused, error, offline…).
          *     - `printer.error`: A printer entered the error state.
          *     - `printer.bed_needs_clearing`: A printer that waits for its bed to be confirmed clear finished a job.
-         *     - `printer.bed_cleared`: Someone confirmed a printer's bed is clear.
+         *     - `printer.bed_cleared`: A printer's bed is clear again: someone confirmed it (`by: person`), or its clearing script ran and the printer showed itself idle after it (`by: script`).
+         *     - `printer.bed_clearing`: A printer that clears its bed by script began a clearing run: `phase: cooling` (waiting for the bed to cool below `below_c`) or `phase: running` (the script was sent).
+         *     - `printer.bed_clearing_failed`: A printer's clearing script failed, the printer erred, went offline or did not finish in time: the bed is not clear and the printer is held.
          *     - `dispatch.sent`: A file was stored on a printer, not (yet) seen printing.
          *     - `dispatch.started`: A sent file was seen printing.
          *     - `dispatch.failed`: A send was refused or did not end printing.
@@ -3733,6 +3735,12 @@ export interface components {
              *     ]
              */
             controls: ("pause" | "resume" | "cancel")[];
+            /** @description Whether the vault can run G-code on this provider’s printers (a bed-clearing script, `PATCH /api/v1/farm/printers/{id}`), and through which host API, or why not. */
+            scripts: {
+                runs: boolean;
+                /** @example POST /printer/gcode/script, which answers once Klipper has run the script; an unknown macro is refused. */
+                detail: string;
+            };
         };
         Printer: {
             id: string;
@@ -4112,7 +4120,59 @@ export interface components {
             held_reason: string | null;
             /** Format: date-time */
             held_since: string | null;
+            bed_clearing: components["schemas"]["BedClearing"];
+            clearing: components["schemas"]["BedClearingRun"];
         };
+        /**
+         * @description How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.
+         * @example {
+         *       "by": "script",
+         *       "script": "EJECT_PARTS",
+         *       "below_c": 35,
+         *       "timeout_s": 600
+         *     }
+         */
+        BedClearing: {
+            /** @enum {string} */
+            by: "person";
+        } | {
+            /** @enum {string} */
+            by: "script";
+            /**
+             * @description The G-code the printer runs to clear its bed: a macro name or several lines (at most 4,000 characters).
+             * @example EJECT_PARTS
+             */
+            script: string;
+            /**
+             * @description The bed must report a temperature below this (°C, 15 to 100) before the script runs.
+             * @example 35
+             */
+            below_c: number;
+            /**
+             * @description Seconds (10 to 3,600) the printer has to run the script and show itself idle again; past them it is held.
+             * @default 600
+             * @example 600
+             */
+            timeout_s?: number;
+        };
+        /** @description The last clearing run by script on this printer, if any. */
+        BedClearingRun: {
+            /**
+             * @description `cooling`: waiting for the bed to cool below `below_c`; `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).
+             * @enum {string}
+             */
+            state: "cooling" | "running" | "ran" | "cleared" | "failed" | "superseded";
+            /**
+             * @description The bed temperature last seen, °C.
+             * @example 47
+             */
+            bed_c: number | null;
+            /** @example 35 */
+            below_c: number;
+            detail: string | null;
+            /** Format: date-time */
+            started_at: string;
+        } | null;
         /**
          * @example {
          *       "groups": [
@@ -4138,6 +4198,7 @@ export interface components {
              *     ]
              */
             loaded_filaments?: string[];
+            bed_clearing?: components["schemas"]["BedClearing"];
         };
         PrintQueue: {
             items: components["schemas"]["PrintJob"][];
@@ -4366,7 +4427,7 @@ export interface components {
              * @enum {string}
              */
             format: "generic" | "ntfy" | "discord";
-            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
             enabled: boolean;
             /** @description Deliveries carry `X-Vault-Signature` (the generic format). */
             signed: boolean;
@@ -12830,7 +12891,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is not valid. */
+            /** @description The body is not valid, or the printer cannot run a clearing script. */
             422: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
@@ -15149,7 +15210,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -15444,7 +15505,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     enabled?: boolean;
                 };
             };

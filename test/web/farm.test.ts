@@ -268,6 +268,10 @@ describe('the farm page', () => {
       await page.keyboard.press('Enter')
       await edit.getByRole('textbox', { name: 'Loaded filament' }).fill('petg')
       await page.keyboard.press('Enter')
+      // A belt printer ejects its parts: a clearing macro once the bed is below 40 °C.
+      await edit.getByRole('radio', { name: 'By a G-code script (parts ejected)' }).check()
+      await edit.getByRole('textbox', { name: 'Clearing script' }).fill('EJECT_PARTS')
+      await edit.getByRole('textbox', { name: 'Cool the bed below (°C)' }).fill('40')
       await expectAccessible(page, '[role="dialog"]')
       await edit.getByRole('button', { name: 'Save' }).click()
       await edit.waitFor({ state: 'detached' })
@@ -275,8 +279,14 @@ describe('the farm page', () => {
       await card.getByText('PETG', { exact: true }).waitFor()
       const farm = await call(vault.baseUrl, 'GET', '/api/v1/farm/printers', { token })
       expect(farm.body.items).toMatchObject([
-        { printer_id: printerId, groups: ['petg-farm'], loaded_filaments: ['PETG'] },
+        {
+          printer_id: printerId,
+          groups: ['petg-farm'],
+          loaded_filaments: ['PETG'],
+          bed_clearing: { by: 'script', script: 'EJECT_PARTS', below_c: 40, timeout_s: 600 },
+        },
       ])
+      await card.getByText('Bed cleared by script below 40 °C').waitFor()
       await checkLayout(page, 'farm-printers')
 
       expect(blocked).toEqual([])

@@ -275,8 +275,41 @@ export interface PrintersTable {
   /** The process feeding the printer from the queue, and until when; a lapsed lease is taken over. */
   lease_owner: string | null
   lease_until: string | null
+  /** How the bed becomes clear after a job: `person` (someone confirms it) or `script` (migration 0032). */
+  bed_clear_by: Generated<BedClearBy>
+  /** The G-code (a macro name or lines) a `script` printer runs to clear its bed. */
+  bed_clear_script: string | null
+  /** °C the bed must cool below before the script runs. */
+  bed_clear_below_c: number | null
+  /** Seconds the printer has to finish the script and show itself idle. */
+  bed_clear_timeout_s: number | null
   created_at: string
   updated_at: string
+}
+
+export type BedClearBy = 'person' | 'script'
+
+/** `cooling` → `running` (under a lease) → `ran` → `cleared`; or `failed` (the printer held), or `superseded` by a person. */
+export type BedClearingState = 'cooling' | 'running' | 'ran' | 'cleared' | 'failed' | 'superseded'
+
+export interface BedClearingsTable {
+  id: string
+  printer_id: string
+  state: BedClearingState
+  script: string
+  below_c: number
+  timeout_s: number
+  /** The bed temperature last seen while cooling, °C. */
+  bed_c: number | null
+  /** Why the run failed, or what it is waiting for. */
+  detail: string | null
+  lease_owner: string | null
+  lease_until: string | null
+  /** When a running script must have finished, the printer idle again. */
+  deadline_at: string | null
+  created_at: string
+  updated_at: string
+  ended_at: string | null
 }
 
 export interface DispatchesTable {
@@ -496,6 +529,7 @@ export interface Database {
   locks: LocksTable
   printer_credential_keys: PrinterCredentialKeysTable
   printers: PrintersTable
+  bed_clearings: BedClearingsTable
   dispatches: DispatchesTable
   filament_profiles: FilamentProfilesTable
   printer_profiles: PrinterProfilesTable
@@ -529,6 +563,7 @@ const databaseTables: Record<keyof Database, true> = {
   locks: true,
   printer_credential_keys: true,
   printers: true,
+  bed_clearings: true,
   dispatches: true,
   filament_profiles: true,
   printer_profiles: true,

@@ -43,9 +43,29 @@ export function summarizeEvent(event: Pick<VaultEvent, 'type' | 'subject' | 'dat
     case 'printer.bed_cleared':
       return {
         title: `${printer}: bed clear`,
-        message: `${printer}'s bed was confirmed clear.`,
+        message:
+          data.by === 'script'
+            ? `${printer}'s clearing script ran and the printer is idle: the bed is clear.`
+            : `${printer}'s bed was confirmed clear.`,
         urgent: false,
         tags: ['white_check_mark'],
+      }
+    case 'printer.bed_clearing':
+      return {
+        title: `${printer}: clearing the bed`,
+        message:
+          data.phase === 'cooling'
+            ? `${printer} waits for its bed to cool below ${typeof data.below_c === 'number' ? data.below_c : '?'} °C, then runs its clearing script.`
+            : `${printer} runs its clearing script.`,
+        urgent: false,
+        tags: ['broom'],
+      }
+    case 'printer.bed_clearing_failed':
+      return {
+        title: `${printer}: bed not cleared`,
+        message: `${printer} could not clear its bed by script${reason}; it is held until someone looks at it.`,
+        urgent: true,
+        tags: ['warning'],
       }
     case 'dispatch.sent':
       return {

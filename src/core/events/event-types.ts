@@ -6,7 +6,12 @@ export const eventTypeMeanings = {
   'printer.state_changed': "The vault saw a printer's state change (idle, printing, paused, error, offline…).",
   'printer.error': 'A printer entered the error state.',
   'printer.bed_needs_clearing': 'A printer that waits for its bed to be confirmed clear finished a job.',
-  'printer.bed_cleared': "Someone confirmed a printer's bed is clear.",
+  'printer.bed_cleared':
+    "A printer's bed is clear again: someone confirmed it (`by: person`), or its clearing script ran and the printer showed itself idle after it (`by: script`).",
+  'printer.bed_clearing':
+    'A printer that clears its bed by script began a clearing run: `phase: cooling` (waiting for the bed to cool below `below_c`) or `phase: running` (the script was sent).',
+  'printer.bed_clearing_failed':
+    "A printer's clearing script failed, the printer erred, went offline or did not finish in time: the bed is not clear and the printer is held.",
   'dispatch.sent': 'A file was stored on a printer, not (yet) seen printing.',
   'dispatch.started': 'A sent file was seen printing.',
   'dispatch.failed': 'A send was refused or did not end printing.',

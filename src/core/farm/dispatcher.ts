@@ -8,6 +8,7 @@ import { runEnding } from '../printers/print-runs.js'
 import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
 import type { ObservedStatus } from '../printers/status-cache.js'
+import { stepClearing } from './bed-clearing.js'
 import { checkCompatibility, mayPrint, type PrinterFacts } from './compatibility.js'
 import { groupsOf, holdPrinter, leasePrinter, printerFactsOf, unleasePrinter } from './farm-printers.js'
 import { claimJob, jobSent, partPrinted, printFailed, sendFailed, takeOverSend } from './job-transitions.js'
@@ -40,13 +41,16 @@ export interface DispatchPass {
   sent: { job_id: string; printer_id: string }[]
   printed: string[]
   failed: string[]
+  /** Bed-clearing scripts this pass started; each settles its run when the printer answers. */
+  scripts: Promise<void>[]
 }
 
 /** Why a compatible printer could not take a job in this pass. */
-type Blocker = 'held' | 'bed' | 'busy' | 'offline' | 'fed elsewhere'
+type Blocker = 'held' | 'bed' | 'clearing' | 'busy' | 'offline' | 'fed elsewhere'
 const blockerText: Record<Blocker, string> = {
   held: 'held after a failed print',
   bed: 'bed not confirmed clear',
+  clearing: 'clearing the bed by script',
   busy: 'busy',
   offline: 'offline',
   'fed elsewhere': 'being fed by another process',
@@ -74,7 +78,7 @@ export async function dispatchNext(
 ): Promise<DispatchPass> {
   const { db } = deps.database
   const owner = deps.service.instanceId
-  const done: DispatchPass = { sent: [], printed: [], failed: [] }
+  const done: DispatchPass = { sent: [], printed: [], failed: [], scripts: [] }
   const files = memo<QueueFile | null>()
   const facts = memo<PrinterFacts>()
   const pass: Pass = {
@@ -100,7 +104,8 @@ export async function dispatchNext(
       continue
     }
     try {
-      const { row, status } = await observePrinter(deps, listed)
+      const { row, status: observed } = await observePrinter(deps, listed)
+      let status = observed
       const onPrinter = await db
         .selectFrom('print_jobs')
         .selectAll()
@@ -115,8 +120,16 @@ export async function dispatchNext(
         if (settled === 'on printer') occupied = true
       }
       // Settling a failed print holds the printer: read again to see it.
-      const current = onPrinter.length > 0 ? await reread(db, row.id) : row
-      const blocker = blockerOf(current, status, occupied)
+      let current = onPrinter.length > 0 ? await reread(db, row.id) : row
+      let blocker = blockerOf(current, status, occupied)
+      if (blocker === 'bed' && current.bed_clear_by === 'script') {
+        const step = await stepClearing(deps, current, status, { leaseMs: options.leaseMs })
+        if (step.script) done.scripts.push(step.script)
+        if (step.outcome === 'cleared') {
+          ;({ row: current, status } = await observePrinter(deps, await reread(db, row.id)))
+          blocker = blockerOf(current, status, occupied)
+        } else blocker = step.outcome === 'held' ? 'held' : 'clearing'
+      }
       if (blocker) {
         blockers.set(row.id, blocker)
         continue
@@ -185,6 +198,8 @@ const reread = (db: Kysely<Database>, id: string) =>
 function blockerOf(row: PrinterRow, status: ObservedStatus, occupied: boolean): Blocker | null {
   if (row.held_reason !== null) return 'held'
   if (occupied) return 'busy'
+  // A printer clearing its bed by script steps its run whatever it shows: an offline one fails it once the script ran.
+  if (row.bed_occupied_since !== null && row.bed_clear_by === 'script') return 'bed'
   if (status.state === 'offline') return 'offline'
   // Whatever the printer's own setting: the queue never sends onto a finished print nobody took off.
   if (row.bed_occupied_since !== null) return 'bed'

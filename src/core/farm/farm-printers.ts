@@ -1,10 +1,24 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema.js'
+import type { Kysely, Selectable } from 'kysely'
+import type { BedClearingsTable, Database } from '../db/schema.js'
+import { unprocessable } from '../errors.js'
 import { getPrinterRow, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
+import { findProviderKind } from '../printers/provider-kind.js'
 import type { PrinterFacts } from './compatibility.js'
 
-/** A printer as the queue sees it: its groups, the filament loaded, and whether it is held. */
+/** How a printer's bed becomes clear after a job: a person confirms it, or the vault runs a script. */
+export type BedClearing = { by: 'person' } | { by: 'script'; script: string; below_c: number; timeout_s: number }
+
+/** A clearing run as the farm shows it: what it waits for, the bed's last temperature, and why it failed. */
+export interface BedClearingRun {
+  state: Selectable<BedClearingsTable>['state']
+  bed_c: number | null
+  below_c: number
+  detail: string | null
+  started_at: string
+}
+
+/** A printer as the queue sees it: its groups, the filament loaded, whether it is held, and how its bed is cleared. */
 export interface FarmPrinter {
   printer_id: string
   name: string
@@ -13,13 +27,26 @@ export interface FarmPrinter {
   held: boolean
   held_reason: string | null
   held_since: string | null
+  bed_clearing: BedClearing
+  /** The last clearing run by script, if any. */
+  clearing: BedClearingRun | null
 }
 
 const list = (json: string) => JSON.parse(json) as string[]
 
 export const groupsOf = (row: Pick<PrinterRow, 'farm_groups'>) => list(row.farm_groups)
 
-export const toFarmPrinter = (row: PrinterRow): FarmPrinter => ({
+export const bedClearingOf = (row: PrinterRow): BedClearing =>
+  row.bed_clear_by === 'script'
+    ? {
+        by: 'script',
+        script: row.bed_clear_script ?? '',
+        below_c: row.bed_clear_below_c ?? 0,
+        timeout_s: row.bed_clear_timeout_s ?? 0,
+      }
+    : { by: 'person' }
+
+export const toFarmPrinter = (row: PrinterRow, run?: Selectable<BedClearingsTable>): FarmPrinter => ({
   printer_id: row.id,
   name: row.name,
   groups: groupsOf(row),
@@ -27,15 +54,51 @@ export const toFarmPrinter = (row: PrinterRow): FarmPrinter => ({
   held: row.held_reason !== null,
   held_reason: row.held_reason,
   held_since: row.held_since,
+  bed_clearing: bedClearingOf(row),
+  clearing: run
+    ? { state: run.state, bed_c: run.bed_c, below_c: run.below_c, detail: run.detail, started_at: run.created_at }
+    : null,
 })
 
-/** Sets a printer's group tags and the filament types loaded in it (stored upper case, as slicers name them). */
+/** The newest clearing run of each printer that has one (or of the one printer named). */
+export async function lastClearings(
+  db: Kysely<Database>,
+  printerId?: string,
+): Promise<Map<string, Selectable<BedClearingsTable>>> {
+  const rows = await db
+    .selectFrom('bed_clearings')
+    .selectAll()
+    .$if(printerId !== undefined, (qb) => qb.where('printer_id', '=', printerId ?? ''))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return new Map(rows.map((run) => [run.printer_id, run]))
+}
+
+/** A printer whose provider cannot run G-code cannot clear its bed by script: a 422 saying why. */
+function checkBedClearing(deps: Pick<PrintersDeps, 'printers'>, row: PrinterRow, clearing: BedClearing): void {
+  if (clearing.by !== 'script') return
+  const kind = findProviderKind(deps.printers.providers, row.provider)
+  if (kind?.scripts.runs) return
+  const why = kind ? kind.scripts.detail : `no provider ${row.provider} is offered here`
+  throw unprocessable(`${row.name} cannot clear its bed by script: ${why}`, [
+    { path: 'body.bed_clearing.by', message: `${kind?.label ?? row.provider} runs no G-code script: ${why}` },
+  ])
+}
+
+/**
+ * Sets a printer's group tags, the filament types loaded in it (stored upper case, as slicers
+ * name them) and how its bed is cleared.
+ */
 export async function setFarmPrinter(
-  deps: Pick<PrintersDeps, 'database' | 'clock'>,
+  deps: Pick<PrintersDeps, 'database' | 'clock' | 'printers'>,
   id: string,
-  changes: { groups?: string[] | undefined; loaded_filaments?: string[] | undefined },
+  changes: { groups?: string[] | undefined; loaded_filaments?: string[] | undefined; bed_clearing?: BedClearing },
 ): Promise<PrinterRow> {
-  await getPrinterRow(deps, id)
+  const row = await getPrinterRow(deps, id)
+  const clearing = changes.bed_clearing
+  if (clearing) checkBedClearing(deps, row, clearing)
+  const script = clearing?.by === 'script' ? clearing.script.replace(/\r\n?/g, '\n') : null
   const distinct = (values: string[]) => [...new Set(values.map((value) => value.trim()).filter(Boolean))]
   await deps.database.db
     .updateTable('printers')
@@ -44,6 +107,16 @@ export async function setFarmPrinter(
       ...(changes.groups ? { farm_groups: JSON.stringify(distinct(changes.groups)) } : {}),
       ...(changes.loaded_filaments
         ? { loaded_filaments: JSON.stringify(distinct(changes.loaded_filaments.map((type) => type.toUpperCase()))) }
+        : {}),
+      ...(clearing
+        ? clearing.by === 'script'
+          ? {
+              bed_clear_by: 'script' as const,
+              bed_clear_script: script,
+              bed_clear_below_c: clearing.below_c,
+              bed_clear_timeout_s: clearing.timeout_s,
+            }
+          : { bed_clear_by: 'person' as const }
         : {}),
     })
     .where('id', '=', id)

@@ -17,7 +17,7 @@ import type { ObservedStatus } from './status-cache.js'
  */
 export const clearBedAdvice = 'make sure the bed is clear'
 
-type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_occupied_since'>
+type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_occupied_since' | 'bed_clear_by'>
 
 /** The states in which a job is on the bed. */
 export const jobOnBed = (state: PrinterState): boolean => state === 'printing' || state === 'paused'
@@ -48,10 +48,17 @@ export async function markBedOccupied<Row extends BedRow>(
 }
 
 const waitingAdvice = 'confirm the bed is clear to send the next job'
+const scriptAdvice = 'the vault clears the bed by script once it has cooled'
 
-/** An idle printer whose bed waits for a confirmation is not ready, and its reason says why. */
+/**
+ * An idle printer whose bed waits for a confirmation, or for its clearing script, is not ready,
+ * and its reason says why.
+ */
 export function withBedClearance(row: BedRow, status: ObservedStatus): ObservedStatus {
-  if (row.require_bed_clear !== 1 || row.bed_occupied_since === null || status.state !== 'idle') return status
+  const byScript = row.bed_clear_by === 'script'
+  if ((row.require_bed_clear !== 1 && !byScript) || row.bed_occupied_since === null || status.state !== 'idle')
+    return status
+  if (byScript) return { ...status, ready: false, reason: `a job ran since the bed was last cleared; ${scriptAdvice}` }
   const reason = status.reason?.includes(clearBedAdvice)
     ? status.reason.replace(clearBedAdvice, waitingAdvice)
     : `a job ran since the bed was last confirmed clear; ${waitingAdvice}`

@@ -114,6 +114,10 @@ export async function createPrinter(
     held_since: null,
     lease_owner: null,
     lease_until: null,
+    bed_clear_by: 'person',
+    bed_clear_script: null,
+    bed_clear_below_c: null,
+    bed_clear_timeout_s: null,
     created_at: now,
     updated_at: now,
   }
@@ -231,13 +235,23 @@ export async function confirmBedClear(
       'job_on_bed',
       `${row.name} is ${status.state}; confirm the bed is clear once the job has ended and its print is taken off.`,
     )
-  await deps.database.db.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', id).execute()
+  const now = deps.clock.now().toISOString()
+  await deps.database.db.transaction().execute(async (trx) => {
+    await trx.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', id).execute()
+    // A clearing run by script that has not begun its script is no longer needed.
+    await trx
+      .updateTable('bed_clearings')
+      .set({ state: 'superseded', ended_at: now, updated_at: now })
+      .where('printer_id', '=', id)
+      .where('state', 'in', ['cooling', 'ran'])
+      .execute()
+  })
   deps.logger.info('printer bed confirmed clear', { printer_id: id, user_id: userId })
   if (row.bed_occupied_since !== null)
     await publishEvent(deps, {
       type: 'printer.bed_cleared',
       subject: `printer:${id}`,
-      data: { printer_id: id, printer_name: row.name, user_id: userId },
+      data: { printer_id: id, printer_name: row.name, by: 'person', user_id: userId },
     })
   return { ...row, bed_occupied_since: null }
 }

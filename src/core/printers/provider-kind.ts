@@ -28,6 +28,11 @@ export interface PrinterProviderKind {
   readonly slicerHostTypes: readonly string[]
   /** The controls of a running print its printers take (the methods its providers implement), for the UI before it asks one. */
   readonly controls: readonly PrinterControl[]
+  /**
+   * Whether the vault can run G-code on its printers (the provider's `runGcode`), and how, or why
+   * not: a bed-clearing script is only offered where it can run.
+   */
+  readonly scripts: { readonly runs: boolean; readonly detail: string }
   readonly connect: PrinterProviderFactory
 }
 

@@ -132,6 +132,13 @@ export interface PrinterProvider {
   readonly takesSlicedPackages?: boolean
   /** Prints Prusa's binary G-code (`.bgcode`, listed in its `accepted_extensions`); the others take text G-code only. */
   readonly takesBinaryGcode?: boolean
+  /**
+   * Runs G-code on the printer (a macro name, or lines): the bed-clearing script. Present only
+   * where the host has a command API (see the kind's `scripts`). Resolves once the host took the
+   * script (Moonraker: once Klipper ran it); throws `PrinterError` when the host refuses it (an
+   * unknown macro, a printer not connected) or gives no answer within `timeoutMs`.
+   */
+  runGcode?(script: string, options: { timeoutMs: number }): Promise<void>
 }
 
 /** What a provider needs to reach one printer. `credentials` are decrypted, in memory only. */

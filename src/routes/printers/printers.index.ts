@@ -59,6 +59,7 @@ const presentProvider = (kind: PrinterProviderKind) => ({
   address: { description: kind.address.description, example: kind.address.example },
   credentials: credentialsJsonSchema(kind),
   controls: [...kind.controls],
+  scripts: { runs: kind.scripts.runs, detail: kind.scripts.detail },
 })
 
 /** A control of a running print; a cancel may free the printer for the queue once its bed is cleared. */

@@ -121,6 +121,18 @@ export const PrinterProviderSchema = z
         'The controls of a running print its printers take (`POST /api/v1/printers/{id}/pause`, `/resume`, `/cancel`); the web UI offers only these.',
       example: ['pause', 'resume', 'cancel'],
     }),
+    scripts: z
+      .object({
+        runs: z.boolean(),
+        detail: z.string().openapi({
+          example:
+            'POST /printer/gcode/script, which answers once Klipper has run the script; an unknown macro is refused.',
+        }),
+      })
+      .openapi({
+        description:
+          'Whether the vault can run G-code on this provider’s printers (a bed-clearing script, `PATCH /api/v1/farm/printers/{id}`), and through which host API, or why not.',
+      }),
   })
   .openapi('PrinterProvider')
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../../core/deps.js'
 import { createJob } from '../../core/farm/create-job.js'
-import { releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
+import { lastClearings, releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
 import { cancelJob, holdJob, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
 import { getJobRow, listJobRows, toPrintJob } from '../../core/farm/print-job.js'
 import { changeJob, moveJob } from '../../core/farm/queue-order.js'
@@ -30,18 +30,19 @@ function woken<T>(c: { var: { deps: Deps } }, result: T): T {
 }
 
 export const queueRouter = createRouter()
-  .openapi(listFarmPrintersRoute, async (c) =>
-    c.json({ items: (await listPrinterRows(c.var.deps)).map(toFarmPrinter) }, 200),
-  )
-  .openapi(setFarmPrinterRoute, async (c) =>
-    c.json(
-      woken(c, toFarmPrinter(await setFarmPrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json')))),
-      200,
-    ),
-  )
-  .openapi(releasePrinterRoute, async (c) =>
-    c.json(woken(c, toFarmPrinter(await releasePrinter(c.var.deps, c.req.valid('param').id))), 200),
-  )
+  .openapi(listFarmPrintersRoute, async (c) => {
+    const clearings = await lastClearings(c.var.deps.database.db)
+    const rows = await listPrinterRows(c.var.deps)
+    return c.json({ items: rows.map((row) => toFarmPrinter(row, clearings.get(row.id))) }, 200)
+  })
+  .openapi(setFarmPrinterRoute, async (c) => {
+    const row = await setFarmPrinter(c.var.deps, c.req.valid('param').id, c.req.valid('json'))
+    return c.json(woken(c, toFarmPrinter(row, (await lastClearings(c.var.deps.database.db, row.id)).get(row.id))), 200)
+  })
+  .openapi(releasePrinterRoute, async (c) => {
+    const row = await releasePrinter(c.var.deps, c.req.valid('param').id)
+    return c.json(woken(c, toFarmPrinter(row, (await lastClearings(c.var.deps.database.db, row.id)).get(row.id))), 200)
+  })
   .openapi(listQueueRoute, async (c) => {
     const { state, limit } = c.req.valid('query')
     const states = state ? [state] : (['queued', 'held', 'dispatching', 'printing'] as const)

@@ -261,6 +261,48 @@ export const requeueJobRoute = jobAction(
   'Queues a failed or cancelled job again at its place, its failed prints forgotten and its copies done kept.',
 )
 
+/** No control characters but tab, line feed and carriage return. */
+const plainText = (value: string) =>
+  [...value].every((char) => {
+    const code = char.charCodeAt(0)
+    return code === 9 || code === 10 || code === 13 || (code >= 32 && code !== 127)
+  })
+
+const BedClearingSchema = z
+  .discriminatedUnion('by', [
+    z.object({ by: z.literal('person') }).strict(),
+    z
+      .object({
+        by: z.literal('script'),
+        script: z
+          .string()
+          .trim()
+          .min(1)
+          .max(4000)
+          .refine(plainText, 'no control characters but newlines and tabs')
+          .openapi({
+            description:
+              'The G-code the printer runs to clear its bed: a macro name or several lines (at most 4,000 characters).',
+            example: 'EJECT_PARTS',
+          }),
+        below_c: z.number().min(15).max(100).openapi({
+          description: 'The bed must report a temperature below this (°C, 15 to 100) before the script runs.',
+          example: 35,
+        }),
+        timeout_s: z.number().int().min(10).max(3600).default(600).openapi({
+          description:
+            'Seconds (10 to 3,600) the printer has to run the script and show itself idle again; past them it is held.',
+          example: 600,
+        }),
+      })
+      .strict(),
+  ])
+  .openapi('BedClearing', {
+    description:
+      'How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.',
+    example: { by: 'script', script: 'EJECT_PARTS', below_c: 35, timeout_s: 600 },
+  })
+
 const FarmPrinterSchema = z
   .object({
     printer_id: z.string(),
@@ -275,6 +317,20 @@ const FarmPrinterSchema = z
       .openapi({ description: 'A queued job failed on it: the queue sends it nothing until it is released.' }),
     held_reason: z.string().nullable(),
     held_since: z.string().nullable().openapi({ format: 'date-time' }),
+    bed_clearing: BedClearingSchema,
+    clearing: z
+      .object({
+        state: z.enum(['cooling', 'running', 'ran', 'cleared', 'failed', 'superseded']).openapi({
+          description:
+            '`cooling`: waiting for the bed to cool below `below_c`; `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).',
+        }),
+        bed_c: z.number().nullable().openapi({ description: 'The bed temperature last seen, °C.', example: 47 }),
+        below_c: z.number().openapi({ example: 35 }),
+        detail: z.string().nullable(),
+        started_at: z.string().openapi({ format: 'date-time' }),
+      })
+      .nullable()
+      .openapi('BedClearingRun', { description: 'The last clearing run by script on this printer, if any.' }),
   })
   .openapi('FarmPrinter')
 
@@ -296,9 +352,9 @@ export const setFarmPrinterRoute = defineRoute(allow('user', 'manage'), {
   path: '/api/v1/farm/printers/{id}',
   operationId: 'setFarmPrinter',
   tags,
-  summary: 'Set a printer’s groups and loaded filament',
+  summary: 'Set a printer’s groups, loaded filament and bed clearing',
   description:
-    'Replaces the group tags jobs can target, and the filament types loaded (for the compatibility rules: a file that uses another type is not sent to it).',
+    'Replaces the group tags jobs can target, the filament types loaded (for the compatibility rules: a file that uses another type is not sent to it), and how the bed becomes clear after a job (a person, or a G-code script the vault runs once the bed has cooled). A printer whose provider runs no G-code (PrusaLink, Bambu) cannot clear by script: 422, saying why.',
   request: {
     params: IdParamSchema,
     ...jsonBody(
@@ -306,6 +362,7 @@ export const setFarmPrinterRoute = defineRoute(allow('user', 'manage'), {
         .object({
           groups: tagList('Group tags, replacing the old ones.', ['petg-farm']).optional(),
           loaded_filaments: tagList('Filament types loaded, replacing the old ones.', ['PETG']).optional(),
+          bed_clearing: BedClearingSchema.optional(),
         })
         .strict()
         .openapi('FarmPrinterChange', { example: { groups: ['petg-farm'], loaded_filaments: ['PETG'] } }),
@@ -314,7 +371,7 @@ export const setFarmPrinterRoute = defineRoute(allow('user', 'manage'), {
   responses: {
     200: json('The printer.', FarmPrinterSchema),
     404: problemResponse('No such printer.'),
-    422: problemResponse('The body is not valid.'),
+    422: problemResponse('The body is not valid, or the printer cannot run a clearing script.'),
   },
 })
 

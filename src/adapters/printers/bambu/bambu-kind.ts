@@ -36,5 +36,9 @@ export const bambu = (printers: BambuPrinters): PrinterProviderKind => ({
   }),
   slicerHostTypes: [],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: {
+    runs: false,
+    detail: 'Bambu’s MQTT `gcode_line` command is not yet driven by the vault: clear the bed by a person.',
+  },
   connect: printers.provider,
 })

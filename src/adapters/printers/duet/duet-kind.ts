@@ -21,5 +21,6 @@ export const duet = (): PrinterProviderKind => ({
   }),
   slicerHostTypes: ['duet'],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: { runs: true, detail: 'rr_gcode queues the lines; an `Error:` in rr_reply refuses them.' },
   connect: createDuetProviders(),
 })

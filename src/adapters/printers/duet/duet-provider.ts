@@ -125,23 +125,6 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
    * Queues one G-code command. The board runs it in its main loop, after the answer: its refusal
    * shows in rr_reply a moment later. Silence for a while is no refusal; a fresh status then tells.
    */
-  const runGcode = async (gcode: string, what: string) => {
-    const queued = parseJsonObject(
-      (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
-      'rr_gcode',
-    )
-    if (queued.err === 1)
-      throw new PrinterError('refused', `the board did not take the ${what} command (rr_gcode err 1)`)
-    const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
-    for (;;) {
-      const reply = firstLine((await inSession('GET', '/rr_reply')).text)
-      if (reply && /^error/i.test(reply))
-        throw new PrinterError('refused', `the board refused the ${what} (${reply.slice(0, 200)})`)
-      if (reply || Date.now() >= until) return
-      await new Promise((resolve) => setTimeout(resolve, replyPollMs))
-    }
-  }
-
   return {
     status: () => statusOrOffline(readStatus),
     diagnostics(): Promise<PrinterDiagnostics> {
@@ -197,12 +180,13 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
         throw new PrinterError('refused', 'the board could not store the file (rr_upload err 1)')
       return { remote_name: file.name, started: false }
     },
-    start: (remoteName) => runGcode(`M32 "${gcodesFolder}${remoteName}"`, 'start'),
-    pause: () => runGcode('M25', 'pause'),
-    resume: () => runGcode('M24', 'resume'),
+    start: (remoteName) => queueGcode(`M32 "${gcodesFolder}${remoteName}"`, 'the start'),
+    runGcode: (script) => queueGcode(script, 'the G-code'),
+    pause: () => queueGcode('M25', 'the pause'),
+    resume: () => queueGcode('M24', 'the resume'),
     async cancel() {
       if (obj((await model()).state).status === 'processing') {
-        await runGcode('M25', 'cancel')
+        await queueGcode('M25', 'the cancel')
         const until = Date.now() + connection.timeoutMs
         while (obj((await model()).state).status !== 'paused') {
           if (Date.now() >= until)
@@ -210,8 +194,29 @@ function duetPrinter(connection: PrinterConnection, sessions: Map<string, string
           await new Promise((resolve) => setTimeout(resolve, replyPollMs))
         }
       }
-      await runGcode('M0', 'cancel')
+      await queueGcode('M0', 'the cancel')
     },
+  }
+
+  /**
+   * Queues G-code on the board. It runs the queued lines in its main loop, after the answer: a
+   * refusal shows in rr_reply a moment later. Silence for a while is no refusal; the caller's next
+   * status read looks then.
+   */
+  async function queueGcode(gcode: string, what: string): Promise<void> {
+    const queued = parseJsonObject(
+      (await inSession('GET', `/rr_gcode?${new URLSearchParams({ gcode })}`)).text,
+      'rr_gcode',
+    )
+    if (queued.err === 1) throw new PrinterError('refused', `the board did not take ${what} (rr_gcode err 1)`)
+    const until = Date.now() + Math.min(replyWaitMs, connection.timeoutMs)
+    for (;;) {
+      const reply = firstLine((await inSession('GET', '/rr_reply')).text)
+      if (reply && /^error/i.test(reply))
+        throw new PrinterError('refused', `the board refused ${what} (${reply.slice(0, 200)})`)
+      if (reply || Date.now() >= until) return
+      await new Promise((resolve) => setTimeout(resolve, replyPollMs))
+    }
   }
 }
 

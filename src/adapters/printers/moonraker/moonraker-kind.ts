@@ -15,5 +15,9 @@ export const moonraker: PrinterProviderKind = {
   }),
   slicerHostTypes: ['moonraker', 'klipper'],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: {
+    runs: true,
+    detail: 'POST /printer/gcode/script, which answers once Klipper has run the script; an unknown macro is refused.',
+  },
   connect: createMoonrakerProvider,
 }

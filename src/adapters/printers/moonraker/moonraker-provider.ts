@@ -29,6 +29,22 @@ function heater(object: Record<string, unknown>) {
   return actual === null ? null : { actual, target: finiteNumberOrNull(object.target) }
 }
 
+/**
+ * The command of each line of a script as Klipper reads it: upper case, after any line number,
+ * up to the first parameter (`G1`, `EJECT_PARTS`); comments and empty lines have none.
+ */
+function klipperCommands(script: string): string[] {
+  const commands = script.split('\n').map((line) => {
+    const code = (line.split(';')[0] ?? '')
+      .trim()
+      .toUpperCase()
+      .replace(/^N\d+\s*/, '')
+    const match = /^([A-Z_]+)([^A-Z_]*)/.exec(code)
+    return match ? `${match[1]}${match[2]}`.trim() : ''
+  })
+  return [...new Set(commands.filter(Boolean))]
+}
+
 export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
   const http = createPrinterHttp(connection.address, connection.timeoutMs, { apiKey: connection.credentials.api_key })
   const result = async (method: string, path: string, init?: Parameters<typeof http.json>[2]) =>
@@ -193,5 +209,21 @@ export const createMoonrakerProvider: PrinterProviderFactory = (connection) => {
     pause: () => control('pause'),
     resume: () => control('resume'),
     cancel: () => control('cancel'),
+    // Moonraker answers `printer.gcode.script` once Klipper has run every line; an error Klipper
+    // raises (a macro's `action_raise_error`, a move out of range) comes back as a 400. An unknown
+    // command is no error to Klipper (it answers `// Unknown command:"…"` on the console and runs
+    // the rest), so each line's command is first looked up in the `gcode` object's `commands`.
+    async runGcode(script, options) {
+      const known = obj(obj(obj((await result('GET', '/printer/objects/query?gcode=commands')).status).gcode).commands)
+      const unknown = klipperCommands(script).filter((command) => !(command in known))
+      if (Object.keys(known).length > 0 && unknown.length > 0)
+        throw new PrinterError('refused', `Klipper has no command ${unknown.join(', ')}`)
+      const answer = await http.request('POST', '/printer/gcode/script', {
+        body: JSON.stringify({ script }),
+        headers: { 'Content-Type': 'application/json' },
+        timeoutMs: options.timeoutMs,
+      })
+      if (answer.status !== 200) throw refusal('the G-code script', answer)
+    },
   }
 }

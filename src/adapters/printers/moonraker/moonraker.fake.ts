@@ -1,4 +1,5 @@
 import {
+  type Answer,
   apiKeyCheck,
   type CommonBehaviour,
   type FakePrinter,
@@ -33,7 +34,34 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
    * Moonraker answers 400 with Klipper's error.
    */
   noPauseResume?: boolean
+  /** The bed's temperature (°C), heater off, for a test to cool it; unset, the bed holds 60 °C. */
+  bedC?: number
+  /**
+   * Macros Klipper's config defines beyond its own commands: how long each runs, and the error
+   * it raises (`action_raise_error`), which Moonraker answers as a 400.
+   */
+  macros?: Record<string, { ms?: number; error?: string }>
+  /** Klippy disconnects while a script runs: Moonraker answers it 503 and the printer is lost. */
+  lostMidScript?: boolean
 }
+
+/** Some of the commands every Klipper registers, as its `gcode` object lists them. */
+const klipperCommands = [
+  'G0',
+  'G1',
+  'G4',
+  'G28',
+  'G90',
+  'G91',
+  'G92',
+  'M84',
+  'M104',
+  'M106',
+  'M107',
+  'M117',
+  'M140',
+  'M400',
+]
 
 /**
  * Moonraker: `{result: …}` envelopes; every print_stats state (standby, printing, paused, complete,
@@ -43,6 +71,31 @@ export interface MoonrakerBehaviour extends CommonBehaviour {
  * job prints or is paused answers 400 "SD busy"; every start gets an entry in the job history,
  * whose newest entry names the run print_stats shows.
  */
+const commandsOf = (behaviour: MoonrakerBehaviour) =>
+  Object.fromEntries([...klipperCommands, ...Object.keys(behaviour.macros ?? {})].map((name) => [name, {}]))
+
+/**
+ * `printer.gcode.script`, as Klipper runs it: line by line, `idle_timeout` busy meanwhile, and the
+ * answer once every line ran. An unknown command only answers `// Unknown command:"…"` on the
+ * console and the script goes on (Klipper's `cmd_default`); a macro's error stops it with a 400.
+ */
+async function runScript(fake: FakePrinter<MoonrakerBehaviour>, body: Buffer): Promise<Answer> {
+  const script = String((JSON.parse(body.toString() || '{}') as { script?: unknown }).script ?? '')
+  for (const line of script.split('\n')) {
+    const command = line.split(';')[0]?.trim().split(/\s+/)[0]?.toUpperCase() ?? ''
+    const macro = fake.behaviour.macros?.[command]
+    if (!macro) continue
+    fake.runCommand(macro.ms ?? 0)
+    await sleep(macro.ms ?? 0)
+    if (fake.behaviour.lostMidScript) {
+      fake.behaviour.klippy = 'lost'
+      return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
+    }
+    if (macro.error) return { status: 400, json: { error: { code: 400, message: macro.error } } }
+  }
+  return { status: 200, json: { result: 'ok' } }
+}
+
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBehaviour>> {
   // Moonraker's job history (a core component): one entry per start, its id six hex digits.
   const history: { job_id: string; filename: string; status: string }[] = []
@@ -104,7 +157,12 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
                 },
                 // A cancel leaves the hotend's target on, as the real Klipper did.
                 extruder: { temperature: 210.4, target: jobState === 'complete' ? 0 : 215 },
-                heater_bed: fake.behaviour.noBed ? {} : { temperature: 59.8, target: 60 },
+                heater_bed: fake.behaviour.noBed
+                  ? {}
+                  : fake.behaviour.bedC !== undefined
+                    ? { temperature: fake.behaviour.bedC, target: 0 }
+                    : { temperature: 59.8, target: 60 },
+                ...(url.searchParams.has('gcode') ? { gcode: { commands: commandsOf(fake.behaviour) } } : {}),
               },
             },
           },
@@ -178,6 +236,7 @@ export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBeh
         }
         return { status: 200, json: { result: 'ok' } }
       }
+      if (path === '/printer/gcode/script' && req.method === 'POST') return runScript(fake, body)
       return { status: 404, json: { error: { code: 404, message: 'Not Found' } } }
     },
     apiKeyCheck(apiKey, 401, { error: { code: 401, message: 'Unauthorized' } }),

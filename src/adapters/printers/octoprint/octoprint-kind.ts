@@ -15,5 +15,6 @@ export const octoprint: PrinterProviderKind = {
   }),
   slicerHostTypes: ['octoprint'],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: { runs: true, detail: 'POST /api/printer/command queues the lines on the printer’s serial link.' },
   connect: createOctoPrintProvider,
 }

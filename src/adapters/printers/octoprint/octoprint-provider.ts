@@ -140,5 +140,15 @@ export const createOctoPrintProvider: PrinterProviderFactory = (connection) => {
     pause: () => jobCommand('pause', { command: 'pause', action: 'pause' }),
     resume: () => jobCommand('resume', { command: 'pause', action: 'resume' }),
     cancel: () => jobCommand('cancel', { command: 'cancel' }),
+    // OctoPrint queues the lines on its serial link and answers 204 at once (409 while it is not
+    // connected to the printer); whether they ran shows in the printer's state afterwards.
+    async runGcode(script, options) {
+      const answer = await http.request('POST', '/api/printer/command', {
+        body: JSON.stringify({ commands: script.split('\n').filter((line) => line.trim() !== '') }),
+        headers: { 'Content-Type': 'application/json' },
+        timeoutMs: options.timeoutMs,
+      })
+      if (answer.status !== 204 && answer.status !== 200) throw refusal('the G-code command', answer)
+    },
   }
 }

@@ -27,5 +27,9 @@ export const prusalink: PrinterProviderKind = {
   }),
   slicerHostTypes: ['prusalink'],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: {
+    runs: false,
+    detail: 'PrusaLink has no endpoint that runs G-code: its API uploads, starts, pauses and stops files only.',
+  },
   connect: createPrusaLinkProvider,
 }

@@ -18,5 +18,6 @@ export const virtual = (clock: Clock): PrinterProviderKind => ({
   credentials: z.strictObject({}),
   slicerHostTypes: [],
   controls: ['pause', 'resume', 'cancel'],
+  scripts: { runs: true, detail: 'Any script takes the finished print off the simulated bed.' },
   connect: createVirtualPrinters(clock),
 })

@@ -6,8 +6,9 @@ import type { Clock } from '../../../core/runtime/clock.js'
  * A simulated printer for trying the whole flow without hardware. Address
  * `virtual://<name>?heat_seconds=30&print_seconds=600`: a started job heats for
  * `heat_seconds`, prints for `print_seconds` (progress driven by the injected clock) and
- * finishes. It pauses (the clock of the job stands still), resumes and cancels as a host does, and
- * refuses each where nothing prints or the state forbids it. Its files and job live in this process's memory and are gone after a restart.
+ * finishes; any G-code script then takes the print off its bed. It pauses (the clock of the job stands
+ * still), resumes and cancels as a host does, and refuses each where nothing prints or the state
+ * forbids it. Its files and job live in this process's memory and are gone after a restart.
  */
 interface Machine {
   files: Map<string, number>
@@ -171,6 +172,12 @@ export function createVirtualPrinters(clock: Clock): PrinterProviderFactory {
         if (job.pausedAt !== null) job.pausedMs += clock.now().getTime() - job.pausedAt
         job.pausedAt = null
         job.cancelledAt = clock.now().getTime()
+      },
+      // A script clears the simulated bed: the finished job is taken off, and the printer is idle again.
+      async runGcode() {
+        if ((await status()).state !== 'idle')
+          throw new PrinterError('refused', 'the virtual printer is printing; it runs no script now')
+        machine.job = null
       },
     }
   }

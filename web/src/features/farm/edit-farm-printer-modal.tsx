@@ -2,6 +2,7 @@ import { Button, Modal, Stack, TagsInput } from '@mantine/core'
 import { type FormEvent, useState } from 'react'
 import { fieldErrors } from '../../api/problem'
 import { DialogActions } from '../../ui/dialog-actions'
+import { BedClearingFields, clearingOf, draftOf } from './bed-clearing-fields'
 import type { FarmPrinter } from './types'
 import { useSetFarmPrinter } from './use-farm'
 
@@ -9,15 +10,19 @@ import { useSetFarmPrinter } from './use-farm'
 const listError = (errors: Record<string, string>, field: string) =>
   Object.entries(errors).find(([path]) => path === field || path.startsWith(`${field}.`))?.[1]
 
-/** Sets a printer's groups (what jobs can target) and the filament types loaded in it. */
+/** Sets a printer's groups (what jobs can target), the filament types loaded in it, and how its bed is cleared. */
 export function EditFarmPrinterModal(props: { name: string; farm: FarmPrinter; onClose: () => void }) {
   const save = useSetFarmPrinter(props.farm.printer_id)
   const [groups, setGroups] = useState(props.farm.groups)
   const [filaments, setFilaments] = useState(props.farm.loaded_filaments)
+  const [clearing, setClearing] = useState(draftOf(props.farm.bed_clearing))
   const errors = fieldErrors(save.error)
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    save.mutate({ groups, loaded_filaments: filaments }, { onSuccess: props.onClose })
+    save.mutate(
+      { groups, loaded_filaments: filaments, bed_clearing: clearingOf(clearing) },
+      { onSuccess: props.onClose },
+    )
   }
   return (
     <Modal
@@ -42,6 +47,7 @@ export function EditFarmPrinterModal(props: { name: string; farm: FarmPrinter; o
             onChange={(values) => setFilaments(values.map((value) => value.toUpperCase()))}
             error={listError(errors, 'loaded_filaments')}
           />
+          <BedClearingFields value={clearing} onChange={setClearing} errors={errors} />
           <DialogActions error={save.error} onCancel={props.onClose}>
             <Button type="submit" loading={save.isPending}>
               Save

@@ -3,6 +3,7 @@ import { IconTags } from '@tabler/icons-react'
 import { type ReactNode, useState } from 'react'
 import { Link } from 'react-router'
 import { problemMessage } from '../../api/problem'
+import { ClearingStatus } from './clearing-status'
 import { EditFarmPrinterModal } from './edit-farm-printer-modal'
 import type { FleetPrinter, Printer } from './types'
 import { useReleasePrinter } from './use-farm'
@@ -44,6 +45,7 @@ export function FarmPrinterCard(props: { fleetPrinter: FleetPrinter; renderStatu
           </Anchor>
         </Title>
         {props.renderStatus(printer)}
+        {farm && <ClearingStatus farm={farm} />}
         {farm?.held && (
           <Alert color="orange" title="Held by the queue" role="status">
             <Stack gap="xs" align="flex-start">
@@ -70,6 +72,10 @@ export function FarmPrinterCard(props: { fleetPrinter: FleetPrinter; renderStatu
           <Stack gap={6}>
             <Tags label="Groups" values={farm.groups} empty="none" />
             <Tags label="Filament" values={farm.loaded_filaments} empty="not set" />
+            <Text size="sm" c="dimmed">
+              Bed cleared{' '}
+              {farm.bed_clearing.by === 'script' ? `by script below ${farm.bed_clearing.below_c} °C` : 'by a person'}
+            </Text>
             <Button
               size="xs"
               variant="default"

@@ -7,6 +7,7 @@ export type PrintJobChange = components['schemas']['PrintJobChange']
 export type PrintTarget = components['schemas']['PrintTarget']
 export type FarmPrinter = components['schemas']['FarmPrinter']
 export type FarmPrinterChange = components['schemas']['FarmPrinterChange']
+export type BedClearing = components['schemas']['BedClearing']
 export type Printer = components['schemas']['Printer']
 /** The file "Add to queue" starts from: the set it prints is chosen among its model's print-ready files. */
 export type QueuedFile = Pick<components['schemas']['File'], 'id' | 'name' | 'model_id'>
