@@ -185,7 +185,7 @@ export async function createNodeDeps(
     // Every process sharing the database may dispatch: leases in it keep them from sending a job twice.
     const printQueue =
       config.queueIntervalMs > 0
-        ? startDispatchLoop(deps, { intervalMs: config.queueIntervalMs })
+        ? startDispatchLoop(deps, { intervalMs: config.queueIntervalMs, leaseMs: config.queueLeaseMs })
         : null
     if (printQueue) deps.printQueue = printQueue
     const close = async () => {

@@ -15,7 +15,10 @@ export interface DispatchLoop {
  * pass is skipped and no printer is asked anything. Every decision is in the database under
  * leases, so any number of processes may run this loop over one database.
  */
-export function startDispatchLoop(deps: DispatcherDeps, options: { intervalMs: number }): DispatchLoop {
+export function startDispatchLoop(
+  deps: DispatcherDeps,
+  options: { intervalMs: number; leaseMs?: number },
+): DispatchLoop {
   let running: Promise<void> | null = null
   let again = false
   let stopped = false
@@ -26,7 +29,7 @@ export function startDispatchLoop(deps: DispatcherDeps, options: { intervalMs: n
       .where('state', 'in', ['queued', 'dispatching', 'printing'])
       .limit(1)
       .executeTakeFirst()
-    if (open) await dispatchNext(deps)
+    if (open) await dispatchNext(deps, options.leaseMs ? { leaseMs: options.leaseMs } : undefined)
   }
   const wake = () => {
     if (stopped) return
