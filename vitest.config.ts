@@ -16,6 +16,8 @@ const databaseBehaviour = [
   'test/webhooks.test.ts',
   // The print queue: jobs and printers claimed under leases by two replicas over one database.
   'test/print-queue.test.ts',
+  // Two replicas feeding one farm over one database, killed at random: PostgreSQL only.
+  'test/farm-soak.test.ts',
   'test/auth-api-keys.test.ts',
   'test/auth-revocation-bound.test.ts',
   'test/auth-throttle.test.ts',
@@ -90,7 +92,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           provide: { databaseKind: 'sqlite', postgresAdminUrl: '', postgresMigratedTemplate: '' },
-          exclude: [...configDefaults.exclude, 'test/replicas.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/replicas.test.ts', 'test/farm-soak.test.ts'],
         },
       },
       {
