@@ -7,7 +7,6 @@ import type { DispatchRecord } from '../printers/dispatch-record.js'
 import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
 import type { ObservedStatus } from '../printers/status-cache.js'
-import { createSemaphore } from '../runtime/semaphore.js'
 import { checkCompatibility, mayPrint, type PrinterFacts } from './compatibility.js'
 import { groupsOf, holdPrinter, leasePrinter, printerFactsOf, unleasePrinter } from './farm-printers.js'
 import { claimJob, jobSent, partPrinted, printFailed, sendFailed, takeOverSend } from './job-transitions.js'
@@ -33,11 +32,7 @@ interface Pass {
   leaseMs: number
   fileOf: (id: string) => Promise<QueueFile | null>
   factsOf: (printer: PrinterRow) => Promise<PrinterFacts>
-  /** Where a file may go, worked out once per printer, file and acceptance of warnings. */
-  placed: (key: string, work: () => Promise<Placement>) => Promise<Placement>
 }
-
-type Placement = { ok: true } | { ok: false; why: string }
 
 /** What one pass did: the jobs it sent, and those it settled as printed or failed. */
 export interface DispatchPass {
@@ -86,23 +81,12 @@ export async function dispatchNext(
     leaseMs: options.leaseMs,
     fileOf: (id) => files(id, () => readQueueFile(db, id)),
     factsOf: (printer) => facts(printer.id, () => printerFactsOf(db, printer)),
-    placed: memo<Placement>(),
   }
   const printers = await listPrinterRows(deps)
   const blockers = new Map<string, Blocker>()
   const taken = new Set<string>()
 
-  // Printers are looked at side by side: a printer that became ready is not kept waiting behind
-  // the status round-trips of every printer listed before it. Claims stay conditional UPDATEs, so
-  // two printers going for one job send it once.
-  const slots = createSemaphore(printersAtOnce)
-  await Promise.all(printers.map((listed) => slots.run(() => onePrinter(listed))))
-  await explainWaits(pass, printers, blockers, taken)
-  const order = (id: string) => printers.findIndex((printer) => printer.id === id)
-  done.sent.sort((a, b) => order(a.printer_id) - order(b.printer_id))
-  return done
-
-  async function onePrinter(listed: PrinterRow): Promise<void> {
+  for (const listed of printers) {
     const now = deps.clock.now()
     const leased = await leasePrinter(db, {
       id: listed.id,
@@ -112,7 +96,7 @@ export async function dispatchNext(
     })
     if (!leased) {
       blockers.set(listed.id, 'fed elsewhere')
-      return
+      continue
     }
     try {
       const { row, status } = await observePrinter(deps, listed)
@@ -134,7 +118,7 @@ export async function dispatchNext(
       const blocker = blockerOf(current, status, occupied)
       if (blocker) {
         blockers.set(row.id, blocker)
-        return
+        continue
       }
       const sent = await feed(pass, current, taken)
       if (sent) done.sent.push({ job_id: sent, printer_id: row.id })
@@ -143,10 +127,9 @@ export async function dispatchNext(
       await unleasePrinter(db, listed.id, owner)
     }
   }
+  await explainWaits(pass, printers, blockers, taken)
+  return done
 }
-
-/** How many printers a pass looks at and feeds at once. */
-const printersAtOnce = 16
 
 /** Reads each key once: a pass reads a file's metadata or a printer's profile once, however many jobs ask. */
 function memo<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
@@ -229,14 +212,13 @@ const targets = (job: PrintJobRow, printer: PrinterRow) =>
   (job.target_kind === 'group' && groupsOf(printer).includes(job.target_group ?? ''))
 
 /** Whether the job's current file may go to the printer, and if not, why. */
-const placement = (pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<Placement> =>
-  pass.placed(`${printer.id} ${currentFileId(job)} ${job.accept_warnings}`, () =>
-    placeFile(pass, printer, currentFileId(job), job.accept_warnings === 1),
-  )
-
-async function placeFile(pass: Pass, printer: PrinterRow, fileId: string, acceptWarnings: boolean): Promise<Placement> {
+async function placement(
+  pass: Pass,
+  printer: PrinterRow,
+  job: PrintJobRow,
+): Promise<{ ok: true } | { ok: false; why: string }> {
   const { deps } = pass
-  const file = await pass.fileOf(fileId)
+  const file = await pass.fileOf(currentFileId(job))
   if (!file) return { ok: false, why: 'its file was deleted' }
   if (file.kind !== null) {
     const provider = await connectPrinter(deps, printer).catch(() => null)
@@ -248,7 +230,7 @@ async function placeFile(pass: Pass, printer: PrinterRow, fileId: string, accept
       }
   }
   const compatibility = checkCompatibility(file.facts, await pass.factsOf(printer))
-  if (mayPrint(compatibility, acceptWarnings)) return { ok: true }
+  if (mayPrint(compatibility, job.accept_warnings === 1)) return { ok: true }
   if (compatibility.verdict === 'refused') return { ok: false, why: compatibility.reasons.join('; ') }
   return { ok: false, why: `warnings not accepted: ${compatibility.warnings.join('; ')}` }
 }
