@@ -1,10 +1,14 @@
+import type { KyselyPlugin } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeMoonraker } from '../src/adapters/printers/moonraker/moonraker.fake.js'
+import { createApp } from '../src/app.js'
+import { createEventLogPoll } from '../src/core/events/event-log-poll.js'
+import { createEventSignal } from '../src/core/events/event-signal.js'
 import { eventRetention, pruneEvents } from '../src/core/events/prune-events.js'
 import { publishEvent } from '../src/core/events/publish-event.js'
 import { startPrinterWatch } from '../src/core/printers/printer-watch.js'
 import { getPrinterRow, observePrinter } from '../src/core/printers/printers.js'
-import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
+import { admin, adminEnv, call, expectProblem, inProcessAuthorization, newAccount, signIn } from './support/accounts.js'
 import { openEventStream } from './support/event-stream.js'
 import { shiftedClock } from './support/shifted-clock.js'
 import { createTestVault, type InProcessVault, startTestVault, type TestVault } from './support/test-vault.js'
@@ -327,5 +331,78 @@ describe('the event stream', () => {
       () => vault.logs.filter((line) => line.msg === 'event stream closed').length > closedBefore,
       'the server ended the stream',
     )
+  })
+
+  it('twenty open streams read the event log once per interval between them, and all wake on what another process publishes', async () => {
+    // Every statement on the events table this process's streams make, told apart by kind.
+    const reads = { polls: 0, streams: 0 }
+    const counter: KyselyPlugin = {
+      transformQuery({ node }) {
+        const text = JSON.stringify(node)
+        if (node.kind === 'SelectQueryNode' && text.includes('"name":"events"')) {
+          // The shared poll asks for the newest id alone; a stream opening asks for the oldest too.
+          if (text.includes('"max"') && !text.includes('"min"')) reads.polls++
+          else reads.streams++
+        }
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    }
+    const database = Object.assign(Object.create(vault.deps.database), {
+      db: vault.deps.database.db.withPlugin(counter),
+    }) as typeof vault.deps.database
+    const signal = createEventSignal()
+    const app = createApp({
+      ...vault.deps,
+      database,
+      events: {
+        ...vault.deps.events,
+        signal,
+        logPoll: createEventLogPoll({ database, signal, intervalMs: 1_000 }),
+      },
+    })
+    const authorization = await inProcessAuthorization({ app })
+    const streams = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const abort = new AbortController()
+        const answer = await app.request('/api/v1/events', {
+          headers: { Authorization: authorization },
+          signal: abort.signal,
+        })
+        expect(answer.status).toBe(200)
+        const reader = (answer.body as ReadableStream<Uint8Array>).getReader()
+        const decoder = new TextDecoder()
+        let text = ''
+        void (async () => {
+          for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+            text += decoder.decode(chunk.value, { stream: true })
+        })().catch(() => {})
+        return {
+          text: () => text,
+          close: () => {
+            abort.abort()
+            void reader.cancel().catch(() => {})
+          },
+        }
+      }),
+    )
+    try {
+      await until(() => streams.every((stream) => stream.text().includes(': connected')), 'every stream opened')
+      // Each stream reads as it opens and once more at the poll's first look; from then on only the poll reads.
+      await until(() => reads.polls >= 2, 'the poll ran twice')
+      const opened = { ...reads }
+      await until(() => reads.polls >= opened.polls + 3, 'three more intervals passed')
+      expect(reads.streams).toBe(opened.streams)
+      expect(reads.polls).toBeLessThanOrEqual(opened.polls + 4)
+
+      // Another process publishes: nothing in this process is told, but the next poll wakes every stream.
+      await note(replica.deps, 'shared-poll')
+      await until(
+        () => streams.every((stream) => stream.text().includes('printer:shared-poll')),
+        "every stream got the replica's event",
+      )
+    } finally {
+      for (const stream of streams) stream.close()
+    }
   })
 })

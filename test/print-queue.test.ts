@@ -393,4 +393,43 @@ describe('the dispatcher', () => {
     expect(e.starts()).toHaveLength(1)
     expect(f.starts()).toHaveLength(0)
   })
+
+  it('holds a left send, its printer and the bed when the printer shows that file’s print already ended: never printed twice, nor onto the used bed', async () => {
+    const g = await printer('farm-g', ['lapsed-ended'])
+    const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
+    const next = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
+    await front.deps.database.db
+      .updateTable('print_jobs')
+      .set({
+        state: 'dispatching',
+        printer_id: g.id,
+        lease_owner: 'stopped',
+        lease_until: new Date(clock.now().getTime() + 60_000).toISOString(),
+      })
+      .where('id', '=', left.id)
+      .execute()
+    // The stopped process started it and the print ran to its end before anyone looked.
+    g.fake.state.printing = 'box-mk4s.gcode'
+    g.fake.behaviour.jobState = 'complete'
+    clock.advance(61_000)
+
+    expect((await dispatchNext(back.deps)).sent).toEqual([])
+    expect(await job(left.id)).toMatchObject({
+      state: 'held',
+      last_error: expect.stringMatching(/check whether this copy printed/),
+    })
+    const farm = await callApi<{ items: { printer_id: string; held: boolean }[] }>(
+      suite,
+      'GET',
+      '/api/v1/farm/printers',
+    )
+    expect(farm.body.items.find((item) => item.printer_id === g.id)).toMatchObject({ held: true })
+    // Released, the printer still waits for its bed: the print that ended is on it.
+    expect((await callApi(suite, 'POST', `/api/v1/farm/printers/${g.id}/release`)).status).toBe(200)
+    g.fake.behaviour.jobState = undefined
+    g.fake.state.printing = null
+    expect((await dispatchNext(back.deps)).sent).toEqual([])
+    expect((await job(next.id)).wait_reason).toMatch(/bed not confirmed clear/)
+    expect(g.starts()).toHaveLength(0)
+  })
 })

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fakeMoonraker } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { createS3Client } from '../src/adapters/s3/s3-client.js'
@@ -10,7 +9,7 @@ import { waitForBackup } from './support/backups.js'
 import { type BuiltService, startBuiltService } from './support/built-vault.js'
 import { type RoundRobinProxy, startRoundRobinProxy } from './support/round-robin-proxy.js'
 import { listObjectKeys, type S3TestServer, startS3Server } from './support/s3-server.js'
-import { createTestDatabase } from './support/test-database.js'
+import { createTestDatabase, queryPostgres } from './support/test-database.js'
 import { binaryCube, upload } from './support/uploads.js'
 
 /**
@@ -30,15 +29,7 @@ let token: string
 const each = <T>(work: (baseUrl: string, index: number) => Promise<T>) =>
   Promise.all(replicas.map((replica, index) => work(replica.baseUrl, index)))
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url })
-  await client.connect()
-  try {
-    return (await client.query(sql, values)).rows as T[]
-  } finally {
-    await client.end()
-  }
-}
+const query = <T>(sql: string, values: unknown[] = []) => queryPostgres<T>(database.url, sql, values)
 
 /** Repeats `request` while it answers 503 (a replica's gate opens within half a second of a restore's end). */
 async function afterRestore(request: () => Promise<Reply>): Promise<Reply> {

@@ -37,3 +37,14 @@ async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promi
     await client.end()
   }
 }
+
+/** Runs one SQL statement on the PostgreSQL database at `url` with a connection of its own; answers the rows. */
+export async function queryPostgres<T>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(sql, values)).rows as T[]
+  } finally {
+    await client.end()
+  }
+}

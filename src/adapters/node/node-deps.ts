@@ -11,6 +11,7 @@ import type { Config } from '../../core/config/config.js'
 import type { VaultDatabase } from '../../core/db/database.js'
 import type { WriteGuard } from '../../core/db/guarded-writes.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { createEventLogPoll } from '../../core/events/event-log-poll.js'
 import { createEventSignal } from '../../core/events/event-signal.js'
 import { startDispatchLoop } from '../../core/farm/dispatch-loop.js'
 import { startAnalysisRunner } from '../../core/ingest/background-analysis.js'
@@ -126,6 +127,7 @@ export async function createNodeDeps(
     const bambuPrinters = createBambuPrinters()
     // Archives are compressed in blocks on a worker per core (threads start with the first backup).
     const compression = createParallelGzip()
+    const signal = createEventSignal()
     const deps: AppDeps = {
       service: options.service,
       database,
@@ -174,11 +176,17 @@ export async function createNodeDeps(
         timeoutMs: config.printers.timeoutMs,
         confirmMs: config.printers.confirmMs,
       },
-      events: { signal: createEventSignal(), deliveryTimeoutMs: webhookDeliveryTimeoutMs },
+      events: {
+        signal,
+        logPoll: createEventLogPoll({ database, signal, intervalMs: eventPollMs }),
+        deliveryTimeoutMs: webhookDeliveryTimeoutMs,
+      },
     }
     // Every process sharing the database may dispatch: leases in it keep them from sending a job twice.
     const printQueue =
-      config.queueIntervalMs > 0 ? startDispatchLoop(deps, { intervalMs: config.queueIntervalMs }) : null
+      config.queueIntervalMs > 0
+        ? startDispatchLoop(deps, { intervalMs: config.queueIntervalMs, leaseMs: config.queueLeaseMs })
+        : null
     if (printQueue) deps.printQueue = printQueue
     const close = async () => {
       await printQueue?.stop()
@@ -194,6 +202,9 @@ export async function createNodeDeps(
     throw error
   }
 }
+
+/** How often the event log is read for what other processes published, once for all open event streams. */
+const eventPollMs = 1_000
 
 /** How long a webhook's receiver has to answer a delivery before the attempt counts as failed. */
 const webhookDeliveryTimeoutMs = 10_000

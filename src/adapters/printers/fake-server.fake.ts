@@ -20,6 +20,8 @@ export interface FakePrinter<B extends CommonBehaviour = CommonBehaviour> {
   /** Moonraker: Klipper runs G-code for `ms` (as `G4 P<ms>` through `printer.gcode.script`). */
   runCommand(ms: number): void
   behaviour: B
+  /** Told of each request as it arrives, before the fake answers it (a test that watches every start sets it). */
+  onRequest?: (request: { method: string; path: string; query: URLSearchParams }) => void
   close(): Promise<void>
 }
 
@@ -90,6 +92,7 @@ export async function startFake<B extends CommonBehaviour>(
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake')
     fake.requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers })
+    fake.onRequest?.({ method: req.method ?? '', path: url.pathname, query: url.searchParams })
     if (fake.behaviour.hang) return
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -9,6 +9,7 @@ import { createPortableSha256 } from '../../core/blobs/portable-sha256.js'
 import { parseConfig } from '../../core/config/config.js'
 import { createEnvReader } from '../../core/config/env-reader.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
+import { createEventLogPoll } from '../../core/events/event-log-poll.js'
 import { createEventSignal } from '../../core/events/event-signal.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -67,6 +68,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     ? createFetchS3BackupSink({ ...backupS3, credentials: backupS3.credentials })
     : null
   const passwordHasher = createPbkdf2PasswordHasher()
+  const signal = createEventSignal()
   const deps: AppDeps = {
     service: {
       name: 'model-vault',
@@ -126,7 +128,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
       confirmMs: config.printers.confirmMs,
     },
     // Nothing publishes here (no printers), and nothing would deliver (no background work): see workers-limits.ts.
-    events: { signal: createEventSignal(), deliveryTimeoutMs: 10_000 },
+    events: { signal, logPoll: createEventLogPoll({ database, signal, intervalMs: 1_000 }), deliveryTimeoutMs: 10_000 },
     unsupported: workersUnsupportedOperations(backupBucket !== null),
     waitUntil: (c, work) => c.executionCtx.waitUntil(work),
   }

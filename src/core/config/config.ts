@@ -72,6 +72,11 @@ export interface Config {
   /** How often this process runs the print queue's dispatcher (`VAULT_QUEUE_INTERVAL_MS`); 0: never (other processes do). */
   queueIntervalMs: number
   /**
+   * How long the dispatcher's lease on a printer and a job lasts (`VAULT_QUEUE_LEASE_MS`), renewed
+   * while a send goes on: after a process stops, the printer and job it held wait this long.
+   */
+  queueLeaseMs: number
+  /**
    * Reading uploaded files (formats, thumbnails) off the request thread: how many readers at
    * once (absent: the runtime picks from its cores), and each file's time and memory budget.
    */
@@ -131,6 +136,7 @@ export function parseConfig(env: Env): Config {
       watchMs: vars.integer('VAULT_PRINTER_WATCH_MS', 10_000, 0, 3_600_000),
     },
     queueIntervalMs: vars.integer('VAULT_QUEUE_INTERVAL_MS', 5_000, 0, 3_600_000),
+    queueLeaseMs: vars.integer('VAULT_QUEUE_LEASE_MS', 60_000, 1_000, 3_600_000),
     extract: {
       workers:
         vars.text('VAULT_EXTRACT_WORKERS') === undefined ? undefined : vars.integer('VAULT_EXTRACT_WORKERS', 1, 1, 64),

@@ -16,7 +16,10 @@ export interface DispatchLoop {
  * clearing script runs beside the passes; stopping waits for it to settle its run. Every decision is in the database under
  * leases, so any number of processes may run this loop over one database.
  */
-export function startDispatchLoop(deps: DispatcherDeps, options: { intervalMs: number }): DispatchLoop {
+export function startDispatchLoop(
+  deps: DispatcherDeps,
+  options: { intervalMs: number; leaseMs?: number },
+): DispatchLoop {
   let running: Promise<void> | null = null
   let again = false
   let stopped = false
@@ -41,7 +44,8 @@ export function startDispatchLoop(deps: DispatcherDeps, options: { intervalMs: n
           .limit(1)
           .executeTakeFirst()
     if (!open && !toClear) return
-    for (const script of (await dispatchNext(deps)).scripts) {
+    for (const script of (await dispatchNext(deps, options.leaseMs ? { leaseMs: options.leaseMs } : undefined))
+      .scripts) {
       scripts.add(script)
       // A script that ended lets the bed be confirmed clear at once.
       void script.finally(() => {

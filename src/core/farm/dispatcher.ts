@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
+import { markBedOccupied } from '../printers/bed-clearance.js'
 import { remoteFileName, sendToPrinter } from '../printers/dispatch.js'
 import type { DispatchRecord } from '../printers/dispatch-record.js'
 import { runEnding } from '../printers/print-runs.js'
@@ -11,7 +12,15 @@ import type { ObservedStatus } from '../printers/status-cache.js'
 import { stepClearing } from './bed-clearing.js'
 import { checkCompatibility, mayPrint, type PrinterFacts } from './compatibility.js'
 import { groupsOf, holdPrinter, leasePrinter, printerFactsOf, unleasePrinter } from './farm-printers.js'
-import { claimJob, jobSent, partPrinted, printFailed, sendFailed, takeOverSend } from './job-transitions.js'
+import {
+  claimJob,
+  jobSent,
+  partPrinted,
+  printFailed,
+  sendFailed,
+  sendUncertain,
+  takeOverSend,
+} from './job-transitions.js'
 import { type PrintFacts, printFactsOf } from './print-facts.js'
 import { fileIdsOf, listJobRows, type PrintJobRow } from './print-job.js'
 
@@ -377,6 +386,15 @@ async function settleLeftSend(
   if (!recorded && status.job?.ended === null && status.job.file_name === expected) {
     await jobSent(deps, { id: job.id, owner, dispatchId: null, remoteName: expected, now: iso })
     return 'on printer'
+  }
+  if (!recorded && status.job && status.job.ended !== null && status.job.file_name === expected) {
+    // The printer shows this file's print over: this send may have printed it before the vault
+    // stopped, or it is an earlier copy's. A person tells; the bed counts as used meanwhile.
+    const reason = `${printer.name}: the vault stopped while sending ${expected}, and the printer shows a print of that file ended; check whether this copy printed, then release or cancel the job`
+    await markBedOccupied(deps, printer)
+    await holdPrinter(db, printer.id, reason, iso)
+    await sendUncertain(deps, { id: job.id, owner, reason, now: iso })
+    return 'gone'
   }
   const reason = recorded
     ? `${printer.name}: ${recorded.detail}`

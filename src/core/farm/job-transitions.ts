@@ -218,6 +218,26 @@ export const sendFailed = (deps: JobDeps, failed: { id: string; owner: string; r
     'job.retrying',
   )
 
+/**
+ * The vault cannot tell whether a send left by a stopped process printed: held, saying why, for a
+ * person to look (released, it goes again; cancelled, it ends), never sent twice on a guess.
+ */
+export const sendUncertain = (deps: JobDeps, held: { id: string; owner: string; reason: string; now: string }) =>
+  transition(
+    deps,
+    held.id,
+    { states: ['dispatching'], owner: held.owner },
+    {
+      state: 'held',
+      lease_owner: null,
+      lease_until: null,
+      last_error: held.reason,
+      wait_reason: `held: ${held.reason}`,
+      updated_at: held.now,
+    },
+    'job.retrying',
+  )
+
 /** The printer finished the job's current file: the next file of the set, the next copy, or done. */
 export async function partPrinted(deps: JobDeps, row: PrintJobRow, now: string): Promise<boolean> {
   const lastFile = row.next_file + 1 >= fileIdsOf(row).length

@@ -2,8 +2,8 @@ import type { SSEStreamingApi } from 'hono/streaming'
 import type { EventsDeps } from '../../core/events/events-deps.js'
 import { eventIdRange, readEventsAfter } from '../../core/events/read-events.js'
 
-/** How often the database is read for what other processes published (this one's wake the stream at once). */
-const pollMs = 1_000
+/** How often a stream looks at its clock for a heartbeat or a credential check; it reads the database only when woken. */
+const tickMs = 1_000
 /** A comment after this long without a write, so proxies and browsers keep an idle stream open. */
 const heartbeatMs = 15_000
 /** How often the caller's credential is checked again: a stream ends soon after it expires or is revoked. */
@@ -14,7 +14,9 @@ const batch = 100
 /**
  * Writes every event after `afterId` to `stream`, then each new one as it is published, until the
  * client goes away or `stillAllowed` says its credential no longer holds. Reads come from the
- * database, so a replica's events reach this stream too.
+ * database, so a replica's events reach this stream too: the stream reads again only when this
+ * process publishes or the process's one shared poll of the event log (`deps.events.logPoll`) saw
+ * a new event, so any number of open streams cost one query per poll interval while nothing happens.
  */
 export async function followEvents(
   deps: Pick<EventsDeps, 'database' | 'clock' | 'logger' | 'events'>,
@@ -43,26 +45,42 @@ export async function followEvents(
   let sent = 0
   let wroteAt = deps.clock.now().getTime()
   let checkedAt = wroteAt
-  while (!closed.signal.aborted) {
-    const seen = deps.events.signal.count
-    const events = await readEventsAfter(db, last, batch)
-    for (const event of events) {
-      await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) })
-      last = event.id
-      sent++
+  const leave = deps.events.logPoll.follow()
+  let seen = deps.events.signal.count
+  let woken = true
+  try {
+    while (!closed.signal.aborted) {
+      if (woken) {
+        seen = deps.events.signal.count
+        const events = await readEventsAfter(db, last, batch)
+        for (const event of events) {
+          await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event) })
+          last = event.id
+          sent++
+        }
+        if (events.length > 0) wroteAt = deps.clock.now().getTime()
+        if (events.length === batch) continue
+      }
+      if (!(await keepUp())) break
+      await deps.events.signal.wait(tickMs, seen, closed.signal)
+      woken = deps.events.signal.count !== seen
     }
+  } finally {
+    leave()
+  }
+  deps.logger.debug('event stream closed', { events_sent: sent, last_event_id: last })
+
+  /** The credential check and the heartbeat when due; false when the credential no longer holds. */
+  async function keepUp(): Promise<boolean> {
     const now = deps.clock.now().getTime()
-    if (events.length > 0) wroteAt = now
-    if (events.length === batch) continue
     if (now - checkedAt >= recheckMs) {
-      if (!(await stillAllowed())) break
+      if (!(await stillAllowed())) return false
       checkedAt = now
     }
     if (now - wroteAt >= heartbeatMs) {
       await stream.write(': keep-alive\n\n')
       wroteAt = now
     }
-    await deps.events.signal.wait(pollMs, seen, closed.signal)
+    return true
   }
-  deps.logger.debug('event stream closed', { events_sent: sent, last_event_id: last })
 }

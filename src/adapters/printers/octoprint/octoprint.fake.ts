@@ -34,6 +34,11 @@ export interface OctoPrintBehaviour extends CommonBehaviour {
   jobPhase?: OctoPrintJobPhase
   /** OctoPrint streams a file to the printer's SD card: a `Sending file to SD` "print". */
   sdTransfer?: string
+  /**
+   * The job of `state.printing` ran to its end: OctoPrint is `Operational` again, the file still
+   * selected, at 100 % (as after `finishAtOnce`); the next start clears it.
+   */
+  finished?: boolean
 }
 
 const notOperational = { status: 409, json: { error: 'Printer is not operational' } }
@@ -67,6 +72,11 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
       const path = url.pathname
       const { link, jobPhase, sdTransfer } = fake.behaviour
       const operational = link === undefined
+      if (fake.behaviour.finished && fake.state.printing) {
+        selected = fake.state.printing
+        fake.state.printing = null
+        completed = true
+      }
       const printing = operational ? (fake.state.printing ?? sdTransfer ?? null) : null
       const text = stateText(link, printing && (sdTransfer ? 'Sending file to SD' : (jobPhase ?? 'Printing')))
       if (path === '/api/version')
@@ -170,6 +180,7 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         if (printing || fake.behaviour.refuseStart) return alreadyPrinting
         if (!fake.behaviour.silentStart) {
           cancelled = false
+          fake.behaviour.finished = undefined
           completed = !!fake.behaviour.finishAtOnce
           if (!completed) fake.state.printing = selected
         }
