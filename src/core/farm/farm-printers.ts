@@ -65,12 +65,20 @@ export async function lastClearings(
   db: Kysely<Database>,
   printerId?: string,
 ): Promise<Map<string, Selectable<BedClearingsTable>>> {
+  // Only each printer's newest run is read, however many earlier ones the table keeps.
   const rows = await db
-    .selectFrom('bed_clearings')
-    .selectAll()
-    .$if(printerId !== undefined, (qb) => qb.where('printer_id', '=', printerId ?? ''))
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('bed_clearings as run')
+    .selectAll('run')
+    .$if(printerId !== undefined, (qb) => qb.where('run.printer_id', '=', printerId ?? ''))
+    .where('run.id', '=', (eb) =>
+      eb
+        .selectFrom('bed_clearings as newer')
+        .select('newer.id')
+        .whereRef('newer.printer_id', '=', 'run.printer_id')
+        .orderBy('newer.created_at', 'desc')
+        .orderBy('newer.id', 'desc')
+        .limit(1),
+    )
     .execute()
   return new Map(rows.map((run) => [run.printer_id, run]))
 }

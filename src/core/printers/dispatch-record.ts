@@ -28,10 +28,26 @@ export interface DispatchStep {
   at: string
 }
 
-/** A dispatch as the API shows it: the row, with booleans, its outcome and its steps decoded. */
+/** The columns of a dispatch that tell of the print run it started: the API shows them as a print run (`print-runs.ts`). */
+type RunColumns =
+  | 'job_id'
+  | 'run_state'
+  | 'run_started_at'
+  | 'run_ended_at'
+  | 'run_reason'
+  | 'filament_mm'
+  | 'filament_g'
+  | 'filament_source'
+  | 'verdict'
+  | 'note'
+  | 'photo_sha256'
+  | 'photo_type'
+  | 'photo_size'
+
+/** A dispatch as the API shows it: the send's columns, with booleans, its outcome and its steps decoded. */
 export type DispatchRecord = Omit<
   Selectable<DispatchesTable>,
-  'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps'
+  'outcome' | 'start_requested' | 'uploaded' | 'started' | 'confirmed' | 'steps' | RunColumns
 > & {
   outcome: DispatchOutcome
   start_requested: boolean
@@ -44,7 +60,16 @@ export type DispatchRecord = Omit<
 }
 
 export const toDispatchRecord = (row: Selectable<DispatchesTable>, modelId: string | null): DispatchRecord => ({
-  ...row,
+  id: row.id,
+  printer_id: row.printer_id,
+  printer_name: row.printer_name,
+  file_id: row.file_id,
+  file_name: row.file_name,
+  user_id: row.user_id,
+  remote_name: row.remote_name,
+  detail: row.detail,
+  created_at: row.created_at,
+  finished_at: row.finished_at,
   model_id: modelId,
   outcome: row.outcome as DispatchOutcome,
   start_requested: row.start_requested === 1,

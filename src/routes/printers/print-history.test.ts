@@ -52,6 +52,28 @@ describe("a model's print history", () => {
     const times = boxHistory.body.items.map((item) => item.created_at)
     expect(times).toEqual([...times].sort().reverse())
     expect(modelIdsOf(boxHistory.body.items)).toEqual([boxModel, boxModel, boxModel])
+    // A send shows the fields its schema documents; its print run is shown by the print-runs routes.
+    expect(Object.keys(boxHistory.body.items[0] ?? {}).sort()).toEqual(
+      [
+        'id',
+        'printer_id',
+        'printer_name',
+        'file_id',
+        'file_name',
+        'user_id',
+        'start_requested',
+        'outcome',
+        'uploaded',
+        'started',
+        'confirmed',
+        'remote_name',
+        'detail',
+        'steps',
+        'created_at',
+        'finished_at',
+        'model_id',
+      ].sort(),
+    )
     expect((await history(clipModel)).body.items.map((item) => item.file_name)).toEqual(['clip.gcode'])
     const printerHistory = await callApi<{ items: Dispatch[] }>(
       suite,
