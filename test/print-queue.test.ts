@@ -431,5 +431,11 @@ describe('the dispatcher', () => {
     expect((await dispatchNext(back.deps)).sent).toEqual([])
     expect((await job(next.id)).wait_reason).toMatch(/bed not confirmed clear/)
     expect(g.starts()).toHaveLength(0)
+    // The person saw it printed: counted, the job completes; a job no longer waiting cannot be counted again.
+    const counted = await callApi<Job>(suite, 'POST', `/api/v1/queue/${left.id}/printed`)
+    expect(counted.status).toBe(200)
+    expect(counted.body).toMatchObject({ state: 'completed', copies_done: 1, last_error: null })
+    expect((await callApi(suite, 'POST', `/api/v1/queue/${left.id}/printed`)).status).toBe(409)
+    expect(await jobEvents(left.id)).toEqual(['job.queued', 'job.retrying', 'job.completed'])
   })
 })

@@ -4,7 +4,7 @@ import { VaultError } from '../errors.js'
 import type { EventType } from '../events/event-types.js'
 import type { EventsDeps } from '../events/events-deps.js'
 import { recordEvents } from '../events/publish-event.js'
-import { fileIdsOf, getJobRow, type PrintJobRow } from './print-job.js'
+import { fileIdsOf, getJobRow, openStates, type PrintJobRow } from './print-job.js'
 
 /**
  * Every change of a print job's state, one function per transition. Each is one conditional
@@ -240,24 +240,50 @@ export const sendUncertain = (deps: JobDeps, held: { id: string; owner: string; 
 
 /** The printer finished the job's current file: the next file of the set, the next copy, or done. */
 export async function partPrinted(deps: JobDeps, row: PrintJobRow, now: string): Promise<boolean> {
-  const lastFile = row.next_file + 1 >= fileIdsOf(row).length
-  const copiesDone = lastFile ? row.copies_done + 1 : row.copies_done
-  const finished = copiesDone >= row.copies
+  const after = afterPart(row, now)
   return transition(
     deps,
     row.id,
     { states: ['printing'], matches: { copies_done: row.copies_done, next_file: row.next_file } },
-    {
+    { ...after.changes, paused_at: null },
+    after.finished ? 'job.completed' : undefined,
+  )
+}
+
+/** A job once its next part printed: the next file of the set, the next copy, or done. */
+function afterPart(row: PrintJobRow, now: string): { finished: boolean; changes: Update } {
+  const lastFile = row.next_file + 1 >= fileIdsOf(row).length
+  const copiesDone = lastFile ? row.copies_done + 1 : row.copies_done
+  const finished = copiesDone >= row.copies
+  return {
+    finished,
+    changes: {
       state: finished ? 'completed' : 'queued',
       copies_done: copiesDone,
-      paused_at: null,
       next_file: lastFile ? 0 : row.next_file + 1,
       wait_reason: finished ? null : waiting,
       finished_at: finished ? now : null,
       updated_at: now,
     },
-    finished ? 'job.completed' : undefined,
+  }
+}
+
+/**
+ * A person counts a waiting job's next part as printed: one the vault could not confirm after it
+ * stopped mid-send (see `sendUncertain`), or one printed outside the queue. A held job goes back to
+ * the queue for what is left.
+ */
+export async function markPrinted(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {
+  const row = await getJobRow(deps.database.db, id)
+  const after = afterPart(row, now)
+  const done = await transition(
+    deps,
+    id,
+    { states: openStates, matches: { copies_done: row.copies_done, next_file: row.next_file } },
+    { ...after.changes, last_error: null },
+    after.finished ? 'job.completed' : 'job.queued',
   )
+  return byPerson(deps, id, done, 'counted as printed (only a queued or held job can)')
 }
 
 /** The print failed or was stopped on the printer: queued again until `max_attempts` failures, then failed. */

@@ -1,7 +1,7 @@
 import type { Deps } from '../../core/deps.js'
 import { createJob } from '../../core/farm/create-job.js'
 import { lastClearings, releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
-import { cancelJob, holdJob, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
+import { cancelJob, holdJob, markPrinted, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
 import { getJobRow, listJobRows, toPrintJob } from '../../core/farm/print-job.js'
 import { changeJob, moveJob } from '../../core/farm/queue-order.js'
 import { listPrinterRows } from '../../core/printers/printers.js'
@@ -14,6 +14,7 @@ import {
   holdJobRoute,
   listFarmPrintersRoute,
   listQueueRoute,
+  markJobPrintedRoute,
   moveJobRoute,
   releaseJobRoute,
   releasePrinterRoute,
@@ -81,6 +82,9 @@ export const queueRouter = createRouter()
   )
   .openapi(cancelJobRoute, async (c) =>
     c.json(toPrintJob(await cancelJob(c.var.deps, c.req.valid('param').id, now(c))), 200),
+  )
+  .openapi(markJobPrintedRoute, async (c) =>
+    c.json(woken(c, toPrintJob(await markPrinted(c.var.deps, c.req.valid('param').id, now(c)))), 200),
   )
   .openapi(requeueJobRoute, async (c) =>
     c.json(woken(c, toPrintJob(await requeueJob(c.var.deps, c.req.valid('param').id, now(c)))), 200),

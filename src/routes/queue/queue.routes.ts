@@ -224,7 +224,11 @@ export const moveJobRoute = defineRoute(allow('user', 'manage'), {
   },
 })
 
-const jobAction = (action: 'hold' | 'release' | 'cancel' | 'requeue', summary: string, description: string) =>
+const jobAction = (
+  action: 'hold' | 'release' | 'cancel' | 'requeue' | 'printed',
+  summary: string,
+  description: string,
+) =>
   defineRoute(allow('user', 'manage'), {
     method: 'post',
     path: `/api/v1/queue/{id}/${action}`,
@@ -254,6 +258,11 @@ export const cancelJobRoute = jobAction(
   'cancel',
   'Cancel a waiting job',
   'Cancels a queued or held job. A job already on a printer is stopped on the printer; the queue records how it ended.',
+)
+export const markJobPrintedRoute = jobAction(
+  'printed',
+  'Count a waiting job’s next part as printed',
+  'A person says the next part of a queued or held job printed: the next file of its set, the next copy, or the job completed. For a job held because the vault stopped while sending it and the printer showed that file’s print ended (its `last_error` says so): look at the printer, then count it here if it printed, or release it to print again. Also for a part printed outside the queue.',
 )
 export const requeueJobRoute = jobAction(
   'requeue',

@@ -35,7 +35,7 @@ export function QueueJob(props: {
   const [cancelling, setCancelling] = useState(false)
   const [changing, setChanging] = useState(false)
   const title = names.model ?? 'A model'
-  const run = (kind: 'hold' | 'release' | 'requeue') => action.mutate({ id: job.id, action: kind })
+  const run = (kind: 'hold' | 'release' | 'requeue' | 'printed') => action.mutate({ id: job.id, action: kind })
   return (
     <Paper
       withBorder
@@ -109,6 +109,11 @@ export function QueueJob(props: {
             {job.state === 'held' && (
               <Button size="xs" variant="default" loading={action.isPending} onClick={() => run('release')}>
                 Release
+              </Button>
+            )}
+            {job.state === 'held' && job.last_error && (
+              <Button size="xs" variant="default" loading={action.isPending} onClick={() => run('printed')}>
+                It printed
               </Button>
             )}
             {(job.state === 'failed' || job.state === 'cancelled') && (

@@ -71,9 +71,9 @@ function useRefreshFarm() {
   return () => queryClient.invalidateQueries({ queryKey: farmKeys.all })
 }
 
-type JobAction = 'hold' | 'release' | 'cancel' | 'requeue'
+type JobAction = 'hold' | 'release' | 'cancel' | 'requeue' | 'printed'
 
-/** Holds, releases, cancels or queues again one job; the variables name the job and the action. */
+/** Holds, releases, cancels, queues again or counts as printed one job; the variables name the job and the action. */
 export function useJobAction() {
   const refresh = useRefreshFarm()
   return useMutation({
