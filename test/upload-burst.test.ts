@@ -35,6 +35,6 @@ describe('a burst of concurrent uploads with readers browsing meanwhile', () => 
       headers: { Authorization: authorization },
     })
     expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(30)
-    expect(stagingLeftovers(vault.dataDir)).toEqual([])
+    expect(await stagingLeftovers(vault.baseUrl, authorization, vault.dataDir)).toEqual([])
   }, 180_000)
 })

@@ -142,8 +142,19 @@ export async function unreadableFiles(url: string, authorization: string, stored
   return bad
 }
 
-/** Files left in the blob and thumbnail stores' staging folders. */
-export function stagingLeftovers(dataDir: string): string[] {
+/**
+ * Files left in the blob and thumbnail stores' staging folders once the background analysis has
+ * rendered everything the burst queued (a thumbnail being written is in staging until it lands).
+ */
+export async function stagingLeftovers(url: string, authorization: string, dataDir: string): Promise<string[]> {
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    const res = await fetch(`${url}/api/v1/analysis`, { headers: { Authorization: authorization } })
+    const { queued, running } = (await res.json()) as { queued: number; running: number }
+    if (queued + running === 0) break
+    if (Date.now() > deadline) throw new Error(`the analysis queue still holds ${queued + running} after 5 min`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
   return filesUnder(dataDir, ['blobs/.staging', 'thumbs/.staging'])
 }
 
@@ -228,7 +239,7 @@ async function main(): Promise<void> {
     if (service.rssMiB() === 0) throw new Error(`the service is gone before the end:\n${service.output().slice(-4000)}`)
     const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1]) / 1024
     const unreadable = await unreadableFiles(url, authorization, burst.stored)
-    const leftovers = stagingLeftovers(dataDir)
+    const leftovers = await stagingLeftovers(url, authorization, dataDir)
     const lat = burst.reads.latenciesMs
     const ms = (value: number) => `${value.toFixed(1)} ms`
     console.log(`| Upload burst (${postgres ? 'PostgreSQL' : 'SQLite'}, seed ${options.seed}) | |`)

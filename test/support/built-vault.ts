@@ -168,6 +168,11 @@ export interface BuiltVault {
   baseUrl: string
   /** Everything the service wrote to stdout (JSON log lines). */
   output(): string
+  /**
+   * Starts another process of the same install (its data directory and database) with `env` added,
+   * as a replica would run beside it; `close` stops it first if the test has not.
+   */
+  replica(env: Record<string, string>): Promise<BuiltService>
   close(): Promise<void>
 }
 
@@ -184,11 +189,19 @@ export async function startBuiltVault(
   const dataDir = await mkdtemp(join(tmpdir(), 'vault-e2e-'))
   const database = await createTestDatabase(dataDir)
   await prepare?.(database, dataDir)
-  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url, ...env })
+  const install = { VAULT_DATA_DIR: dataDir, VAULT_DATABASE_URL: database.url }
+  const service = await startBuiltService({ ...install, ...env })
+  const replicas: BuiltService[] = []
   return {
     baseUrl: service.baseUrl,
     output: service.output,
+    async replica(replicaEnv) {
+      const replica = await startBuiltService({ ...install, ...replicaEnv })
+      replicas.push(replica)
+      return replica
+    },
     async close() {
+      await Promise.all(replicas.map((replica) => replica.stop()))
       await service.stop()
       await database.drop()
       await rm(dataDir, { recursive: true, force: true })

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { admin, signIn as apiSignIn, call } from '../support/accounts.js'
+import { admin, adminEnv, signIn as apiSignIn, call } from '../support/accounts.js'
 import { pngOf, zlibZeros } from '../support/png-chunks.js'
 import { sphereStl } from '../support/sphere-mesh.js'
 import { upload } from '../support/uploads.js'
 import { expectAccessible, openSignedIn, screenshot, setUpBrowserSuite } from '../support/web-ui.js'
 
-const suite = setUpBrowserSuite()
+// The service the browser talks to renders nothing, so what the uploads queue waits until the test
+// starts a second process of the install that renders (as a replica with VAULT_ANALYSIS_WORKERS=0
+// leaves the rendering to another).
+const suite = setUpBrowserSuite({ ...adminEnv, VAULT_ANALYSIS_WORKERS: '0' })
 let token: string
 beforeAll(async () => {
   token = (await apiSignIn(suite.vault.baseUrl, admin)).access_token
@@ -66,6 +69,7 @@ describe('the background analysis', () => {
       await screenshot(page, 'library-list-analysing')
 
       // Rendered in the background; the list is asked again meanwhile, so the thumbnails appear without a reload.
+      await suite.vault.replica({ ...adminEnv, VAULT_ANALYSIS_WORKERS: '1' })
       await expect.poll(() => main.locator('img[src^="blob:"]').count(), { timeout: 30_000 }).toBe(meshes)
       expect(await main.getByRole('img', { name: /^Analysing/ }).count()).toBe(0)
       // And the model page, without a reload either.

@@ -111,7 +111,7 @@ describe('the farm page', () => {
         .getByRole('listitem', { name: 'box-base, queued' })
         .getByText('box-base.gcode, box-lid.gcode')
         .waitFor()
-      expect(await jobsShown(page)).toEqual(['spacer, queued', 'box-base, queued'])
+      await expect.poll(() => jobsShown(page)).toEqual(['spacer, queued', 'box-base, queued'])
 
       // Dragged by keyboard on its handle: space lifts, an arrow moves, space drops.
       await page.getByRole('button', { name: 'Drag box-base to another place' }).focus()
@@ -202,7 +202,7 @@ describe('the farm page', () => {
       await leftJob.getByText('0 of 2 copies done').waitFor()
       await leftJob.getByText('On Bench').waitFor()
       await leftJob.getByText(/Waits: no compatible printer: Bench: warnings not accepted/).waitFor()
-      expect(await jobsShown(page)).toEqual(['left-bracket, queued', 'right-bracket, queued'])
+      await expect.poll(() => jobsShown(page)).toEqual(['left-bracket, queued', 'right-bracket, queued'])
       await checkLayout(page, 'farm-queue')
 
       // Hold and release.
@@ -259,7 +259,7 @@ describe('the farm page', () => {
         .getByText('Printing on Bench')
         .waitFor({ timeout: 30_000 })
       await card.getByText('left-bracket.gcode').waitFor()
-      expect(await jobsShown(page)).toEqual(['left-bracket, printing', 'right-bracket, queued'])
+      await expect.poll(() => jobsShown(page)).toEqual(['left-bracket, printing', 'right-bracket, queued'])
 
       // The printer's groups and loaded filament, from its card.
       await card.getByRole('button', { name: 'Groups and filament of Bench' }).click()
