@@ -37,6 +37,8 @@ const env = {
   // The tests run the passes themselves; the second process's loop runs only when a request wakes it.
   VAULT_QUEUE_INTERVAL_MS: '0',
 }
+/** The second process waits as long for a printer that does not answer as the test needs it to. */
+const backEnv = { ...env, VAULT_QUEUE_INTERVAL_MS: '3600000', VAULT_PRINTER_TIMEOUT_MS: '60000' }
 let front: InProcessVault
 let back: InProcessVault
 let clock: ShiftedClock
@@ -79,7 +81,7 @@ const uploadFile = async (name: string, bytes: Uint8Array) => {
 beforeAll(async () => {
   clock = shiftedClock()
   front = await createTestVault(env, { clock })
-  back = await createTestVault({ ...env, VAULT_QUEUE_INTERVAL_MS: '3600000' }, { shareWith: front, clock })
+  back = await createTestVault(backEnv, { shareWith: front, clock })
   suite.vault = front
   suite.authorization = await inProcessAuthorization(front)
   const bundle = [
@@ -360,6 +362,33 @@ describe('the dispatcher', () => {
     expect(answer.status).toBe(201)
     await until(async () => (await job(answer.body.id)).state === 'printing', 'the queued job prints')
     expect(g.starts()).toHaveLength(1)
+  })
+
+  it('a running vault sends a printer whose bed is confirmed clear its job at once, while its whole pass still waits on a printer that does not answer', async () => {
+    const silent = await printer('farm-e-silent', ['silent'])
+    const freed = await printer('farm-f-freed', ['freed'])
+    const first = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'freed' } })
+    await dispatchNext(front.deps)
+    freed.fake.behaviour.jobState = 'complete'
+    expect((await dispatchNext(front.deps)).printed).toEqual([first.id])
+    const next = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'freed' } })
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect((await job(next.id)).wait_reason).toBe('no compatible printer ready: bed not confirmed clear on 1 printer')
+
+    // The running vault's whole pass goes through the printers by name: it waits on the silent one first.
+    silent.fake.behaviour.hang = true
+    const askedBefore = silent.fake.requests.length
+    const asked = new Promise<void>((resolve) => {
+      silent.fake.onRequest = () => resolve()
+    })
+    back.deps.printQueue?.wake()
+    await asked
+    const backSuite = { vault: back, authorization: await inProcessAuthorization(back) }
+    expect((await callApi(backSuite, 'POST', `/api/v1/printers/${freed.id}/bed-cleared`)).status).toBe(200)
+    await until(async () => (await job(next.id)).state === 'printing', 'the freed printer prints the next job')
+    expect(freed.starts()).toHaveLength(2)
+    // The whole pass still waits: the silent printer's request is the only one it got, and is unanswered.
+    expect(silent.fake.requests).toHaveLength(askedBefore + 1)
   })
 
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {

@@ -126,7 +126,7 @@ const printerEvents = async (id: string) =>
 /** A pass, and the scripts it started run to their end. */
 const pass = async (vault: InProcessVault = front) => {
   const done = await dispatchNext(vault.deps)
-  await Promise.all(done.scripts)
+  await Promise.all(done.scripts.map((script) => script.settled))
   return done
 }
 
@@ -222,7 +222,7 @@ describe('bed clearing by script', () => {
     expect(cooled.scripts).toHaveLength(1)
     expect(cooled.sent).toEqual([])
     expect((await dispatchNext(back.deps)).sent).toEqual([])
-    await Promise.all(cooled.scripts)
+    await Promise.all(cooled.scripts.map((script) => script.settled))
     expect((await farm(belt.id))?.clearing?.state).toBe('ran')
 
     // A fresh status shows it idle: the bed counts as cleared by the script, and the second job goes.
@@ -284,7 +284,7 @@ describe('bed clearing by script', () => {
     belt.fake.behaviour.jobState = 'complete'
     belt.fake.behaviour.bedC = 20
     const passes = await Promise.all([dispatchNext(front.deps), dispatchNext(other.deps), dispatchNext(front.deps)])
-    await Promise.all(passes.flatMap((p) => p.scripts))
+    await Promise.all(passes.flatMap((p) => p.scripts.map((script) => script.settled)))
     await pass()
     expect(belt.calls()).toEqual(['start', 'script'])
     expect((await job(first.id)).state).toBe('completed')

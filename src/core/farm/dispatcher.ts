@@ -37,12 +37,17 @@ interface PassOptions {
   leaseMs: number
 }
 
-/** What a pass works with: its deps, its lease, and the files and printer profiles it has read (each once). */
+/**
+ * What a pass works with: its deps, its lease, the files and printer profiles it has read (each
+ * once), what it has done so far and the jobs it has taken.
+ */
 interface Pass {
   deps: DispatcherDeps
   leaseMs: number
   fileOf: (id: string) => Promise<QueueFile | null>
   factsOf: (printer: PrinterRow) => Promise<PrinterFacts>
+  done: DispatchPass
+  taken: Set<string>
 }
 
 /** What one pass did: the jobs it sent, and those it settled as printed or failed. */
@@ -51,7 +56,7 @@ export interface DispatchPass {
   printed: string[]
   failed: string[]
   /** Bed-clearing scripts this pass started; each settles its run when the printer answers. */
-  scripts: Promise<void>[]
+  scripts: { printer_id: string; settled: Promise<void> }[]
 }
 
 /** Why a compatible printer could not take a job in this pass. */
@@ -73,85 +78,113 @@ interface QueueFile {
 }
 
 /**
- * One pass of the print queue. For each printer it can lease (one process feeds a printer at a
- * time, across replicas): settles the job printing on it (a finished file advances the job, a failed
- * print re-queues it and holds the printer), settles a send a stopped process left, and, when the
- * printer is ready, not held and its bed confirmed clear, sends it the first queued job (priority,
- * then position) whose target names it and whose file fits it, through the safe send of
- * `dispatch.ts`. A job is claimed by a conditional UPDATE before it is sent, so two passes never
+ * One pass of the print queue over every printer. For each printer it can lease (one process feeds a
+ * printer at a time, across replicas): settles the job printing on it (a finished file advances the
+ * job, a failed print re-queues it and holds the printer), settles a send a stopped process left,
+ * and, when the printer is ready, not held and its bed confirmed clear, sends it the first queued
+ * job (priority, then position) whose target names it and whose file fits it, through the safe send
+ * of `dispatch.ts`. A job is claimed by a conditional UPDATE before it is sent, so two passes never
  * send one job. Queued jobs that stay are told why they wait.
  */
 export async function dispatchNext(
   deps: DispatcherDeps,
   options: PassOptions = { leaseMs: defaultLeaseMs },
 ): Promise<DispatchPass> {
+  const pass = openPass(deps, options)
+  const printers = await listPrinterRows(deps)
+  const blockers = new Map<string, Blocker>()
+  for (const printer of printers) {
+    const blocker = await tendPrinter(pass, printer)
+    if (blocker) blockers.set(printer.id, blocker)
+  }
+  await explainWaits(pass, printers, blockers)
+  return pass.done
+}
+
+/**
+ * The pass for printers that may just have become free (a bed confirmed clear, a clearing script
+ * ended): only they are looked at, so the first job each can print goes at once, whatever the size
+ * of the farm. The wait reasons are left to the next whole pass. Says which printers another pass
+ * held meanwhile, for the caller to look at again once that pass has ended.
+ */
+export async function dispatchTo(
+  deps: DispatcherDeps,
+  printerIds: string[],
+  options: PassOptions = { leaseMs: defaultLeaseMs },
+): Promise<DispatchPass & { heldElsewhere: string[] }> {
+  const pass = openPass(deps, options)
+  const heldElsewhere: string[] = []
+  const printers = await deps.database.db.selectFrom('printers').selectAll().where('id', 'in', printerIds).execute()
+  for (const printer of printers)
+    if ((await tendPrinter(pass, printer)) === 'fed elsewhere') heldElsewhere.push(printer.id)
+  return { ...pass.done, heldElsewhere }
+}
+
+function openPass(deps: DispatcherDeps, options: PassOptions): Pass {
   const { db } = deps.database
-  const owner = deps.service.instanceId
-  const done: DispatchPass = { sent: [], printed: [], failed: [], scripts: [] }
   const files = memo<QueueFile | null>()
   const facts = memo<PrinterFacts>()
-  const pass: Pass = {
+  return {
     deps,
     leaseMs: options.leaseMs,
     fileOf: (id) => files(id, () => readQueueFile(db, id)),
     factsOf: (printer) => facts(printer.id, () => printerFactsOf(db, printer)),
+    done: { sent: [], printed: [], failed: [], scripts: [] },
+    taken: new Set(),
   }
-  const printers = await listPrinterRows(deps)
-  const blockers = new Map<string, Blocker>()
-  const taken = new Set<string>()
+}
 
-  for (const listed of printers) {
-    const now = deps.clock.now()
-    const leased = await leasePrinter(db, {
-      id: listed.id,
-      owner,
-      now: now.toISOString(),
-      until: new Date(now.getTime() + options.leaseMs).toISOString(),
-    })
-    if (!leased) {
-      blockers.set(listed.id, 'fed elsewhere')
-      continue
+/**
+ * One printer's turn in a pass, under its lease: settles what is on it, steps its bed clearing,
+ * and feeds it a job when it can take one. What kept it from taking one, or null when one went.
+ */
+async function tendPrinter(pass: Pass, listed: PrinterRow): Promise<Blocker | null> {
+  const { deps, done } = pass
+  const { db } = deps.database
+  const owner = deps.service.instanceId
+  const now = deps.clock.now()
+  const leased = await leasePrinter(db, {
+    id: listed.id,
+    owner,
+    now: now.toISOString(),
+    until: new Date(now.getTime() + pass.leaseMs).toISOString(),
+  })
+  if (!leased) return 'fed elsewhere'
+  try {
+    const { row, status: observed } = await observePrinter(deps, listed)
+    let status = observed
+    const onPrinter = await db
+      .selectFrom('print_jobs')
+      .selectAll()
+      .where('printer_id', '=', row.id)
+      .where('state', 'in', ['printing', 'dispatching'])
+      .execute()
+    let occupied = false
+    for (const job of onPrinter) {
+      const settled = await settle(pass, row, status, job)
+      if (settled === 'printed') done.printed.push(job.id)
+      if (settled === 'failed') done.failed.push(job.id)
+      if (settled === 'on printer') occupied = true
     }
-    try {
-      const { row, status: observed } = await observePrinter(deps, listed)
-      let status = observed
-      const onPrinter = await db
-        .selectFrom('print_jobs')
-        .selectAll()
-        .where('printer_id', '=', row.id)
-        .where('state', 'in', ['printing', 'dispatching'])
-        .execute()
-      let occupied = false
-      for (const job of onPrinter) {
-        const settled = await settle(pass, row, status, job)
-        if (settled === 'printed') done.printed.push(job.id)
-        if (settled === 'failed') done.failed.push(job.id)
-        if (settled === 'on printer') occupied = true
-      }
-      // Settling a failed print holds the printer: read again to see it.
-      let current = onPrinter.length > 0 ? await reread(db, row.id) : row
-      let blocker = blockerOf(current, status, occupied)
-      if (blocker === 'bed' && current.bed_clear_by === 'script') {
-        const step = await stepClearing(deps, current, status, { leaseMs: options.leaseMs })
-        if (step.script) done.scripts.push(step.script)
-        if (step.outcome === 'cleared') {
-          ;({ row: current, status } = await observePrinter(deps, await reread(db, row.id)))
-          blocker = blockerOf(current, status, occupied)
-        } else blocker = step.outcome === 'held' ? 'held' : 'clearing'
-      }
-      if (blocker) {
-        blockers.set(row.id, blocker)
-        continue
-      }
-      const sent = await feed(pass, current, taken)
-      if (sent) done.sent.push({ job_id: sent, printer_id: row.id })
-      else blockers.set(row.id, 'busy')
-    } finally {
-      await unleasePrinter(db, listed.id, owner)
+    // Settling a failed print holds the printer: read again to see it.
+    let current = onPrinter.length > 0 ? await reread(db, row.id) : row
+    let blocker = blockerOf(current, status, occupied)
+    if (blocker === 'bed' && current.bed_clear_by === 'script') {
+      const step = await stepClearing(deps, current, status, { leaseMs: pass.leaseMs })
+      if (step.script) done.scripts.push({ printer_id: row.id, settled: step.script })
+      if (step.outcome === 'cleared') {
+        ;({ row: current, status } = await observePrinter(deps, await reread(db, row.id)))
+        blocker = blockerOf(current, status, occupied)
+      } else blocker = step.outcome === 'held' ? 'held' : 'clearing'
     }
+    if (blocker) return blocker
+    const sent = await feed(pass, current)
+    if (!sent) return 'busy'
+    done.sent.push({ job_id: sent, printer_id: row.id })
+    return null
+  } finally {
+    await unleasePrinter(db, listed.id, owner)
   }
-  await explainWaits(pass, printers, blockers, taken)
-  return done
 }
 
 /** Reads each key once: a pass reads a file's metadata or a printer's profile once, however many jobs ask. */
@@ -261,8 +294,8 @@ async function placement(
 }
 
 /** Sends the printer the first queued job it may print; the job's id, or null when none went. */
-async function feed(pass: Pass, printer: PrinterRow, taken: Set<string>): Promise<string | null> {
-  const { deps } = pass
+async function feed(pass: Pass, printer: PrinterRow): Promise<string | null> {
+  const { deps, taken } = pass
   const { db } = deps.database
   const owner = deps.service.instanceId
   for (const job of await listJobRows(db, { states: ['queued'] })) {
@@ -279,6 +312,7 @@ async function feed(pass: Pass, printer: PrinterRow, taken: Set<string>): Promis
     // Another process took it first; the next job may still go.
     if (!claimed) continue
     taken.add(job.id)
+    deps.logger.info('print queue job chosen', { job_id: job.id, printer_id: printer.id })
     await send(pass, printer, job)
     return job.id
   }
@@ -404,13 +438,9 @@ async function settleLeftSend(
 }
 
 /** Writes each queued job's wait reason as this pass saw the printers, where it changed. */
-async function explainWaits(
-  pass: Pass,
-  printers: PrinterRow[],
-  blockers: Map<string, Blocker>,
-  taken: Set<string>,
-): Promise<void> {
+async function explainWaits(pass: Pass, printers: PrinterRow[], blockers: Map<string, Blocker>): Promise<void> {
   const { db } = pass.deps.database
+  const { taken } = pass
   const current = await Promise.all(printers.map((printer) => reread(db, printer.id)))
   for (const job of await listJobRows(db, { states: ['queued'] })) {
     if (taken.has(job.id)) continue

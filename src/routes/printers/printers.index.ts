@@ -100,7 +100,7 @@ export const printersRouter = createRouter()
     const { deps, principal } = c.var
     const cleared = await confirmBedClear(deps, c.req.valid('param').id, principal.userId)
     // A clear bed may let the print queue send the printer its next job.
-    deps.printQueue?.wake()
+    deps.printQueue?.wake(cleared.id)
     return c.json(await presentPrinter(deps, cleared), 200)
   })
   .openapi(diagnosticsRoute, async (c) => {
