@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { dispatchNext } from '../src/core/farm/dispatcher.js'
+import { listJobRows, queuedJobs } from '../src/core/farm/print-job.js'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
 import { callApi, postUpload } from './support/in-process-api.js'
 import { jobEvents as jobEventsOf } from './support/job-events.js'
@@ -215,6 +216,33 @@ describe('the print queue API', () => {
     expect((await callApi(suite, 'POST', `/api/v1/queue/${first.id}/move`, { position: 1 })).status).toBe(409)
     expect((await callApi<Job>(suite, 'POST', `/api/v1/queue/${first.id}/requeue`)).body.state).toBe('queued')
     expect((await callApi<Problem>(suite, 'GET', '/api/v1/queue/no-such-job')).status).toBe(404)
+  })
+
+  it('offers a printer the whole queue in order, page after page, and only the jobs its target allows', async () => {
+    const own = await printer('paging-own', ['paged'])
+    const other = await printer('paging-other')
+    const targetsOf = [
+      { kind: 'any' },
+      { kind: 'group', group: 'paged' },
+      { kind: 'group', group: 'elsewhere' },
+      { kind: 'printer', printer_id: own.id },
+      { kind: 'printer', printer_id: other.id },
+    ]
+    for (let n = 0; n < 25; n++)
+      await queue({ file_ids: [mk4sFile], target: targetsOf[n % 5], priority: n % 3 === 0 ? 2 : 0 })
+    const listed = (await listJobRows(front.deps.database.db, { states: ['queued'] })).map((row) => row.id)
+    const read = async (forPrinter?: { id: string; groups: string[] }) => {
+      const ids: string[] = []
+      for await (const row of queuedJobs(front.deps.database.db, forPrinter, 4)) ids.push(row.id)
+      return ids
+    }
+    expect(await read()).toEqual(listed)
+    const rows = await listJobRows(front.deps.database.db, { states: ['queued'] })
+    const allowed = rows
+      .filter((row) => row.target_kind === 'any' || row.target_group === 'paged' || row.target_printer_id === own.id)
+      .map((row) => row.id)
+    expect(await read({ id: own.id, groups: ['paged'] })).toEqual(allowed)
+    expect(allowed).toHaveLength(15)
   })
 })
 

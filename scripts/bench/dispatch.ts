@@ -174,8 +174,9 @@ try {
     headers: { Authorization: authorization },
     signal: streamAbort.signal,
   })
+  // Cancelled at the end, as a client that goes away cancels the body (the server's stream then ends).
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
   const reading = (async () => {
-    const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
     const decoder = new TextDecoder()
     let pending = ''
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
@@ -220,6 +221,7 @@ try {
   const decisions: number[] = []
   const wholeMoments: number[] = []
   for (let moment = 0; moment < moments; moment++) {
+    process.stderr.write(`moment ${moment + 1} of ${moments}\r`)
     const member = members[(moment * 7) % members.length] as Member
     const behaviour = member.fake.behaviour
     if (member.host === 'moonraker') behaviour.jobState = 'complete'
@@ -251,7 +253,7 @@ try {
   console.log(`decision, bed confirmed clear → its job chosen: ${summary(decisions)}; goal p95 < 50 ms`)
   console.log(`whole moment, the person's request → the job's upload reaches the printer: ${summary(wholeMoments)}`)
   console.log(`event stream lag, commit → arrival: ${summary(lags)}`)
-  streamAbort.abort()
+  await reader.cancel()
   await reading
 } finally {
   streamAbort.abort()

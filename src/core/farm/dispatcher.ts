@@ -22,7 +22,7 @@ import {
   takeOverSend,
 } from './job-transitions.js'
 import { type PrintFacts, printFactsOf } from './print-facts.js'
-import { fileIdsOf, listJobRows, type PrintJobRow } from './print-job.js'
+import { fileIdsOf, type PrintJobRow, queuedJobs } from './print-job.js'
 
 export type DispatcherDeps = Pick<
   PrintersDeps,
@@ -298,8 +298,8 @@ async function feed(pass: Pass, printer: PrinterRow): Promise<string | null> {
   const { deps, taken } = pass
   const { db } = deps.database
   const owner = deps.service.instanceId
-  for (const job of await listJobRows(db, { states: ['queued'] })) {
-    if (taken.has(job.id) || !targets(job, printer)) continue
+  for await (const job of queuedJobs(db, { id: printer.id, groups: groupsOf(printer) })) {
+    if (taken.has(job.id)) continue
     if (!(await placement(pass, printer, job)).ok) continue
     const now = deps.clock.now()
     const claimed = await claimJob(deps, {
@@ -442,7 +442,7 @@ async function explainWaits(pass: Pass, printers: PrinterRow[], blockers: Map<st
   const { db } = pass.deps.database
   const { taken } = pass
   const current = await Promise.all(printers.map((printer) => reread(db, printer.id)))
-  for (const job of await listJobRows(db, { states: ['queued'] })) {
+  for await (const job of queuedJobs(db, undefined, 500)) {
     if (taken.has(job.id)) continue
     const reason = await waitReason(pass, job, current, blockers)
     if (reason === job.wait_reason) continue

@@ -80,6 +80,55 @@ export async function getJobRow(db: Kysely<Database>, id: string): Promise<Print
   return row
 }
 
+/**
+ * The queued jobs in the queue's order, read a page at a time as the caller goes on (the dispatcher
+ * mostly stops at the first that fits), and with `forPrinter` only those whose target may name that
+ * printer. Pages follow on from the last row read, so jobs claimed meanwhile shift nothing.
+ */
+export async function* queuedJobs(
+  db: Kysely<Database>,
+  forPrinter?: { id: string; groups: string[] },
+  pageSize = 50,
+): AsyncGenerator<PrintJobRow> {
+  let after: PrintJobRow | undefined
+  for (;;) {
+    const last = after
+    const page = await db
+      .selectFrom('print_jobs')
+      .selectAll()
+      .where('state', '=', 'queued')
+      .$if(forPrinter !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('target_kind', '=', 'any'),
+            eb.and([eb('target_kind', '=', 'printer'), eb('target_printer_id', '=', forPrinter?.id ?? '')]),
+            ...(forPrinter?.groups.length
+              ? [eb.and([eb('target_kind', '=', 'group'), eb('target_group', 'in', forPrinter.groups)])]
+              : []),
+          ]),
+        ),
+      )
+      .$if(last !== undefined, (qb) =>
+        qb.where((eb) => {
+          const { priority, position, id } = last as PrintJobRow
+          return eb.or([
+            eb('priority', '<', priority),
+            eb.and([eb('priority', '=', priority), eb('position', '>', position)]),
+            eb.and([eb('priority', '=', priority), eb('position', '=', position), eb('id', '>', id)]),
+          ])
+        }),
+      )
+      .orderBy('priority', 'desc')
+      .orderBy('position')
+      .orderBy('id')
+      .limit(pageSize)
+      .execute()
+    yield* page
+    if (page.length < pageSize) return
+    after = page.at(-1)
+  }
+}
+
 /** Jobs in the queue's order, the order the dispatcher offers them in: higher priority first, then position. */
 export async function listJobRows(
   db: Kysely<Database>,
