@@ -115,6 +115,24 @@ describe('printer controls on a queue job', () => {
     expect(await jobEvents(jobId)).toEqual(['job.queued', 'job.started', 'job.paused', 'job.resumed'])
   })
 
+  it('records a pause and a resume made at the printer itself, as the dispatcher sees them', async () => {
+    const { fake, jobId } = await printingJob()
+    // Paused on the printer's own screen (or by a filament runout): the vault never asked.
+    fake.behaviour.jobState = 'paused'
+    await dispatchNext(vault.deps)
+    const paused = await job(jobId)
+    expect(paused).toMatchObject({ state: 'printing', attempts: 0 })
+    expect(paused.paused_at).not.toBeNull()
+    // Seen paused again: nothing new.
+    await dispatchNext(vault.deps)
+    expect((await job(jobId)).paused_at).toBe(paused.paused_at)
+    fake.behaviour.jobState = undefined
+    await dispatchNext(vault.deps)
+    expect((await job(jobId)).paused_at).toBeNull()
+    expect(fake.requests.filter((r) => /^\/printer\/print\/(pause|resume)$/.test(r.path))).toEqual([])
+    expect(await jobEvents(jobId)).toEqual(['job.queued', 'job.started', 'job.paused', 'job.resumed'])
+  })
+
   it('cancels the print: the whole job ends cancelled for good, the printer not held, its bed to be cleared', async () => {
     const { printerId, jobId } = await printingJob(3)
     const cancelled = await control(printerId, 'cancel', { file_name: 'box.gcode' })

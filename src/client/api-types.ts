@@ -3957,7 +3957,7 @@ export interface components {
             finished_at: string | null;
             /**
              * Format: date-time
-             * @description When a person paused its print from the vault (`POST /api/v1/printers/{id}/pause`); null while it prints on, and once it resumes or ends.
+             * @description When its print was paused: from the vault (`POST /api/v1/printers/{id}/pause`), or at the printer itself (its screen, its own web page, a filament runout), as the dispatcher next sees it; null while it prints on, and once it resumes or ends.
              */
             paused_at: string | null;
         };

@@ -5,7 +5,7 @@ import { isBinaryGcodeName } from '../ingest/file-formats.js'
 import { markBedOccupied } from '../printers/bed-clearance.js'
 import { remoteFileName, sendToPrinter } from '../printers/dispatch.js'
 import type { DispatchRecord } from '../printers/dispatch-record.js'
-import { runEnding } from '../printers/print-runs.js'
+import { runEnding, showsFile } from '../printers/print-runs.js'
 import { connectPrinter, listPrinterRows, observePrinter, type PrinterRow } from '../printers/printers.js'
 import type { PrintersDeps } from '../printers/printers-deps.js'
 import type { ObservedStatus } from '../printers/status-cache.js'
@@ -17,6 +17,8 @@ import {
   jobSent,
   partPrinted,
   printFailed,
+  printPaused,
+  printResumed,
   sendFailed,
   sendUncertain,
   takeOverSend,
@@ -382,7 +384,18 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
     return 'gone'
   }
   if (ending?.outcome === 'completed') return (await partPrinted(deps, job, now)) ? 'printed' : 'gone'
+  await followPause(deps, status, job, now)
   return 'on printer'
+}
+
+/**
+ * Keeps the job's pause as the printer shows it: a print paused or resumed at the printer itself
+ * (its screen, its own web page, a filament runout) is recorded as one from the vault is.
+ */
+async function followPause(deps: DispatcherDeps, status: ObservedStatus, job: PrintJobRow, now: string) {
+  if (job.remote_name === null || !showsFile(status, job.remote_name) || status.stale) return
+  if (status.state === 'paused' && job.paused_at === null) await printPaused(deps, job.id, now)
+  if (status.state === 'printing' && job.paused_at !== null) await printResumed(deps, job.id, now)
 }
 
 async function settleLeftSend(

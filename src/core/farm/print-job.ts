@@ -32,7 +32,7 @@ export interface PrintJob {
   updated_at: string
   started_at: string | null
   finished_at: string | null
-  /** When a person paused its print from the vault; null while it prints on. */
+  /** When its print was seen paused (from the vault, or at the printer itself); null while it prints on. */
   paused_at: string | null
 }
 

@@ -68,7 +68,7 @@ export function runEnding(
   remote: string | null,
 ): { outcome: JobEnding; reason: string | null } | null {
   const job = status.job
-  const ours = job !== null && (remote === null || baseName(job.file_name) === baseName(remote))
+  const ours = job !== null && (remote === null || showsFile(status, remote))
   if (ours && job.ended === 'completed') return { outcome: 'completed', reason: null }
   if (ours && job.ended) return { outcome: job.ended, reason: `the printer reports the job ${job.ended}` }
   if (status.state === 'error')
@@ -77,6 +77,10 @@ export function runEnding(
 }
 
 const baseName = (name: string | null) => name?.replace(/^.*\//, '') ?? null
+
+/** Whether the printer's current (or last) job is of the file stored on it as `remote` (hosts show it with or without its folder). */
+export const showsFile = (status: PrinterStatus, remote: string) =>
+  status.job !== null && baseName(status.job.file_name) === baseName(remote)
 
 /** The filament a print-ready file states it uses, from its stored metadata (G-code, or a sliced 3MF's first plate). */
 export function filamentOfFile(format: string, metadataJson: string): { mm: number | null; g: number | null } {

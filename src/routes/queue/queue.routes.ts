@@ -83,7 +83,7 @@ export const PrintJobSchema = z
     paused_at: z.string().nullable().openapi({
       format: 'date-time',
       description:
-        'When a person paused its print from the vault (`POST /api/v1/printers/{id}/pause`); null while it prints on, and once it resumes or ends.',
+        'When its print was paused: from the vault (`POST /api/v1/printers/{id}/pause`), or at the printer itself (its screen, its own web page, a filament runout), as the dispatcher next sees it; null while it prints on, and once it resumes or ends.',
     }),
   })
   .openapi('PrintJob')
