@@ -19,7 +19,8 @@ import { until } from './support/until.js'
 /**
  * Each provider's pause, resume and cancel against its host's fake on a real socket (the virtual
  * printer in memory): the states each leads to through the host's transitional ones, the host's own
- * refusal when nothing prints, and a host that is gone.
+ * refusal when nothing prints, and a host that is gone. Then the G-code scripts of bed clearing on
+ * the hosts whose fakes keep the lines they ran (Moonraker's are tested with the whole clearing).
  */
 interface Rig {
   kind: PrinterProviderKind
@@ -162,4 +163,37 @@ describe.each(Object.keys(rigs))('the %s provider', (name) => {
       expect(['unreachable', 'timeout']).toContain((gone as PrinterError).kind)
     }
   })
+})
+
+describe.each([
+  ['octoprint', async () => ({ fake: await fakeOctoPrint(), kind: octoprint, credentials: {} })],
+  ['duet', async () => ({ fake: await fakeDuet('pw'), kind: duet(), credentials: { password: 'pw' } })],
+] as const)('the %s provider runs a bed-clearing script', (_name, host) => {
+  it('hands the host its lines in order, and fails when the host cannot take them', async () => {
+    const { fake, kind, credentials } = await host()
+    closers.push(() => fake.close())
+    expect(kind.scripts.runs).toBe(true)
+    const provider = kind.connect(connection(fake.url, credentials))
+    await provider.runGcode?.('G28\nG1 X10 Y200 F3000\nM84', { timeoutMs: 1000 })
+    await until(() => fake.commands.length === 3, 'the host ran the lines', { timeoutMs: 5000, everyMs: 20 })
+    expect(fake.commands).toEqual(['G28', 'G1 X10 Y200 F3000', 'M84'])
+
+    await fake.close()
+    const gone = await provider.runGcode?.('G28', { timeoutMs: 1000 }).catch((error: unknown) => error)
+    expect(gone).toBeInstanceOf(PrinterError)
+    expect(['unreachable', 'timeout']).toContain((gone as PrinterError).kind)
+  })
+})
+
+it('OctoPrint refuses a script while it is not connected to the printer, with its own reason', async () => {
+  const fake = await fakeOctoPrint()
+  closers.push(() => fake.close())
+  fake.behaviour.link = 'Offline'
+  const refused = await octoprint
+    .connect(connection(fake.url))
+    .runGcode?.('G28', { timeoutMs: 1000 })
+    .catch((error: unknown) => error)
+  expect(refused).toBeInstanceOf(PrinterError)
+  expect((refused as Error).message).toMatch(/409.*Printer is not operational/)
+  expect(fake.commands).toEqual([])
 })

@@ -12,6 +12,8 @@ export interface FakePrinter<B extends CommonBehaviour = CommonBehaviour> {
   requests: { method: string; path: string; headers: Record<string, string | string[] | undefined> }[]
   /** Stored files: name → bytes received. */
   files: Map<string, number>
+  /** G-code lines the host took to run outside a print, in order (where its fake keeps them apart from requests). */
+  commands: string[]
   /**
    * `printing`: the file of the current (or, where the host keeps it, the last) job. `busyUntil` (ms
    * since the epoch): Moonraker's Klipper runs a console command until then, as `runCommand` starts one.
@@ -83,6 +85,7 @@ export async function startFake<B extends CommonBehaviour>(
   const fake = {
     requests: [],
     files: new Map(),
+    commands: [],
     state: { printing: null, busyUntil: 0 },
     behaviour: {},
     runCommand(ms: number) {

@@ -151,7 +151,10 @@ function runControl(printer: FakePrinter<DuetBehaviour>, code: string, ended: (f
 function runGcode(printer: FakePrinter<DuetBehaviour>, gcode: string, ended: (file: string) => void): string {
   if (/^(M25|M24|M0)$/.test(gcode.trim())) return runControl(printer, gcode.trim(), ended)
   const start = /^M32\s+"0:\/gcodes\/(.+)"$/.exec(gcode.trim())
-  if (!start) return ''
+  if (!start) {
+    printer.commands.push(...gcode.split('\n').filter((line) => line.trim() !== ''))
+    return ''
+  }
   const name = start[1]!
   if (printer.behaviour.refuseStart || statusOf(printer) !== 'idle')
     return 'Error: M32: Cannot set file to print, because a file is already being printed\n'

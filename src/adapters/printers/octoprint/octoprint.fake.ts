@@ -136,6 +136,16 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
           },
         }
       }
+      if (path === '/api/printer/command' && req.method === 'POST') {
+        // octoprint/server/api/printer.py printerCommand: only while operational; `command` or
+        // `commands`, not both; the lines are queued on the serial link and 204 answers at once.
+        if (!operational) return notOperational
+        const data = JSON.parse(body.toString() || '{}') as { command?: string; commands?: string[] }
+        if (data.command !== undefined && data.commands !== undefined)
+          return { status: 400, json: { error: "'command' and 'commands' are mutually exclusive" } }
+        fake.commands.push(...(data.commands ?? (data.command === undefined ? [] : [data.command])))
+        return { status: 204 }
+      }
       if (path === '/api/job' && req.method === 'POST') {
         if (!operational) return notOperational
         const command = jobCommand(body)
