@@ -197,3 +197,40 @@ it('OctoPrint refuses a script while it is not connected to the printer, with it
   expect((refused as Error).message).toMatch(/409.*Printer is not operational/)
   expect(fake.commands).toEqual([])
 })
+
+describe('the bambu provider runs a bed-clearing script', () => {
+  const bambuPrinter = async () => {
+    const fake = await fakeBambu()
+    const printers = createBambuPrinters()
+    closers.push(async () => {
+      await printers.close()
+      await fake.close()
+    })
+    const kind = bambu(printers)
+    return {
+      fake,
+      kind,
+      provider: kind.connect(connection(fake.address, { serial: fake.serial, access_code: fake.accessCode })),
+    }
+  }
+
+  it('sends the lines in one gcode_line command, each ended by a newline, and waits for its result', async () => {
+    const { fake, kind, provider } = await bambuPrinter()
+    expect(kind.scripts.runs).toBe(true)
+    await provider.runGcode?.('G28\nG1 X10 Y250 F6000\n\nM84', { timeoutMs: 2000 })
+    expect(fake.commands).toEqual(['G28', 'G1 X10 Y250 F6000', 'M84'])
+    const sent = fake.requests.map((request) => (request as { print?: { command?: string; param?: string } }).print)
+    expect(sent.filter((print) => print?.command === 'gcode_line').map((print) => print?.param)).toEqual([
+      'G28\nG1 X10 Y250 F6000\nM84\n',
+    ])
+  })
+
+  it('says what to switch on when the printer drops it for want of Developer Mode', async () => {
+    const { fake, provider } = await bambuPrinter()
+    fake.behaviour.developerModeOff = true
+    const refused = await provider.runGcode?.('G28', { timeoutMs: 2000 }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(PrinterError)
+    expect((refused as Error).message).toMatch(/could not verify the G-code command .*Developer Mode/)
+    expect(fake.commands).toEqual([])
+  })
+})

@@ -37,8 +37,9 @@ export const bambu = (printers: BambuPrinters): PrinterProviderKind => ({
   slicerHostTypes: [],
   controls: ['pause', 'resume', 'cancel'],
   scripts: {
-    runs: false,
-    detail: 'Bambu’s MQTT `gcode_line` command is not yet driven by the vault: clear the bed by a person.',
+    runs: true,
+    detail:
+      'The MQTT `gcode_line` command hands the lines to the printer, which answers with its result; recent firmware takes it only in LAN Only with Developer Mode.',
   },
   connect: printers.provider,
 })

@@ -235,6 +235,24 @@ function bambuPrinter(
     pause: () => printCommand('pause', 'pause'),
     resume: () => printCommand('resume', 'resume'),
     cancel: () => printCommand('stop', 'cancel'),
+    // `gcode_line`, as Bambu Studio's console and Home Assistant's integration send it: the lines
+    // in one `param`, each ended by a newline; the printer answers with `result`.
+    async runGcode(script, options) {
+      const current = session()
+      await current.ready(options.timeoutMs)
+      const param = script
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => `${line}\n`)
+        .join('')
+      const answer = await current.request(
+        'print',
+        { command: 'gcode_line', param },
+        commandAnswer('G-code', 'gcode_line'),
+        options.timeoutMs,
+      )
+      if (answer !== 'success') throw new PrinterError('refused', answer)
+    },
   }
 }
 

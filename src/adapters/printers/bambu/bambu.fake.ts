@@ -56,6 +56,8 @@ export interface FakeBambu {
   behaviour: BambuBehaviour
   /** Every request received, parsed. */
   requests: Record<string, unknown>[]
+  /** The G-code lines `gcode_line` commands handed the printer, in order. */
+  commands: string[]
   /** MQTT connections and FTP logins tried, with the password they gave. */
   logins: Array<{ via: 'mqtt' | 'ftp'; password: string }>
   /** A stored file's bytes, or null. */
@@ -149,6 +151,7 @@ export async function fakeBambu(
     state: idleReport(),
     behaviour: {},
     requests: [],
+    commands: [],
     logins: [],
     file(name) {
       const path = join(storage, name)
@@ -225,6 +228,7 @@ export async function fakeBambu(
         },
       })
     if (command.command === 'project_file') return startJob(command)
+    if (command.command === 'gcode_line') return gcodeLine(command)
     if (['pause', 'resume', 'stop'].includes(String(command.command))) return control(command)
   }
 
@@ -241,6 +245,16 @@ export async function fakeBambu(
     answerStart(command, 'success')
     const next = { pause: 'PAUSE', resume: 'RUNNING', stop: 'FAILED' }[String(command.command) as 'pause']
     later(fake.behaviour.controlSettleMs ?? 40, () => fake.report({ gcode_state: next, print_error: 0 }))
+  }
+
+  /**
+   * `gcode_line`: the lines of `param` (each ended by a newline) run on the printer, answered with
+   * `result`; dropped with an HMS error, like every print command, when Developer Mode is off.
+   */
+  const gcodeLine = (command: Record<string, unknown>) => {
+    if (fake.behaviour.developerModeOff) return fake.report({ hms: [{ attr: 0x05000500, code: 0x00010007 }] })
+    fake.commands.push(...String(command.param ?? '').split('\n').filter((line) => line.trim() !== ''))
+    answerStart(command, 'success')
   }
 
   const answerStart = (command: Record<string, unknown>, result: string, reason?: string) =>
