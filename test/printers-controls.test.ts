@@ -62,6 +62,22 @@ const onHttp = async (
   }
 }
 
+/** A Bambu Lab printer's provider over its fake (MQTT and FTPS on loopback). */
+const onBambu = async () => {
+  const fake = await fakeBambu()
+  const printers = createBambuPrinters()
+  closers.push(async () => {
+    await printers.close()
+    await fake.close()
+  })
+  const kind = bambu(printers)
+  return {
+    fake,
+    kind,
+    provider: kind.connect(connection(fake.address, { serial: fake.serial, access_code: fake.accessCode })),
+  }
+}
+
 const rigs: Record<string, () => Promise<Rig>> = {
   moonraker: async () => onHttp(moonraker, await fakeMoonraker(), null),
   octoprint: async () =>
@@ -74,16 +90,10 @@ const rigs: Record<string, () => Promise<Rig>> = {
     })
   },
   bambu: async () => {
-    const fake = await fakeBambu()
-    const printers = createBambuPrinters()
-    closers.push(async () => {
-      await printers.close()
-      await fake.close()
-    })
-    const kind = bambu(printers)
+    const { fake, kind, provider } = await onBambu()
     return {
       kind,
-      provider: kind.connect(connection(fake.address, { serial: fake.serial, access_code: fake.accessCode })),
+      provider,
       refusal: /refused the pause: the printer is FAILED/,
       async print() {
         fake.report({
@@ -199,23 +209,8 @@ it('OctoPrint refuses a script while it is not connected to the printer, with it
 })
 
 describe('the bambu provider runs a bed-clearing script', () => {
-  const bambuPrinter = async () => {
-    const fake = await fakeBambu()
-    const printers = createBambuPrinters()
-    closers.push(async () => {
-      await printers.close()
-      await fake.close()
-    })
-    const kind = bambu(printers)
-    return {
-      fake,
-      kind,
-      provider: kind.connect(connection(fake.address, { serial: fake.serial, access_code: fake.accessCode })),
-    }
-  }
-
   it('sends the lines in one gcode_line command, each ended by a newline, and waits for its result', async () => {
-    const { fake, kind, provider } = await bambuPrinter()
+    const { fake, kind, provider } = await onBambu()
     expect(kind.scripts.runs).toBe(true)
     await provider.runGcode?.('G28\nG1 X10 Y250 F6000\n\nM84', { timeoutMs: 2000 })
     expect(fake.commands).toEqual(['G28', 'G1 X10 Y250 F6000', 'M84'])
@@ -226,7 +221,7 @@ describe('the bambu provider runs a bed-clearing script', () => {
   })
 
   it('says what to switch on when the printer drops it for want of Developer Mode', async () => {
-    const { fake, provider } = await bambuPrinter()
+    const { fake, provider } = await onBambu()
     fake.behaviour.developerModeOff = true
     const refused = await provider.runGcode?.('G28', { timeoutMs: 2000 }).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(PrinterError)

@@ -247,13 +247,20 @@ export async function fakeBambu(
     later(fake.behaviour.controlSettleMs ?? 40, () => fake.report({ gcode_state: next, print_error: 0 }))
   }
 
+  /** A print command dropped for want of Developer Mode: the HMS error 0500-0500-0001-0007 says so. */
+  const dropUnverified = () => fake.report({ hms: [{ attr: 0x05000500, code: 0x00010007 }] })
+
   /**
    * `gcode_line`: the lines of `param` (each ended by a newline) run on the printer, answered with
    * `result`; dropped with an HMS error, like every print command, when Developer Mode is off.
    */
   const gcodeLine = (command: Record<string, unknown>) => {
-    if (fake.behaviour.developerModeOff) return fake.report({ hms: [{ attr: 0x05000500, code: 0x00010007 }] })
-    fake.commands.push(...String(command.param ?? '').split('\n').filter((line) => line.trim() !== ''))
+    if (fake.behaviour.developerModeOff) return dropUnverified()
+    fake.commands.push(
+      ...String(command.param ?? '')
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    )
     answerStart(command, 'success')
   }
 
@@ -262,7 +269,7 @@ export async function fakeBambu(
 
   const startJob = (command: Record<string, unknown>) => {
     const { behaviour } = fake
-    if (behaviour.developerModeOff) return fake.report({ hms: [{ attr: 0x05000500, code: 0x00010007 }] })
+    if (behaviour.developerModeOff) return dropUnverified()
     if (behaviour.refuseStart) return answerStart(command, 'failed', behaviour.refuseStart)
     if (['PREPARE', 'RUNNING', 'PAUSE', 'SLICING'].includes(String(fake.state.gcode_state)))
       return answerStart(command, 'failed', 'Device is busy and cannot start a new task')
