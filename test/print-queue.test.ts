@@ -144,6 +144,19 @@ const job = async (id: string) => (await callApi<Job>(suite, 'GET', `/api/v1/que
 const bedCleared = async (printerId: string) =>
   expect((await callApi(suite, 'POST', `/api/v1/printers/${printerId}/bed-cleared`)).status).toBe(200)
 
+/** A job a process claimed for `printerId` and then stopped with, its lease running a minute more. */
+const leftBy = (jobId: string, printerId: string) =>
+  front.deps.database.db
+    .updateTable('print_jobs')
+    .set({
+      state: 'dispatching',
+      printer_id: printerId,
+      lease_owner: 'stopped',
+      lease_until: new Date(clock.now().getTime() + 60_000).toISOString(),
+    })
+    .where('id', '=', jobId)
+    .execute()
+
 describe('the print queue API', () => {
   it('refuses unknown and unprintable files, copies out of range, unknown printers and hostile bodies', async () => {
     const refused = async (body: unknown, status: number, code: string) => {
@@ -425,17 +438,6 @@ describe('the dispatcher', () => {
     const unsent = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed' } })
     const started = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-started' } })
     // Processes claimed the jobs and stopped: one before it sent anything, one once the printer had started.
-    const leftBy = async (jobId: string, printerId: string) =>
-      front.deps.database.db
-        .updateTable('print_jobs')
-        .set({
-          state: 'dispatching',
-          printer_id: printerId,
-          lease_owner: 'stopped',
-          lease_until: new Date(clock.now().getTime() + 60_000).toISOString(),
-        })
-        .where('id', '=', jobId)
-        .execute()
     await leftBy(unsent.id, e.id)
     await leftBy(started.id, f.id)
     f.fake.state.printing = 'box-mk4s.gcode'
@@ -451,20 +453,29 @@ describe('the dispatcher', () => {
     expect(f.starts()).toHaveLength(0)
   })
 
+  it('leaves a send a stopped process left alone while its printer cannot tell whether it started, and settles it once the printer answers', async () => {
+    const h = await printer('farm-h', ['lapsed-offline'])
+    const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-offline' } })
+    await leftBy(left.id, h.id)
+    // The stopped process started it; then Moonraker lost Klipper, so nobody can see the print.
+    h.fake.state.printing = 'box-mk4s.gcode'
+    h.fake.behaviour.klippy = 'lost'
+    clock.advance(61_000)
+
+    expect((await dispatchNext(back.deps)).sent).toEqual([])
+    expect(await job(left.id)).toMatchObject({ state: 'dispatching', attempts: 0, last_error: null })
+    // Klipper back, the printer shows the print: the job prints there, never sent again.
+    h.fake.behaviour.klippy = undefined
+    expect((await dispatchNext(back.deps)).sent).toEqual([])
+    expect(await job(left.id)).toMatchObject({ state: 'printing', printer_id: h.id, last_error: null })
+    expect(h.starts()).toHaveLength(0)
+  })
+
   it('holds a left send, its printer and the bed when the printer shows that file’s print already ended: never printed twice, nor onto the used bed', async () => {
     const g = await printer('farm-g', ['lapsed-ended'])
     const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
     const next = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
-    await front.deps.database.db
-      .updateTable('print_jobs')
-      .set({
-        state: 'dispatching',
-        printer_id: g.id,
-        lease_owner: 'stopped',
-        lease_until: new Date(clock.now().getTime() + 60_000).toISOString(),
-      })
-      .where('id', '=', left.id)
-      .execute()
+    await leftBy(left.id, g.id)
     // The stopped process started it and the print ran to its end before anyone looked.
     g.fake.state.printing = 'box-mk4s.gcode'
     g.fake.behaviour.jobState = 'complete'

@@ -116,6 +116,8 @@ export async function dispatchTo(
 ): Promise<DispatchPass & { heldElsewhere: string[] }> {
   const pass = openPass(deps, options)
   const heldElsewhere: string[] = []
+  // `in ()` is no SQL: a pass over no printer reads nothing.
+  if (printerIds.length === 0) return { ...pass.done, heldElsewhere }
   const printers = await deps.database.db.selectFrom('printers').selectAll().where('id', 'in', printerIds).execute()
   for (const printer of printers)
     if ((await tendPrinter(pass, printer)) === 'fed elsewhere') heldElsewhere.push(printer.id)
@@ -409,6 +411,9 @@ async function settleLeftSend(
   const owner = deps.service.instanceId
   const now = deps.clock.now()
   const iso = now.toISOString()
+  // The printer alone may tell whether the send started: one that cannot answer now (offline, its
+  // firmware lost, a stale reading) may be printing it. The job waits for it, still sending.
+  if (!tellsItsJob(status)) return 'on printer'
   const tookOver = await takeOverSend(deps, {
     id: job.id,
     owner,
@@ -449,6 +454,8 @@ async function settleLeftSend(
   await sendFailed(deps, { id: job.id, owner, reason, now: iso })
   return 'gone'
 }
+
+const tellsItsJob = (status: ObservedStatus) => !status.stale && !['offline', 'unknown'].includes(status.state)
 
 /** Writes each queued job's wait reason as this pass saw the printers, where it changed. */
 async function explainWaits(pass: Pass, printers: PrinterRow[], blockers: Map<string, Blocker>): Promise<void> {
