@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers/moonraker/moonraker.fake.js'
+import { markBedOccupied } from '../src/core/printers/bed-clearance.js'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import { shiftedClock } from './support/shifted-clock.js'
 import { startTestVault, type TestVault } from './support/test-vault.js'
+import { until } from './support/until.js'
 import { sliceShape, upload } from './support/uploads.js'
 
 /**
@@ -106,6 +108,38 @@ describe('bed clearance', () => {
       reason: 'a job ran since the bed was last confirmed clear; confirm the bed is clear to send the next job',
     })
     expect((await confirmClear(voron.id)).body.status.ready).toBe(true)
+  })
+
+  it('never clears the bed of a job the vault saw begin while a confirmation was on its way (a second press, a retried request)', async () => {
+    const voron = await register({ provider: 'moonraker', address: moonraker.url, require_bed_clear: true })
+    moonraker.state.printing = 'first.gcode'
+    expect((await printer(voron.id)).bed_occupied_since).toEqual(expect.any(String))
+    moonraker.state.printing = null
+    expect((await confirmClear(voron.id)).status).toBe(200)
+
+    // The same press again, its status read slow; the queue sends the next job meanwhile, and the
+    // vault sees it printing (the dispatcher's confirm step records the bed used).
+    moonraker.behaviour.slowStatusMs = 400
+    const asked = moonraker.requests.length
+    const again = confirmClear(voron.id)
+    await until(() => moonraker.requests.length > asked, 'the status read reached the printer')
+    const row = await vault.deps.database.db
+      .selectFrom('printers')
+      .selectAll()
+      .where('id', '=', voron.id)
+      .executeTakeFirstOrThrow()
+    await markBedOccupied(vault.deps, row)
+    const refused = expectProblem(await again, 409, 'job_on_bed')
+    expect(refused.detail).toContain('began a job just now')
+    moonraker.behaviour.slowStatusMs = undefined
+    // The new job's record stands: the next job waits for its own confirmation.
+    expect(await printer(voron.id)).toMatchObject({
+      bed_occupied_since: expect.any(String),
+      status: { ready: false },
+    })
+    expect((await confirmClear(voron.id)).body).toMatchObject({ bed_occupied_since: null, status: { ready: true } })
+    // A press on a bed already clear changes nothing and says so with the printer as it is.
+    expect((await confirmClear(voron.id)).body).toMatchObject({ bed_occupied_since: null })
   })
 
   it('keeps the record without the requirement, and holds the printer back as soon as it is switched on', async () => {

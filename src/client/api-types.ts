@@ -1552,7 +1552,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the bed is clear
-         * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.
+         * @description Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused, and when the vault saw a job begin on it after that status was read (a second press or a retried request never clears the bed of the job the queue sent meanwhile). Confirming a bed already clear changes nothing.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `print` scope (or `full`).
          */
@@ -10966,7 +10966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A job is printing or paused on it (`job_on_bed`). */
+            /** @description A job is printing or paused on it, or began since its status was read (`job_on_bed`). */
             409: {
                 headers: {
                     /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */

@@ -222,7 +222,8 @@ export const printerStatus = async (...args: Parameters<typeof observePrinter>):
 
 /**
  * Someone confirms the printer's bed is clear, which makes it ready again (see `bed-clearance.ts`).
- * Refused while a job is on the bed, as a fresh status shows it.
+ * Refused while a job is on the bed, as a fresh status shows it, or once the vault has seen one
+ * begin since that status was read.
  */
 export async function confirmBedClear(
   deps: Pick<PrintersDeps, 'database' | 'clock' | 'logger' | 'keys' | 'printers' | 'events'>,
@@ -236,8 +237,25 @@ export async function confirmBedClear(
       `${row.name} is ${status.state}; confirm the bed is clear once the job has ended and its print is taken off.`,
     )
   const now = deps.clock.now().toISOString()
-  await deps.database.db.transaction().execute(async (trx) => {
-    await trx.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', id).execute()
+  const seen = row.bed_occupied_since
+  const outcome = await deps.database.db.transaction().execute(async (trx) => {
+    // Clears only the job the status above showed ended: one the queue sent since, which the vault
+    // saw printing, is on the bed now (a second press, a retried request, another person's).
+    const updated = await trx
+      .updateTable('printers')
+      .set({ bed_occupied_since: null })
+      .where('id', '=', id)
+      .where('bed_occupied_since', seen === null ? 'is' : '=', seen)
+      .executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) {
+      const current = await trx
+        .selectFrom('printers')
+        .select('bed_occupied_since')
+        .where('id', '=', id)
+        .executeTakeFirst()
+      // Cleared meanwhile (by another person, by its clearing script): what was asked is so.
+      return current?.bed_occupied_since === null ? 'already clear' : 'job began'
+    }
     // A clearing run by script that has not begun its script is no longer needed.
     await trx
       .updateTable('bed_clearings')
@@ -245,9 +263,15 @@ export async function confirmBedClear(
       .where('printer_id', '=', id)
       .where('state', 'in', ['cooling', 'ran'])
       .execute()
+    return seen === null ? 'already clear' : 'cleared'
   })
+  if (outcome === 'job began')
+    throw new VaultError(
+      'job_on_bed',
+      `${row.name} began a job just now; confirm the bed is clear once it has ended and its print is taken off.`,
+    )
   deps.logger.info('printer bed confirmed clear', { printer_id: id, user_id: userId })
-  if (row.bed_occupied_since !== null)
+  if (outcome === 'cleared')
     await publishEvent(deps, {
       type: 'printer.bed_cleared',
       subject: `printer:${id}`,

@@ -251,12 +251,12 @@ export const confirmBedClearRoute = defineRoute(allow('user', 'print'), {
   tags,
   summary: 'Confirm the bed is clear',
   description:
-    'Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused.',
+    'Says that someone took the last print off the bed, so a printer with `require_bed_clear` is `ready` for the next job. The vault cannot see the bed: it counts a job from the moment it sees the printer printing or paused. Refused with 409 `job_on_bed` while a fresh status says a job is printing or paused, and when the vault saw a job begin on it after that status was read (a second press or a retried request never clears the bed of the job the queue sent meanwhile). Confirming a bed already clear changes nothing.',
   request: { params: IdParamSchema },
   responses: {
     200: json('The printer, its `bed_occupied_since` cleared.', PrinterSchema),
     404: problemResponse('No such printer.'),
-    409: problemResponse('A job is printing or paused on it (`job_on_bed`).'),
+    409: problemResponse('A job is printing or paused on it, or began since its status was read (`job_on_bed`).'),
   },
 })
 
