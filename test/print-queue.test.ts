@@ -432,6 +432,32 @@ describe('the dispatcher', () => {
     expect(silent.fake.requests).toHaveLength(askedBefore + 1)
   })
 
+  it('a whole pass takes each printer as it is when it comes to it: a job another process sent and saw end meanwhile keeps the bed used', async () => {
+    const slow = await printer('farm-s-slow', ['behind'])
+    const later = await printer('farm-t-later', ['later'])
+    const first = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'later' } })
+    const second = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'later' } })
+    // The second process's whole pass lists the printers, then waits on the first by name, which is slow.
+    let answer = () => {}
+    slow.fake.behaviour.answerAfter = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const asked = new Promise<void>((resolve) => {
+      slow.fake.onRequest = () => resolve()
+    })
+    const behind = dispatchNext(back.deps)
+    await asked
+    // Meanwhile this process sends the first job to the later printer, and sees it print to its end.
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: first.id, printer_id: later.id }])
+    later.fake.behaviour.jobState = 'complete'
+    expect((await dispatchNext(front.deps)).printed).toEqual([first.id])
+    answer()
+    // The pass that listed the printer before all that comes to it now: the first print is on its bed.
+    expect((await behind).sent).toEqual([])
+    expect(later.starts()).toHaveLength(1)
+    expect(await job(second.id)).toMatchObject({ state: 'queued' })
+  })
+
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {
     const e = await printer('farm-e', ['lapsed'])
     const f = await printer('farm-f', ['lapsed-started'])

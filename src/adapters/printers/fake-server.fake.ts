@@ -39,6 +39,8 @@ export interface CommonBehaviour {
   garbage?: boolean
   /** Never answer. */
   hang?: boolean
+  /** Answer nothing until this settles: a host slow for as long as the test wants. */
+  answerAfter?: Promise<unknown>
   /** Status answers take this long (Klipper answers object queries on a 250 ms cycle). */
   slowStatusMs?: number
   /** No heated bed: Klipper answers `{}` for `heater_bed`; OctoPrint's printer profile has none. */
@@ -100,6 +102,7 @@ export async function startFake<B extends CommonBehaviour>(
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', async () => {
+      await fake.behaviour.answerAfter
       const answer = authorize(req, fake) ?? (await cannedOrHandled(req, url, Buffer.concat(chunks), fake, handle))
       if (answer === 'garbage')
         return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>not json')

@@ -155,7 +155,9 @@ async function tendPrinter(pass: Pass, listed: PrinterRow): Promise<Blocker | nu
   })
   if (!leased) return 'fed elsewhere'
   try {
-    const { row, status: observed } = await observePrinter(deps, listed)
+    // Read again under the lease: the listing is as old as the pass, and another process may have
+    // sent the printer a job, seen it end and settled it since (its bed now used).
+    const { row, status: observed } = await observePrinter(deps, await reread(db, listed.id))
     let status = observed
     const onPrinter = await db
       .selectFrom('print_jobs')
