@@ -70,6 +70,9 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
   return startFake<OctoPrintBehaviour>(
     async (req, url, body, fake) => {
       const path = url.pathname
+      // A slow host answers from one look at the printer, taken when it answers.
+      if (path === '/api/printer' || (path === '/api/job' && req.method === 'GET'))
+        await sleep(fake.behaviour.slowStatusMs ?? 0)
       const { link, jobPhase, sdTransfer } = fake.behaviour
       const operational = link === undefined
       if (fake.behaviour.finished && fake.state.printing) {
@@ -84,7 +87,6 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
       if (path === '/api/connection')
         return { status: 200, json: { current: { state: link === 'Offline' ? 'Closed' : text, port: '/dev/ttyACM0' } } }
       if (path === '/api/printer') {
-        await sleep(fake.behaviour.slowStatusMs ?? 0)
         if (!operational) return notOperational
         return {
           status: 200,
@@ -99,7 +101,6 @@ export function fakeOctoPrint(apiKey?: string): Promise<FakePrinter<OctoPrintBeh
         }
       }
       if (path === '/api/job' && req.method === 'GET') {
-        await sleep(fake.behaviour.slowStatusMs ?? 0)
         const error = typeof link === 'object' ? { error: link.error } : {}
         return {
           status: 200,

@@ -61,6 +61,8 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
   let jobId = 7
   return startFake<PrusaLinkBehaviour>(async (req, url, body, fake) => {
     const path = decodeURIComponent(url.pathname)
+    // A slow host answers from one look at the printer, taken when it answers.
+    if (path === '/api/v1/status' || path === '/api/v1/job') await sleep(fake.behaviour.slowStatusMs ?? 0)
     const printing = fake.state.printing
     const state: PrusaLinkState = fake.behaviour.printer ?? (printing ? 'PRINTING' : 'IDLE')
     const startJob = (name: string) => {
@@ -82,11 +84,9 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
         json: { storage_list: [{ name: 'usb', type: 'USB', path: '/usb/', read_only: false, available: true }] },
       }
     if (path === '/api/v1/status') {
-      await sleep(fake.behaviour.slowStatusMs ?? 0)
       return { status: 200, json: statusAnswer(state, printing, jobId, fake.behaviour) }
     }
     if (path === '/api/v1/job') {
-      await sleep(fake.behaviour.slowStatusMs ?? 0)
       if (!printing) return { status: 204 }
       return {
         status: 200,
