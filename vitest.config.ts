@@ -16,6 +16,8 @@ const databaseBehaviour = [
   'test/webhooks.test.ts',
   // The print queue: jobs and printers claimed under leases by two replicas over one database.
   'test/print-queue.test.ts',
+  // Two replicas feeding one farm over one database, killed at random: PostgreSQL only.
+  'test/farm-soak.test.ts',
   // Print runs ended once by whichever replica reads the printer first; photos kept through the sweep and a restore.
   'test/print-runs.test.ts',
   // Pause, resume and cancel recorded on the queue job, each through one conditional UPDATE.
@@ -96,7 +98,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           provide: { databaseKind: 'sqlite', postgresAdminUrl: '', postgresMigratedTemplate: '' },
-          exclude: [...configDefaults.exclude, 'test/replicas.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/replicas.test.ts', 'test/farm-soak.test.ts'],
         },
       },
       {
