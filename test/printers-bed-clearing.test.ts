@@ -319,6 +319,26 @@ describe('bed clearing by script', () => {
     expect((await job(waiting.id)).state).toBe('queued')
   })
 
+  it('holds a printer whose bed is still warm an hour after the print, instead of waiting on it unseen', async () => {
+    const belt = await beltPrinter('belt-warm')
+    await queue('belt-warm')
+    await pass()
+    belt.fake.behaviour.jobState = 'complete'
+    belt.fake.behaviour.bedC = 60
+    await pass()
+    clock.advance(59 * 60_000)
+    // An hour on, the suite's access token has expired: sign in again.
+    suite.authorization = await inProcessAuthorization(front)
+    await pass()
+    expect(await farm(belt.id)).toMatchObject({ held: false, clearing: { state: 'cooling', bed_c: 60 } })
+    clock.advance(2 * 60_000)
+    await pass()
+    const held = await farm(belt.id)
+    expect(held).toMatchObject({ held: true, clearing: { state: 'failed' } })
+    expect(held?.held_reason).toContain('the bed was still at 60 °C, not below 35 °C, 60 minutes after the print')
+    expect(belt.calls()).toEqual(['start'])
+  })
+
   it('holds a printer that does not show itself idle within the time the script has', async () => {
     const belt = await beltPrinter('belt-slow')
     await queue('belt-slow')

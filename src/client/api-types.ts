@@ -4146,7 +4146,7 @@ export interface components {
             clearing: components["schemas"]["BedClearingRun"];
         };
         /**
-         * @description How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.
+         * @description How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, up to an hour after the print, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.
          * @example {
          *       "by": "script",
          *       "script": "EJECT_PARTS",
@@ -4180,7 +4180,7 @@ export interface components {
         /** @description The last clearing run by script on this printer, if any. */
         BedClearingRun: {
             /**
-             * @description `cooling`: waiting for the bed to cool below `below_c`; `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).
+             * @description `cooling`: waiting for the bed to cool below `below_c` (a bed still warm an hour after the print fails the run); `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).
              * @enum {string}
              */
             state: "cooling" | "running" | "ran" | "cleared" | "failed" | "superseded";

@@ -12,7 +12,7 @@ import type { ObservedStatus } from '../printers/status-cache.js'
  * so that any process (a restart, a second replica) carries it on:
  *
  * 1. `cooling`: the vault polls the printer until its bed reports a temperature below the
- *    threshold (a printer that reports none, or errs, is held);
+ *    threshold (a printer that reports none, errs, or whose bed is still warm after an hour, is held);
  * 2. `running`: the process that moved it there runs the script under a lease it renews; a run
  *    found `running` with a lapsed lease was interrupted, and is never run a second time: the
  *    printer is held for a person to look at;
@@ -37,6 +37,12 @@ export interface ClearingStep {
 }
 
 const openStates: BedClearingState[] = ['cooling', 'running', 'ran']
+
+/**
+ * How long a bed may take to cool. A bed still warm after an hour is kept hot (a print's end G-code
+ * or the firmware leaves its heater on): waiting on would hold the queue back forever, unseen.
+ */
+const coolingLimitMs = 60 * 60_000
 
 /** The run under way on the printer, if any. */
 const openRun = (db: Kysely<Database>, printerId: string) =>
@@ -200,6 +206,15 @@ async function cool(
       'the printer reports no bed temperature, so the vault cannot tell that the bed cooled',
     )
   if (bed >= run.below_c) {
+    const coolingMs = deps.clock.now().getTime() - Date.parse(run.created_at)
+    if (coolingMs > coolingLimitMs)
+      return failRun(
+        deps,
+        printer,
+        run,
+        { states: ['cooling'] },
+        `the bed was still at ${bed} °C, not below ${run.below_c} °C, ${coolingLimitMs / 60_000} minutes after the print; is its heater left on?`,
+      )
     if (bed !== run.bed_c)
       await db
         .updateTable('bed_clearings')

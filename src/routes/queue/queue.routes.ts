@@ -308,7 +308,7 @@ const BedClearingSchema = z
   ])
   .openapi('BedClearing', {
     description:
-      'How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.',
+      'How the bed becomes clear after a job: `person` (someone confirms it, `POST /api/v1/printers/{id}/bed-cleared`) or `script` (the vault waits for the bed to cool below `below_c`, up to an hour after the print, runs `script`, and counts the bed clear once a fresh status shows the printer idle, without an error or a job; a script that fails, a printer that errs, goes offline or does not finish within `timeout_s` holds the printer). Only printers whose provider runs G-code (`scripts.runs` in `GET /api/v1/printer-providers`) can clear by script.',
     example: { by: 'script', script: 'EJECT_PARTS', below_c: 35, timeout_s: 600 },
   })
 
@@ -331,7 +331,7 @@ const FarmPrinterSchema = z
       .object({
         state: z.enum(['cooling', 'running', 'ran', 'cleared', 'failed', 'superseded']).openapi({
           description:
-            '`cooling`: waiting for the bed to cool below `below_c`; `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).',
+            '`cooling`: waiting for the bed to cool below `below_c` (a bed still warm an hour after the print fails the run); `running`: the script was sent; `ran`: waiting to see the printer idle; then `cleared`, `failed` (the printer is held, `detail` says why) or `superseded` (a person confirmed the bed clear first).',
         }),
         bed_c: z.number().nullable().openapi({ description: 'The bed temperature last seen, °C.', example: 47 }),
         below_c: z.number().openapi({ example: 35 }),
