@@ -130,6 +130,17 @@ const pass = async (vault: InProcessVault = front) => {
   return done
 }
 
+/** A belt printer that printed one job of its group to its end, its bed at `bedC`, seen by a pass. */
+async function afterOnePrint(name: string, bedC: number) {
+  const belt = await beltPrinter(name)
+  await queue(name)
+  await pass()
+  belt.fake.behaviour.jobState = 'complete'
+  belt.fake.behaviour.bedC = bedC
+  await pass()
+  return belt
+}
+
 describe('bed clearing settings', () => {
   it('refuses scripts on printers that cannot run them, and hostile or out-of-range settings', async () => {
     const providers = (
@@ -290,12 +301,7 @@ describe('bed clearing by script', () => {
     expect((await job(first.id)).state).toBe('completed')
 
     // A process took the next run to `running` and stopped before it settled it.
-    const stopped = await beltPrinter('belt-stopped')
-    await queue('belt-stopped')
-    await pass()
-    stopped.fake.behaviour.jobState = 'complete'
-    stopped.fake.behaviour.bedC = 20
-    await pass()
+    const stopped = await afterOnePrint('belt-stopped', 20)
     expect((await farm(stopped.id))?.clearing?.state).toBe('ran')
     await front.deps.database.db
       .updateTable('bed_clearings')
@@ -320,12 +326,7 @@ describe('bed clearing by script', () => {
   })
 
   it('holds a printer whose bed is still warm an hour after the print, instead of waiting on it unseen', async () => {
-    const belt = await beltPrinter('belt-warm')
-    await queue('belt-warm')
-    await pass()
-    belt.fake.behaviour.jobState = 'complete'
-    belt.fake.behaviour.bedC = 60
-    await pass()
+    const belt = await afterOnePrint('belt-warm', 60)
     clock.advance(59 * 60_000)
     // An hour on, the suite's access token has expired: sign in again.
     suite.authorization = await inProcessAuthorization(front)
@@ -340,12 +341,7 @@ describe('bed clearing by script', () => {
   })
 
   it('holds a printer that does not show itself idle within the time the script has', async () => {
-    const belt = await beltPrinter('belt-slow')
-    await queue('belt-slow')
-    await pass()
-    belt.fake.behaviour.jobState = 'complete'
-    belt.fake.behaviour.bedC = 20
-    await pass()
+    const belt = await afterOnePrint('belt-slow', 20)
     expect((await farm(belt.id))?.clearing?.state).toBe('ran')
     // The printer goes on with something else (a macro that queued more moves): busy past the deadline.
     belt.fake.runCommand(60_000)
