@@ -513,8 +513,8 @@ describe('a farm soak: two replicas killed at random, eight mixed printers, 100 
     // 100 jobs, each with files of its own; queued while the replicas already dispatch. The kinds are
     // weighted by how many printers fit each, so the run is not as long as one overloaded printer's day.
     const kinds: Array<{ model: Model; filament: Filament; parts: number; weight: number }> = [
-      { model: 'MK4S', filament: 'PLA', parts: 1, weight: 25 },
-      { model: 'MK4S', filament: 'PLA', parts: 2, weight: 10 },
+      { model: 'MK4S', filament: 'PLA', parts: 1, weight: 29 },
+      { model: 'MK4S', filament: 'PLA', parts: 2, weight: 6 },
       { model: 'MK4S', filament: 'PETG', parts: 1, weight: 20 },
       { model: 'MINI', filament: 'PLA', parts: 1, weight: 28 },
       { model: 'MINI', filament: 'PETG', parts: 1, weight: 12 },
@@ -554,7 +554,7 @@ describe('a farm soak: two replicas killed at random, eight mixed printers, 100 
         files.push(name)
         fileIds.push(stored.body.file.id)
       }
-      const copies = plan.chance(0.2) ? 2 : 1
+      const copies = plan.chance(0.1) ? 2 : 1
       const soak: SoakJob = {
         n,
         id: '',
