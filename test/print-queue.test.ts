@@ -458,6 +458,44 @@ describe('the dispatcher', () => {
     expect(await job(second.id)).toMatchObject({ state: 'queued' })
   })
 
+  it('holds a job whose print ended where the vault could not see how, for a person to count or release', async () => {
+    const k = await printer('farm-k', ['unseen'])
+    const lost = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'unseen' } })
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: lost.id, printer_id: k.id }])
+    // Klipper restarted while nobody looked: the printer is idle and tells of no job.
+    k.fake.state.printing = null
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect(await job(lost.id)).toMatchObject({
+      state: 'held',
+      last_error:
+        'farm-k: the print of box-mk4s.gcode is over (the printer is idle), and the vault did not see how it ended; check whether it printed, then count it or release the job',
+    })
+    const farmView = async () =>
+      (
+        await callApi<{ items: { printer_id: string; held: boolean }[] }>(suite, 'GET', '/api/v1/farm/printers')
+      ).body.items.find((item) => item.printer_id === k.id)
+    expect(await farmView()).toMatchObject({ held: true })
+    // The person saw the part on the bed: counted, the job completes; the printer released, its bed cleared.
+    expect((await callApi<Job>(suite, 'POST', `/api/v1/queue/${lost.id}/printed`)).body).toMatchObject({
+      state: 'completed',
+      copies_done: 1,
+    })
+    expect(await jobEvents(lost.id)).toEqual(['job.queued', 'job.started', 'job.retrying', 'job.completed'])
+    expect((await callApi(suite, 'POST', `/api/v1/farm/printers/${k.id}/release`)).status).toBe(200)
+    await bedCleared(k.id)
+
+    // Someone prints another file at the printer while the queue's print is on it: that print is over too.
+    const overtaken = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'unseen' } })
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: overtaken.id, printer_id: k.id }])
+    k.fake.state.printing = 'calibration-cube.gcode'
+    await dispatchNext(front.deps)
+    expect((await job(overtaken.id)).last_error).toContain('(the printer is printing, with calibration-cube.gcode)')
+    // It did not print: released, it waits for the held printer, and is never sent onto the other print.
+    expect((await callApi<Job>(suite, 'POST', `/api/v1/queue/${overtaken.id}/release`)).body.state).toBe('queued')
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect(k.starts()).toHaveLength(2)
+  })
+
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {
     const e = await printer('farm-e', ['lapsed'])
     const f = await printer('farm-f', ['lapsed-started'])

@@ -2090,7 +2090,7 @@ export interface paths {
         put?: never;
         /**
          * Count a waiting job’s next part as printed
-         * @description A person says the next part of a queued or held job printed: the next file of its set, the next copy, or the job completed. For a job held because the vault stopped while sending it and the printer showed that file’s print ended (its `last_error` says so): look at the printer, then count it here if it printed, or release it to print again. Also for a part printed outside the queue.
+         * @description A person says the next part of a queued or held job printed: the next file of its set, the next copy, or the job completed. For a job held because the vault could not tell whether its part printed (it stopped while sending it and the printer showed that file’s print ended, or the print ended without the printer saying how; its `last_error` says which): look at the printer, then count it here if it printed, or release it to print again. Also for a part printed outside the queue.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `manage` scope (or `full`).
          */
@@ -3924,7 +3924,7 @@ export interface components {
             /** @description Its order within its priority, lower first. */
             position: number;
             /**
-             * @description `queued` waits for a printer; `held` waits for a person; `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.
+             * @description `queued` waits for a printer; `held` waits for a person (held from the queue, or the vault could not tell whether its part printed: `last_error` says why); `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.
              * @enum {string}
              */
             state: "queued" | "held" | "dispatching" | "printing" | "completed" | "failed" | "cancelled";

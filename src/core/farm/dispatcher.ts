@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { VaultError } from '../errors.js'
 import { isBinaryGcodeName } from '../ingest/file-formats.js'
-import { markBedOccupied } from '../printers/bed-clearance.js'
+import { jobOnBed, markBedOccupied } from '../printers/bed-clearance.js'
 import { remoteFileName, sendToPrinter } from '../printers/dispatch.js'
 import type { DispatchRecord } from '../printers/dispatch-record.js'
 import { runEnding, showsFile } from '../printers/print-runs.js'
@@ -16,11 +16,11 @@ import {
   claimJob,
   jobSent,
   partPrinted,
+  partUncertain,
   printFailed,
   printPaused,
   printResumed,
   sendFailed,
-  sendUncertain,
   takeOverSend,
 } from './job-transitions.js'
 import { type PrintFacts, printFactsOf } from './print-facts.js'
@@ -388,9 +388,28 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
     return 'gone'
   }
   if (ending?.outcome === 'completed') return (await partPrinted(deps, job, now)) ? 'printed' : 'gone'
+  if (job.remote_name !== null && endedUnseen(status, job.remote_name)) {
+    // The host lost the job (restarted, its end screen dismissed), someone printed another file,
+    // or it never tells how a print ended (a standalone Duet): only a person can say whether it printed.
+    const other = status.job && !showsFile(status, job.remote_name) ? `, with ${status.job.file_name}` : ''
+    const reason = `${printer.name}: the print of ${job.remote_name} is over (the printer is ${status.state}${other}), and the vault did not see how it ended; check whether it printed, then count it or release the job`
+    if (await partUncertain(deps, { id: job.id, from: { states: ['printing'] }, reason, now })) {
+      await markBedOccupied(deps, printer)
+      await holdPrinter(db, printer.id, reason, now)
+      deps.logger.warn('print queue job end unseen', { job_id: job.id, printer_id: printer.id, reason })
+    }
+    return 'gone'
+  }
   await followPause(deps, status, job, now)
   return 'on printer'
 }
+
+/**
+ * A printing job whose print is over without the printer saying how: the printer is idle (a known
+ * ending was read above), or prints or holds another file. A stale reading tells nothing.
+ */
+const endedUnseen = (status: ObservedStatus, remote: string) =>
+  !status.stale && (status.state === 'idle' || (jobOnBed(status.state) && !showsFile(status, remote)))
 
 /**
  * Keeps the job's pause as the printer shows it: a print paused or resumed at the printer itself
@@ -447,7 +466,7 @@ async function settleLeftSend(
     const reason = `${printer.name}: the vault stopped while sending ${expected}, and the printer shows a print of that file ended; check whether this copy printed, then release or cancel the job`
     await markBedOccupied(deps, printer)
     await holdPrinter(db, printer.id, reason, iso)
-    await sendUncertain(deps, { id: job.id, owner, reason, now: iso })
+    await partUncertain(deps, { id: job.id, from: { states: ['dispatching'], owner }, reason, now: iso })
     return 'gone'
   }
   const reason = recorded

@@ -219,18 +219,29 @@ export const sendFailed = (deps: JobDeps, failed: { id: string; owner: string; r
   )
 
 /**
- * The vault cannot tell whether a send left by a stopped process printed: held, saying why, for a
- * person to look (released, it goes again; cancelled, it ends), never sent twice on a guess.
+ * The vault cannot tell whether the job's current part printed: a send left by a stopped process
+ * whose printer shows that file's print ended, or a print whose end it never saw. Held, saying why,
+ * for a person to look (counted as printed, released to print again, or cancelled), never sent
+ * twice on a guess. `from` names the state it leaves, and for a left send the lease it was taken over under.
  */
-export const sendUncertain = (deps: JobDeps, held: { id: string; owner: string; reason: string; now: string }) =>
+export const partUncertain = (
+  deps: JobDeps,
+  held: {
+    id: string
+    from: { states: ['dispatching']; owner: string } | { states: ['printing'] }
+    reason: string
+    now: string
+  },
+) =>
   transition(
     deps,
     held.id,
-    { states: ['dispatching'], owner: held.owner },
+    held.from,
     {
       state: 'held',
       lease_owner: null,
       lease_until: null,
+      paused_at: null,
       last_error: held.reason,
       wait_reason: `held: ${held.reason}`,
       updated_at: held.now,
@@ -270,7 +281,7 @@ function afterPart(row: PrintJobRow, now: string): { finished: boolean; changes:
 
 /**
  * A person counts a waiting job's next part as printed: one the vault could not confirm after it
- * stopped mid-send (see `sendUncertain`), or one printed outside the queue. A held job goes back to
+ * stopped mid-send or whose end it did not see (see `partUncertain`), or one printed outside the queue. A held job goes back to
  * the queue for what is left.
  */
 export async function markPrinted(deps: JobDeps, id: string, now: string): Promise<PrintJobRow> {

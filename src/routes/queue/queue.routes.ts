@@ -57,7 +57,7 @@ export const PrintJobSchema = z
     position: z.number().openapi({ description: 'Its order within its priority, lower first.' }),
     state: z.enum(['queued', 'held', 'dispatching', 'printing', 'completed', 'failed', 'cancelled']).openapi({
       description:
-        '`queued` waits for a printer; `held` waits for a person; `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.',
+        '`queued` waits for a printer; `held` waits for a person (held from the queue, or the vault could not tell whether its part printed: `last_error` says why); `dispatching` is being sent; `printing` is on `printer_id`; it ends `completed`, `failed` (after `max_attempts` failed prints) or `cancelled`.',
     }),
     attempts: z.number().int().openapi({ description: 'Failed prints so far.' }),
     max_attempts: z.number().int(),
@@ -262,7 +262,7 @@ export const cancelJobRoute = jobAction(
 export const markJobPrintedRoute = jobAction(
   'printed',
   'Count a waiting job’s next part as printed',
-  'A person says the next part of a queued or held job printed: the next file of its set, the next copy, or the job completed. For a job held because the vault stopped while sending it and the printer showed that file’s print ended (its `last_error` says so): look at the printer, then count it here if it printed, or release it to print again. Also for a part printed outside the queue.',
+  'A person says the next part of a queued or held job printed: the next file of its set, the next copy, or the job completed. For a job held because the vault could not tell whether its part printed (it stopped while sending it and the printer showed that file’s print ended, or the print ended without the printer saying how; its `last_error` says which): look at the printer, then count it here if it printed, or release it to print again. Also for a part printed outside the queue.',
 )
 export const requeueJobRoute = jobAction(
   'requeue',
