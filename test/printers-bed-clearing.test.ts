@@ -325,6 +325,30 @@ describe('bed clearing by script', () => {
     expect((await job(waiting.id)).state).toBe('queued')
   })
 
+  it('a person confirming the bed while the script runs ends that run: the next print gets a run of its own', async () => {
+    const belt = await beltPrinter('belt-person')
+    await queue('belt-person')
+    const second = await queue('belt-person')
+    await pass()
+    belt.fake.behaviour.jobState = 'complete'
+    belt.fake.behaviour.bedC = 20
+    belt.fake.behaviour.macros = { EJECT_PARTS: { ms: 1000 } }
+    const ejecting = await dispatchNext(front.deps)
+    expect(ejecting.scripts).toHaveLength(1)
+    expect((await farm(belt.id))?.clearing?.state).toBe('running')
+    // Someone took the parts off by hand while the belt still runs.
+    expect((await callApi(suite, 'POST', `/api/v1/printers/${belt.id}/bed-cleared`)).status).toBe(200)
+    await Promise.all(ejecting.scripts.map((script) => script.settled))
+    expect((await farm(belt.id))?.clearing?.state).toBe('superseded')
+
+    expect((await pass()).sent).toEqual([{ job_id: second.id, printer_id: belt.id }])
+    belt.fake.behaviour.jobState = 'complete'
+    await pass()
+    await pass()
+    expect(belt.calls()).toEqual(['start', 'script', 'start', 'script'])
+    expect((await farm(belt.id))?.clearing?.state).toBe('cleared')
+  })
+
   it('holds a printer whose bed is still warm an hour after the print, instead of waiting on it unseen', async () => {
     const belt = await afterOnePrint('belt-warm', 60)
     clock.advance(59 * 60_000)

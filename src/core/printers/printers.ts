@@ -256,12 +256,13 @@ export async function confirmBedClear(
       // Cleared meanwhile (by another person, by its clearing script): what was asked is so.
       return current?.bed_occupied_since === null ? 'already clear' : 'job began'
     }
-    // A clearing run by script that has not begun its script is no longer needed.
+    // The clearing run by script of this bed is over: one whose script still runs on the printer
+    // finishes there, but its outcome no longer counts, and the next print gets a run of its own.
     await trx
       .updateTable('bed_clearings')
-      .set({ state: 'superseded', ended_at: now, updated_at: now })
+      .set({ state: 'superseded', lease_owner: null, lease_until: null, ended_at: now, updated_at: now })
       .where('printer_id', '=', id)
-      .where('state', 'in', ['cooling', 'ran'])
+      .where('state', 'in', ['cooling', 'running', 'ran'])
       .execute()
     return seen === null ? 'already clear' : 'cleared'
   })
