@@ -329,6 +329,51 @@ describe('print runs', () => {
     expect((await callApi(suite, 'GET', '/api/v1/models/no-such-model/print-runs.csv')).status).toBe(404)
   })
 
+  it('exports a long history as CSV a page at a time: every run once, newest first, across the pages', async () => {
+    const p = await printer('runs-long')
+    const base = Date.parse('2026-01-01T00:00:00Z')
+    // 1,203 runs as the vault records them, three to a start time, so pages break inside a tie.
+    const runs = Array.from({ length: 1203 }, (_, i) => {
+      const started = new Date(base + Math.floor(i / 3) * 60_000).toISOString()
+      return {
+        id: `run-${String(i).padStart(5, '0')}`,
+        printer_id: p.id,
+        printer_name: 'runs-long',
+        file_id: null,
+        file_name: `part-${i}.gcode`,
+        user_id: null,
+        start_requested: 1,
+        outcome: 'confirmed',
+        uploaded: 1,
+        started: 1,
+        confirmed: 1,
+        remote_name: `part-${i}.gcode`,
+        detail: 'Printing.',
+        steps: '[]',
+        created_at: started,
+        finished_at: started,
+        job_id: null,
+        run_state: 'completed',
+        run_started_at: started,
+        run_ended_at: started,
+      }
+    })
+    for (let at = 0; at < runs.length; at += 100)
+      await front.deps.database.db
+        .insertInto('dispatches')
+        .values(runs.slice(at, at + 100))
+        .execute()
+    const answer = await front.app.request(`/api/v1/printers/${p.id}/print-runs.csv`, {
+      headers: { Authorization: suite.authorization },
+    })
+    expect(answer.status).toBe(200)
+    const [, ...rows] = parseCsv(await answer.text())
+    const newestFirst = [...runs].sort(
+      (a, b) => b.run_started_at.localeCompare(a.run_started_at) || b.id.localeCompare(a.id),
+    )
+    expect(rows.map((row) => row[0])).toEqual(newestFirst.map((run) => run.id))
+  })
+
   it('keeps a photo of the print in the blob store, through the orphan sweep and a backup restored, and refuses anything else', async () => {
     const p = await printer('runs-d')
     const file = await upload('gear.gcode', slicedGcode('gear', []), 'Runs Gear')

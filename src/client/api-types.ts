@@ -1772,7 +1772,7 @@ export interface paths {
         };
         /**
          * A model's print history as CSV
-         * @description The model's (the runs of the files it holds now) print runs, newest first, as a CSV download (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: `id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason`.
+         * @description The model's (the runs of the files it holds now) print runs, newest first, as a CSV download streamed as it is read, however long the history (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: `id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason`.
          *
          *     Text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return, as OWASP's CSV-injection advice lists) get a leading `'` so they show as text.
          *
@@ -1796,7 +1796,7 @@ export interface paths {
         };
         /**
          * A printer's print history as CSV
-         * @description The printer's print runs, newest first, as a CSV download (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: `id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason`.
+         * @description The printer's print runs, newest first, as a CSV download streamed as it is read, however long the history (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: `id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason`.
          *
          *     Text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return, as OWASP's CSV-injection advice lists) get a leading `'` so they show as text.
          *

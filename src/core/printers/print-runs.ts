@@ -222,24 +222,7 @@ export async function listRuns(
   const key = deps.keys.current().signingKeys.current.secret
   const scope = ownerScope(owner)
   const after = page.cursor === undefined ? undefined : decodeCursor(key, scope, page.cursor)
-  const rows = await runsOf(db, owner)
-    .selectAll('dispatches')
-    .select('files.model_id')
-    .$if(after !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('dispatches.run_started_at', '<', String(after?.value)),
-          eb.and([
-            eb('dispatches.run_started_at', '=', String(after?.value)),
-            eb('dispatches.id', '<', after?.id ?? ''),
-          ]),
-        ]),
-      ),
-    )
-    .orderBy('dispatches.run_started_at', 'desc')
-    .orderBy('dispatches.id', 'desc')
-    .limit(page.limit + 1)
-    .execute()
+  const rows = await runsAfter(db, owner, after, page.limit + 1)
   const last = rows.length > page.limit ? rows[page.limit - 1] : undefined
   return {
     items: rows.slice(0, page.limit).map(toPrintRun),
@@ -282,18 +265,52 @@ async function summarise(db: Kysely<Database>, owner: RunOwner): Promise<RunSumm
   return summary
 }
 
-/** Every run of a history, newest first, for its CSV export. */
-export async function allRuns(deps: Pick<PrintersDeps, 'database'>, owner: RunOwner): Promise<PrintRun[]> {
+/**
+ * Every run of a history, newest first, a page at a time, for its CSV export: a farm's years of
+ * runs are streamed, never held at once. An unknown model or printer throws before the first page.
+ */
+export async function* eachRunPage(
+  deps: Pick<PrintersDeps, 'database'>,
+  owner: RunOwner,
+  pageSize = 500,
+): AsyncGenerator<PrintRun[]> {
   const { db } = deps.database
   await requireOwner(db, owner)
-  const rows = await runsOf(db, owner)
+  let after: { value: string; id: string } | undefined
+  for (;;) {
+    const rows = await runsAfter(db, owner, after, pageSize + 1)
+    yield rows.slice(0, pageSize).map(toPrintRun)
+    const last = rows[pageSize - 1]
+    if (rows.length <= pageSize || !last) return
+    after = { value: last.run_started_at ?? '', id: last.id }
+  }
+}
+
+/** A history's runs after `after` (keyset: start, then id, both descending), at most `limit`. */
+const runsAfter = (
+  db: Kysely<Database>,
+  owner: RunOwner,
+  after: { value: string | number; id: string } | undefined,
+  limit: number,
+) =>
+  runsOf(db, owner)
     .selectAll('dispatches')
     .select('files.model_id')
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('dispatches.run_started_at', '<', String(after?.value)),
+          eb.and([
+            eb('dispatches.run_started_at', '=', String(after?.value)),
+            eb('dispatches.id', '<', after?.id ?? ''),
+          ]),
+        ]),
+      ),
+    )
     .orderBy('dispatches.run_started_at', 'desc')
     .orderBy('dispatches.id', 'desc')
+    .limit(limit)
     .execute()
-  return rows.map(toPrintRun)
-}
 
 async function getRunRow(db: Kysely<Database>, id: string): Promise<RunRow> {
   const row = await db

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { csvRow } from '../../core/library/csv.js'
 import {
-  allRuns,
   deleteRunPhoto,
+  eachRunPage,
   getRun,
   listRuns,
   type PrintRun,
@@ -60,9 +60,26 @@ const csvLine = (run: PrintRun) =>
     run.reason ?? '',
   ])
 
+/** The history as CSV, streamed a page of runs at a time; an unknown owner is a 404 before the answer starts. */
 async function csvAnswer(c: Context<AppEnv>, owner: RunOwner, name: string) {
-  const runs = await allRuns(c.var.deps, owner)
-  const body = csvRow([...csvColumns]) + runs.map(csvLine).join('')
+  const pages = eachRunPage(c.var.deps, owner)
+  const first = await pages.next()
+  const encoder = new TextEncoder()
+  const rows = (runs: PrintRun[]) => encoder.encode(runs.map(csvLine).join(''))
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvRow([...csvColumns])))
+      if (first.value) controller.enqueue(rows(first.value))
+    },
+    async pull(controller) {
+      const page = await pages.next()
+      if (page.done) controller.close()
+      else controller.enqueue(rows(page.value))
+    },
+    async cancel() {
+      await pages.return(undefined)
+    },
+  })
   const day = c.var.deps.clock.now().toISOString().slice(0, 10)
   return c.body(body, 200, {
     'Content-Type': 'text/csv; charset=utf-8; header=present',

@@ -90,7 +90,7 @@ const historyDescription = (whose: string) =>
 
 const csvDescription = (whose: string) =>
   [
-    `${whose} print runs, newest first, as a CSV download (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: \`id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason\`.`,
+    `${whose} print runs, newest first, as a CSV download streamed as it is read, however long the history (RFC 4180: a header row, CRLF line ends, fields with commas, quotes or line breaks quoted and quotes doubled). Columns: \`id, started_at, ended_at, duration_s, outcome, printer, file, model_id, job_id, filament_mm, filament_g, filament_source, verdict, note, reason\`.`,
     '',
     "Text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return, as OWASP's CSV-injection advice lists) get a leading `'` so they show as text.",
   ].join('\n')
