@@ -253,7 +253,7 @@ describe('bed clearing by script', () => {
       [
         'belt-jam',
         (fake) => (fake.behaviour.macros = { EJECT_PARTS: { error: 'Part stuck on the belt' } }),
-        'Part stuck on the belt',
+        "the G-code script answered HTTP 400 (Error evaluating 'gcode_macro EJECT_PARTS:gcode': gcode.CommandError: Part stuck on the belt)",
         1,
       ],
       ['belt-unknown', (fake) => (fake.behaviour.macros = {}), 'Klipper has no command EJECT_PARTS', 0],

@@ -198,10 +198,22 @@ function hostReason(text: string): string | null {
     return null
   }
   const fields = obj(body)
-  const said = [fields.error, obj(fields.error).message, fields.message, fields.text, fields.title]
+  const error = obj(fields.error)
+  const said = [fields.error, tracedReason(error) ?? error.message, fields.message, fields.text, fields.title]
     .map(firstLine)
     .find((line) => line !== undefined)
   return said ? said.slice(0, 200) : null
+}
+
+/**
+ * Moonraker answers an error Klipper raised in a macro (`action_raise_error`) with `message`
+ * "Unknown": Tornado refuses that reason as an HTTP reason phrase. The reason is still in the
+ * `traceback` it sends along, on the line `tornado.web.HTTPError: HTTP 400: <reason>`.
+ */
+function tracedReason(error: Record<string, unknown>): string | undefined {
+  if (error.message !== 'Unknown' || typeof error.traceback !== 'string') return undefined
+  const lines = error.traceback.split('\n').map((line) => /HTTPError: HTTP \d{3}: (.+)$/.exec(line.trim())?.[1])
+  return lines.filter((reason) => reason !== undefined).at(-1)
 }
 
 /** A `multipart/form-data` body that streams the file instead of buffering it. */

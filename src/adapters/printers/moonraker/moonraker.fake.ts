@@ -91,10 +91,29 @@ async function runScript(fake: FakePrinter<MoonrakerBehaviour>, body: Buffer): P
       fake.behaviour.klippy = 'lost'
       return { status: 503, json: { error: { code: 503, message: 'Klippy Disconnected' } } }
     }
-    if (macro.error) return { status: 400, json: { error: { code: 400, message: macro.error } } }
+    if (macro.error) return { status: 400, json: { error: macroError(command, macro.error) } }
   }
   return { status: 200, json: { result: 'ok' } }
 }
+
+/**
+ * A macro's raised error as Moonraker answered it on loopback with real Klipper: `message`
+ * "Unknown" (Tornado refuses the reason as an HTTP reason phrase), the reason only in the traceback.
+ */
+const macroError = (command: string, error: string) => ({
+  code: 400,
+  message: 'Unknown',
+  traceback: [
+    'Traceback (most recent call last):',
+    '  File "moonraker/components/klippy_connection.py", line 825, in wait',
+    `moonraker.utils.exceptions.ServerError: Error evaluating 'gcode_macro ${command}:gcode': gcode.CommandError: ${error}`,
+    '',
+    'The above exception was the direct cause of the following exception:',
+    '',
+    `tornado.web.HTTPError: HTTP 400: Error evaluating 'gcode_macro ${command}:gcode': gcode.CommandError: ${error}`,
+    '',
+  ].join('\n'),
+})
 
 export function fakeMoonraker(apiKey?: string): Promise<FakePrinter<MoonrakerBehaviour>> {
   // Moonraker's job history (a core component): one entry per start, its id six hex digits.
