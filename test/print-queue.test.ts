@@ -106,8 +106,8 @@ beforeAll(async () => {
 })
 afterEach(async () => {
   // Each test brings its own printers and jobs: what it leaves waiting is cancelled, its printers removed.
-  for (const job of (await callApi<{ items: Job[] }>(suite, 'GET', '/api/v1/queue')).body.items)
-    if (['queued', 'held'].includes(job.state)) await callApi(suite, 'POST', `/api/v1/queue/${job.id}/cancel`)
+  for (const job of await listJobRows(front.deps.database.db, { states: ['queued', 'held'], limit: 10_000 }))
+    await callApi(suite, 'POST', `/api/v1/queue/${job.id}/cancel`)
   for (const printer of (await callApi<{ items: { id: string }[] }>(suite, 'GET', '/api/v1/printers')).body.items)
     await callApi(suite, 'DELETE', `/api/v1/printers/${printer.id}`)
   await Promise.all(fakes.splice(0).map((fake) => fake.close()))
@@ -231,6 +231,68 @@ describe('the print queue API', () => {
     expect((await callApi<Problem>(suite, 'GET', '/api/v1/queue/no-such-job')).status).toBe(404)
   })
 
+  it('pages a long queue in order and moves jobs anywhere in it: before the 1,100th, to place 1,150, past the end', async () => {
+    const template = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'long' } })
+    const row = await front.deps.database.db
+      .selectFrom('print_jobs')
+      .selectAll()
+      .where('id', '=', template.id)
+      .executeTakeFirstOrThrow()
+    // 1,200 waiting jobs behind it, as a week of queued work; positions close together at the end.
+    const clones = Array.from({ length: 1200 }, (_, i) => ({
+      ...row,
+      id: `long-${String(i).padStart(4, '0')}`,
+      position: row.position + 1 + (i < 1190 ? i : 1189 + (i - 1189) * 1e-7),
+    }))
+    for (let at = 0; at < clones.length; at += 100)
+      await front.deps.database.db
+        .insertInto('print_jobs')
+        .values(clones.slice(at, at + 100))
+        .execute()
+    const everything = async () => {
+      const ids: string[] = []
+      let cursor: string | null = null
+      do {
+        const path: string = `/api/v1/queue?state=queued&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+        const page = await callApi<{ items: Job[]; next_cursor: string | null }>(suite, 'GET', path)
+        expect(page.status).toBe(200)
+        ids.push(...page.body.items.map((item) => item.id))
+        cursor = page.body.next_cursor
+      } while (cursor)
+      return ids
+    }
+    const listed = await everything()
+    expect(listed).toEqual([template.id, ...clones.map((clone) => clone.id)])
+
+    const move = async (body: Record<string, unknown>) =>
+      expect((await callApi(suite, 'POST', `/api/v1/queue/${template.id}/move`, body)).status).toBe(200)
+    await move({ before: 'long-1099' })
+    expect((await everything()).indexOf(template.id)).toBe(1099)
+    await move({ position: 1150 })
+    expect((await everything()).indexOf(template.id)).toBe(1149)
+    // Between two jobs closer than the positions allow: the whole queue is numbered again, in its order.
+    await move({ before: 'long-1195' })
+    const spread = await everything()
+    expect(spread.indexOf(template.id)).toBe(1195)
+    expect(spread.filter((id) => id !== template.id)).toEqual(clones.map((clone) => clone.id))
+    await move({ position: 5000 })
+    expect((await everything()).at(-1)).toBe(template.id)
+
+    const other = await callApi<Problem>(
+      suite,
+      'GET',
+      `/api/v1/queue?state=held&cursor=${encodeURIComponent((await callApi<{ next_cursor: string }>(suite, 'GET', '/api/v1/queue?state=queued&limit=1')).body.next_cursor)}`,
+    )
+    expect(other.status).toBe(400)
+    expect(other.body.code).toBe('invalid_cursor')
+    // The week of work is not the next test's: ended at once rather than one request each.
+    await front.deps.database.db
+      .updateTable('print_jobs')
+      .set({ state: 'cancelled' })
+      .where('id', 'like', 'long-%')
+      .execute()
+  })
+
   it('offers a printer the whole queue in order, page after page, and only the jobs its target allows', async () => {
     const own = await printer('paging-own', ['paged'])
     const other = await printer('paging-other')
@@ -243,14 +305,14 @@ describe('the print queue API', () => {
     ]
     for (let n = 0; n < 25; n++)
       await queue({ file_ids: [mk4sFile], target: targetsOf[n % 5], priority: n % 3 === 0 ? 2 : 0 })
-    const listed = (await listJobRows(front.deps.database.db, { states: ['queued'] })).map((row) => row.id)
+    const listed = (await listJobRows(front.deps.database.db, { states: ['queued'], limit: 1000 })).map((row) => row.id)
     const read = async (forPrinter?: { id: string; groups: string[] }) => {
       const ids: string[] = []
       for await (const row of queuedJobs(front.deps.database.db, forPrinter, 4)) ids.push(row.id)
       return ids
     }
     expect(await read()).toEqual(listed)
-    const rows = await listJobRows(front.deps.database.db, { states: ['queued'] })
+    const rows = await listJobRows(front.deps.database.db, { states: ['queued'], limit: 1000 })
     const allowed = rows
       .filter((row) => row.target_kind === 'any' || row.target_group === 'paged' || row.target_printer_id === own.id)
       .map((row) => row.id)

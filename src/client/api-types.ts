@@ -1944,7 +1944,7 @@ export interface paths {
         };
         /**
          * The print queue, in order
-         * @description Jobs in the order they go to printers: higher priority first, then their position. Each waiting job says why it waits (`wait_reason`). By default the open jobs (queued, held, being sent, printing); `state` picks others.
+         * @description Jobs in the order they go to printers: higher priority first, then their position. Each waiting job says why it waits (`wait_reason`). By default the open jobs (queued, held, being sent, printing); `state` picks others. A page holds `limit` jobs; pass `next_cursor` as `cursor` for the next one, which follows on from the last job of this page wherever jobs were sent or moved meanwhile. A cursor altered or made for another `state` answers 400 `invalid_cursor`.
          *
          *     Requires an access token or API key of a user with the `user` role (any signed-in user); an API key (or a session opened with one) needs the `read` or `print` scope (or `full`).
          */
@@ -4224,6 +4224,8 @@ export interface components {
         };
         PrintQueue: {
             items: components["schemas"]["PrintJob"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
         };
         /**
          * @example {
@@ -13024,6 +13026,8 @@ export interface operations {
                 /** @description Only the jobs in this state. */
                 state?: "queued" | "held" | "dispatching" | "printing" | "completed" | "failed" | "cancelled";
                 limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -13031,13 +13035,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The jobs. */
+            /** @description A page of the jobs. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintQueue"];
+                };
+            };
+            /** @description The cursor was altered or belongs to another `state` (`invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Names this request in the server log and in a problem’s `request_id`; yours when you sent a valid one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No credential, or an access token that is invalid, expired or of an ended session, or an unknown, revoked or expired API key. */

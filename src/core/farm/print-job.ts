@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely'
 import type { Database, PrintJobState, PrintJobsTable, PrintTargetKind } from '../db/schema.js'
 import { VaultError } from '../errors.js'
+import { type CursorPosition, decodeCursor, encodeCursor, invalidCursor } from '../library/cursor.js'
 
 export type PrintJobRow = Selectable<PrintJobsTable>
 
@@ -80,67 +81,135 @@ export async function getJobRow(db: Kysely<Database>, id: string): Promise<Print
   return row
 }
 
+/** Where a job stands in the queue's order: higher priority first, then position, then id. */
+export type QueuePlace = Pick<PrintJobRow, 'priority' | 'position' | 'id'>
+
+/** The jobs that stand after `place` in the queue's order. */
+const standingAfter = (eb: ExpressionBuilder<Database, 'print_jobs'>, place: QueuePlace) =>
+  eb.or([
+    eb('priority', '<', place.priority),
+    eb.and([eb('priority', '=', place.priority), eb('position', '>', place.position)]),
+    eb.and([eb('priority', '=', place.priority), eb('position', '=', place.position), eb('id', '>', place.id)]),
+  ])
+
 /**
- * The queued jobs in the queue's order, read a page at a time as the caller goes on (the dispatcher
- * mostly stops at the first that fits), and with `forPrinter` only those whose target may name that
- * printer. Pages follow on from the last row read, so jobs claimed meanwhile shift nothing.
+ * The waiting job standing just before `place` in the queue's order, or, without `place`, the last
+ * waiting job; `except` left out.
  */
-export async function* queuedJobs(
+export const lastWaitingBefore = (db: Kysely<Database>, except: string, place?: QueuePlace) =>
+  db
+    .selectFrom('print_jobs')
+    .selectAll()
+    .where('state', 'in', openStates)
+    .where('id', '!=', except)
+    .$if(place !== undefined, (qb) =>
+      qb.where((eb) => {
+        const { priority, position, id } = place as QueuePlace
+        return eb.or([
+          eb('priority', '>', priority),
+          eb.and([eb('priority', '=', priority), eb('position', '<', position)]),
+          eb.and([eb('priority', '=', priority), eb('position', '=', position), eb('id', '<', id)]),
+        ])
+      }),
+    )
+    .orderBy('priority', 'asc')
+    .orderBy('position', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+
+/**
+ * One page of jobs in the queue's order (the order the dispatcher offers them in), those in
+ * `states`, after `after` when given, at most `limit`; with `forPrinter` only those whose target
+ * may name that printer.
+ */
+export function listJobRows(
   db: Kysely<Database>,
-  forPrinter?: { id: string; groups: string[] },
+  filter: {
+    states: readonly PrintJobState[]
+    limit: number
+    after?: QueuePlace | undefined
+    /** Rows skipped before the page (a place in the list). */
+    offset?: number
+    /** A job left out (the one being moved). */
+    except?: string
+    forPrinter?: { id: string; groups: string[] } | undefined
+  },
+): Promise<PrintJobRow[]> {
+  const { forPrinter, after, except } = filter
+  return db
+    .selectFrom('print_jobs')
+    .selectAll()
+    .where('state', 'in', filter.states)
+    .$if(except !== undefined, (qb) => qb.where('id', '!=', except ?? ''))
+    .$if(forPrinter !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('target_kind', '=', 'any'),
+          eb.and([eb('target_kind', '=', 'printer'), eb('target_printer_id', '=', forPrinter?.id ?? '')]),
+          ...(forPrinter?.groups.length
+            ? [eb.and([eb('target_kind', '=', 'group'), eb('target_group', 'in', forPrinter.groups)])]
+            : []),
+        ]),
+      ),
+    )
+    .$if(after !== undefined, (qb) => qb.where((eb) => standingAfter(eb, after as QueuePlace)))
+    .orderBy('priority', 'desc')
+    .orderBy('position')
+    .orderBy('id')
+    .$if(filter.offset !== undefined, (qb) => qb.offset(filter.offset ?? 0))
+    .limit(filter.limit)
+    .execute()
+}
+
+/**
+ * A page of the jobs in `states` in the queue's order, with a signed cursor to the next page
+ * (`library/cursor.ts`): the place of its last job, so a page follows on whatever was claimed or
+ * moved meanwhile. A cursor altered or made for other states is refused (400 `invalid_cursor`).
+ */
+export async function queuePage(
+  db: Kysely<Database>,
+  key: Uint8Array,
+  filter: { states: readonly PrintJobState[]; limit: number; cursor?: string | undefined },
+): Promise<{ items: PrintJobRow[]; next_cursor: string | null }> {
+  const scope = `queue:${filter.states.join(',')}`
+  const after = filter.cursor === undefined ? undefined : placeOf(decodeCursor(key, scope, filter.cursor))
+  const rows = await listJobRows(db, { states: filter.states, limit: filter.limit + 1, after })
+  const last = rows.length > filter.limit ? rows[filter.limit - 1] : undefined
+  return {
+    items: rows.slice(0, filter.limit),
+    next_cursor: last
+      ? encodeCursor(key, scope, { value: JSON.stringify([last.priority, last.position]), id: last.id })
+      : null,
+  }
+}
+
+function placeOf(cursor: CursorPosition): QueuePlace {
+  const value = typeof cursor.value === 'string' ? (JSON.parse(cursor.value) as unknown) : null
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((part) => typeof part === 'number'))
+    throw invalidCursor('The cursor is malformed.')
+  return { priority: value[0] as number, position: value[1] as number, id: cursor.id }
+}
+
+/**
+ * Every job in `states` in the queue's order, read a page at a time as the caller goes on (the
+ * dispatcher mostly stops at the first that fits). Pages follow on from the last row read, so jobs
+ * claimed meanwhile shift nothing.
+ */
+export async function* jobsInOrder(
+  db: Kysely<Database>,
+  filter: { states: readonly PrintJobState[]; forPrinter?: { id: string; groups: string[] } },
   pageSize = 50,
 ): AsyncGenerator<PrintJobRow> {
   let after: PrintJobRow | undefined
   for (;;) {
-    const last = after
-    const page = await db
-      .selectFrom('print_jobs')
-      .selectAll()
-      .where('state', '=', 'queued')
-      .$if(forPrinter !== undefined, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('target_kind', '=', 'any'),
-            eb.and([eb('target_kind', '=', 'printer'), eb('target_printer_id', '=', forPrinter?.id ?? '')]),
-            ...(forPrinter?.groups.length
-              ? [eb.and([eb('target_kind', '=', 'group'), eb('target_group', 'in', forPrinter.groups)])]
-              : []),
-          ]),
-        ),
-      )
-      .$if(last !== undefined, (qb) =>
-        qb.where((eb) => {
-          const { priority, position, id } = last as PrintJobRow
-          return eb.or([
-            eb('priority', '<', priority),
-            eb.and([eb('priority', '=', priority), eb('position', '>', position)]),
-            eb.and([eb('priority', '=', priority), eb('position', '=', position), eb('id', '>', id)]),
-          ])
-        }),
-      )
-      .orderBy('priority', 'desc')
-      .orderBy('position')
-      .orderBy('id')
-      .limit(pageSize)
-      .execute()
+    const page = await listJobRows(db, { ...filter, limit: pageSize, after })
     yield* page
     if (page.length < pageSize) return
     after = page.at(-1)
   }
 }
 
-/** Jobs in the queue's order, the order the dispatcher offers them in: higher priority first, then position. */
-export async function listJobRows(
-  db: Kysely<Database>,
-  filter: { states?: readonly PrintJobState[]; limit?: number } = {},
-): Promise<PrintJobRow[]> {
-  return db
-    .selectFrom('print_jobs')
-    .selectAll()
-    .$if(filter.states !== undefined, (qb) => qb.where('state', 'in', filter.states ?? []))
-    .orderBy('priority', 'desc')
-    .orderBy('position')
-    .orderBy('id')
-    .limit(filter.limit ?? 1000)
-    .execute()
-}
+/** The queued jobs in the queue's order, a page at a time; with `forPrinter` only those that may go to it. */
+export const queuedJobs = (db: Kysely<Database>, forPrinter?: { id: string; groups: string[] }, pageSize = 50) =>
+  jobsInOrder(db, { states: ['queued'], ...(forPrinter ? { forPrinter } : {}) }, pageSize)

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
 import { unprocessable, VaultError } from '../errors.js'
-import { getJobRow, listJobRows, openStates, type PrintJobRow } from './print-job.js'
+import { getJobRow, jobsInOrder, lastWaitingBefore, listJobRows, openStates, type PrintJobRow } from './print-job.js'
 
 /** Positions closer than this are spread out again before a job goes between them. */
 const tightestGap = 1e-6
@@ -24,21 +24,12 @@ export async function moveJob(
     throw unprocessable('Name either `before` or `position`.', [
       { path: 'body', message: 'needs exactly one of before, position' },
     ])
-  let waiting = (await listJobRows(db, { states: openStates })).filter((row) => row.id !== id)
-  const index =
-    to.position !== undefined
-      ? Math.min(to.position - 1, waiting.length)
-      : waiting.findIndex((row) => row.id === to.before)
-  if (index < 0)
-    throw unprocessable('No waiting job has the id named in `before`.', [
-      { path: 'body.before', message: 'no waiting job has this id' },
-    ])
-  if (tooTight(waiting, index)) {
-    await spreadPositions(db, waiting)
-    waiting = (await listJobRows(db, { states: openStates })).filter((row) => row.id !== id)
+  let around = await neighbours(db, id, to)
+  if (tooTight(around)) {
+    await spreadPositions(db)
+    around = await neighbours(db, id, to)
   }
-  const next = waiting[index]
-  const previous = waiting[index - 1]
+  const { previous, next } = around
   const priority = next?.priority ?? previous?.priority ?? job.priority
   const position = placeBetween(
     previous?.priority === priority ? previous.position : undefined,
@@ -55,19 +46,61 @@ function placeBetween(before: number | undefined, after: number | undefined): nu
   return 1
 }
 
-const tooTight = (waiting: PrintJobRow[], index: number) => {
-  const next = waiting[index]
-  const previous = waiting[index - 1]
-  return next !== undefined && previous !== undefined && Math.abs(next.position - previous.position) < tightestGap
+interface Around {
+  previous?: PrintJobRow | undefined
+  next?: PrintJobRow | undefined
 }
 
-/** Numbers the waiting jobs' positions 1, 2, 3… again in their order. */
-async function spreadPositions(db: Kysely<Database>, waiting: PrintJobRow[]): Promise<void> {
-  for (const [index, row] of waiting.entries())
+/**
+ * The waiting jobs the moved one goes between, itself left out: the one named in `before` and
+ * the one just before it, or those at `position` (1 is the front; past the end is the end).
+ * Read by place, never by listing the queue, whatever its length.
+ */
+async function neighbours(
+  db: Kysely<Database>,
+  id: string,
+  to: { before?: string | undefined; position?: number | undefined },
+): Promise<Around> {
+  if (to.before !== undefined) {
+    const next = await db
+      .selectFrom('print_jobs')
+      .selectAll()
+      .where('id', '=', to.before)
+      .where('id', '!=', id)
+      .where('state', 'in', openStates)
+      .executeTakeFirst()
+    if (!next)
+      throw unprocessable('No waiting job has the id named in `before`.', [
+        { path: 'body.before', message: 'no waiting job has this id' },
+      ])
+    return { previous: await lastWaitingBefore(db, id, next), next }
+  }
+  const index = (to.position ?? 1) - 1
+  const rows = await listJobRows(db, {
+    states: openStates,
+    except: id,
+    offset: Math.max(index - 1, 0),
+    limit: index === 0 ? 1 : 2,
+  })
+  if (index === 0) return { next: rows[0] }
+  if (rows.length > 0) return { previous: rows[0], next: rows[1] }
+  // Past the end: after the last waiting job.
+  return { previous: await lastWaitingBefore(db, id) }
+}
+
+const tooTight = ({ previous, next }: Around) =>
+  next !== undefined && previous !== undefined && Math.abs(next.position - previous.position) < tightestGap
+
+/** Numbers the waiting jobs' positions 1, 2, 3… again in their order, however many there are. */
+async function spreadPositions(db: Kysely<Database>): Promise<void> {
+  // Their order read first, then renumbered: renumbering while paging would move rows past the page's end.
+  const ids: string[] = []
+  for await (const row of jobsInOrder(db, { states: openStates }, 500)) ids.push(row.id)
+  for (const [index, jobId] of ids.entries())
     await db
       .updateTable('print_jobs')
       .set({ position: index + 1 })
-      .where('id', '=', row.id)
+      .where('id', '=', jobId)
       .execute()
 }
 

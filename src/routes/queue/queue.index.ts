@@ -2,7 +2,7 @@ import type { Deps } from '../../core/deps.js'
 import { createJob } from '../../core/farm/create-job.js'
 import { lastClearings, releasePrinter, setFarmPrinter, toFarmPrinter } from '../../core/farm/farm-printers.js'
 import { cancelJob, holdJob, markPrinted, releaseJob, requeueJob } from '../../core/farm/job-transitions.js'
-import { getJobRow, listJobRows, toPrintJob } from '../../core/farm/print-job.js'
+import { getJobRow, queuePage, toPrintJob } from '../../core/farm/print-job.js'
 import { changeJob, moveJob } from '../../core/farm/queue-order.js'
 import { listPrinterRows } from '../../core/printers/printers.js'
 import { createRouter } from '../app-env.js'
@@ -45,9 +45,11 @@ export const queueRouter = createRouter()
     return c.json(woken(c, toFarmPrinter(row, (await lastClearings(c.var.deps.database.db, row.id)).get(row.id))), 200)
   })
   .openapi(listQueueRoute, async (c) => {
-    const { state, limit } = c.req.valid('query')
+    const { state, limit, cursor } = c.req.valid('query')
     const states = state ? [state] : (['queued', 'held', 'dispatching', 'printing'] as const)
-    return c.json({ items: (await listJobRows(c.var.deps.database.db, { states, limit })).map(toPrintJob) }, 200)
+    const key = c.var.deps.keys.current().signingKeys.current.secret
+    const page = await queuePage(c.var.deps.database.db, key, { states, limit, cursor })
+    return c.json({ items: page.items.map(toPrintJob), next_cursor: page.next_cursor }, 200)
   })
   .openapi(createJobRoute, async (c) => {
     const row = await createJob(c.var.deps, c.req.valid('json'), {

@@ -99,6 +99,9 @@ export const listQueueRoute = defineRoute(allow('user', 'read', 'print'), {
   description: [
     'Jobs in the order they go to printers: higher priority first, then their position. Each waiting job says why it',
     'waits (`wait_reason`). By default the open jobs (queued, held, being sent, printing); `state` picks others.',
+    'A page holds `limit` jobs; pass `next_cursor` as `cursor` for the next one, which follows on from the last job',
+    'of this page wherever jobs were sent or moved meanwhile. A cursor altered or made for another `state` answers 400',
+    '`invalid_cursor`.',
   ].join(' '),
   request: {
     query: z.object({
@@ -107,10 +110,23 @@ export const listQueueRoute = defineRoute(allow('user', 'read', 'print'), {
         .optional()
         .openapi({ description: 'Only the jobs in this state.', example: 'queued' }),
       limit: z.coerce.number().int().min(1).max(1000).default(200).openapi({ example: 200 }),
+      cursor: z.string().min(1).max(2000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
     }),
   },
   responses: {
-    200: json('The jobs.', z.object({ items: z.array(PrintJobSchema) }).openapi('PrintQueue')),
+    200: json(
+      'A page of the jobs.',
+      z
+        .object({
+          items: z.array(PrintJobSchema),
+          next_cursor: z
+            .string()
+            .nullable()
+            .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+        })
+        .openapi('PrintQueue'),
+    ),
+    400: problemResponse('The cursor was altered or belongs to another `state` (`invalid_cursor`).'),
     422: problemResponse('The query is not valid.'),
   },
 })

@@ -26,15 +26,16 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
   const [view, setView] = useState('open')
   const state = views.find((entry) => entry.value === view)?.state
   const queue = useQueue(state)
-  const models = useJobModels((queue.data ?? []).map((job) => job.model_id))
-  const waiting = (queue.data ?? []).filter(isWaiting)
+  const jobs = queue.data?.items
+  const models = useJobModels((jobs ?? []).map((job) => job.model_id))
+  const waiting = (jobs ?? []).filter(isWaiting)
   const queryClient = useQueryClient()
   const move = useMoveJob()
   const drop = ({ source, destination, draggableId }: DropResult) => {
     if (!queue.data || !destination || destination.index === source.index) return
-    const dropped = dropJob(queue.data, source.index, destination.index)
+    const dropped = dropJob(queue.data.items, source.index, destination.index)
     // Shown where it was dropped at once; the answer, or a refusal's refresh, settles it.
-    queryClient.setQueryData(farmKeys.queue(state), dropped.jobs)
+    queryClient.setQueryData(farmKeys.queue(state), { ...queue.data, items: dropped.jobs })
     move.mutate({ id: draggableId, position: dropped.position })
   }
   return (
@@ -58,7 +59,7 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
           {problemMessage(queue.error)}
         </Alert>
       )}
-      {queue.data?.length === 0 && (
+      {jobs?.length === 0 && (
         <Text size="sm" c="dimmed">
           {view === 'open'
             ? 'Nothing queued. Add G-code to the queue from a model’s files with "Add to queue".'
@@ -70,7 +71,7 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
           {problemMessage(move.error)}
         </Text>
       )}
-      {queue.data && queue.data.length > 0 && (
+      {jobs && jobs.length > 0 && (
         <DragDropContext onDragEnd={drop}>
           <Droppable droppableId="queue">
             {(list) => (
@@ -84,7 +85,7 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
                 ref={list.innerRef}
                 {...list.droppableProps}
               >
-                {queue.data.map((job, index) => {
+                {jobs.map((job, index) => {
                   const model = models.get(job.model_id)
                   const place = waiting.indexOf(job) + 1
                   return (
@@ -112,6 +113,11 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
             )}
           </Droppable>
         </DragDropContext>
+      )}
+      {jobs && queue.data?.next_cursor && (
+        <Text size="sm" c="dimmed">
+          The first {jobs.length} jobs in order are shown; more wait behind them.
+        </Text>
       )}
     </Stack>
   )

@@ -40,14 +40,15 @@ export function useFleet() {
 }
 
 /**
- * The jobs in the order they go to printers: the open ones (queued, held, being sent, printing),
- * or those in `state`. Polled often only without live events.
+ * The first page of jobs in the order they go to printers: the open ones (queued, held, being
+ * sent, printing), or those in `state`; `next_cursor` says whether more follow. Polled often only
+ * without live events.
  */
 export function useQueue(state?: JobState) {
   const live = useLiveEventsConnected()
   return useQuery({
     queryKey: farmKeys.queue(state),
-    queryFn: async () => unwrap(await api.GET('/api/v1/queue', { params: { query: state ? { state } : {} } })).items,
+    queryFn: async () => unwrap(await api.GET('/api/v1/queue', { params: { query: state ? { state } : {} } })),
     refetchInterval: live ? waitReasonsPollMs : livePollMs,
     staleTime: 0,
   })
