@@ -157,6 +157,15 @@ const leftBy = (jobId: string, printerId: string) =>
     .where('id', '=', jobId)
     .execute()
 
+/** A printer in a group of its own name, printing the job a process sent it before it stopped mid-send. */
+async function startedThenLeft(name: string) {
+  const p = await printer(name, [name])
+  const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: name } })
+  await leftBy(left.id, p.id)
+  p.fake.state.printing = 'box-mk4s.gcode'
+  return { p, left }
+}
+
 describe('the print queue API', () => {
   it('refuses unknown and unprintable files, copies out of range, unknown printers and hostile bodies', async () => {
     const refused = async (body: unknown, status: number, code: string) => {
@@ -580,11 +589,8 @@ describe('the dispatcher', () => {
   })
 
   it('leaves a send a stopped process left alone while its printer cannot tell whether it started, and settles it once the printer answers', async () => {
-    const h = await printer('farm-h', ['lapsed-offline'])
-    const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-offline' } })
-    await leftBy(left.id, h.id)
-    // The stopped process started it; then Moonraker lost Klipper, so nobody can see the print.
-    h.fake.state.printing = 'box-mk4s.gcode'
+    const { p: h, left } = await startedThenLeft('farm-h')
+    // Then Moonraker lost Klipper, so nobody can see the print.
     h.fake.behaviour.klippy = 'lost'
     clock.advance(61_000)
 
@@ -598,12 +604,9 @@ describe('the dispatcher', () => {
   })
 
   it('holds a left send, its printer and the bed when the printer shows that file’s print already ended: never printed twice, nor onto the used bed', async () => {
-    const g = await printer('farm-g', ['lapsed-ended'])
-    const left = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
-    const next = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'lapsed-ended' } })
-    await leftBy(left.id, g.id)
-    // The stopped process started it and the print ran to its end before anyone looked.
-    g.fake.state.printing = 'box-mk4s.gcode'
+    const { p: g, left } = await startedThenLeft('farm-g')
+    const next = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'farm-g' } })
+    // The print ran to its end before anyone looked.
     g.fake.behaviour.jobState = 'complete'
     clock.advance(61_000)
 
