@@ -26,6 +26,8 @@ export interface PrinterStatusCache {
 
 interface CacheEntry {
   status: PrinterStatus
+  /** When the poll that read it was asked (ms): of two polls, the later asked tells the newer state. */
+  askedAt: number
   observedAt: number
   /** How long this printer's last answered poll took (offline results aside), in ms. */
   answerMs?: number
@@ -51,7 +53,7 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
     const status = await poll()
     const observedAt = clock.now().getTime()
     const answerMs = status.state === 'offline' ? previous?.answerMs : observedAt - started
-    return { status, observedAt, answerMs }
+    return { status, askedAt: started, observedAt, answerMs }
   }
   return {
     async read(id, poll, { fresh = false } = {}) {
@@ -65,13 +67,16 @@ export function createPrinterStatusCache(options: { clock: Clock; ttlMs: number 
         })
         const pending: CacheEntry = cached
           ? { ...cached, polling }
-          : { status: offlineStatus('not polled yet'), observedAt: 0, polling }
+          : { status: offlineStatus('not polled yet'), askedAt: 0, observedAt: 0, polling }
         entries.set(id, pending)
         return polling
       }
       if (fresh) {
         const entry = await observe(poll, cached)
-        entries.set(id, entry)
+        // A slow poll that answers after a later one must not put back the state before it (a
+        // print just started would read as never begun).
+        const current = entries.get(id)
+        if (!current || current.askedAt <= entry.askedAt) entries.set(id, entry)
         return present(entry, false)
       }
       if (cached && cached.observedAt > 0) {
