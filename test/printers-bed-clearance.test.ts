@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
 import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { markBedOccupied } from '../src/core/printers/bed-clearance.js'
+import { observePrinter } from '../src/core/printers/printers.js'
 import { admin, adminEnv, call, expectProblem, newAccount, signIn } from './support/accounts.js'
 import { shiftedClock } from './support/shifted-clock.js'
-import { startTestVault, type TestVault } from './support/test-vault.js'
+import { createTestVault, startTestVault, type TestVault } from './support/test-vault.js'
 import { until } from './support/until.js'
 import { sliceShape, upload } from './support/uploads.js'
 
@@ -140,6 +141,36 @@ describe('bed clearance', () => {
     expect((await confirmClear(voron.id)).body).toMatchObject({ bed_occupied_since: null, status: { ready: true } })
     // A press on a bed already clear changes nothing and says so with the printer as it is.
     expect((await confirmClear(voron.id)).body).toMatchObject({ bed_occupied_since: null })
+  })
+
+  it('does not count the print taken off again from a status read before the confirmation (another process, a slow poll)', async () => {
+    // A second process over the same database, whose statuses live a minute in its cache.
+    const other = await createTestVault(
+      { ...adminEnv, VAULT_PRINTER_STATUS_TTL_MS: '60000' },
+      { shareWith: vault, clock },
+    )
+    try {
+      const voron = await register({ provider: 'moonraker', address: moonraker.url, require_bed_clear: true })
+      const row = () =>
+        vault.deps.database.db.selectFrom('printers').selectAll().where('id', '=', voron.id).executeTakeFirstOrThrow()
+      moonraker.state.printing = 'plate.gcode'
+      expect((await observePrinter(other.deps, await row())).status.state).toBe('printing')
+      moonraker.state.printing = null
+      expect((await confirmClear(voron.id)).body).toMatchObject({ bed_occupied_since: null, status: { ready: true } })
+
+      // The other process still holds "printing" from before: it tells of the print just taken off.
+      expect((await observePrinter(other.deps, await row())).status.state).toBe('printing')
+      expect(await printer(voron.id)).toMatchObject({ bed_occupied_since: null, status: { ready: true } })
+
+      // A print begun after the confirmation counts, whichever process sees it.
+      moonraker.state.printing = 'next.gcode'
+      const seen = await observePrinter(other.deps, await row(), { fresh: true })
+      expect(seen.row.bed_occupied_since).toEqual(expect.any(String))
+      moonraker.state.printing = null
+      expect((await printer(voron.id)).status.ready).toBe(false)
+    } finally {
+      await other.close()
+    }
   })
 
   it('keeps the record without the requirement, and holds the printer back as soon as it is switched on', async () => {

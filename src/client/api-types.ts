@@ -3792,7 +3792,15 @@ export interface components {
             reason: string | null;
             /** @description Idle, freshly observed and, for a printer with `require_bed_clear`, its bed confirmed clear since the last job: the only state a job is sent to. */
             ready: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the read that gave this status was asked: the printer was in this state at some moment since.
+             */
+            asked_at: string;
+            /**
+             * Format: date-time
+             * @description When that read answered.
+             */
             observed_at: string;
             /** @description Older than the cache lifetime (a refresh is under way), or from a printer that stopped sending its regular reports (Bambu: three of its usual gaps, at least 3 s, without one). */
             stale: boolean;

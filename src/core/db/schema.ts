@@ -263,6 +263,8 @@ export interface PrintersTable {
   require_bed_clear: Generated<number>
   /** When the vault last saw a job on the printer that nobody has confirmed cleared away; null when clear. */
   bed_occupied_since: string | null
+  /** When the bed was last confirmed clear; a status asked before it does not mark the bed used (migration 0033). */
+  bed_cleared_at: string | null
   /** The state last published for the printer (`printer.state_changed`); null before the first. */
   observed_state: string | null
   /** JSON array of the group tags the print queue targets (migration 0028). */

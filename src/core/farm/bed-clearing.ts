@@ -324,7 +324,11 @@ async function confirm(deps: ClearingDeps, printer: PrinterRow, run: ClearingRow
       { state: 'cleared', detail: null, ended_at: now },
       (moved) => clearingEvent('printer.bed_cleared', printer, moved, { by: 'script', user_id: null }),
       async (trx) => {
-        await trx.updateTable('printers').set({ bed_occupied_since: null }).where('id', '=', printer.id).execute()
+        await trx
+          .updateTable('printers')
+          .set({ bed_occupied_since: null, bed_cleared_at: status.asked_at })
+          .where('id', '=', printer.id)
+          .execute()
       },
     )
     if (cleared) deps.logger.info('bed cleared by script', { printer_id: printer.id, clearing_id: run.id })

@@ -22,29 +22,48 @@ type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_
 /** The states in which a job is on the bed. */
 export const jobOnBed = (state: PrinterState): boolean => state === 'printing' || state === 'paused'
 
-/** Records that a job was seen on the printer, once, until the bed is confirmed clear. */
+/**
+ * Records that a job was seen on the printer, once, until the bed is confirmed clear. Only a status
+ * asked after the last confirmation counts: one asked before it (a slow poll, another process's
+ * cached status) shows the print that was taken off.
+ */
 export async function noteJobSeen<Row extends BedRow>(
   deps: Pick<PrintersDeps, 'database' | 'clock'>,
   row: Row,
   status: ObservedStatus,
 ): Promise<Row> {
   if (row.bed_occupied_since !== null || !jobOnBed(status.state)) return row
-  return markBedOccupied(deps, row)
+  return markBedOccupied(deps, row, { askedAt: status.asked_at })
 }
 
-/** Records that a job ran on the printer (seen printing, or seen done with a run the vault started). */
+/**
+ * Records that a job ran on the printer (seen printing, or seen done with a run the vault started);
+ * with `askedAt`, only when the bed was last confirmed clear before that status was asked.
+ */
 export async function markBedOccupied<Row extends BedRow>(
   deps: Pick<PrintersDeps, 'database' | 'clock'>,
   row: Row,
+  seen: { askedAt?: string } = {},
 ): Promise<Row> {
   const since = deps.clock.now().toISOString()
-  await deps.database.db
+  const { askedAt } = seen
+  const { db } = deps.database
+  const marked = await db
     .updateTable('printers')
     .set({ bed_occupied_since: since })
     .where('id', '=', row.id)
     .where('bed_occupied_since', 'is', null)
-    .execute()
-  return { ...row, bed_occupied_since: since }
+    .$if(askedAt !== undefined, (update) =>
+      update.where((eb) => eb.or([eb('bed_cleared_at', 'is', null), eb('bed_cleared_at', '<', askedAt ?? '')])),
+    )
+    .executeTakeFirst()
+  if (Number(marked.numUpdatedRows) === 1) return { ...row, bed_occupied_since: since }
+  const current = await db
+    .selectFrom('printers')
+    .select('bed_occupied_since')
+    .where('id', '=', row.id)
+    .executeTakeFirst()
+  return { ...row, bed_occupied_since: current?.bed_occupied_since ?? null }
 }
 
 const waitingAdvice = 'confirm the bed is clear to send the next job'

@@ -107,6 +107,7 @@ export async function createPrinter(
     printer_profile_id: input.printer_profile_id ?? null,
     require_bed_clear: input.require_bed_clear ? 1 : 0,
     bed_occupied_since: null,
+    bed_cleared_at: null,
     observed_state: null,
     farm_groups: '[]',
     loaded_filaments: '[]',
@@ -240,10 +241,11 @@ export async function confirmBedClear(
   const seen = row.bed_occupied_since
   const outcome = await deps.database.db.transaction().execute(async (trx) => {
     // Clears only the job the status above showed ended: one the queue sent since, which the vault
-    // saw printing, is on the bed now (a second press, a retried request, another person's).
+    // saw printing, is on the bed now (a second press, a retried request, another person's). A
+    // status asked before that one tells of the print taken off, never of a new one (`noteJobSeen`).
     const updated = await trx
       .updateTable('printers')
-      .set({ bed_occupied_since: null })
+      .set({ bed_occupied_since: null, bed_cleared_at: status.asked_at })
       .where('id', '=', id)
       .where('bed_occupied_since', seen === null ? 'is' : '=', seen)
       .executeTakeFirst()
@@ -278,7 +280,7 @@ export async function confirmBedClear(
       subject: `printer:${id}`,
       data: { printer_id: id, printer_name: row.name, by: 'person', user_id: userId },
     })
-  return { ...row, bed_occupied_since: null }
+  return { ...row, bed_occupied_since: null, bed_cleared_at: status.asked_at }
 }
 
 /**

@@ -3,6 +3,8 @@ import { isReady, offlineStatus, type PrinterStatus } from './provider.js'
 
 export interface ObservedStatus extends PrinterStatus {
   ready: boolean
+  /** When the poll that read it was asked: the printer was in this state at some moment since. */
+  asked_at: string
   observed_at: string
   /** True when the status is older than the cache lifetime (a fresh poll is under way), or the provider says its picture is old. */
   stale: boolean
@@ -103,6 +105,7 @@ function present(entry: CacheEntry, outlived: boolean): ObservedStatus {
   return {
     ...entry.status,
     ready: isReady(entry.status) && !stale,
+    asked_at: new Date(entry.askedAt).toISOString(),
     observed_at: new Date(entry.observedAt).toISOString(),
     stale,
   }

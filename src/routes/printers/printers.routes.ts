@@ -27,7 +27,11 @@ export const PrinterStatusSchema = z
       description:
         'Idle, freshly observed and, for a printer with `require_bed_clear`, its bed confirmed clear since the last job: the only state a job is sent to.',
     }),
-    observed_at: z.string().openapi({ format: 'date-time' }),
+    asked_at: z.string().openapi({
+      format: 'date-time',
+      description: 'When the read that gave this status was asked: the printer was in this state at some moment since.',
+    }),
+    observed_at: z.string().openapi({ format: 'date-time', description: 'When that read answered.' }),
     stale: z.boolean().openapi({
       description:
         'Older than the cache lifetime (a refresh is under way), or from a printer that stopped sending its regular reports (Bambu: three of its usual gaps, at least 3 s, without one).',

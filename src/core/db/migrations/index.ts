@@ -28,6 +28,7 @@ import * as m0029 from './0029-events-and-webhooks.js'
 import * as m0030 from './0030-print-controls.js'
 import * as m0031 from './0031-print-runs.js'
 import * as m0032 from './0032-bed-clearing-scripts.js'
+import * as m0033 from './0033-bed-cleared-at.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030-print-controls': m0030,
   '0031-print-runs': m0031,
   '0032-bed-clearing-scripts': m0032,
+  '0033-bed-cleared-at': m0033,
 }
