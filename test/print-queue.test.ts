@@ -381,8 +381,14 @@ describe('the dispatcher', () => {
     expect(b.starts()).toHaveLength(3)
     expect(a.starts()).toHaveLength(1)
     expect((await job(mini.id)).state).toBe('queued')
-    // Each change is told once, in order: the first copy's end is not the job's.
-    expect(await jobEvents(toRight.id)).toEqual(['job.queued', 'job.started', 'job.started', 'job.completed'])
+    // Each change is told once, in order: the first copy's end puts the job back in the queue.
+    expect(await jobEvents(toRight.id)).toEqual([
+      'job.queued',
+      'job.started',
+      'job.part_printed',
+      'job.started',
+      'job.completed',
+    ])
     expect(await jobEvents(mini.id)).toEqual(['job.queued'])
   })
 

@@ -2331,6 +2331,7 @@ export interface paths {
          *     - `dispatch.failed`: A send was refused or did not end printing.
          *     - `job.queued`: A print job entered the queue: new, released from hold, or queued again by a person.
          *     - `job.started`: A print job's file was seen printing on the printer it was sent to.
+         *     - `job.part_printed`: A file of a print job's set, or a whole copy, printed; the job waits in the queue for the next (`copies_done` counts whole sets).
          *     - `job.retrying`: A print job's send or print failed; it waits in the queue to be tried again.
          *     - `job.completed`: A print job printed every copy of its set.
          *     - `job.failed`: A print job failed as many times as it may, or could not be printed.
@@ -4459,7 +4460,7 @@ export interface components {
              * @enum {string}
              */
             format: "generic" | "ntfy" | "discord";
-            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+            event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.part_printed" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
             enabled: boolean;
             /** @description Deliveries carry `X-Vault-Signature` (the generic format). */
             signed: boolean;
@@ -15345,7 +15346,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+                    event_types: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.part_printed" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -15640,7 +15641,7 @@ export interface operations {
                      *       "printer.bed_needs_clearing"
                      *     ]
                      */
-                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
+                    event_types?: ("printer.state_changed" | "printer.error" | "printer.bed_needs_clearing" | "printer.bed_cleared" | "printer.bed_clearing" | "printer.bed_clearing_failed" | "dispatch.sent" | "dispatch.started" | "dispatch.failed" | "job.queued" | "job.started" | "job.part_printed" | "job.retrying" | "job.completed" | "job.failed" | "job.cancelled" | "job.paused" | "job.resumed")[];
                     enabled?: boolean;
                 };
             };

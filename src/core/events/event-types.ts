@@ -17,6 +17,8 @@ export const eventTypeMeanings = {
   'dispatch.failed': 'A send was refused or did not end printing.',
   'job.queued': 'A print job entered the queue: new, released from hold, or queued again by a person.',
   'job.started': "A print job's file was seen printing on the printer it was sent to.",
+  'job.part_printed':
+    "A file of a print job's set, or a whole copy, printed; the job waits in the queue for the next (`copies_done` counts whole sets).",
   'job.retrying': "A print job's send or print failed; it waits in the queue to be tried again.",
   'job.completed': 'A print job printed every copy of its set.',
   'job.failed': 'A print job failed as many times as it may, or could not be printed.',

@@ -257,7 +257,7 @@ export async function partPrinted(deps: JobDeps, row: PrintJobRow, now: string):
     row.id,
     { states: ['printing'], matches: { copies_done: row.copies_done, next_file: row.next_file } },
     { ...after.changes, paused_at: null },
-    after.finished ? 'job.completed' : undefined,
+    after.finished ? 'job.completed' : 'job.part_printed',
   )
 }
 

@@ -16,6 +16,7 @@ export const eventTypeLabels: Record<EventType, string> = {
   'dispatch.failed': 'A send failed',
   'job.queued': 'A print job entered the queue',
   'job.started': 'A print job started printing',
+  'job.part_printed': 'A part or copy of a print job printed; the next waits in the queue',
   'job.retrying': 'A print job failed and waits to be tried again',
   'job.completed': 'A print job printed every copy',
   'job.failed': 'A print job failed for good',
