@@ -1,14 +1,6 @@
+import { summarizeJobEvent } from './job-event-summary.js'
 import type { VaultEvent } from './read-events.js'
-
-/** An event in words, for the formats people read (ntfy, Discord). */
-export interface EventSummary {
-  title: string
-  message: string
-  /** Whether it wants someone's attention soon: a failure, an error, a bed to clear. */
-  urgent: boolean
-  /** ntfy tags (shown as emoji): one word per kind. */
-  tags: string[]
-}
+import type { EventSummary } from './summary.js'
 
 const text = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback)
 
@@ -96,6 +88,13 @@ export function summarizeEvent(event: Pick<VaultEvent, 'type' | 'subject' | 'dat
         tags: ['wave'],
       }
     default:
-      return { title: event.type, message: `${event.type} on ${event.subject}`, urgent: false, tags: [] }
+      return (
+        summarizeJobEvent(event) ?? {
+          title: event.type,
+          message: `${event.type} on ${event.subject}`,
+          urgent: false,
+          tags: [],
+        }
+      )
   }
 }

@@ -21,28 +21,39 @@ type Changes = Update | ((eb: ExpressionBuilder<Database, 'print_jobs'>) => Upda
 async function transition(deps: JobDeps, id: string, from: From, changes: Changes, told?: EventType): Promise<boolean> {
   const changed = await deps.database.db.transaction().execute(async (trx) => {
     const done = await update(trx, id, from, changes)
-    if (done && told) await recordEvents(trx, deps, [jobEvent(told, await getJobRow(trx, id))])
+    if (done && told) await recordEvents(trx, deps, [await jobEvent(trx, told, id)])
     return done
   })
   if (changed && told) deps.events.signal.notify()
   return changed
 }
 
-/** A job's event: what it is, where it prints, how far it got and why it last failed. */
-const jobEvent = (type: EventType, row: PrintJobRow) => ({
-  type,
-  subject: `job:${row.id}`,
-  data: {
-    job_id: row.id,
-    model_id: row.model_id,
-    state: row.state,
-    printer_id: row.printer_id,
-    copies: row.copies,
-    copies_done: row.copies_done,
-    attempts: row.attempts,
-    last_error: row.last_error,
-  },
-})
+/**
+ * A job's event: what it is, where it prints, how far it got and why it last failed, with its
+ * model's and printer's names for the messages people read (ntfy, Discord).
+ */
+async function jobEvent(db: Kysely<Database>, type: EventType, id: string) {
+  const row = await db
+    .selectFrom('print_jobs')
+    .innerJoin('models', 'models.id', 'print_jobs.model_id')
+    .leftJoin('printers', 'printers.id', 'print_jobs.printer_id')
+    .select([
+      'print_jobs.id',
+      'print_jobs.model_id',
+      'models.name as model_name',
+      'print_jobs.state',
+      'print_jobs.printer_id',
+      'printers.name as printer_name',
+      'print_jobs.copies',
+      'print_jobs.copies_done',
+      'print_jobs.attempts',
+      'print_jobs.last_error',
+    ])
+    .where('print_jobs.id', '=', id)
+    .executeTakeFirstOrThrow()
+  const { id: jobId, ...data } = row
+  return { type, subject: `job:${jobId}`, data: { job_id: jobId, ...data } }
+}
 
 /** The states a change leaves from; the lease owner and the fields it must still find, when it names them. */
 interface From {
@@ -89,9 +100,8 @@ export async function queueJob(
       .insertInto('print_jobs')
       .values({ ...values, id, state: 'queued', wait_reason: waiting, created_at: now, updated_at: now })
       .execute()
-    const queued = await getJobRow(trx, id)
-    await recordEvents(trx, deps, [jobEvent('job.queued', queued)])
-    return queued
+    await recordEvents(trx, deps, [await jobEvent(trx, 'job.queued', id)])
+    return getJobRow(trx, id)
   })
   deps.events.signal.notify()
   return row
