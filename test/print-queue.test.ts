@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
-import { fakeMoonraker, type MoonrakerBehaviour } from '../src/adapters/printers/moonraker/moonraker.fake.js'
+import { fakeMoonraker } from '../src/adapters/printers/moonraker/moonraker.fake.js'
+import { fakeOctoPrint } from '../src/adapters/printers/octoprint/octoprint.fake.js'
 import { dispatchNext } from '../src/core/farm/dispatcher.js'
 import { listJobRows, queuedJobs } from '../src/core/farm/print-job.js'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
@@ -44,7 +45,7 @@ let front: InProcessVault
 let back: InProcessVault
 let clock: ShiftedClock
 const suite = { vault: undefined as unknown as InProcessVault, authorization: '' }
-const fakes: FakePrinter<MoonrakerBehaviour>[] = []
+const fakes: FakePrinter<object>[] = []
 let mk4sProfile: string
 let mk4sFile: string
 let miniFile: string
@@ -571,6 +572,49 @@ describe('the dispatcher', () => {
     expect((await callApi<Job>(suite, 'POST', `/api/v1/queue/${overtaken.id}/release`)).body.state).toBe('queued')
     expect((await dispatchNext(front.deps)).sent).toEqual([])
     expect(k.starts()).toHaveLength(2)
+  })
+
+  it('holds a copy whose start was not seen printing while the printer shows a run of that file ended, instead of printing it again', async () => {
+    // OctoPrint numbers no runs: a copy that prints and ends between two looks shows as the copy before it did.
+    const octo = await fakeOctoPrint()
+    fakes.push(octo)
+    const created = await callApi<{ id: string }>(suite, 'POST', '/api/v1/printers', {
+      name: 'farm-octo',
+      provider: 'octoprint',
+      address: octo.url,
+      printer_profile_id: mk4sProfile,
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const id = created.body.id
+    await callApi(suite, 'PATCH', `/api/v1/farm/printers/${id}`, { groups: ['octo'], loaded_filaments: ['pla'] })
+    const starts = () => octo.requests.filter((r) => r.method === 'POST' && r.path === '/api/job')
+    const twice = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'octo' }, copies: 2 })
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: twice.id, printer_id: id }])
+    octo.behaviour.finished = true
+    expect((await dispatchNext(front.deps)).printed).toEqual([twice.id])
+    await bedCleared(id)
+
+    octo.behaviour.finishAtOnce = true
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: twice.id, printer_id: id }])
+    expect(starts()).toHaveLength(2)
+    const held = await job(twice.id)
+    expect(held).toMatchObject({ state: 'held', copies_done: 1 })
+    expect(held.last_error).toBe(
+      'farm-octo: the start of box-mk4s.gcode was asked for and not seen printing in time, and the printer shows a print of that file completed; check whether this copy printed, then count it or release the job',
+    )
+    const farmView = await callApi<{ items: { printer_id: string; held: boolean }[] }>(
+      suite,
+      'GET',
+      '/api/v1/farm/printers',
+    )
+    expect(farmView.body.items.find((item) => item.printer_id === id)).toMatchObject({ held: true })
+    // Never sent again on a guess: the person counts the copy on the bed.
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect((await callApi<Job>(suite, 'POST', `/api/v1/queue/${twice.id}/printed`)).body).toMatchObject({
+      state: 'completed',
+      copies_done: 2,
+    })
+    expect(starts()).toHaveLength(2)
   })
 
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {

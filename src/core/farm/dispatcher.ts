@@ -325,11 +325,18 @@ async function feed(pass: Pass, printer: PrinterRow): Promise<string | null> {
   return null
 }
 
-/** The safe send of the job's current file; the job goes on printing, or back to the queue with the reason. */
+/**
+ * The safe send of the job's current file; the job goes on printing, or back to the queue with the
+ * reason. A send whose start was asked for but not seen printing in time is judged by the printer
+ * once more: showing that file printing late, or a run of it ended (it may have printed between two
+ * looks, and a host without run ids shows the copy before it the same way), the job, the printer
+ * and the bed are held for a person rather than printed again.
+ */
 async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<void> {
   const { deps } = pass
+  const { db } = deps.database
   const owner = deps.service.instanceId
-  type Ending = { dispatch: DispatchRecord } | { reason: string }
+  type Ending = { dispatch: DispatchRecord } | { reason: string } | { uncertain: string }
   const ending = async (): Promise<Ending> => {
     try {
       const { dispatch } = await sendToPrinter(deps, { userId: job.created_by, jobId: job.id }, printer.id, {
@@ -337,6 +344,15 @@ async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<
         start: true,
       })
       if (dispatch.outcome === 'confirmed' || dispatch.outcome === 'preparing') return { dispatch }
+      if (dispatch.outcome === 'not_confirmed' && dispatch.remote_name !== null) {
+        const { status } = await observePrinter(deps, await reread(db, printer.id), { fresh: true })
+        if (showsFile(status, dispatch.remote_name) && (status.job?.ended || jobOnBed(status.state))) {
+          const shown = status.job?.ended ? `a print of that file ${status.job.ended}` : `it ${status.state} now`
+          return {
+            uncertain: `${printer.name}: the start of ${dispatch.remote_name} was asked for and not seen printing in time, and the printer shows ${shown}; check whether this copy printed, then count it or release the job`,
+          }
+        }
+      }
       return { reason: `${printer.name}: ${dispatch.detail}` }
     } catch (error) {
       if (!(error instanceof VaultError)) throw error
@@ -350,13 +366,17 @@ async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<
   if ('dispatch' in result) {
     const { id, remote_name } = result.dispatch
     await jobSent(deps, { id: job.id, owner, dispatchId: id, remoteName: remote_name, now })
+  } else if ('uncertain' in result) {
+    await holdUncertain(deps, printer, { id: job.id, from: { states: ['dispatching'], owner } }, result.uncertain, now)
   } else {
     await sendFailed(deps, { id: job.id, owner, reason: result.reason, now })
   }
   deps.logger.info('print queue send', {
     job_id: job.id,
     printer_id: printer.id,
-    ...('dispatch' in result ? { dispatch_id: result.dispatch.id } : { reason: result.reason }),
+    ...('dispatch' in result
+      ? { dispatch_id: result.dispatch.id }
+      : { reason: 'uncertain' in result ? result.uncertain : result.reason }),
   })
 }
 
@@ -393,11 +413,7 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
     // or it never tells how a print ended (a standalone Duet): only a person can say whether it printed.
     const other = status.job && !showsFile(status, job.remote_name) ? `, with ${status.job.file_name}` : ''
     const reason = `${printer.name}: the print of ${job.remote_name} is over (the printer is ${status.state}${other}), and the vault did not see how it ended; check whether it printed, then count it or release the job`
-    if (await partUncertain(deps, { id: job.id, from: { states: ['printing'] }, reason, now })) {
-      await markBedOccupied(deps, printer)
-      await holdPrinter(db, printer.id, reason, now)
-      deps.logger.warn('print queue job end unseen', { job_id: job.id, printer_id: printer.id, reason })
-    }
+    await holdUncertain(deps, printer, { id: job.id, from: { states: ['printing'] } }, reason, now)
     return 'gone'
   }
   await followPause(deps, status, job, now)
@@ -464,9 +480,7 @@ async function settleLeftSend(
     // The printer shows this file's print over: this send may have printed it before the vault
     // stopped, or it is an earlier copy's. A person tells; the bed counts as used meanwhile.
     const reason = `${printer.name}: the vault stopped while sending ${expected}, and the printer shows a print of that file ended; check whether this copy printed, then release or cancel the job`
-    await markBedOccupied(deps, printer)
-    await holdPrinter(db, printer.id, reason, iso)
-    await partUncertain(deps, { id: job.id, from: { states: ['dispatching'], owner }, reason, now: iso })
+    await holdUncertain(deps, printer, { id: job.id, from: { states: ['dispatching'], owner } }, reason, iso)
     return 'gone'
   }
   const reason = recorded
@@ -474,6 +488,24 @@ async function settleLeftSend(
     : `${printer.name}: the vault stopped while sending, and the printer does not print it`
   await sendFailed(deps, { id: job.id, owner, reason, now: iso })
   return 'gone'
+}
+
+/**
+ * The vault cannot tell whether the job's current part printed: the bed counts as used and the
+ * printer is held first (so nothing is sent onto a print that may be there), then the job is held
+ * for a person to count or release (see `partUncertain`).
+ */
+async function holdUncertain(
+  deps: DispatcherDeps,
+  printer: PrinterRow,
+  job: Pick<Parameters<typeof partUncertain>[1], 'id' | 'from'>,
+  reason: string,
+  now: string,
+): Promise<void> {
+  await markBedOccupied(deps, printer)
+  await holdPrinter(deps.database.db, printer.id, reason, now)
+  if (await partUncertain(deps, { ...job, reason, now }))
+    deps.logger.warn('print queue job uncertain', { job_id: job.id, printer_id: printer.id, reason })
 }
 
 const tellsItsJob = (status: ObservedStatus) => !status.stale && !['offline', 'unknown'].includes(status.state)
