@@ -12,3 +12,13 @@ export function dropJob(jobs: PrintJob[], from: number, to: number): { jobs: Pri
   reordered.splice(to, 0, moved)
   return { jobs: reordered, position: reordered.filter(isWaiting).indexOf(moved) + 1 }
 }
+
+/** The pages of a paged list again, each as long as before, holding `jobs` (the same jobs, reordered). */
+export function samePages<Page extends { items: PrintJob[] }>(pages: Page[], jobs: PrintJob[]): Page[] {
+  let start = 0
+  return pages.map((page) => {
+    const items = jobs.slice(start, start + page.items.length)
+    start += page.items.length
+    return { ...page, items }
+  })
+}

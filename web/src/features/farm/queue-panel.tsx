@@ -1,11 +1,11 @@
 import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd'
-import { Alert, Group, Loader, Select, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, Loader, Select, Stack, Text, Title } from '@mantine/core'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { isWaiting } from './format'
 import { farmKeys } from './query-keys'
-import { dropJob } from './queue-drop'
+import { dropJob, samePages } from './queue-drop'
 import { QueueJob } from './queue-job'
 import type { JobState } from './types'
 import { useJobModels, useMoveJob, useQueue } from './use-farm'
@@ -21,21 +21,23 @@ const views: { value: string; label: string; state: JobState | undefined }[] = [
  * The print queue in the order jobs go to printers, each with why it waits and its actions; the
  * ended jobs (failed, cancelled, completed) one choice away, to queue again. Waiting jobs move by
  * dragging (by pointer, or by keyboard on the handle: space, arrows, space) or by their buttons.
+ * A long queue shows a page at a time; "Show more jobs" adds the next, and the jobs shown move among
+ * themselves, the last one down past the page too.
  */
 export function QueuePanel({ printerName }: { printerName: (id: string) => string | undefined }) {
   const [view, setView] = useState('open')
   const state = views.find((entry) => entry.value === view)?.state
   const queue = useQueue(state)
-  const jobs = queue.data?.items
+  const jobs = queue.data?.pages.flatMap((page) => page.items)
   const models = useJobModels((jobs ?? []).map((job) => job.model_id))
   const waiting = (jobs ?? []).filter(isWaiting)
   const queryClient = useQueryClient()
   const move = useMoveJob()
   const drop = ({ source, destination, draggableId }: DropResult) => {
-    if (!queue.data || !destination || destination.index === source.index) return
-    const dropped = dropJob(queue.data.items, source.index, destination.index)
+    if (!queue.data || !jobs || !destination || destination.index === source.index) return
+    const dropped = dropJob(jobs, source.index, destination.index)
     // Shown where it was dropped at once; the answer, or a refusal's refresh, settles it.
-    queryClient.setQueryData(farmKeys.queue(state), { ...queue.data, items: dropped.jobs })
+    queryClient.setQueryData(farmKeys.queue(state), { ...queue.data, pages: samePages(queue.data.pages, dropped.jobs) })
     move.mutate({ id: draggableId, position: dropped.position })
   }
   return (
@@ -94,7 +96,7 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
                         <QueueJob
                           job={job}
                           place={place}
-                          last={place === waiting.length}
+                          last={place === waiting.length && !queue.hasNextPage}
                           drag={drag}
                           names={{
                             model: model?.name,
@@ -114,10 +116,15 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
           </Droppable>
         </DragDropContext>
       )}
-      {jobs && queue.data?.next_cursor && (
-        <Text size="sm" c="dimmed">
-          The first {jobs.length} jobs in order are shown; more wait behind them.
-        </Text>
+      {jobs && queue.hasNextPage && (
+        <Group justify="space-between" gap="xs">
+          <Text size="sm" c="dimmed">
+            The first {jobs.length} jobs in order are shown; more wait behind them.
+          </Text>
+          <Button variant="default" size="xs" loading={queue.isFetchingNextPage} onClick={() => queue.fetchNextPage()}>
+            Show more jobs
+          </Button>
+        </Group>
       )}
     </Stack>
   )

@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { livePollMs, printerPollMs } from '../../api/live-polling'
 import { unwrap } from '../../api/problem'
@@ -39,16 +39,28 @@ export function useFleet() {
   })
 }
 
+/** Jobs per page of the queue: a long queue is shown a page at a time, the next on request. */
+const queuePageSize = 100
+
 /**
- * The first page of jobs in the order they go to printers: the open ones (queued, held, being
- * sent, printing), or those in `state`; `next_cursor` says whether more follow. Polled often only
- * without live events.
+ * The jobs in the order they go to printers, a page at a time: the open ones (queued, held, being
+ * sent, printing), or those in `state`. Each page follows on from the last job of the one before
+ * (`next_cursor`), wherever jobs moved meanwhile. Polled often only without live events.
  */
 export function useQueue(state?: JobState) {
   const live = useLiveEventsConnected()
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: farmKeys.queue(state),
-    queryFn: async () => unwrap(await api.GET('/api/v1/queue', { params: { query: state ? { state } : {} } })),
+    queryFn: async ({ pageParam }) =>
+      unwrap(
+        await api.GET('/api/v1/queue', {
+          params: {
+            query: { limit: queuePageSize, ...(state ? { state } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
     refetchInterval: live ? waitReasonsPollMs : livePollMs,
     staleTime: 0,
   })
