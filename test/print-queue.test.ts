@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { FakePrinter } from '../src/adapters/printers/fake-server.fake.js'
 import { fakeMoonraker } from '../src/adapters/printers/moonraker/moonraker.fake.js'
 import { fakeOctoPrint } from '../src/adapters/printers/octoprint/octoprint.fake.js'
+import { fakePrusaLink } from '../src/adapters/printers/prusalink/prusalink.fake.js'
 import { dispatchNext } from '../src/core/farm/dispatcher.js'
 import { listJobRows, queuedJobs } from '../src/core/farm/print-job.js'
 import { adminEnv, inProcessAuthorization } from './support/accounts.js'
@@ -118,13 +119,12 @@ afterAll(async () => {
   await front?.close()
 })
 
-/** A Moonraker printer with the MK4S profile and PLA loaded, in `groups`. */
-async function printer(name: string, groups: string[] = []) {
-  const fake = await fakeMoonraker()
+/** A printer of `provider` on `fake`, with the MK4S profile and PLA loaded, in `groups`; its id. */
+async function register(name: string, provider: string, fake: FakePrinter<object>, groups: string[]) {
   fakes.push(fake)
   const created = await callApi<{ id: string }>(suite, 'POST', '/api/v1/printers', {
     name,
-    provider: 'moonraker',
+    provider,
     address: fake.url,
     printer_profile_id: mk4sProfile,
   })
@@ -134,7 +134,14 @@ async function printer(name: string, groups: string[] = []) {
     loaded_filaments: ['pla'],
   })
   expect(farm.status).toBe(200)
-  return { id: created.body.id, fake, starts: () => fake.requests.filter((r) => r.path === '/printer/print/start') }
+  return created.body.id
+}
+
+/** A Moonraker printer with the MK4S profile and PLA loaded, in `groups`. */
+async function printer(name: string, groups: string[] = []) {
+  const fake = await fakeMoonraker()
+  const id = await register(name, 'moonraker', fake, groups)
+  return { id, fake, starts: () => fake.requests.filter((r) => r.path === '/printer/print/start') }
 }
 const queue = async (body: Record<string, unknown>) => {
   const answer = await callApi<Job>(suite, 'POST', '/api/v1/queue', body)
@@ -577,16 +584,7 @@ describe('the dispatcher', () => {
   it('holds a copy whose start was not seen printing while the printer shows a run of that file ended, instead of printing it again', async () => {
     // OctoPrint numbers no runs: a copy that prints and ends between two looks shows as the copy before it did.
     const octo = await fakeOctoPrint()
-    fakes.push(octo)
-    const created = await callApi<{ id: string }>(suite, 'POST', '/api/v1/printers', {
-      name: 'farm-octo',
-      provider: 'octoprint',
-      address: octo.url,
-      printer_profile_id: mk4sProfile,
-    })
-    expect(created.status, JSON.stringify(created.body)).toBe(201)
-    const id = created.body.id
-    await callApi(suite, 'PATCH', `/api/v1/farm/printers/${id}`, { groups: ['octo'], loaded_filaments: ['pla'] })
+    const id = await register('farm-octo', 'octoprint', octo, ['octo'])
     const starts = () => octo.requests.filter((r) => r.method === 'POST' && r.path === '/api/job')
     const twice = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'octo' }, copies: 2 })
     expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: twice.id, printer_id: id }])
@@ -615,6 +613,38 @@ describe('the dispatcher', () => {
       copies_done: 2,
     })
     expect(starts()).toHaveLength(2)
+  })
+
+  it('holds a copy whose start was accepted when the printer could not be read until the confirm step gave up', async () => {
+    const link = await fakePrusaLink()
+    const id = await register('farm-link', 'prusalink', link, ['link'])
+    const once = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'link' } })
+    // The network drops as the print starts: the printer prints on from its USB stick, unseen.
+    link.behaviour.dropLinkOnStart = true
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: once.id, printer_id: id }])
+    const held = await job(once.id)
+    expect(held.state).toBe('held')
+    expect(held.last_error).toBe(
+      'farm-link: the start of box-mk4s.gcode was asked for and not seen printing in time, and the printer cannot tell now (offline); check whether this copy printed, then count it or release the job',
+    )
+    link.behaviour.dropLinkOnStart = undefined
+    link.behaviour.status = undefined
+    link.behaviour.printer = 'FINISHED'
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect(link.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/files/'))).toHaveLength(1)
+  })
+
+  it('keeps a job on a printer whose host names no file for a moment, neither held nor sent again', async () => {
+    const link = await fakePrusaLink()
+    const id = await register('farm-unnamed', 'prusalink', link, ['unnamed'])
+    const once = await queue({ file_ids: [mk4sFile], target: { kind: 'group', group: 'unnamed' } })
+    expect((await dispatchNext(front.deps)).sent).toEqual([{ job_id: once.id, printer_id: id }])
+    link.behaviour.jobUnnamed = true
+    expect((await dispatchNext(front.deps)).sent).toEqual([])
+    expect(await job(once.id)).toMatchObject({ state: 'printing', last_error: null })
+    link.behaviour.jobUnnamed = undefined
+    link.behaviour.printer = 'FINISHED'
+    expect((await dispatchNext(front.deps)).printed).toEqual([once.id])
   })
 
   it('settles a send a stopped process left, once its lease lapses, by what the printer shows', async () => {

@@ -329,8 +329,9 @@ async function feed(pass: Pass, printer: PrinterRow): Promise<string | null> {
  * The safe send of the job's current file; the job goes on printing, or back to the queue with the
  * reason. A send whose start was asked for but not seen printing in time is judged by the printer
  * once more: showing that file printing late, or a run of it ended (it may have printed between two
- * looks, and a host without run ids shows the copy before it the same way), the job, the printer
- * and the bed are held for a person rather than printed again.
+ * looks, and a host without run ids shows the copy before it the same way), or unable to tell
+ * (offline, a stale reading: it may be printing unseen), the job, the printer and the bed are held
+ * for a person rather than printed again.
  */
 async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<void> {
   const { deps } = pass
@@ -346,12 +347,17 @@ async function send(pass: Pass, printer: PrinterRow, job: PrintJobRow): Promise<
       if (dispatch.outcome === 'confirmed' || dispatch.outcome === 'preparing') return { dispatch }
       if (dispatch.outcome === 'not_confirmed' && dispatch.remote_name !== null) {
         const { status } = await observePrinter(deps, await reread(db, printer.id), { fresh: true })
-        if (showsFile(status, dispatch.remote_name) && (status.job?.ended || jobOnBed(status.state))) {
-          const shown = status.job?.ended ? `a print of that file ${status.job.ended}` : `it ${status.state} now`
+        const shown = !tellsItsJob(status)
+          ? `cannot tell now (${status.state}${status.stale ? ', a stale reading' : ''})`
+          : showsFile(status, dispatch.remote_name) && status.job?.ended
+            ? `shows a print of that file ${status.job.ended}`
+            : showsFile(status, dispatch.remote_name) && jobOnBed(status.state)
+              ? `shows it ${status.state} now`
+              : null
+        if (shown)
           return {
-            uncertain: `${printer.name}: the start of ${dispatch.remote_name} was asked for and not seen printing in time, and the printer shows ${shown}; check whether this copy printed, then count it or release the job`,
+            uncertain: `${printer.name}: the start of ${dispatch.remote_name} was asked for and not seen printing in time, and the printer ${shown}; check whether this copy printed, then count it or release the job`,
           }
-        }
       }
       return { reason: `${printer.name}: ${dispatch.detail}` }
     } catch (error) {
@@ -425,7 +431,11 @@ async function settle(pass: Pass, printer: PrinterRow, status: ObservedStatus, j
  * ending was read above), or prints or holds another file. A stale reading tells nothing.
  */
 const endedUnseen = (status: ObservedStatus, remote: string) =>
-  !status.stale && (status.state === 'idle' || (jobOnBed(status.state) && !showsFile(status, remote)))
+  !status.stale &&
+  (status.state === 'idle' || (jobOnBed(status.state) && !showsFile(status, remote) && !unnamedJob(status)))
+
+/** A job the host names no file for (PrusaLink between its status and job answers): not another file, nor ours. */
+const unnamedJob = (status: ObservedStatus) => status.job !== null && status.job.file_name === null
 
 /**
  * Keeps the job's pause as the printer shows it: a print paused or resumed at the printer itself

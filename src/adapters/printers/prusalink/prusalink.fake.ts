@@ -27,6 +27,13 @@ export interface PrusaLinkBehaviour extends CommonBehaviour {
   noTelemetry?: boolean
   /** How long a digest nonce is good for (Buddy: 5 s). */
   nonceLifetimeMs?: number
+  /**
+   * The network drops as a start is taken: every later request answers 503 (`status`) until the
+   * test clears it, while the printer prints on from its USB stick, unseen.
+   */
+  dropLinkOnStart?: boolean
+  /** `GET /api/v1/job` answers 204 while the status still shows a job, as between a job's end and its next status. */
+  jobUnnamed?: boolean
 }
 
 /** States in which a start is taken: Buddy starts from the home and the print-finished screens. */
@@ -70,6 +77,7 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       fake.state.printing = name
       fake.behaviour.printer = fake.behaviour.finishAtOnce ? 'FINISHED' : undefined
       jobId += 1
+      if (fake.behaviour.dropLinkOnStart) fake.behaviour.status = 503
     }
     if (path === '/api/version')
       return {
@@ -87,7 +95,7 @@ export function fakePrusaLink(user?: { username: string; password: string }): Pr
       return { status: 200, json: statusAnswer(state, printing, jobId, fake.behaviour) }
     }
     if (path === '/api/v1/job') {
-      if (!printing) return { status: 204 }
+      if (!printing || fake.behaviour.jobUnnamed) return { status: 204 }
       return {
         status: 200,
         json: {
