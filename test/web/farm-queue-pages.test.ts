@@ -37,16 +37,16 @@ describe('the farm page with a long queue', () => {
       expect(await items.count()).toBe(100)
       // The last job shown is not the last job: it moves down, past the page.
       await items.nth(99).getByRole('button', { name: 'Move long-queue-part down' }).click()
-      await expect.poll(async () => (await order()).indexOf(ids[99] ?? '')).toBe(100)
+      await expect.poll(async () => (await order()).indexOf(ids[99] ?? ''), { timeout: 15_000 }).toBe(100)
 
       await page.getByRole('button', { name: 'Show more jobs' }).click()
-      await expect.poll(() => items.count()).toBe(130)
+      await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(130)
       await page.getByRole('button', { name: 'Show more jobs' }).waitFor({ state: 'detached' })
       expect(await page.getByText(/more wait behind them/).count()).toBe(0)
       // The last job of all does not move down.
       expect(await items.nth(129).getByRole('button', { name: 'Move long-queue-part down' }).isDisabled()).toBe(true)
       await items.nth(129).getByRole('button', { name: 'Move long-queue-part up' }).click()
-      await expect.poll(async () => (await order()).indexOf(ids[129] ?? '')).toBe(128)
+      await expect.poll(async () => (await order()).indexOf(ids[129] ?? ''), { timeout: 15_000 }).toBe(128)
       expect(pageErrors).toEqual([])
     } finally {
       await context.close()

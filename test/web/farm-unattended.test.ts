@@ -172,7 +172,7 @@ describe('an unattended farm', () => {
       await page.goto(`${vault.baseUrl}/models/${stored['desk-organizer']?.modelId}`)
       await page.getByText('Success rate 100% (3 of 3 completed)').waitFor()
       const history = page.getByRole('table', { name: 'Print history' })
-      expect(await history.getByText('Completed', { exact: true }).count()).toBe(3)
+      await expect.poll(() => history.getByText('Completed', { exact: true }).count(), { timeout: 15_000 }).toBe(3)
 
       for (const [id, prints] of [
         [voron, klipperPrints],
@@ -181,7 +181,10 @@ describe('an unattended farm', () => {
       ] as const) {
         await page.goto(`${vault.baseUrl}/printers/${id}`)
         const printerHistory = page.getByRole('table', { name: 'Print history' })
-        await expect.poll(() => printerHistory.getByText('Completed', { exact: true }).count()).toBe(prints)
+        await printerHistory.waitFor()
+        await expect
+          .poll(() => printerHistory.getByText('Completed', { exact: true }).count(), { timeout: 15_000 })
+          .toBe(prints)
       }
 
       await expect.poll(() => phone.requests.length, { timeout: 15_000 }).toBe(3)
