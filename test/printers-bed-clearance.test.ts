@@ -97,11 +97,13 @@ describe('bed clearance', () => {
     const voron = await register({ provider: 'moonraker', address: moonraker.url, require_bed_clear: true })
     expect(voron.status).toMatchObject({ state: 'idle', ready: true })
     moonraker.state.printing = 'from_the_screen.gcode'
-    // The list polls it too: any read records the job.
-    const listed = await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })
-    expect(listed.body.items.find((p: { id: string }) => p.id === voron.id).bed_occupied_since).toEqual(
-      expect.any(String),
-    )
+    // The list polls it too: any read records the job (a read slower than the list waits shows the last status, stale,
+    // and the next one the job).
+    const listed = async () =>
+      (await call(vault.baseUrl, 'GET', '/api/v1/printers', { token: userToken })).body.items.find(
+        (p: { id: string }) => p.id === voron.id,
+      ).bed_occupied_since
+    await expect.poll(listed, { timeout: 15_000 }).toEqual(expect.any(String))
     moonraker.state.printing = null
     expect((await printer(voron.id)).status).toMatchObject({
       state: 'idle',

@@ -22,3 +22,14 @@ export function samePages<Page extends { items: PrintJob[] }>(pages: Page[], job
     return { ...page, items }
   })
 }
+
+/**
+ * The jobs of the pages in order, each once: a job moved while the pages were read can be on an
+ * older page and a newer one (the next page follows on from where the last job stood); the newer
+ * page tells where it stands now.
+ */
+export function jobsOf(pages: { items: PrintJob[] }[]): PrintJob[] {
+  const all = pages.flatMap((page) => page.items)
+  const last = new Map(all.map((job, index) => [job.id, index]))
+  return all.filter((job, index) => last.get(job.id) === index)
+}

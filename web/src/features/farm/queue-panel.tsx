@@ -5,7 +5,7 @@ import { useState } from 'react'
 import { problemMessage } from '../../api/problem'
 import { isWaiting } from './format'
 import { farmKeys } from './query-keys'
-import { dropJob, samePages } from './queue-drop'
+import { dropJob, jobsOf, samePages } from './queue-drop'
 import { QueueJob } from './queue-job'
 import type { JobState } from './types'
 import { useJobModels, useMoveJob, useQueue } from './use-farm'
@@ -28,7 +28,7 @@ export function QueuePanel({ printerName }: { printerName: (id: string) => strin
   const [view, setView] = useState('open')
   const state = views.find((entry) => entry.value === view)?.state
   const queue = useQueue(state)
-  const jobs = queue.data?.pages.flatMap((page) => page.items)
+  const jobs = queue.data && jobsOf(queue.data.pages)
   const models = useJobModels((jobs ?? []).map((job) => job.model_id))
   const waiting = (jobs ?? []).filter(isWaiting)
   const queryClient = useQueryClient()
