@@ -67,6 +67,7 @@ const databaseBehaviour = [
   'test/preview-mesh.test.ts',
   // Replicas share one server database; an SQLite file belongs to one process's install.
   'test/replicas.test.ts',
+  'test/generated-keys.test.ts',
   'test/restore-write-fence.test.ts',
   'test/workers-backup.test.ts',
 ]
@@ -98,7 +99,12 @@ export default defineConfig({
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           provide: { databaseKind: 'sqlite', postgresAdminUrl: '', postgresMigratedTemplate: '' },
-          exclude: [...configDefaults.exclude, 'test/replicas.test.ts', 'test/farm-soak.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/replicas.test.ts',
+            'test/generated-keys.test.ts',
+            'test/farm-soak.test.ts',
+          ],
         },
       },
       {

@@ -11,7 +11,12 @@ import { createTestDatabase } from './test-database.js'
  * the suite's PostgreSQL), opened as the service opens it but with no service around it, for
  * tests of the schema and of what the database itself does. `dispose` closes and drops it.
  */
-export async function openEmptyDatabase(): Promise<{ database: VaultDatabase; dispose: () => Promise<void> }> {
+export async function openEmptyDatabase(): Promise<{
+  database: VaultDatabase
+  /** The `VAULT_DATABASE_URL` of it, for connections of a test's own. */
+  url: string
+  dispose: () => Promise<void>
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'vault-db-'))
   const test = await createTestDatabase(dir)
   const scratchDir = join(dir, 'scratch')
@@ -21,6 +26,7 @@ export async function openEmptyDatabase(): Promise<{ database: VaultDatabase; di
       : openPostgresDatabase(test.url, { scratchDir, onIdleError: () => {} })
   return {
     database,
+    url: test.url,
     dispose: async () => {
       await database.close()
       await test.drop()

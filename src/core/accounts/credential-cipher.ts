@@ -76,13 +76,14 @@ export async function loadCredentialCipher(
   const existing = await db.selectFrom('printer_credential_keys').select('kid').limit(1).execute()
   if (existing.length === 0) {
     const secret = randomToken(32)
+    // `generated` is unique: processes starting together on an empty database store one key.
     await db
       .insertInto('printer_credential_keys')
-      .values({ kid: (await deriveKey(secret)).kid, secret, created_at: clock.now().toISOString() })
+      .values({ kid: (await deriveKey(secret)).kid, secret, created_at: clock.now().toISOString(), generated: 1 })
       .onConflict((oc) => oc.doNothing())
       .execute()
   }
-  // Processes that started together may both have inserted; all agree on the oldest.
+  // Installs from before migration 0034 may hold two generated keys; the oldest seals.
   const row = await db
     .selectFrom('printer_credential_keys')
     .select('secret')

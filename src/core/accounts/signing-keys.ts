@@ -33,17 +33,18 @@ export async function loadSigningKeys(
   const kidOf = (secret: string) => sha256Hex(createSha256, secret).slice(0, 16)
   let secrets = configured
   if (secrets.length === 0) {
-    const secret = randomToken(64)
-    const kid = kidOf(secret)
     const existing = await db.selectFrom('signing_keys').select('kid').limit(1).execute()
     if (existing.length === 0) {
+      const secret = randomToken(64)
+      // `generated` is unique: of processes starting together on an empty database, one insert
+      // stores its key and the others' do nothing, so all read the same key below.
       await db
         .insertInto('signing_keys')
-        .values({ kid, secret, created_at: clock.now().toISOString() })
+        .values({ kid: kidOf(secret), secret, created_at: clock.now().toISOString(), generated: 1 })
         .onConflict((oc) => oc.doNothing())
         .execute()
     }
-    // Processes that started together may both have inserted; all agree on the oldest.
+    // Installs from before migration 0034 may hold two generated keys; the oldest signs.
     const rows = await db.selectFrom('signing_keys').select('secret').orderBy('created_at').orderBy('kid').execute()
     secrets = rows.map((row) => row.secret)
   }

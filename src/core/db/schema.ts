@@ -76,6 +76,8 @@ export interface SigningKeysTable {
   kid: string
   secret: string
   created_at: string
+  /** 1 on the key the vault generated itself (unique: one per install, migration 0034); null on older rows. */
+  generated: number | null
 }
 
 export interface ModelsTable {
@@ -248,6 +250,8 @@ export interface PrinterCredentialKeysTable {
   kid: string
   secret: string
   created_at: string
+  /** 1 on the key the vault generated itself (unique: one per install, migration 0034); null on older rows. */
+  generated: number | null
 }
 
 export interface PrintersTable {

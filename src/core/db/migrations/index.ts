@@ -29,6 +29,7 @@ import * as m0030 from './0030-print-controls.js'
 import * as m0031 from './0031-print-runs.js'
 import * as m0032 from './0032-bed-clearing-scripts.js'
 import * as m0033 from './0033-bed-cleared-at.js'
+import * as m0034 from './0034-generated-key-claims.js'
 
 /**
  * Every migration, in order. Imported statically (not read from a folder) so bundlers and
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031-print-runs': m0031,
   '0032-bed-clearing-scripts': m0032,
   '0033-bed-cleared-at': m0033,
+  '0034-generated-key-claims': m0034,
 }
