@@ -171,7 +171,10 @@ function bambuPrinter(
     const current = session()
     await current.ready(timeoutMs)
     const status = bambuStatus(current.report)
-    return current.silent ? { ...status, stale: true } : status
+    if (!current.silent) return status
+    // The reason tells this apart from a status served stale because its poll was slow.
+    const silence = 'the printer has stopped sending reports; this is the last it sent'
+    return { ...status, stale: true, reason: status.reason ? `${status.reason}; ${silence}` : silence }
   }
 
   /** A control of the running print (`pause`, `resume`, `stop`, with an empty `param`), as Bambu Studio sends it. */
