@@ -87,7 +87,7 @@ describe('bed clearance', () => {
     expect(cleared.status, JSON.stringify(cleared.body)).toBe(200)
     expect(cleared.body).toMatchObject({
       bed_occupied_since: null,
-      status: { state: 'idle', ready: true, reason: 'the last job finished; make sure the bed is clear' },
+      status: { state: 'idle', ready: true, reason: 'the last job finished; the bed has been cleared since' },
     })
     expect((await send(bench.id)).status).toBe(201)
     expect((await printer(bench.id)).bed_occupied_since).toEqual(expect.any(String))

@@ -17,7 +17,10 @@ import type { ObservedStatus } from './status-cache.js'
  */
 export const clearBedAdvice = 'make sure the bed is clear'
 
-type BedRow = Pick<Selectable<PrintersTable>, 'id' | 'require_bed_clear' | 'bed_occupied_since' | 'bed_clear_by'>
+type BedRow = Pick<
+  Selectable<PrintersTable>,
+  'id' | 'require_bed_clear' | 'bed_occupied_since' | 'bed_clear_by' | 'bed_cleared_at'
+>
 
 /** The states in which a job is on the bed. */
 export const jobOnBed = (state: PrinterState): boolean => state === 'printing' || state === 'paused'
@@ -68,15 +71,20 @@ export async function markBedOccupied<Row extends BedRow>(
 
 const waitingAdvice = 'confirm the bed is clear to send the next job'
 const scriptAdvice = 'the vault clears the bed by script once it has cooled'
+const clearedNote = 'the bed has been cleared since'
 
 /**
  * An idle printer whose bed waits for a confirmation, or for its clearing script, is not ready,
- * and its reason says why.
+ * and its reason says why; one whose bed was cleared since its job ended says so instead of the
+ * host's advice to clear it.
  */
 export function withBedClearance(row: BedRow, status: ObservedStatus): ObservedStatus {
   const byScript = row.bed_clear_by === 'script'
-  if ((row.require_bed_clear !== 1 && !byScript) || row.bed_occupied_since === null || status.state !== 'idle')
-    return status
+  if (status.state !== 'idle') return status
+  // Cleared since the job ended (by a person or the script): the host's advice is already followed.
+  if (row.bed_occupied_since === null && row.bed_cleared_at !== null && status.reason?.includes(clearBedAdvice))
+    return { ...status, reason: status.reason.replace(clearBedAdvice, clearedNote) }
+  if ((row.require_bed_clear !== 1 && !byScript) || row.bed_occupied_since === null) return status
   if (byScript) return { ...status, ready: false, reason: `a job ran since the bed was last cleared; ${scriptAdvice}` }
   const reason = status.reason?.includes(clearBedAdvice)
     ? status.reason.replace(clearBedAdvice, waitingAdvice)
