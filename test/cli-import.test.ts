@@ -109,9 +109,12 @@ describe('model-vault import of model folders that share a file', () => {
     const tree = writeTree(join(workspace.dir(), 'shared-config'), files)
     execFileSync('mkfifo', [join(tree, 'Alpha', 'pipe.stl')])
 
+    const asked = requestsTo(target.vault)
     const first = await workspace.importCli([tree, '--template', '{model}'], target.env)
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toContain('Models: 5 created, 0 joined')
+    // The key's check, then one request per file: a model made with its folder's name needs no set-up.
+    expect(requestsTo(target.vault) - asked).toBe(1 + 10)
     // Every model is its own folder's and holds its own config file; the bytes are stored once.
     const stats = (await totals(target)) as Awaited<ReturnType<typeof totals>> & { totals: { bytes_stored: number } }
     expect(stats.totals).toMatchObject({ models: 5, files: 10 })

@@ -91,7 +91,7 @@ Examples:
     .option('--model-per-file', 'each mesh, G-code or CAD file is a model of its own (or joins the one holding it)')
     .option('--dry-run', 'print the plan and send nothing')
     .option('--json', 'with --dry-run: print the plan as JSON')
-    .option('--concurrency <n>', 'files sent at once, 1 to 64', '4')
+    .option('--concurrency <n>', 'files sent at once, 1 to 64', '8')
     .option('--state <file>', 'the journal of what was sent (default under ~/.local/state/model-vault/imports)')
     .option('--include-hidden', 'also import files and folders whose names start with a dot')
     .addHelpText(

@@ -90,10 +90,10 @@ export function createImportVaultApi(config: HookConfig, retry: RetryPolicy) {
     /** Checks the URL and the key before anything is sent (GET /collections needs the `read` scope the import needs). */
     check: listCollections,
     /**
-     * PUT /ingest/{filename}: the file streamed from disk, with its Content-Length, into `target`
-     * (else the model the vault chooses), in `folder` of it.
+     * PUT /ingest/{filename}: the file (`bytes` when already read, else streamed from disk), with
+     * its Content-Length, into `target` (else the model the vault chooses), in `folder` of it.
      */
-    upload: (file: FoundFile, target: UploadTarget | undefined, folder: string) =>
+    upload: (file: FoundFile, bytes: Blob | undefined, target: UploadTarget | undefined, folder: string) =>
       request(async () =>
         vault.PUT('/api/v1/ingest/{filename}', {
           params: {
@@ -104,7 +104,7 @@ export function createImportVaultApi(config: HookConfig, retry: RetryPolicy) {
               ...(folder ? { folder } : {}),
             },
           },
-          body: await openAsBlob(file.absolutePath),
+          body: bytes ?? (await openAsBlob(file.absolutePath)),
           bodySerializer: (blob) => blob,
           headers: { 'Content-Type': 'application/octet-stream' },
           ...options(),

@@ -25,3 +25,25 @@ export type ExtractStoredFile = (format: FileFormat, blob: StoredBlob, options: 
 export function createInThreadExtractor(blobs: Pick<BlobStore, 'get'>): ExtractStoredFile {
   return (format, blob, options) => extractFile(format, blobByteSource(blobs, blob.sha256, blob.size), options)
 }
+
+/** Formats read in one pass over their bytes, with no archive to inflate: their cost follows their size. */
+const onePassFormats: ReadonlySet<FileFormat> = new Set(['stl', 'obj', 'gcode'])
+
+/**
+ * Small one-pass files (a mesh or G-code up to `maxBytes`) read on the calling thread, all else by
+ * `elsewhere` (the worker pool). Reading a few kilobytes takes well under a millisecond, less
+ * than handing them to a worker and back; a folder import of small meshes is mostly such files.
+ * Rendering always goes `elsewhere`.
+ */
+export function smallFilesInThread(
+  inThread: ExtractStoredFile,
+  elsewhere: ExtractStoredFile,
+  maxBytes: number,
+): ExtractStoredFile {
+  return (format, blob, options) =>
+    (!options.render && blob.size <= maxBytes && onePassFormats.has(format) ? inThread : elsewhere)(
+      format,
+      blob,
+      options,
+    )
+}

@@ -210,7 +210,7 @@ async function unpackEntry(
 
   const target = targets.get(plan)
   try {
-    const result = await deps.registrations.run(() =>
+    const result = await deps.registrations.run(stored.size, () =>
       registerUpload(deps, stored, {
         filename,
         folder: [upload.folder, resource?.folder ?? folderInModel(plan.root, entry.name)].filter(Boolean).join('/'),

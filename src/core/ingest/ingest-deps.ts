@@ -1,8 +1,8 @@
 import type { AnalysisRunner } from '../analysis/analysis-runner.js'
 import type { StorageDeps } from '../blobs/storage-deps.js'
 import type { RuntimeDeps } from '../runtime/runtime-deps.js'
-import type { Semaphore } from '../runtime/semaphore.js'
 import type { ExtractStoredFile } from './extractor.js'
+import type { RegistrationSlots } from './registration-slots.js'
 
 /** What storing an upload takes. */
 export interface IngestDeps extends Pick<RuntimeDeps, 'database' | 'clock' | 'logger' | 'metrics'>, StorageDeps {
@@ -25,10 +25,10 @@ export interface AnalysisDeps extends Pick<RuntimeDeps, 'service' | 'database' |
 export interface ArchiveIngestDeps extends IngestDeps {
   /**
    * How many uploads of this app are read and registered at once (reader, mesh figures,
-   * thumbnail, the database transaction); the rest wait with their bytes already staged. Bounds
-   * an upload burst's memory and lets list and search requests interleave with it.
+   * thumbnail, the database transaction), by size; the rest wait with their bytes already staged.
+   * Bounds an upload burst's memory and lets list and search requests interleave with it.
    */
-  registrations: Semaphore
+  registrations: RegistrationSlots
   /** `VAULT_MAX_UPLOAD_BYTES`. */
   maxUploadBytes: number
 }

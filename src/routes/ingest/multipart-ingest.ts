@@ -119,7 +119,7 @@ export function registerStored(
 ): Promise<IngestResult> {
   const { principal } = c.var
   const deps = requestDeps(c)
-  return deps.registrations.run(() =>
+  return deps.registrations.run(stored.size, () =>
     registerUpload(deps, stored, {
       filename: upload.filename,
       uploadedBy: principal.userId,
