@@ -15,7 +15,7 @@ import { createEventLogPoll } from '../../core/events/event-log-poll.js'
 import { createEventSignal } from '../../core/events/event-signal.js'
 import { startDispatchLoop } from '../../core/farm/dispatch-loop.js'
 import { startAnalysisRunner } from '../../core/ingest/background-analysis.js'
-import { createInThreadExtractor, smallFilesInThread } from '../../core/ingest/extractor.js'
+import { createInThreadExtractor, smallFileBytes, smallFilesInThread } from '../../core/ingest/extractor.js'
 import { createRegistrationSlots } from '../../core/ingest/registration-slots.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -49,9 +49,6 @@ import { createNodeProcessLiveness } from './process-liveness.js'
 import { createScryptPasswordHasher } from './scrypt-password-hasher.js'
 import { openStorage } from './storage.js'
 import { createNodeUiAssets } from './ui-assets.js'
-
-/** Files up to this size are read for their figures on the request thread, in slots of their own (see below). */
-const smallFileBytes = 64 * 1024
 
 export interface NodeDepsOptions {
   logger: Logger

@@ -11,6 +11,7 @@ import { createEnvReader } from '../../core/config/env-reader.js'
 import { migrateToLatest } from '../../core/db/migrate.js'
 import { createEventLogPoll } from '../../core/events/event-log-poll.js'
 import { createEventSignal } from '../../core/events/event-signal.js'
+import { smallFileBytes } from '../../core/ingest/extractor.js'
 import { createRegistrationSlots } from '../../core/ingest/registration-slots.js'
 import { ensureInstallation } from '../../core/installation.js'
 import { indexPendingModels } from '../../core/library/refresh-model.js'
@@ -112,7 +113,7 @@ export async function createWorkersVault(env: WorkersEnv, logger?: Logger): Prom
     extractStoredFile: createBoundedExtractor(blobs, readMaxBytes),
     analysis: idleAnalysis,
     // As on Node (node-deps.ts), with fewer small files at once in an isolate's 128 MB.
-    registrations: createRegistrationSlots({ large: 2, small: 4, smallBytes: 64 * 1024 }),
+    registrations: createRegistrationSlots({ large: 2, small: 4, smallBytes: smallFileBytes }),
     // As on Node (node-deps.ts): an isolate has 128 MB, and bodies being read hold their chunks in it.
     uploadBodies: createSemaphore(4, { leaseMs: 10_000 }),
     readMultipart: readMultipartWeb,

@@ -6,30 +6,70 @@ export interface StoredContent {
   size: number
   /** False when the store already held these bytes and nothing new was written. */
   created: boolean
+  /** The bytes themselves, when they were no more than the caller asked to keep (`keepUpTo`). */
+  bytes?: Uint8Array
 }
 
 /**
  * Stores `body` under its SHA-256, hashing while the bytes stream to staging, so memory
  * stays flat at any size. Bytes the store already holds are discarded, not written again.
+ * A body of at most `keepUpTo` bytes is also answered in `bytes`, so reading it next costs
+ * no trip to the store.
  */
 export async function putContentAddressed(
   store: BlobStore,
   createSha256: CreateSha256,
   body: ReadableStream<Uint8Array>,
+  { keepUpTo = 0 } = {},
 ): Promise<StoredContent> {
   const hash = createSha256()
-  const staged = await store.stage(body.pipeThrough(hashing(hash)))
+  const kept = keepUpTo > 0 ? keeping(keepUpTo) : undefined
+  const hashed = body.pipeThrough(hashing(hash))
+  const staged = await store.stage(kept ? hashed.pipeThrough(kept.stream) : hashed)
   const sha256 = hash.digestHex()
+  const bytes = kept?.bytes()
+  const stored = (created: boolean): StoredContent => ({
+    sha256,
+    size: staged.size,
+    created,
+    ...(bytes ? { bytes } : {}),
+  })
   try {
     if (await store.stat(sha256)) {
       await staged.discard()
-      return { sha256, size: staged.size, created: false }
+      return stored(false)
     }
     await staged.commit(sha256)
-    return { sha256, size: staged.size, created: true }
+    return stored(true)
   } catch (error) {
     await staged.discard().catch(() => {})
     throw error
+  }
+}
+
+/** Passes bytes through, keeping a copy while they total at most `limit`; `bytes()` is that copy, or undefined past it. */
+function keeping(limit: number): { stream: TransformStream<Uint8Array, Uint8Array>; bytes(): Uint8Array | undefined } {
+  let chunks: Uint8Array[] | undefined = []
+  let total = 0
+  return {
+    stream: new TransformStream({
+      transform(chunk, controller) {
+        total += chunk.byteLength
+        if (total > limit) chunks = undefined
+        else chunks?.push(chunk.slice())
+        controller.enqueue(chunk)
+      },
+    }),
+    bytes() {
+      if (!chunks) return undefined
+      const bytes = new Uint8Array(total)
+      let at = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, at)
+        at += chunk.byteLength
+      }
+      return bytes
+    },
   }
 }
 

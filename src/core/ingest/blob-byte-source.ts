@@ -30,3 +30,20 @@ export function blobByteSource(store: Pick<BlobStore, 'get'>, key: string, size:
     },
   }
 }
+
+/** Bytes already in memory (a small upload's, see `putContentAddressed`) as a ByteSource. */
+export function memoryByteSource(bytes: Uint8Array): ByteSource {
+  const size = bytes.byteLength
+  return {
+    size,
+    read: async (start, end) => bytes.slice(start, Math.min(end, size - 1) + 1),
+    stream(start = 0, end = size - 1) {
+      return new ReadableStream({
+        start(controller) {
+          if (end >= start) controller.enqueue(bytes.slice(start, Math.min(end, size - 1) + 1))
+          controller.close()
+        },
+      })
+    },
+  }
+}

@@ -1,12 +1,13 @@
 import type { BlobStore } from '../blobs/blob-store.js'
-import { blobByteSource } from './blob-byte-source.js'
+import { blobByteSource, memoryByteSource } from './blob-byte-source.js'
 import { type Extracted, type ExtractOptions, extractFile } from './extract.js'
 import type { FileFormat } from './file-formats.js'
 
-/** A committed blob to read: its key (the SHA-256) and its size. */
+/** A committed blob to read: its key (the SHA-256) and its size, and its bytes when they were kept in memory. */
 export interface StoredBlob {
   sha256: string
   size: number
+  bytes?: Uint8Array
 }
 
 /**
@@ -23,8 +24,16 @@ export type ExtractStoredFile = (format: FileFormat, blob: StoredBlob, options: 
  * inside the Node adapter's worker threads (which bring the budgets).
  */
 export function createInThreadExtractor(blobs: Pick<BlobStore, 'get'>): ExtractStoredFile {
-  return (format, blob, options) => extractFile(format, blobByteSource(blobs, blob.sha256, blob.size), options)
+  return (format, blob, options) =>
+    extractFile(
+      format,
+      blob.bytes ? memoryByteSource(blob.bytes) : blobByteSource(blobs, blob.sha256, blob.size),
+      options,
+    )
 }
+
+/** Uploads up to this size are kept in memory while stored, and read for their figures on the request thread. */
+export const smallFileBytes = 64 * 1024
 
 /** Formats read in one pass over their bytes, with no archive to inflate: their cost follows their size. */
 const onePassFormats: ReadonlySet<FileFormat> = new Set(['stl', 'obj', 'gcode'])

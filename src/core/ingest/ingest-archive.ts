@@ -12,6 +12,7 @@ import {
   type PackageMetadata,
   planArchiveModels,
 } from './datapackage.js'
+import { smallFileBytes } from './extractor.js'
 import { assertModelExists, registerUpload, uuidOfHex } from './ingest.js'
 import type { ArchiveIngestDeps } from './ingest-deps.js'
 import { folderInModel, inSendingOrder } from './model-plan.js'
@@ -198,7 +199,9 @@ async function unpackEntry(
   try {
     const raw = await zip.openEntry(entry)
     const bytes = hash ? raw.pipeThrough(hashing(hash)) : raw
-    stored = await putContentAddressed(deps.blobs, deps.createSha256, storedForm(bytes, filename))
+    stored = await putContentAddressed(deps.blobs, deps.createSha256, storedForm(bytes, filename), {
+      keepUpTo: smallFileBytes,
+    })
   } catch (error) {
     if (error instanceof FormatError) return skip(`refused: ${error.message}`)
     throw error

@@ -8,6 +8,7 @@ import { confirmStoredContent, recordDuplicateUpload } from '../library/content-
 import { roleOf } from '../library/file-roles.js'
 import { type FileRecord, type ModelRecord, toFileRecord, toModelRecord } from '../library/records.js'
 import { refreshModel } from '../library/refresh-model.js'
+import { smallFileBytes } from './extractor.js'
 import { cleanFilename, contentTypeOf, type FileFormat, formatOf, isMeshFormat } from './file-formats.js'
 import { forgetRefusedContent, type Reading, readContent, readingOf } from './file-reading.js'
 import type { IngestDeps } from './ingest-deps.js'
@@ -37,7 +38,9 @@ export function storeUpload(
   maxBytes: number,
   signal?: AbortSignal,
 ): Promise<StoredContent> {
-  return receiveUpload(body, maxBytes, signal, (bytes) => putContentAddressed(deps.blobs, deps.createSha256, bytes))
+  return receiveUpload(body, maxBytes, signal, (bytes) =>
+    putContentAddressed(deps.blobs, deps.createSha256, bytes, { keepUpTo: smallFileBytes }),
+  )
 }
 
 /**
