@@ -1,3 +1,5 @@
+import { joinChunks } from '../../core/blobs/join-chunks.js'
+
 /**
  * Reads a whole stream into memory, or throws `tooLarge()` as soon as it passes `maxBytes`, having
  * read no more: what a Worker does where Node would write a scratch file (128 MiB per isolate).
@@ -21,15 +23,4 @@ export async function readBounded(
     chunks.push(value)
   }
   return joinChunks(chunks, size)
-}
-
-/** `chunks` as one array of `size` bytes (their total). */
-export function joinChunks(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const joined = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    joined.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return joined
 }

@@ -1,3 +1,4 @@
+import { joinChunks } from '../../core/blobs/join-chunks.js'
 import { VaultError } from '../../core/errors.js'
 import {
   badMultipartField as badField,
@@ -8,7 +9,6 @@ import {
   unescapeFormFileName,
 } from '../../core/ingest/multipart.js'
 import { payloadTooLarge } from '../../core/ingest/upload-limit.js'
-import { joinChunks } from '../web/read-bounded.js'
 
 /** The bounds busboy is given on Node, so both runtimes refuse the same forms. */
 const limits = { fields: 20, fieldBytes: 64 * 1024, parts: 25, headerBytes: 16 * 1024, preambleBytes: 64 * 1024 }

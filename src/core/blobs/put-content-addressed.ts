@@ -1,5 +1,6 @@
 import type { BlobStore } from './blob-store.js'
 import type { CreateSha256, Sha256 } from './hasher.js'
+import { joinChunks } from './join-chunks.js'
 
 export interface StoredContent {
   sha256: string
@@ -60,16 +61,7 @@ function keeping(limit: number): { stream: TransformStream<Uint8Array, Uint8Arra
         controller.enqueue(chunk)
       },
     }),
-    bytes() {
-      if (!chunks) return undefined
-      const bytes = new Uint8Array(total)
-      let at = 0
-      for (const chunk of chunks) {
-        bytes.set(chunk, at)
-        at += chunk.byteLength
-      }
-      return bytes
-    },
+    bytes: () => (chunks ? joinChunks(chunks, total) : undefined),
   }
 }
 
