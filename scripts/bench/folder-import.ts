@@ -10,14 +10,14 @@
  * A folder of small binary STL meshes (about 1 kB each, five per model folder), stored into a fresh
  * vault by `model-vault import` (its default concurrency): files/s until the last answer (durable
  * storage), then the seconds until the background analysis has rendered every thumbnail, and the
- * service's peak RSS. Baselines in the same run: the same import by the older build, when given;
+ * service's peak RSS (and the import command's own). Baselines in the same run: the same import by the older build, when given;
  * one file at a time by `curl -T` to PUT /api/v1/ingest/{filename}, as a shell loop would (on the
  * first 1,000 files); and `prusa-slicer --info` over a sample of the same meshes, two at a time
  * (both cores), extrapolated to all of them. Prints Markdown rows for docs/benchmarks.md.
  */
 
 import { execFile, execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -150,9 +150,12 @@ async function timed(
   }
 }
 
+/** The import command's own peak RSS of the last run, MiB (sampled every 20 ms). */
+let commandPeakMiB = 0
+
 const importCommand = (build: string) => (service: BuiltService, key: string) =>
-  new Promise<void>((resolve, reject) =>
-    spawn(
+  new Promise<void>((resolve, reject) => {
+    const command = spawn(
       process.execPath,
       [
         `${build}/src/cli/cli.js`,
@@ -166,8 +169,27 @@ const importCommand = (build: string) => (service: BuiltService, key: string) =>
         env: { ...process.env, MODEL_VAULT_URL: service.url, MODEL_VAULT_API_KEY: key },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
-    ).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`model-vault import exited ${code}`)))),
-  )
+    )
+    commandPeakMiB = 0
+    const sampler = setInterval(() => {
+      commandPeakMiB = Math.max(commandPeakMiB, rssMiBOf(command.pid as number) ?? 0)
+    }, 20)
+    command.on('exit', (code) => {
+      clearInterval(sampler)
+      if (code === 0) resolve()
+      else reject(new Error(`model-vault import exited ${code}`))
+    })
+  })
+
+/** A running process's RSS in MiB; undefined once it has exited (a zombie's status has no VmRSS). */
+function rssMiBOf(pid: number): number | undefined {
+  try {
+    const kB = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kB === undefined ? undefined : Number(kB) / 1024
+  } catch {
+    return undefined
+  }
+}
 
 const curlEach = (paths: string[]) => async (service: BuiltService, key: string) => {
   for (const path of paths) {
@@ -206,6 +228,7 @@ async function main(): Promise<void> {
   execFileSync('sync')
   const folders = readdirSync(tree).length
   const imported = await timed('import', importCommand('dist'), undefined, { probe: uiProbe })
+  const importedCommandMiB = commandPeakMiB
   const older = oldBuild ? await timed('import-old', importCommand(oldBuild), oldBuild) : undefined
   const curled = await timed('curl', curlEach(paths.slice(0, curlFiles)))
   const slicerAll = (await slicerSecondsPerFile(paths)) * fileCount
@@ -226,6 +249,7 @@ async function main(): Promise<void> {
       row(`\`curl -T\` per file, one at a time, first ${curlFiles.toLocaleString('en')}`, curled, curlFiles),
       '',
       `\`prusa-slicer --info\` on ${Math.min(slicerSample, fileCount / 2)} of the meshes, ${availableParallelism()} at once: ${(slicerAll / fileCount).toFixed(3)} s per file, ${slicerAll.toFixed(0)} s for all ${fileCount.toLocaleString('en')}.`,
+      `The import command's own peak RSS: ${importedCommandMiB.toFixed(0)} MiB.`,
       ...(imported.analysedSeconds
         ? [`Thumbnails from the start of the import until the last was rendered: ${renderRate.toFixed(1)} files/s.`]
         : []),
