@@ -3,6 +3,7 @@ import { createReadStream, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { makesModel } from '../core/ingest/model-plan.js'
+import { eachAtOnce } from '../core/runtime/each-at-once.js'
 import { createSemaphore, type Semaphore } from '../core/runtime/semaphore.js'
 import { defaultJournalPath, type ImportJournal, openJournal } from './import-journal.js'
 import { folderOf, type PlannedModel, parseTemplate, planImport, readmeOf, TemplateError } from './import-plan.js'
@@ -117,7 +118,9 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
     process.stdout,
   )
   const run: ImportRun = { api, journal, slots: createSemaphore(concurrency), tally, progress }
-  await importEach(plan.models, 2 * concurrency, (model) => importModel(model, run))
+  // Enough models at once to keep every upload slot busy (a model's first file goes alone), while a
+  // library of 100,000 files keeps only a few models' work in memory.
+  await eachAtOnce(plan.models, 2 * concurrency, (model) => importModel(model, run))
   progress.stop()
   journal.close()
   writeFailures(failuresPath, tally.failed)
@@ -130,22 +133,6 @@ export async function runImportCommand(options: ImportOptions, env: NodeJS.Proce
       1,
     )
   return tally.failed.length > 0 ? 1 : 0
-}
-
-/**
- * Imports `models`, `atOnce` at a time: enough to keep every upload slot busy (a model's first
- * file goes alone), while a library of 100,000 files keeps only a few models' work in memory.
- */
-async function importEach(
-  models: PlannedModel[],
-  atOnce: number,
-  importOne: (model: PlannedModel) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < models.length) await importOne(models[next++] as PlannedModel)
-  }
-  await Promise.all(Array.from({ length: Math.min(atOnce, models.length) }, worker))
 }
 
 /**
