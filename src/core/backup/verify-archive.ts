@@ -7,6 +7,14 @@ import { drained } from './tar-archive.js'
 
 const maxManifestBytes = 256 * 1024 * 1024
 
+/** An entry as `verifyArchive` hands it on while it reads it. */
+export interface ArchiveEntry {
+  path: string
+  body: ReadableStream<Uint8Array>
+  /** Settles once `body` has been read to its end. */
+  readToEnd: Promise<void>
+}
+
 export const invalidArchive = (detail: string) =>
   new VaultError('invalid_archive', `The backup archive is not usable: ${detail}`)
 
@@ -16,14 +24,15 @@ export const invalidArchive = (detail: string) =>
  * name repeats, each blob's bytes hash to its name, the manifest comes last and lists
  * exactly the entries seen with their sizes and hashes. A damaged gzip shows only at its
  * end, which is why a restore verifies the whole archive before it changes anything.
- * `onEntry` gets each entry's bytes as a stream (a restore stages them there); it may read
- * all of them or none, and the rest is read here. Its work counts only if the whole archive
- * verifies, so a caller must undo it when this throws.
+ * `onEntry` gets each entry's bytes as a stream (a restore stages them there) and a promise that
+ * settles once that stream has been read to its end; it may read all of the bytes or none, and
+ * the rest is read here. Its work counts only if the whole archive verifies, so a caller must
+ * undo it when this throws.
  */
 export async function verifyArchive(
   { createSha256, compression }: { createSha256: CreateSha256; compression: Compression },
   archive: ReadableStream<Uint8Array>,
-  onEntry?: (path: string, body: ReadableStream<Uint8Array>) => Promise<void>,
+  onEntry?: (entry: ArchiveEntry) => Promise<void>,
 ): Promise<BackupManifest> {
   const extract = tar.extract()
   // A read error (a damaged gzip) must end the entry being read too, or its reader waits forever.
@@ -49,10 +58,15 @@ export async function verifyArchive(
       const manifestChunks: Uint8Array[] = []
       const chunks = (entry as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
       let ended = false
+      let markEnded = () => {}
+      const readToEnd = new Promise<void>((resolve) => {
+        markEnded = resolve
+      })
       const next = async () => {
         const result = ended ? { done: true as const } : await chunks.next()
         if (result.done) {
           ended = true
+          markEnded()
           return null
         }
         hash.update(result.value)
@@ -67,7 +81,7 @@ export async function verifyArchive(
           throw error
         })
       if (name !== manifestPath && onEntry) {
-        await onEntry(name, entryStream(read)).catch((error: unknown) => {
+        await onEntry({ path: name, body: entryStream(read), readToEnd }).catch((error: unknown) => {
           if (!readFailed) entryFailure = { error }
           throw error
         })
