@@ -14,12 +14,17 @@
  * `--restore-only [ROUNDS, default 3]` skips the timed backups: one backup by this build, then
  * ROUNDS rounds of `tar -xzf`, the restore by `--old-build` (when given) and by this build, each
  * round in turn, with the ratios taken round by round (a shared machine's speed drifts).
+ *
+ * `--small-files N` fills the vault with N small STL meshes (1–64 KiB, a maker's library) instead
+ * of 64 MiB G-code files: the per-file costs (an fsync each, directory entries) rather than bytes.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type BuiltService, startBuiltService } from './built-service.js'
+import { campaignFile } from '../campaigns/campaign-files.js'
+import { seededRandom } from '../seeded-random.js'
+import { type BuiltService, cpuSeconds, startBuiltService } from './built-service.js'
 
 const args = process.argv.slice(2)
 const optionValue = (name: string) => {
@@ -29,9 +34,9 @@ const optionValue = (name: string) => {
 const oldBuild = optionValue('--old-build')
 const restoreOnly = args.includes('--restore-only')
 const restoreRounds = Number(optionValue('--restore-only') ?? 3)
-const positional = args.filter(
-  (arg, i) => !arg.startsWith('--') && args[i - 1] !== '--old-build' && args[i - 1] !== '--restore-only',
-)
+const smallFiles = optionValue('--small-files') === undefined ? undefined : Number(optionValue('--small-files'))
+const valued = new Set(['--old-build', '--restore-only', '--small-files'])
+const positional = args.filter((arg, i) => !arg.startsWith('--') && !valued.has(args[i - 1] ?? ''))
 const sizeMiB = Number(positional[0] ?? 2048)
 const work = mkdtempSync(join(tmpdir(), 'vault-backup-bench-'))
 const dataDir = join(work, 'data')
@@ -52,10 +57,37 @@ function gcode(mib: number, seed: number): Buffer {
   return Buffer.from(lines.join(''))
 }
 
-async function main(): Promise<void> {
-  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir })
-  const { url } = service
-  const auth = { Authorization: service.authorization }
+/**
+ * `count` distinct STL meshes of 1–64 KiB (random triangles), eight uploads at a time, then waits
+ * until their thumbnails are rendered: the vault a library settles into.
+ */
+async function fillSmallFiles(service: BuiltService, count: number): Promise<void> {
+  const random = seededRandom(38)
+  let next = 0
+  const uploader = async () => {
+    while (next < count) {
+      const file = campaignFile(2 * next++, 1024 + Math.floor(random() * 63 * 1024), random)
+      const answer = await fetch(`${service.url}/api/v1/ingest/${file.name}`, {
+        method: 'PUT',
+        headers: { Authorization: service.authorization },
+        body: new Blob([file.bytes as Uint8Array<ArrayBuffer>]),
+      })
+      if (!answer.ok) throw new Error(`uploading ${file.name} answered ${answer.status}: ${await answer.text()}`)
+      await answer.arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, uploader))
+  for (;;) {
+    const queue = (await (
+      await fetch(`${service.url}/api/v1/analysis`, { headers: { Authorization: service.authorization } })
+    ).json()) as { queued: number; running: number }
+    if (queue.queued + queue.running === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
+
+/** `sizeMiB` MiB of 64 MiB G-code files. */
+function fillGcode(service: BuiltService): void {
   // Generated to a file and sent with curl: building 64 MiB of text blocks this process,
   // and a fetch keep-alive socket would go stale meanwhile.
   const part = join(work, 'part.gcode')
@@ -66,13 +98,25 @@ async function main(): Promise<void> {
       '-o',
       '/dev/null',
       '-H',
-      `Authorization: ${auth.Authorization}`,
+      `Authorization: ${service.authorization}`,
       '-T',
       part,
-      `${url}/api/v1/ingest/part-${i}.gcode`,
+      `${service.url}/api/v1/ingest/part-${i}.gcode`,
     ])
   }
   rmSync(part)
+}
+
+/** What the vault holds, for the report's headings. */
+const vaultShape = () =>
+  smallFiles === undefined
+    ? `a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files)`
+    : `a vault of ${smallFiles} small meshes`
+
+async function main(): Promise<void> {
+  const service = await startBuiltService({ VAULT_DATA_DIR: dataDir })
+  if (smallFiles === undefined) fillGcode(service)
+  else await fillSmallFiles(service, smallFiles)
   await service.stop()
   execFileSync('sync')
 
@@ -93,16 +137,17 @@ async function main(): Promise<void> {
 
   // Restore onto a fresh install: every byte is written, as after losing a machine.
   execFileSync('sync')
-  const untar = timedTarExtract(archive, [])
-  const unpigz = hasPigz ? timedTarExtract(archive, ['--use-compress-program=pigz']) : undefined
+  const untar = timedTarExtract(archive, []).seconds
+  const unpigz = hasPigz ? timedTarExtract(archive, ['--use-compress-program=pigz']).seconds : undefined
   const restored = await timedRestore('dist', backup)
 
-  const mibs = (seconds: number) => (sizeMiB / seconds).toFixed(0)
+  const vaultMiB = Number(execFileSync('du', ['-sm', dataDir]).toString().split('\t')[0])
+  const mibs = (seconds: number) => (vaultMiB / seconds).toFixed(0)
   const row = (what: string, seconds: number, baseline: number, pigzSeconds?: number) =>
     `| ${what} | ${seconds.toFixed(1)} | ${mibs(seconds)} | ${(seconds / baseline).toFixed(2)} | ${pigzSeconds ? (seconds / pigzSeconds).toFixed(2) : '–'} |`
   const archiveMiB = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`
   console.log(
-    `\nBackup and restore of a ${sizeMiB} MiB vault (${sizeMiB / fileMiB} G-code files; ${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
+    `\nBackup and restore of ${vaultShape()} (${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
   )
   if (!hasPigz) console.log('pigz is not installed (apt-get install pigz): its rows are skipped.\n')
   console.log(
@@ -137,21 +182,21 @@ async function restoreRoundsOnly(): Promise<void> {
   const ratios = new Map(builds.map((build) => [build, [] as number[]]))
   const againstOld: number[] = []
   console.log(
-    `\nRestore of a ${sizeMiB} MiB vault (${(backup.size / 1048576).toFixed(0)} MiB archive; ${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
+    `\nRestore of ${vaultShape()} (${(backup.size / 1048576).toFixed(0)} MiB archive; ${availableParallelism()} cores, node ${process.version}, ${new Date().toISOString()})\n`,
   )
-  const columns = ['round', 'tar -xzf s', ...builds.map((build) => `${build} s (× tar, peak RSS)`)]
+  const columns = ['round', 'tar -xzf s (CPU s)', ...builds.map((build) => `${build} s (× tar, CPU s, peak RSS)`)]
   if (oldBuild) columns.push('dist × old build')
   console.log(`| ${columns.join(' | ')} |\n|${columns.map(() => '---|').join('')}`)
   for (let round = 1; round <= restoreRounds; round++) {
     const untar = timedTarExtract(archive, [])
-    const cells = [String(round), untar.toFixed(1)]
+    const cells = [String(round), `${untar.seconds.toFixed(1)} (${untar.cpu.toFixed(1)})`]
     const seconds: number[] = []
     for (const build of builds) {
       const restored = await timedRestore(build, backup)
       seconds.push(restored.seconds)
-      ratios.get(build)!.push(restored.seconds / untar)
+      ratios.get(build)!.push(restored.seconds / untar.seconds)
       cells.push(
-        `${restored.seconds.toFixed(1)} (${(restored.seconds / untar).toFixed(2)}, ${restored.peak.toFixed(0)} MiB)`,
+        `${restored.seconds.toFixed(1)} (${(restored.seconds / untar.seconds).toFixed(2)}, ${restored.cpu.toFixed(1)}, ${restored.peak.toFixed(0)} MiB)`,
       )
     }
     if (oldBuild) {
@@ -241,31 +286,44 @@ function timedTarCreate(compressor: string[]): { seconds: number; bytes: number 
   return { seconds, bytes }
 }
 
-/** `tar -x` (through `compressor` options, gzip by default) of `archive` into an empty directory, then sync: seconds. */
-function timedTarExtract(archive: string, compressor: string[]): number {
+/**
+ * `tar -x` (through `compressor` options, gzip by default) of `archive` into an empty directory,
+ * then sync: seconds, and the CPU seconds of tar and its decompressor.
+ */
+function timedTarExtract(archive: string, compressor: string[]): { seconds: number; cpu: number } {
   const target = join(work, 'untar')
   mkdirSync(target)
   execFileSync('sync')
+  const cpuBefore = childrenCpuSeconds()
   const started = process.hrtime.bigint()
   execFileSync('tar', [...(compressor.length > 0 ? compressor : ['-z']), '-xf', archive, '-C', target])
   execFileSync('sync')
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  const cpu = childrenCpuSeconds() - cpuBefore
   rmSync(target, { recursive: true })
-  return seconds
+  return { seconds, cpu }
 }
 
-/** Runs `work`, timing it and sampling the service's RSS every 50 ms. */
+/** User + system CPU seconds of this process's waited-for children and theirs (/proc/self/stat cutime, cstime). */
+function childrenCpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[13]) + Number(fields[14])) / 100
+}
+
+/** Runs `work`, timing it, counting the service's CPU seconds and sampling its RSS every 50 ms. */
 async function sampleRss<T>(
   service: BuiltService,
   work: () => Promise<T>,
-): Promise<{ result: T; seconds: number; before: number; peak: number }> {
+): Promise<{ result: T; seconds: number; cpu: number; before: number; peak: number }> {
   const before = service.rssMiB()
   let peak = before
   const sampler = setInterval(() => (peak = Math.max(peak, service.rssMiB())), 50)
+  const cpuBefore = cpuSeconds(service.pid)
   const started = process.hrtime.bigint()
   try {
     const result = await work()
-    return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9, before, peak }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    return { result, seconds, cpu: cpuSeconds(service.pid) - cpuBefore, before, peak }
   } finally {
     clearInterval(sampler)
   }
