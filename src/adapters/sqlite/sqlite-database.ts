@@ -59,7 +59,10 @@ export function openSqliteDatabase(
         fileName === snapshotFileNames.sqlDump
           ? await loadSqlDump(options.scratchDir, body)
           : await writeScratchFile(options.scratchDir, '.sqlite', body)
-      return stagedSqlite(staged, file, () => cached.schemaReplaced())
+      return stagedSqlite(staged, file, {
+        holdingLive: (copy) => db.connection().execute(() => copy()),
+        swapped: () => cached.schemaReplaced(),
+      })
     },
   })
 }
@@ -153,10 +156,18 @@ async function loadSqlDump(scratchDir: string, body: ReadableStream<Uint8Array>)
  * connection of its own: one write transaction on the live database, so a killed process
  * leaves it untouched (uncommitted WAL frames are ignored), and every open connection,
  * ours and any other process's, reads the restored data afterwards. Renaming files instead
- * would leave open connections on the old file and race the WAL. `swapped` tells this process's
- * statement cache that the tables may have a new shape.
+ * would leave open connections on the old file and race the WAL. The copy runs in steps, and the
+ * live file stays write-locked from the first to the last: a write of this process in between
+ * would wait in SQLite's busy handler, which sleeps on the event loop the steps need, and fail
+ * after its timeout, stalling the process once per write. So the copy runs `holdingLive`, with
+ * this process's own connection held, and its writes wait their turn for it instead. `swapped`
+ * tells this process's statement cache that the tables may have a new shape.
  */
-function stagedSqlite(stagedPath: string, liveFile: string, swapped: () => void): StagedDatabase {
+function stagedSqlite(
+  stagedPath: string,
+  liveFile: string,
+  live: { holdingLive: (copy: () => Promise<void>) => Promise<void>; swapped: () => void },
+): StagedDatabase {
   const removeStaged = () =>
     Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${stagedPath}${suffix}`, { force: true })))
   return {
@@ -167,8 +178,8 @@ function stagedSqlite(stagedPath: string, liveFile: string, swapped: () => void)
         if (check !== 'ok') throw invalidArchive(`its database fails SQLite's check (${check}).`)
         const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: staged }) })
         for (const statement of statements(db)) await db.executeQuery(statement.compile())
-        await copyInto(staged, liveFile)
-        swapped()
+        await live.holdingLive(() => copyInto(staged, liveFile))
+        live.swapped()
       } finally {
         staged.close()
         await removeStaged()
